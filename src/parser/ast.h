@@ -1,0 +1,286 @@
+/* The abstract syntax tree: tagged unions with a kind enum; each enum line
+ * says which union member is live. Lists are singly linked through `next`.
+ * Everything lives in the compilation's arena. Sema fills the annotation
+ * fields (marked "sema:"); the parser leaves them zero. */
+#ifndef TAP_PARSER_AST_H
+#define TAP_PARSER_AST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/source.h"
+
+struct arena;
+struct symbol;
+struct function_decl;
+
+/* Value types of the language. */
+enum value_type {
+    TYPE_UNKNOWN,
+    TYPE_LONG,
+    TYPE_STRING,
+    TYPE_STATS,          /* aggregate: target of <<< */
+    TYPE_VOID,           /* function with no return value */
+};
+
+enum unary_op { UNARY_NEG, UNARY_PLUS, UNARY_NOT, UNARY_BITNOT };
+
+enum binary_op {
+    BINARY_ADD, BINARY_SUB, BINARY_MUL, BINARY_DIV, BINARY_MOD,
+    BINARY_SHL, BINARY_SHR, BINARY_BITAND, BINARY_BITOR, BINARY_BITXOR,
+    BINARY_LOGAND, BINARY_LOGOR,
+    BINARY_LT, BINARY_GT, BINARY_LE, BINARY_GE, BINARY_EQ, BINARY_NE,
+    BINARY_CONCAT,                       /* . */
+    BINARY_REGEX_MATCH, BINARY_REGEX_NOMATCH,   /* =~ !~ (rhs is a string literal) */
+};
+
+/* `x = v` and compound forms; ASSIGN_CONCAT is `.=`. */
+enum assign_op {
+    ASSIGN_SET, ASSIGN_ADD, ASSIGN_SUB, ASSIGN_MUL, ASSIGN_DIV, ASSIGN_MOD,
+    ASSIGN_SHL, ASSIGN_SHR, ASSIGN_BITAND, ASSIGN_BITOR, ASSIGN_BITXOR, ASSIGN_CONCAT,
+};
+
+enum stat_op {
+    STAT_COUNT, STAT_SUM, STAT_MIN, STAT_MAX, STAT_AVG, STAT_VARIANCE,
+    STAT_HIST_LOG, STAT_HIST_LINEAR,
+};
+
+/* One step after a target variable, @cast or @var: ->name, .name or [index]. */
+enum component_kind { COMPONENT_MEMBER, COMPONENT_INDEX };
+struct component {
+    enum component_kind kind;
+    struct span span;
+    const char *member;          /* COMPONENT_MEMBER */
+    struct expr *index;          /* COMPONENT_INDEX */
+    struct component *next;
+};
+
+enum expr_kind {
+    EXPR_INT,            /* int_value */
+    EXPR_STRING,         /* string.value, string.len */
+    EXPR_IDENT,          /* ident.name: a scalar local/global/param, or an array name as an operand */
+    EXPR_TARGET,         /* target: $name, $$vars/$$parms/$$locals/$$return ($$ kept in name) */
+    EXPR_UNARY,          /* unary */
+    EXPR_BINARY,         /* binary */
+    EXPR_ASSIGN,         /* assign: lhs op= rhs */
+    EXPR_AGGREGATE,      /* aggregate: lhs <<< rhs */
+    EXPR_INCDEC,         /* incdec: ++x, x--, ... */
+    EXPR_TERNARY,        /* ternary */
+    EXPR_CALL,           /* call: name(args); also print/printf/sprintf... */
+    EXPR_INDEX,          /* index: array[indices...] */
+    EXPR_IN,             /* in: [keys...] in array */
+    EXPR_STAT,           /* stat: @count(s), @hist_log(s), @hist_linear(s, a, b, c), @variance(s, shift) */
+    EXPR_HIST_BUCKET,    /* hist_bucket: @hist_log(s)[bucket] */
+    EXPR_ENTRY,          /* unary_at.operand: @entry(expr) */
+    EXPR_DEFINED,        /* unary_at.operand: @defined(expr) */
+    EXPR_CAST,           /* cast: @cast(addr, "type"[, "module"]) components */
+    EXPR_VAR,            /* var_at: @var("name"[, "module"]) components */
+};
+
+struct expr {
+    enum expr_kind kind;
+    struct span span;            /* the token that names the node (operator, identifier, literal) */
+    struct expr *next;           /* in argument and index lists */
+    /* sema: */
+    enum value_type type;
+    struct symbol *symbol;       /* EXPR_IDENT, EXPR_INDEX, EXPR_IN, EXPR_AGGREGATE target... */
+    void *sema_data;             /* pass-private lowering (e.g. resolved target variable) */
+    union {
+        int64_t int_value;
+        struct { const char *value; int len; } string;
+        struct { const char *name; } ident;
+        struct {
+            const char *name;    /* without the leading '$'; "$vars" for $$vars */
+            struct component *components;
+            int pretty;          /* 0, 1 for `$v$`, 2 for `$v$$` */
+            int address_of;      /* &$v->f */
+        } target;
+        struct { enum unary_op op; struct expr *operand; } unary;
+        struct { enum binary_op op; struct expr *lhs, *rhs; } binary;
+        struct { enum assign_op op; struct expr *lhs, *rhs; } assign;
+        struct { struct expr *lhs, *rhs; } aggregate;
+        struct { int increment; int prefix; struct expr *operand; } incdec;
+        struct { struct expr *cond, *then_expr, *else_expr; } ternary;
+        struct { const char *name; struct expr *args; int arg_count; } call;
+        struct { struct expr *array; struct expr *indices; int index_count; } index;
+        /* keys may contain NULL-free wildcard markers: see EXPR_IN docs in parser */
+        struct { struct expr *keys; int key_count; struct expr *array; } in;
+        struct { enum stat_op op; struct expr *operand; struct expr *args; int arg_count; } stat;
+        struct { struct expr *hist; struct expr *bucket; } hist_bucket;
+        struct { struct expr *operand; } unary_at;
+        struct {
+            struct expr *address;
+            const char *type_name;    /* "struct foo" */
+            const char *module;       /* NULL when absent */
+            struct component *components;
+            int pretty;
+            int address_of;
+        } cast;
+        struct {
+            const char *name;         /* "name" or "name@file.c" */
+            const char *module;
+            struct component *components;
+            int pretty;
+            int address_of;
+        } var_at;
+    };
+};
+
+/* One key of a foreach or slice: an expression, or `*` in a slice. */
+struct foreach_key {
+    const char *name;            /* loop variable name */
+    struct span span;
+    int sort;                    /* 0, +1 ascending, -1 descending */
+    struct foreach_key *next;
+    struct symbol *symbol;       /* sema: */
+};
+
+enum stmt_kind {
+    STMT_EMPTY,          /* ; */
+    STMT_BLOCK,          /* block.body */
+    STMT_EXPR,           /* expr */
+    STMT_IF,             /* if_stmt */
+    STMT_WHILE,          /* while_stmt */
+    STMT_FOR,            /* for_stmt: init/cond/step may be NULL */
+    STMT_FOREACH,        /* foreach */
+    STMT_BREAK,          /* (none) */
+    STMT_CONTINUE,       /* (none) */
+    STMT_NEXT,           /* (none) */
+    STMT_RETURN,         /* expr (may be NULL) */
+    STMT_DELETE,         /* expr: EXPR_INDEX (one element), EXPR_IDENT (array or scalar) */
+    STMT_TRY,            /* try_stmt */
+    STMT_EMBEDDED,       /* embedded.code: %{ ... %} (refused by sema) */
+};
+
+struct stmt {
+    enum stmt_kind kind;
+    struct span span;            /* the statement's first token */
+    struct stmt *next;
+    union {
+        struct { struct stmt *body; } block;
+        struct expr *expr;
+        struct { struct expr *cond; struct stmt *then_stmt, *else_stmt; } if_stmt;
+        struct { struct expr *cond; struct stmt *body; } while_stmt;
+        struct { struct expr *init, *cond, *step; struct stmt *body; } for_stmt;
+        struct {
+            const char *value_name;      /* `v = [k] in a`: "v"; NULL when absent */
+            struct span value_span;
+            int value_sort;              /* `a+`/`a-`/`v+` sort by value: +1/-1, else 0 */
+            struct foreach_key *keys;    /* at least one */
+            int key_count;
+            int keys_bracketed;          /* written as [k1, k2] */
+            struct expr *array;          /* EXPR_IDENT naming the array */
+            struct expr *slice;          /* index list; an EXPR_IDENT named "*" is a wildcard; NULL when none */
+            int slice_count;
+            enum stat_op sort_stat;      /* extractor for statistics arrays (default STAT_COUNT) */
+            int has_sort_stat;
+            struct expr *limit;          /* NULL when absent */
+            struct stmt *body;
+            struct symbol *value_symbol; /* sema: */
+        } foreach;
+        struct {
+            struct stmt *body;
+            const char *catch_var;       /* NULL when `catch { }` */
+            struct span catch_span;
+            struct stmt *catch_body;
+            struct symbol *catch_symbol; /* sema: */
+        } try_stmt;
+        struct { const char *code; } embedded;
+    };
+};
+
+/* A probe point: dotted components, each optionally with an argument. */
+enum probe_arg_kind { PROBE_ARG_NONE, PROBE_ARG_INT, PROBE_ARG_STRING };
+struct probe_component {
+    const char *name;            /* may contain wildcards: "*", "sys_*", "**" */
+    struct span span;
+    enum probe_arg_kind arg_kind;
+    int64_t arg_int;
+    const char *arg_string;
+    struct probe_component *next;
+};
+
+struct probe_point {
+    struct probe_component *components;
+    struct span span;
+    int optional;                /* `?` */
+    int sufficient;              /* `!` (implies optional) */
+    struct expr *condition;      /* `if (expr)`, NULL when absent */
+    struct probe_point *next;
+};
+
+enum param_type_decl { PARAM_TYPE_NONE, PARAM_TYPE_LONG, PARAM_TYPE_STRING };
+
+struct param {
+    const char *name;
+    struct span span;
+    enum param_type_decl declared;
+    struct param *next;
+    struct symbol *symbol;       /* sema: */
+};
+
+enum decl_kind {
+    DECL_GLOBAL,         /* global */
+    DECL_FUNCTION,       /* function */
+    DECL_PROBE,          /* probe */
+    DECL_ALIAS,          /* alias */
+    DECL_EMBEDDED,       /* embedded.code: top-level %{ %} */
+};
+
+struct decl {
+    enum decl_kind kind;
+    struct span span;            /* the name (global, function, alias) or `probe` keyword */
+    struct decl *next;
+    int is_private;
+    union {
+        struct {
+            const char *name;
+            struct expr *init;           /* literal initializer or NULL */
+            int is_array;                /* declared with [N] or % */
+            int64_t max_entries;         /* [N]; 0 when not given */
+            int wrap;                    /* a%[N] or a% */
+            struct symbol *symbol;       /* sema: */
+        } global;
+        struct {
+            const char *name;
+            enum param_type_decl declared_return;
+            struct param *params;
+            int param_count;
+            struct stmt *body;           /* STMT_BLOCK, or STMT_EMBEDDED for %{ %} bodies */
+            struct function_decl *sema;  /* sema: */
+        } function;
+        struct {
+            struct probe_point *points;
+            struct stmt *body;           /* STMT_BLOCK */
+        } probe;
+        struct {
+            struct probe_point *names;   /* the alias names being defined: `probe a.b, c = ...` */
+            int is_epilogue;             /* `+=` */
+            struct probe_point *points;  /* what it expands to */
+            struct stmt *body;           /* prologue or epilogue */
+        } alias;
+        struct { const char *code; } embedded;
+    };
+};
+
+struct ast {
+    struct decl *decls;
+    const struct source_file *file;
+};
+
+/* Builders used by the parser's actions; all allocate in `arena`. */
+struct expr *ast_expr(struct arena *arena, enum expr_kind kind, struct span span);
+struct stmt *ast_stmt(struct arena *arena, enum stmt_kind kind, struct span span);
+struct decl *ast_decl(struct arena *arena, enum decl_kind kind, struct span span);
+
+/* Appends `item` to a `next`-linked list and returns the head. */
+#define AST_APPEND(type, head, item) ((type *)ast_list_append((head), (item), offsetof(type, next)))
+void *ast_list_append(void *head, void *item, size_t next_offset);
+
+const char *binary_op_text(enum binary_op op);
+const char *assign_op_text(enum assign_op op);
+const char *unary_op_text(enum unary_op op);
+const char *stat_op_name(enum stat_op op);       /* "count", "hist_log", ... */
+const char *value_type_name(enum value_type type);
+
+#endif

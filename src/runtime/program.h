@@ -1,0 +1,136 @@
+/* What codegen hands the runtime: a BPF ELF object plus the metadata needed to
+ * attach its programs and decode what they send. The runtime needs nothing
+ * else (no AST, no DWARF, no LLVM), which is what makes `-p4` objects runnable
+ * elsewhere with `--run`.
+ *
+ * Conventions shared by codegen and runtime (the ELF's side of the contract):
+ *  - one BPF program per probe, named by program_probe.prog_name;
+ *  - map `tap_events` (BPF_MAP_TYPE_RINGBUF): printf records;
+ *  - map `tap_control` (BPF_MAP_TYPE_RINGBUF, small): exit and error records,
+ *    kept apart so a flood of output can never drop them;
+ *  - section `.data`: the script's global scalars at program_global.offset, and
+ *    `struct tap_state` at program.state_offset;
+ *  - map `tap_scratch` (PERCPU_ARRAY, 1 entry): strings and records too big for
+ *    the 512-byte BPF stack.
+ */
+#ifndef TAP_RUNTIME_PROGRAM_H
+#define TAP_RUNTIME_PROGRAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Every ring-buffer record starts with this header. */
+struct record_header {
+    uint32_t kind;           /* enum record_kind */
+    uint32_t id;             /* format index, error index, ... */
+};
+
+enum record_kind {
+    RECORD_PRINTF = 1,       /* id: format index; arguments follow at their offsets */
+    RECORD_EXIT = 2,         /* exit() was called */
+    RECORD_ERROR = 3,        /* id: error index; struct record_error follows the header */
+};
+
+struct record_error {
+    struct record_header header;
+    int64_t value;           /* e.g. the faulting address for "user memory fault" */
+};
+
+/* Shared state the BPF programs and the runtime both see, inside `.data`. */
+struct tap_state {
+    uint64_t exiting;        /* set by exit() or a runtime error: handlers stop running */
+    uint64_t error_count;    /* runtime errors raised */
+    uint64_t lost_events;    /* records dropped because tap_events was full */
+    uint64_t skipped_probes; /* handlers skipped (e.g. reentrancy, missing scratch) */
+};
+
+enum program_probe_kind {
+    PROGRAM_PROBE_BEGIN,     /* raw_tracepoint program run once with bpf_prog_test_run */
+    PROGRAM_PROBE_END,       /* likewise, when the session ends normally */
+    PROGRAM_PROBE_ERROR,     /* likewise, instead of end after a runtime error */
+    PROGRAM_PROBE_TIMER,     /* perf_event program on a cpu-clock event, CPU 0 */
+    PROGRAM_PROBE_PROFILE,   /* perf_event program on cpu-clock, every CPU */
+    PROGRAM_PROBE_PERF,      /* perf_event program on perf_type/perf_config */
+    PROGRAM_PROBE_UPROBE,    /* uprobe at path + offset */
+    PROGRAM_PROBE_URETPROBE, /* uretprobe at path + offset */
+    PROGRAM_PROBE_TRACEPOINT,/* tracepoint category:name */
+};
+
+struct program_probe {
+    enum program_probe_kind kind;
+    char *prog_name;         /* the BPF program's name in the object */
+    char *point;             /* the probe point as pp() prints it */
+    int64_t order;           /* begin(N)/end(N)/error(N) sequence; ties keep script order */
+    /* PROGRAM_PROBE_TIMER, _PROFILE, _PERF: */
+    uint64_t period_ns;      /* timer period; 0 when frequency is used */
+    uint64_t frequency;      /* timer.hz(N), perf .hz(F) */
+    uint32_t perf_type;      /* PERF_TYPE_* */
+    uint64_t perf_config;
+    uint64_t sample_period;  /* perf .sample(N) */
+    /* PROGRAM_PROBE_UPROBE, _URETPROBE: */
+    char *path;              /* canonical absolute path of the binary */
+    uint64_t offset;         /* file offset */
+    uint64_t cookie;         /* bpf cookie, for probes sharing one program */
+    /* PROGRAM_PROBE_TRACEPOINT: */
+    char *tp_category;
+    char *tp_name;
+};
+
+enum format_arg_kind {
+    FORMAT_ARG_LONG,         /* int64_t at offset */
+    FORMAT_ARG_STRING,       /* NUL-terminated chars at offset, at most size bytes */
+};
+
+struct format_arg {
+    enum format_arg_kind kind;
+    uint32_t offset;         /* from the start of the record (header included) */
+    uint32_t size;
+};
+
+/* One printf call site (print/println/printd are lowered to printf). */
+struct program_format {
+    char *format;            /* the literal format string, checked at compile time */
+    struct format_arg *args;
+    int arg_count;
+    uint32_t record_size;
+};
+
+/* One place in the script that can raise a runtime error. */
+struct program_error {
+    char *message;           /* "division by 0"; may contain one %llx for record_error.value */
+    char *location;          /* "operator '/' at <input>:1:20" */
+};
+
+enum program_global_kind {
+    PROGRAM_GLOBAL_LONG,     /* int64_t at offset in .data */
+    PROGRAM_GLOBAL_STRING,   /* char[size] at offset in .data */
+};
+
+struct program_global {
+    char *name;
+    enum program_global_kind kind;
+    uint32_t offset;         /* in .data */
+    uint32_t size;
+    int print_at_end;        /* written but never read: printed when the session ends */
+};
+
+struct program {
+    void *object;            /* the BPF ELF object */
+    size_t object_size;
+    struct program_probe *probes;
+    int probe_count;
+    struct program_format *formats;
+    int format_count;
+    struct program_error *errors;
+    int error_count;
+    struct program_global *globals;
+    int global_count;
+    uint32_t state_offset;   /* struct tap_state within .data */
+    uint32_t string_size;    /* MAXSTRINGLEN */
+};
+
+/* Frees everything a struct program owns (it is heap-allocated, not in an
+ * arena, because it outlives the compilation). */
+void program_free(struct program *program);
+
+#endif
