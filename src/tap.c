@@ -1,0 +1,2 @@
+/* Placeholder driver: replaced by the real one. */
+int main(void) { return 0; }
