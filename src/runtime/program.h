@@ -42,6 +42,8 @@ struct tap_state {
     uint64_t error_count;    /* runtime errors raised */
     uint64_t lost_events;    /* records dropped because tap_events was full */
     uint64_t skipped_probes; /* handlers skipped (e.g. reentrancy, missing scratch) */
+    uint64_t target_pid;     /* target(): the -c child or -x pid, set before load */
+    int64_t realtime_offset_ns;  /* CLOCK_REALTIME - CLOCK_BOOTTIME, for gettimeofday_*() */
 };
 
 enum program_probe_kind {

@@ -1,0 +1,27 @@
+/* Code generation: a resolved script to a BPF ELF object (LLVM C API), plus
+ * the metadata the runtime needs (struct program). */
+#ifndef TAP_CODEGEN_CODEGEN_H
+#define TAP_CODEGEN_CODEGEN_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+struct arena;
+struct diags;
+struct script;
+struct program;
+
+struct codegen_options {
+    uint32_t string_size;        /* MAXSTRINGLEN: a power of two */
+    uint32_t events_size;        /* bytes in the output ring buffer: a power of two */
+    int64_t max_action;          /* MAXACTION: iterations a loop may run per handler */
+    int max_nesting;             /* MAXNESTING: recursion depth */
+    FILE *ir_out;                /* -p3: the optimised IR is printed here */
+};
+
+/* Returns NULL after reporting an error. The program is heap-allocated:
+ * program_free() releases it. */
+struct program *codegen_emit(struct arena *arena, struct diags *diags, const struct script *script,
+                             const struct codegen_options *options);
+
+#endif

@@ -1,0 +1,124 @@
+/* State shared by the codegen files (not visible outside src/codegen). */
+#ifndef TAP_CODEGEN_INTERNAL_H
+#define TAP_CODEGEN_INTERNAL_H
+
+#include <llvm-c/Core.h>
+#include <llvm-c/DebugInfo.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+
+#include "base/arena.h"
+#include "base/diag.h"
+#include "codegen/codegen.h"
+#include "runtime/program.h"
+#include "sema/sema.h"
+
+/* Scratch layout, per CPU: a header, then string slots of string_size bytes,
+ * then string_size bytes of slack so a bounded write at a variable offset
+ * inside the last slot stays inside the map value. */
+#define SCRATCH_UNWIND 0        /* u64: 0, or why the handler is unwinding */
+#define SCRATCH_HEADER_SIZE 64
+
+enum unwind_reason { UNWIND_NONE, UNWIND_ERROR, UNWIND_NEXT };
+
+enum fn_kind { FN_PROBE, FN_USER, FN_LOOP_BODY };
+
+/* The function being generated. */
+struct fn_state {
+    enum fn_kind kind;
+    LLVMValueRef function;
+    LLVMValueRef frame;              /* ptr to the frame struct (alloca, or a parameter) */
+    LLVMTypeRef frame_type;
+    struct frame_layout *layout;
+    uint32_t *string_slots;          /* per local: scratch offset, for string locals */
+    LLVMValueRef scratch;            /* ptr to this CPU's scratch */
+    LLVMBasicBlockRef unwind_block;  /* leave the function now (error, next) */
+    LLVMBasicBlockRef break_block;   /* FN_PROBE/FN_USER loops inline: unused; see stmt.c */
+    LLVMValueRef return_slot;        /* FN_USER: alloca of the return value */
+    LLVMBasicBlockRef return_block;  /* FN_USER */
+    struct function_decl *user;      /* FN_USER */
+    const struct probe *probe;       /* the probe being generated (pp()) */
+    LLVMMetadataRef scope;           /* DISubprogram */
+    int depth;                       /* FN_USER: recursion clone depth */
+};
+
+struct codegen {
+    struct arena *arena;
+    struct diags *diags;
+    const struct codegen_options *options;
+    const struct script *script;
+    LLVMContextRef context;
+    LLVMModuleRef module;
+    LLVMBuilderRef builder;
+    LLVMTargetMachineRef machine;
+    LLVMTargetDataRef layout;
+    LLVMDIBuilderRef di;
+    LLVMMetadataRef di_file, di_unit, di_long, di_int, di_char, di_ptr;
+    LLVMTypeRef i1, i8, i32, i64, ptr, void_type;
+    /* .data: struct tap_state, then the script's scalar globals. */
+    LLVMValueRef data;
+    LLVMTypeRef data_type;
+    int *global_field;               /* per global index: field in data_type, -1 for arrays */
+    LLVMValueRef events_map, control_map, scratch_map;
+    LLVMValueRef strcmp_fn;
+    uint32_t string_size;
+    uint32_t scratch_size;           /* grows as slots are allocated */
+    struct program *program;         /* being filled: formats, errors, globals */
+    int format_capacity, error_capacity;
+    struct fn_state *fn;
+    int loop_body_count;
+};
+
+/* module.c */
+LLVMValueRef cg_helper(struct codegen *cg, int helper_id, LLVMTypeRef return_type,
+                       LLVMValueRef *args, unsigned count);
+LLVMValueRef cg_const(struct codegen *cg, int64_t value);
+LLVMValueRef cg_i32(struct codegen *cg, int32_t value);
+void cg_set_location(struct codegen *cg, struct span span);
+LLVMValueRef cg_new_function(struct codegen *cg, const char *name, LLVMTypeRef type,
+                             const char *section, const char **param_names, int internal);
+LLVMBasicBlockRef cg_block(struct codegen *cg, const char *name);
+void cg_position(struct codegen *cg, LLVMBasicBlockRef block);
+int cg_block_open(struct codegen *cg);   /* current block has no terminator yet */
+LLVMValueRef cg_entry_alloca(struct codegen *cg, LLVMTypeRef type, const char *name);
+
+/* data.c: .data, maps, scratch */
+void cg_define_data(struct codegen *cg);
+void cg_define_maps(struct codegen *cg);
+LLVMValueRef cg_state_field(struct codegen *cg, int field);  /* ptr to a tap_state u64 */
+LLVMValueRef cg_global_ptr(struct codegen *cg, const struct symbol *global);
+LLVMValueRef cg_scratch_ptr(struct codegen *cg, uint32_t offset);
+uint32_t cg_alloc_string_slot(struct codegen *cg);
+LLVMValueRef cg_load_scratch(struct codegen *cg);            /* lookup this CPU's scratch */
+void cg_finish_data(struct codegen *cg);
+
+/* strings.c */
+LLVMValueRef cg_string_literal(struct codegen *cg, const char *text, int len);
+void cg_string_copy(struct codegen *cg, LLVMValueRef dst, LLVMValueRef src);
+LLVMValueRef cg_string_concat(struct codegen *cg, LLVMValueRef a, LLVMValueRef b);
+LLVMValueRef cg_string_compare(struct codegen *cg, LLVMValueRef a, LLVMValueRef b);
+LLVMValueRef cg_string_length(struct codegen *cg, LLVMValueRef s);
+void cg_define_string_functions(struct codegen *cg);
+
+/* expr.c */
+LLVMValueRef cg_expr(struct codegen *cg, struct expr *e);
+LLVMValueRef cg_condition(struct codegen *cg, struct expr *e);   /* i1 */
+
+/* stmt.c */
+void cg_stmt(struct codegen *cg, struct stmt *st);
+LLVMValueRef cg_local_ptr(struct codegen *cg, const struct symbol *sym);
+
+/* output.c */
+void cg_output_call(struct codegen *cg, struct expr *call, int builtin_id);
+void cg_raise_error(struct codegen *cg, struct span span, const char *message, LLVMValueRef value);
+void cg_unwind_if_needed(struct codegen *cg);
+void cg_exit(struct codegen *cg);
+
+/* functions.c */
+void cg_define_user_functions(struct codegen *cg);
+LLVMValueRef cg_call_user(struct codegen *cg, struct expr *call);
+
+/* probes.c */
+void cg_define_probes(struct codegen *cg);
+
+#endif

@@ -1,0 +1,270 @@
+/* The LLVM module: target setup, debug info (BTF comes from it), helper
+ * calls, and emitting the BPF object to memory. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "codegen/codegen_internal.h"
+
+LLVMValueRef cg_const(struct codegen *cg, int64_t value)
+{
+    return LLVMConstInt(cg->i64, (unsigned long long)value, 1);
+}
+
+LLVMValueRef cg_i32(struct codegen *cg, int32_t value)
+{
+    return LLVMConstInt(cg->i32, (unsigned long long)(int64_t)value, 1);
+}
+
+/* BPF helpers are called through their number cast to a function pointer. */
+LLVMValueRef cg_helper(struct codegen *cg, int helper_id, LLVMTypeRef return_type,
+                       LLVMValueRef *args, unsigned count)
+{
+    LLVMTypeRef param_types[8];
+    for (unsigned i = 0; i < count; i++)
+        param_types[i] = LLVMTypeOf(args[i]);
+    LLVMTypeRef fn_type = LLVMFunctionType(return_type, param_types, count, 0);
+    LLVMValueRef callee = LLVMConstIntToPtr(cg_const(cg, helper_id), cg->ptr);
+    return LLVMBuildCall2(cg->builder, fn_type, callee, args, count, "");
+}
+
+void cg_set_location(struct codegen *cg, struct span span)
+{
+    if (!cg->fn || !cg->fn->scope)
+        return;
+    LLVMMetadataRef loc = LLVMDIBuilderCreateDebugLocation(
+        cg->context, span.line > 0 ? (unsigned)span.line : 1, span.col > 0 ? (unsigned)span.col : 1,
+        cg->fn->scope, NULL);
+    LLVMSetCurrentDebugLocation2(cg->builder, loc);
+}
+
+LLVMBasicBlockRef cg_block(struct codegen *cg, const char *name)
+{
+    return LLVMAppendBasicBlockInContext(cg->context, cg->fn->function, name);
+}
+
+void cg_position(struct codegen *cg, LLVMBasicBlockRef block)
+{
+    LLVMPositionBuilderAtEnd(cg->builder, block);
+}
+
+int cg_block_open(struct codegen *cg)
+{
+    return LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(cg->builder)) == NULL;
+}
+
+LLVMValueRef cg_entry_alloca(struct codegen *cg, LLVMTypeRef type, const char *name)
+{
+    LLVMBasicBlockRef current = LLVMGetInsertBlock(cg->builder);
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(cg->fn->function);
+    LLVMValueRef first = LLVMGetFirstInstruction(entry);
+    if (first)
+        LLVMPositionBuilderBefore(cg->builder, first);
+    else
+        LLVMPositionBuilderAtEnd(cg->builder, entry);
+    LLVMValueRef slot = LLVMBuildAlloca(cg->builder, type, name);
+    LLVMPositionBuilderAtEnd(cg->builder, current);
+    return slot;
+}
+
+/* Each BPF function needs a DISubprogram with named parameters, or the kernel
+ * rejects the BTF that LLVM derives from it. */
+static LLVMMetadataRef di_subprogram(struct codegen *cg, LLVMValueRef fn, const char *name,
+                                     const char **param_names, int internal)
+{
+    LLVMTypeRef type = LLVMGlobalGetValueType(fn);
+    unsigned count = LLVMCountParamTypes(type);
+    LLVMMetadataRef types[9];
+    types[0] = cg->di_long;
+    LLVMTypeRef params[8];
+    LLVMGetParamTypes(type, params);
+    for (unsigned i = 0; i < count && i < 8; i++)
+        types[i + 1] = LLVMGetTypeKind(params[i]) == LLVMPointerTypeKind ? cg->di_ptr : cg->di_long;
+    LLVMMetadataRef sub_type = LLVMDIBuilderCreateSubroutineType(cg->di, cg->di_file, types, count + 1,
+                                                                 LLVMDIFlagZero);
+    LLVMMetadataRef sp = LLVMDIBuilderCreateFunction(
+        cg->di, cg->di_file, name, strlen(name), name, strlen(name), cg->di_file, 1, sub_type,
+        internal, 1, 1, LLVMDIFlagPrototyped, 1);
+    for (unsigned i = 0; i < count && i < 8; i++) {
+        const char *pname = param_names ? param_names[i] : "arg";
+        LLVMDIBuilderCreateParameterVariable(cg->di, sp, pname, strlen(pname), i + 1, cg->di_file, 1,
+                                             types[i + 1], 1, LLVMDIFlagZero);
+    }
+    LLVMSetSubprogram(fn, sp);
+    return sp;
+}
+
+LLVMValueRef cg_new_function(struct codegen *cg, const char *name, LLVMTypeRef type,
+                             const char *section, const char **param_names, int internal)
+{
+    LLVMValueRef fn = LLVMAddFunction(cg->module, name, type);
+    if (section)
+        LLVMSetSection(fn, section);
+    if (internal)
+        LLVMSetLinkage(fn, LLVMInternalLinkage);
+    unsigned kind = LLVMGetEnumAttributeKindForName("nounwind", 8);
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(cg->context, kind, 0));
+    di_subprogram(cg, fn, name, param_names, internal);
+    return fn;
+}
+
+static void diagnostic_handler(LLVMDiagnosticInfoRef info, void *opaque)
+{
+    struct codegen *cg = opaque;
+    if (LLVMGetDiagInfoSeverity(info) != LLVMDSError)
+        return;
+    char *text = LLVMGetDiagInfoDescription(info);
+    diag_plain_error(cg->diags, "LLVM could not compile the script: %s", text);
+    LLVMDisposeMessage(text);
+}
+
+static int setup_target(struct codegen *cg)
+{
+    LLVMInitializeBPFTargetInfo();
+    LLVMInitializeBPFTarget();
+    LLVMInitializeBPFTargetMC();
+    LLVMInitializeBPFAsmPrinter();
+    LLVMTargetRef target;
+    char *error = NULL;
+    if (LLVMGetTargetFromTriple("bpfel", &target, &error)) {
+        diag_plain_error(cg->diags, "LLVM has no BPF target: %s", error);
+        LLVMDisposeMessage(error);
+        return -1;
+    }
+    /* v4: signed division and sign-extending loads; kernels >= 6.6 have it. */
+    cg->machine = LLVMCreateTargetMachine(target, "bpfel", "v4", "", LLVMCodeGenLevelDefault,
+                                          LLVMRelocDefault, LLVMCodeModelDefault);
+    cg->layout = LLVMCreateTargetDataLayout(cg->machine);
+    /* Triple and data layout before any IR, or 64-bit accesses get split. */
+    LLVMSetTarget(cg->module, "bpfel");
+    LLVMSetModuleDataLayout(cg->module, cg->layout);
+    return 0;
+}
+
+static void setup_debug_info(struct codegen *cg)
+{
+    const struct source_file *file = cg->script->main_file;
+    const char *name = file ? file->name : "<input>";
+    cg->di = LLVMCreateDIBuilder(cg->module);
+    cg->di_file = LLVMDIBuilderCreateFile(cg->di, name, strlen(name), ".", 1);
+    cg->di_unit = LLVMDIBuilderCreateCompileUnit(
+        cg->di, LLVMDWARFSourceLanguageC, cg->di_file, "tap", 3, 0, "", 0, 0, "", 0,
+        LLVMDWARFEmissionFull, 0, 0, 0, "", 0, "", 0);
+    cg->di_long = LLVMDIBuilderCreateBasicType(cg->di, "long", 4, 64, 0x05 /* DW_ATE_signed */, 0);
+    cg->di_int = LLVMDIBuilderCreateBasicType(cg->di, "int", 3, 32, 0x05, 0);
+    cg->di_char = LLVMDIBuilderCreateBasicType(cg->di, "char", 4, 8, 0x06 /* signed_char */, 0);
+    cg->di_ptr = LLVMDIBuilderCreatePointerType(cg->di, cg->di_char, 64, 0, 0, "", 0);
+    LLVMAddModuleFlag(cg->module, LLVMModuleFlagBehaviorWarning, "Debug Info Version", 18,
+                      LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(cg->context), 3, 0)));
+    LLVMAddModuleFlag(cg->module, LLVMModuleFlagBehaviorWarning, "Dwarf Version", 13,
+                      LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(cg->context), 4, 0)));
+}
+
+static void define_license(struct codegen *cg)
+{
+    LLVMValueRef text = LLVMConstStringInContext(cg->context, "GPL", 3, 0);
+    LLVMValueRef license = LLVMAddGlobal(cg->module, LLVMTypeOf(text), "_license");
+    LLVMSetInitializer(license, text);
+    LLVMSetSection(license, "license");
+}
+
+static int optimize_and_emit(struct codegen *cg)
+{
+    LLVMDIBuilderFinalize(cg->di);
+    char *error = NULL;
+    if (LLVMVerifyModule(cg->module, LLVMReturnStatusAction, &error)) {
+        diag_plain_error(cg->diags, "internal error: invalid LLVM module: %s", error);
+        LLVMDisposeMessage(error);
+        return -1;
+    }
+    LLVMDisposeMessage(error);
+    LLVMPassBuilderOptionsRef pass_options = LLVMCreatePassBuilderOptions();
+    LLVMPassBuilderOptionsSetLoopUnrolling(pass_options, 0);
+    LLVMPassBuilderOptionsSetLoopVectorization(pass_options, 0);
+    LLVMPassBuilderOptionsSetSLPVectorization(pass_options, 0);
+    LLVMErrorRef pass_error = LLVMRunPasses(cg->module, "default<O2>", cg->machine, pass_options);
+    LLVMDisposePassBuilderOptions(pass_options);
+    if (pass_error) {
+        char *message = LLVMGetErrorMessage(pass_error);
+        diag_plain_error(cg->diags, "internal error: LLVM passes failed: %s", message);
+        LLVMDisposeErrorMessage(message);
+        return -1;
+    }
+    if (cg->options->ir_out) {
+        char *ir = LLVMPrintModuleToString(cg->module);
+        fputs(ir, cg->options->ir_out);
+        LLVMDisposeMessage(ir);
+    }
+    LLVMMemoryBufferRef buffer;
+    if (LLVMTargetMachineEmitToMemoryBuffer(cg->machine, cg->module, LLVMObjectFile, &error, &buffer)) {
+        diag_plain_error(cg->diags, "LLVM could not emit the BPF object: %s", error);
+        LLVMDisposeMessage(error);
+        return -1;
+    }
+    if (cg->diags->error_count) {   /* reported by the diagnostic handler */
+        LLVMDisposeMemoryBuffer(buffer);
+        return -1;
+    }
+    size_t size = LLVMGetBufferSize(buffer);
+    cg->program->object = malloc(size);
+    memcpy(cg->program->object, LLVMGetBufferStart(buffer), size);
+    cg->program->object_size = size;
+    LLVMDisposeMemoryBuffer(buffer);
+    return 0;
+}
+
+static void dispose(struct codegen *cg)
+{
+    if (cg->di)
+        LLVMDisposeDIBuilder(cg->di);
+    if (cg->builder)
+        LLVMDisposeBuilder(cg->builder);
+    if (cg->layout)
+        LLVMDisposeTargetData(cg->layout);
+    if (cg->machine)
+        LLVMDisposeTargetMachine(cg->machine);
+    if (cg->module)
+        LLVMDisposeModule(cg->module);
+    if (cg->context)
+        LLVMContextDispose(cg->context);
+}
+
+struct program *codegen_emit(struct arena *arena, struct diags *diags, const struct script *script,
+                             const struct codegen_options *options)
+{
+    struct codegen cg = {.arena = arena, .diags = diags, .options = options, .script = script};
+    cg.program = calloc(1, sizeof(*cg.program));
+    cg.string_size = options->string_size;
+    cg.program->string_size = options->string_size;
+    cg.context = LLVMContextCreate();
+    LLVMContextSetDiagnosticHandler(cg.context, diagnostic_handler, &cg);
+    cg.module = LLVMModuleCreateWithNameInContext("tap", cg.context);
+    cg.builder = LLVMCreateBuilderInContext(cg.context);
+    cg.i1 = LLVMInt1TypeInContext(cg.context);
+    cg.i8 = LLVMInt8TypeInContext(cg.context);
+    cg.i32 = LLVMInt32TypeInContext(cg.context);
+    cg.i64 = LLVMInt64TypeInContext(cg.context);
+    cg.ptr = LLVMPointerTypeInContext(cg.context, 0);
+    cg.void_type = LLVMVoidTypeInContext(cg.context);
+    cg.scratch_size = SCRATCH_HEADER_SIZE;
+    int ok = setup_target(&cg) == 0;
+    if (ok) {
+        setup_debug_info(&cg);
+        define_license(&cg);
+        cg_define_data(&cg);
+        cg_define_string_functions(&cg);
+        cg_define_user_functions(&cg);
+        cg_define_probes(&cg);
+        cg_finish_data(&cg);
+        cg_define_maps(&cg);
+        ok = !diags->error_count && optimize_and_emit(&cg) == 0;
+    }
+    dispose(&cg);
+    if (!ok) {
+        program_free(cg.program);
+        return NULL;
+    }
+    return cg.program;
+}

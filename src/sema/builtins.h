@@ -1,0 +1,36 @@
+/* Functions tap implements itself (output, control, context). Sema checks
+ * calls against this table; codegen lowers each id. */
+#ifndef TAP_SEMA_BUILTINS_H
+#define TAP_SEMA_BUILTINS_H
+
+#include "parser/ast.h"
+
+enum builtin_id {
+    BUILTIN_PRINTF, BUILTIN_PRINT, BUILTIN_PRINTLN, BUILTIN_PRINTD, BUILTIN_PRINTDLN,
+    BUILTIN_EXIT, BUILTIN_ERROR,
+    BUILTIN_PID, BUILTIN_TID, BUILTIN_UID, BUILTIN_GID, BUILTIN_CPU, BUILTIN_EXECNAME,
+    BUILTIN_TARGET, BUILTIN_PP,
+    BUILTIN_GETTIMEOFDAY_S, BUILTIN_GETTIMEOFDAY_MS, BUILTIN_GETTIMEOFDAY_US, BUILTIN_GETTIMEOFDAY_NS,
+    BUILTIN_KTIME_GET_NS, BUILTIN_LOCAL_CLOCK_NS, BUILTIN_RANDINT, BUILTIN_STRLEN,
+};
+
+/* How the arguments are checked. */
+enum builtin_args {
+    BUILTIN_ARGS_FIXED,      /* exactly arg_types[0..max_args) */
+    BUILTIN_ARGS_FORMAT,     /* a literal format string, then what it asks for */
+    BUILTIN_ARGS_ANY,        /* any number of long or string values */
+    BUILTIN_ARGS_DELIMITED,  /* a string delimiter, then at least one long or string */
+};
+
+struct builtin {
+    const char *name;
+    enum builtin_id id;
+    enum value_type return_type;
+    enum builtin_args args;
+    int arg_count;               /* BUILTIN_ARGS_FIXED */
+    enum value_type arg_types[3];
+};
+
+const struct builtin *builtin_lookup(const char *name);
+
+#endif

@@ -1,0 +1,59 @@
+/* -p2: what sema resolved, in a stable text form. */
+#include "sema/sema.h"
+
+static const char *probe_kind_name(enum probe_kind kind)
+{
+    static const char *const names[] = {
+        [PROBE_BEGIN] = "begin", [PROBE_END] = "end", [PROBE_ERROR] = "error",
+        [PROBE_TIMER] = "timer", [PROBE_PROFILE] = "profile", [PROBE_PERF] = "perf",
+        [PROBE_UPROBE] = "uprobe", [PROBE_URETPROBE] = "uretprobe", [PROBE_TRACEPOINT] = "tracepoint",
+    };
+    return names[kind];
+}
+
+static void print_symbol(FILE *out, const struct symbol *sym)
+{
+    fprintf(out, "%s:%s", sym->name, value_type_name(sym->type));
+    if (sym->is_array) {
+        fputc('[', out);
+        for (int k = 0; k < sym->key_count; k++)
+            fprintf(out, "%s%s", k ? ", " : "", value_type_name(sym->key_types[k]));
+        fputc(']', out);
+    }
+}
+
+void sema_print(FILE *out, const struct script *script)
+{
+    fprintf(out, "# globals\n");
+    for (int i = 0; i < script->global_count; i++) {
+        print_symbol(out, script->globals[i]);
+        fputc('\n', out);
+    }
+    fprintf(out, "# functions\n");
+    for (int i = 0; i < script->function_count; i++) {
+        const struct function_decl *fn = script->functions[i];
+        if (!fn->is_reachable)
+            continue;
+        fprintf(out, "%s:%s (", fn->name, value_type_name(fn->return_type));
+        for (int p = 0; p < fn->param_count; p++) {
+            fputs(p ? ", " : "", out);
+            print_symbol(out, fn->params[p]);
+        }
+        fputs(")", out);
+        for (int l = fn->param_count; l < fn->frame.local_count; l++) {
+            fputs(l == fn->param_count ? " locals: " : ", ", out);
+            print_symbol(out, fn->frame.locals[l]);
+        }
+        fputs(fn->is_recursive ? " recursive\n" : "\n", out);
+    }
+    fprintf(out, "# probes\n");
+    for (int i = 0; i < script->probe_count; i++) {
+        const struct probe *probe = script->probes[i];
+        fprintf(out, "%s /* %s */", probe->point, probe_kind_name(probe->kind));
+        for (int l = 0; l < probe->frame->local_count; l++) {
+            fputs(l == 0 ? " locals: " : ", ", out);
+            print_symbol(out, probe->frame->locals[l]);
+        }
+        fputc('\n', out);
+    }
+}

@@ -1,0 +1,169 @@
+/* Probe-point resolution: turns the dotted components of a probe point into
+ * concrete probes (kind, parameters, canonical text). */
+#include <string.h>
+
+#include "base/strbuf.h"
+#include "sema/sema_internal.h"
+
+/* A resolver reports an error (unless the point is optional) and returns 0
+ * when the point names nothing it can attach. */
+typedef int (*point_resolver)(struct sema *s, struct probe_point *point, struct probe *probe);
+
+static const char *point_text(struct sema *s, const struct probe_point *point)
+{
+    struct strbuf sb;
+    strbuf_init(&sb);
+    for (const struct probe_component *c = point->components; c; c = c->next) {
+        if (c != point->components)
+            strbuf_putc(&sb, '.');
+        strbuf_puts(&sb, c->name);
+        if (c->arg_kind == PROBE_ARG_INT)
+            strbuf_printf(&sb, "(%lld)", (long long)c->arg_int);
+        else if (c->arg_kind == PROBE_ARG_STRING)
+            strbuf_printf(&sb, "(\"%s\")", c->arg_string);
+    }
+    const char *text = arena_strdup(s->arena, sb.data ? sb.data : "");
+    strbuf_free(&sb);
+    return text;
+}
+
+static int component_count(const struct probe_point *point)
+{
+    int n = 0;
+    for (const struct probe_component *c = point->components; c; c = c->next)
+        n++;
+    return n;
+}
+
+static int point_error(struct sema *s, struct probe_point *point, struct span span, const char *fmt,
+                       const char *arg)
+{
+    if (!point->optional)
+        diag_error(s->diags, span, fmt, arg);
+    return 0;
+}
+
+static int resolve_run_once(struct sema *s, struct probe_point *point, struct probe *probe)
+{
+    struct probe_component *c = point->components;
+    if (component_count(point) != 1 || c->arg_kind == PROBE_ARG_STRING)
+        return point_error(s, point, c->span, "while resolving probe point: unknown probe point %s",
+                           point_text(s, point));
+    probe->kind = strcmp(c->name, "begin") == 0 ? PROBE_BEGIN
+                : strcmp(c->name, "end") == 0 ? PROBE_END : PROBE_ERROR;
+    probe->order = c->arg_kind == PROBE_ARG_INT ? c->arg_int : 0;
+    return 1;
+}
+
+/* timer.UNIT(N)[.randomize(M)], timer.profile */
+static int resolve_timer(struct sema *s, struct probe_point *point, struct probe *probe)
+{
+    struct probe_component *unit = point->components->next;
+    if (!unit)
+        return point_error(s, point, point->components->span,
+                           "while resolving probe point: timer needs a unit, as in %s", "timer.ms(100)");
+    if (strcmp(unit->name, "profile") == 0 && unit->arg_kind == PROBE_ARG_NONE && !unit->next) {
+        probe->kind = PROBE_PROFILE;
+        probe->frequency = 250;     /* a kernel tick, CONFIG_HZ=250 on Debian */
+        return 1;
+    }
+    static const struct { const char *name; uint64_t ns; } units[] = {
+        {"s", 1000000000ull}, {"sec", 1000000000ull}, {"ms", 1000000ull}, {"msec", 1000000ull},
+        {"us", 1000ull}, {"usec", 1000ull}, {"ns", 1ull}, {"nsec", 1ull},
+        {"jiffies", 4000000ull}, {"hz", 0},
+    };
+    for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+        if (strcmp(unit->name, units[i].name) != 0)
+            continue;
+        if (unit->arg_kind != PROBE_ARG_INT || unit->arg_int <= 0)
+            return point_error(s, point, unit->span,
+                               "while resolving probe point: timer.%s needs a positive number", unit->name);
+        if (unit->next && (strcmp(unit->next->name, "randomize") != 0 || unit->next->next))
+            return point_error(s, point, unit->next->span,
+                               "while resolving probe point: unknown timer option %s", unit->next->name);
+        probe->kind = PROBE_TIMER;
+        if (units[i].ns)
+            probe->period_ns = (uint64_t)unit->arg_int * units[i].ns;
+        else
+            probe->frequency = (uint64_t)unit->arg_int;
+        if (probe->period_ns && probe->period_ns < 10000)
+            probe->period_ns = 10000;    /* the kernel's cpu-clock floor; stap clamps too */
+        return 1;
+    }
+    return point_error(s, point, unit->span, "while resolving probe point: unknown timer unit %s", unit->name);
+}
+
+static int resolve_unavailable(struct sema *s, struct probe_point *point, struct probe *probe)
+{
+    struct probe_component *c = point->components;
+    if (strcmp(c->name, "kernel") == 0 && c->next &&
+        (strcmp(c->next->name, "function") == 0 || strcmp(c->next->name, "statement") == 0))
+        return point_error(s, point, c->span,
+                           "probe point %s needs kprobes or BPF trampolines: this kernel has no kprobes "
+                           "(CONFIG_KPROBES is off) and refuses fentry programs (lockdown)",
+                           point_text(s, point));
+    if (strcmp(c->name, "module") == 0 || strcmp(c->name, "kprobe") == 0)
+        return point_error(s, point, c->span,
+                           "probe point %s needs kprobes, which this kernel does not have",
+                           point_text(s, point));
+    return point_error(s, point, c->span, "while resolving probe point: %s is not supported yet",
+                       point_text(s, point));
+}
+
+static const struct { const char *name; point_resolver resolve; } resolvers[] = {
+    {"begin", resolve_run_once}, {"end", resolve_run_once}, {"error", resolve_run_once},
+    {"timer", resolve_timer},
+    {"process", resolve_unavailable}, {"kernel", resolve_unavailable}, {"module", resolve_unavailable},
+    {"kprobe", resolve_unavailable}, {"perf", resolve_unavailable}, {"syscall", resolve_unavailable},
+};
+
+static struct probe *new_probe(struct sema *s, struct decl *decl, struct probe_point *point,
+                               struct frame_layout *frame)
+{
+    struct probe *probe = ARENA_NEW(s->arena, struct probe);
+    probe->span = point->span;
+    probe->body = decl->probe.body;
+    probe->frame = frame;
+    probe->condition = point->condition;
+    probe->point = point_text(s, point);
+    return probe;
+}
+
+static void add_probe(struct sema *s, struct probe *probe)
+{
+    struct script *script = s->script;
+    if (script->probe_count == s->probe_capacity) {
+        int capacity = s->probe_capacity ? s->probe_capacity * 2 : 16;
+        script->probes = arena_realloc(s->arena, script->probes,
+                                       sizeof(probe) * (size_t)s->probe_capacity,
+                                       sizeof(probe) * (size_t)capacity);
+        s->probe_capacity = capacity;
+    }
+    probe->index = script->probe_count;
+    script->probes[script->probe_count++] = probe;
+}
+
+void sema_resolve_probe(struct sema *s, struct decl *decl)
+{
+    struct frame_layout *frame = ARENA_NEW(s->arena, struct frame_layout);
+    for (struct probe_point *point = decl->probe.points; point; point = point->next) {
+        const char *head = point->components->name;
+        point_resolver resolve = NULL;
+        for (size_t i = 0; i < sizeof(resolvers) / sizeof(resolvers[0]); i++)
+            if (strcmp(resolvers[i].name, head) == 0)
+                resolve = resolvers[i].resolve;
+        if (strcmp(head, "never") == 0 && !point->components->next)
+            continue;   /* `never` resolves and never fires */
+        if (!resolve) {
+            point_error(s, point, point->components->span,
+                        "while resolving probe point: unknown probe point %s", point_text(s, point));
+            continue;
+        }
+        struct probe *probe = new_probe(s, decl, point, frame);
+        if (!resolve(s, point, probe))
+            continue;
+        add_probe(s, probe);
+        if (point->sufficient)
+            break;
+    }
+}

@@ -1,0 +1,291 @@
+/* Name resolution: binds every identifier, array reference and call in a body
+ * to its symbol, function or builtin, creating locals on first use. */
+#include <string.h>
+
+#include "sema/builtins.h"
+#include "sema/sema_internal.h"
+
+static void resolve_expr(struct sema *s, struct expr *e);
+static void resolve_stmt(struct sema *s, struct stmt *st);
+
+static void resolve_list(struct sema *s, struct expr *list)
+{
+    for (struct expr *e = list; e; e = e->next)
+        resolve_expr(s, e);
+}
+
+/* A name used as a value: local, parameter, then global. */
+static struct symbol *resolve_name(struct sema *s, const char *name, struct span span, int writing)
+{
+    struct symbol *sym = sema_find_local(s->frame, name);
+    if (!sym)
+        sym = sema_find_global(s, name);
+    if (!sym)
+        sym = sema_add_local(s, s->frame, SYMBOL_LOCAL, name, span);
+    if (writing)
+        sym->is_written = 1;
+    else
+        sym->is_read = 1;
+    return sym;
+}
+
+static struct symbol *resolve_array(struct sema *s, struct expr *name_expr, int writing)
+{
+    if (name_expr->kind != EXPR_IDENT) {
+        diag_error(s->diags, name_expr->span, "expected an array name");
+        return NULL;
+    }
+    const char *name = name_expr->ident.name;
+    struct symbol *sym = sema_find_global(s, name);
+    if (!sym || sema_find_local(s->frame, name)) {
+        diag_error(s->diags, name_expr->span,
+                   "unresolved global array %s, missing global declaration?", name);
+        return NULL;
+    }
+    sym->is_array = 1;
+    if (writing)
+        sym->is_written = 1;
+    else
+        sym->is_read = 1;
+    name_expr->symbol = sym;
+    return sym;
+}
+
+static void add_callee(struct sema *s, struct function_decl *fn)
+{
+    struct function_decl *caller = s->function;
+    if (!caller)
+        return;
+    for (int i = 0; i < caller->callee_count; i++)
+        if (caller->callees[i] == fn)
+            return;
+    if (caller->callee_count == caller->callee_capacity) {
+        int capacity = caller->callee_capacity ? caller->callee_capacity * 2 : 4;
+        caller->callees = arena_realloc(s->arena, caller->callees,
+                                        sizeof(fn) * (size_t)caller->callee_capacity,
+                                        sizeof(fn) * (size_t)capacity);
+        caller->callee_capacity = capacity;
+    }
+    caller->callees[caller->callee_count++] = fn;
+}
+
+static void resolve_call(struct sema *s, struct expr *e)
+{
+    resolve_list(s, e->call.args);
+    struct function_decl *fn = sema_find_function(s, e->call.name);
+    if (fn) {
+        e->sema_data = fn;
+        add_callee(s, fn);
+        return;
+    }
+    const struct builtin *builtin = builtin_lookup(e->call.name);
+    if (builtin) {
+        e->sema_data = (void *)builtin;
+        return;
+    }
+    const char *similar = sema_similar_names(s, e->call.name, 1);
+    if (*similar)
+        diag_error(s->diags, e->span, "unresolved function %s (similar: %s)", e->call.name, similar);
+    else
+        diag_error(s->diags, e->span, "unresolved function %s", e->call.name);
+}
+
+/* Assignment targets: a scalar name or an array element. */
+static void resolve_lvalue(struct sema *s, struct expr *e, int also_read)
+{
+    switch (e->kind) {
+    case EXPR_IDENT:
+        e->symbol = resolve_name(s, e->ident.name, e->span, 1);
+        if (also_read)
+            e->symbol->is_read = 1;
+        return;
+    case EXPR_INDEX:
+        e->symbol = resolve_array(s, e->index.array, 1);
+        if (e->symbol && also_read)
+            e->symbol->is_read = 1;
+        resolve_list(s, e->index.indices);
+        return;
+    default:
+        diag_error(s->diags, e->span, "the left side of an assignment must be a variable or an array element");
+        resolve_expr(s, e);
+    }
+}
+
+static void resolve_expr(struct sema *s, struct expr *e)
+{
+    switch (e->kind) {
+    case EXPR_INT:
+    case EXPR_STRING:
+        return;
+    case EXPR_IDENT:
+        e->symbol = resolve_name(s, e->ident.name, e->span, 0);
+        return;
+    case EXPR_UNARY:
+        resolve_expr(s, e->unary.operand);
+        return;
+    case EXPR_BINARY:
+        resolve_expr(s, e->binary.lhs);
+        resolve_expr(s, e->binary.rhs);
+        return;
+    case EXPR_ASSIGN:
+        resolve_expr(s, e->assign.rhs);
+        resolve_lvalue(s, e->assign.lhs, e->assign.op != ASSIGN_SET);
+        return;
+    case EXPR_AGGREGATE:
+        resolve_expr(s, e->aggregate.rhs);
+        resolve_lvalue(s, e->aggregate.lhs, 0);
+        return;
+    case EXPR_INCDEC:
+        resolve_lvalue(s, e->incdec.operand, 1);
+        return;
+    case EXPR_TERNARY:
+        resolve_expr(s, e->ternary.cond);
+        resolve_expr(s, e->ternary.then_expr);
+        resolve_expr(s, e->ternary.else_expr);
+        return;
+    case EXPR_CALL:
+        resolve_call(s, e);
+        return;
+    case EXPR_INDEX:
+        e->symbol = resolve_array(s, e->index.array, 0);
+        resolve_list(s, e->index.indices);
+        return;
+    case EXPR_IN:
+        resolve_list(s, e->in.keys);
+        e->symbol = resolve_array(s, e->in.array, 0);
+        return;
+    case EXPR_STAT:
+        resolve_expr(s, e->stat.operand);
+        resolve_list(s, e->stat.args);
+        return;
+    case EXPR_HIST_BUCKET:
+        resolve_expr(s, e->hist_bucket.hist);
+        resolve_expr(s, e->hist_bucket.bucket);
+        return;
+    case EXPR_ENTRY:
+    case EXPR_DEFINED:
+        resolve_expr(s, e->unary_at.operand);
+        return;
+    case EXPR_CAST:
+        resolve_expr(s, e->cast.address);
+        return;
+    case EXPR_TARGET:
+    case EXPR_VAR:
+        return;
+    }
+}
+
+static void resolve_foreach(struct sema *s, struct stmt *st)
+{
+    st->foreach.array->symbol = resolve_array(s, st->foreach.array, 0);
+    for (struct expr *e = st->foreach.slice; e; e = e->next)
+        if (!(e->kind == EXPR_IDENT && strcmp(e->ident.name, "*") == 0))
+            resolve_expr(s, e);
+    for (struct foreach_key *k = st->foreach.keys; k; k = k->next)
+        k->symbol = resolve_name(s, k->name, k->span, 1);
+    if (st->foreach.value_name)
+        st->foreach.value_symbol = resolve_name(s, st->foreach.value_name, st->foreach.value_span, 1);
+    if (st->foreach.limit)
+        resolve_expr(s, st->foreach.limit);
+    s->loop_depth++;
+    resolve_stmt(s, st->foreach.body);
+    s->loop_depth--;
+}
+
+static void resolve_delete(struct sema *s, struct stmt *st)
+{
+    struct expr *target = st->expr;
+    if (target->kind == EXPR_INDEX) {
+        resolve_lvalue(s, target, 0);
+    } else if (target->kind == EXPR_IDENT) {
+        struct symbol *sym = sema_find_local(s->frame, target->ident.name);
+        if (!sym)
+            sym = sema_find_global(s, target->ident.name);
+        if (!sym) {
+            diag_error(s->diags, target->span, "unresolved variable %s in delete", target->ident.name);
+            return;
+        }
+        sym->is_written = 1;
+        target->symbol = sym;
+    } else {
+        diag_error(s->diags, target->span, "delete needs a variable, an array or an array element");
+    }
+}
+
+static void resolve_loop_body(struct sema *s, struct stmt *body)
+{
+    s->loop_depth++;
+    resolve_stmt(s, body);
+    s->loop_depth--;
+}
+
+static void resolve_stmt(struct sema *s, struct stmt *st)
+{
+    for (; st; st = st->next) {
+        switch (st->kind) {
+        case STMT_EMPTY:
+            break;
+        case STMT_BLOCK:
+            resolve_stmt(s, st->block.body);
+            break;
+        case STMT_EXPR:
+            resolve_expr(s, st->expr);
+            break;
+        case STMT_IF:
+            resolve_expr(s, st->if_stmt.cond);
+            resolve_stmt(s, st->if_stmt.then_stmt);
+            resolve_stmt(s, st->if_stmt.else_stmt);
+            break;
+        case STMT_WHILE:
+            resolve_expr(s, st->while_stmt.cond);
+            resolve_loop_body(s, st->while_stmt.body);
+            break;
+        case STMT_FOR:
+            if (st->for_stmt.init)
+                resolve_expr(s, st->for_stmt.init);
+            if (st->for_stmt.cond)
+                resolve_expr(s, st->for_stmt.cond);
+            if (st->for_stmt.step)
+                resolve_expr(s, st->for_stmt.step);
+            resolve_loop_body(s, st->for_stmt.body);
+            break;
+        case STMT_FOREACH:
+            resolve_foreach(s, st);
+            break;
+        case STMT_BREAK:
+        case STMT_CONTINUE:
+            if (!s->loop_depth)
+                diag_error(s->diags, st->span, "%s outside a loop",
+                           st->kind == STMT_BREAK ? "break" : "continue");
+            break;
+        case STMT_NEXT:
+            break;
+        case STMT_RETURN:
+            if (!s->function)
+                diag_error(s->diags, st->span, "return outside a function (use next to leave a probe)");
+            if (st->expr)
+                resolve_expr(s, st->expr);
+            break;
+        case STMT_DELETE:
+            resolve_delete(s, st);
+            break;
+        case STMT_TRY:
+            resolve_stmt(s, st->try_stmt.body);
+            if (st->try_stmt.catch_var)
+                st->try_stmt.catch_symbol = resolve_name(s, st->try_stmt.catch_var,
+                                                         st->try_stmt.catch_span, 1);
+            resolve_stmt(s, st->try_stmt.catch_body);
+            break;
+        case STMT_EMBEDDED:
+            diag_error(s->diags, st->span,
+                       "embedded C (%%{ %%}) is not available: tap runs scripts as BPF programs, with no guru mode");
+            break;
+        }
+    }
+}
+
+void sema_resolve_body(struct sema *s, struct stmt *body)
+{
+    s->loop_depth = 0;
+    resolve_stmt(s, body);
+}

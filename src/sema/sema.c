@@ -1,0 +1,114 @@
+/* The sema driver: collect declarations, resolve probe points and names,
+ * find reachable and recursive functions, infer types. */
+#include <string.h>
+
+#include "sema/sema_internal.h"
+
+static void collect_decls(struct sema *s, struct ast *ast)
+{
+    for (struct decl *d = ast->decls; d; d = d->next) {
+        switch (d->kind) {
+        case DECL_GLOBAL: sema_add_global(s, d); break;
+        case DECL_FUNCTION: sema_add_function(s, d); break;
+        case DECL_EMBEDDED:
+            diag_error(s->diags, d->span,
+                       "embedded C (%%{ %%}) is not available: tap runs scripts as BPF programs, with no guru mode");
+            break;
+        case DECL_ALIAS:
+            diag_error(s->diags, d->span, "probe aliases are not supported yet");
+            break;
+        case DECL_PROBE: break;
+        }
+    }
+    for (struct decl *d = ast->decls; d; d = d->next)
+        if (d->kind == DECL_PROBE)
+            sema_resolve_probe(s, d);
+}
+
+static void resolve_function(struct sema *s, struct function_decl *fn)
+{
+    if (fn->is_resolved)
+        return;
+    fn->is_resolved = 1;
+    if (fn->decl->function.body->kind == STMT_EMBEDDED) {
+        diag_error(s->diags, fn->decl->function.body->span,
+                   "embedded C (%%{ %%}) is not available: tap runs scripts as BPF programs, with no guru mode");
+        return;
+    }
+    s->function = fn;
+    s->frame = &fn->frame;
+    sema_resolve_body(s, fn->decl->function.body);
+}
+
+static void mark_reachable(struct function_decl *fn)
+{
+    if (fn->is_reachable)
+        return;
+    fn->is_reachable = 1;
+    for (int i = 0; i < fn->callee_count; i++)
+        mark_reachable(fn->callees[i]);
+}
+
+/* A function is recursive when it can reach itself through its callees. */
+static int reaches(struct function_decl *from, struct function_decl *target, int depth)
+{
+    if (depth > 64)
+        return 0;
+    for (int i = 0; i < from->callee_count; i++)
+        if (from->callees[i] == target || reaches(from->callees[i], target, depth + 1))
+            return 1;
+    return 0;
+}
+
+static void resolve_bodies(struct sema *s)
+{
+    struct script *script = s->script;
+    /* Probe bodies record their calls in a pseudo-function so reachability
+     * starts from what probes call. */
+    struct function_decl roots = {0};
+    for (int i = 0; i < script->probe_count; i++) {
+        struct probe *probe = script->probes[i];
+        if (i > 0 && script->probes[i - 1]->body == probe->body)
+            continue;
+        s->function = &roots;
+        s->frame = probe->frame;
+        s->probe = probe;
+        if (probe->condition) {
+            struct stmt cond = {.kind = STMT_EXPR, .expr = probe->condition};
+            sema_resolve_body(s, &cond);
+        }
+        sema_resolve_body(s, probe->body);
+    }
+    s->function = NULL;
+    for (int i = 0; i < script->function_count; i++)
+        if (!script->functions[i]->is_builtin_tapset)
+            resolve_function(s, script->functions[i]);
+    for (int i = 0; i < roots.callee_count; i++)
+        mark_reachable(roots.callees[i]);
+    for (int i = 0; i < script->function_count; i++) {
+        struct function_decl *fn = script->functions[i];
+        fn->is_recursive = reaches(fn, fn, 0);
+        if (!fn->is_reachable && !fn->is_builtin_tapset && !s->options->keep_unused)
+            diag_warning(s->diags, fn->decl->span, "eliding unused function '%s'", fn->name);
+    }
+}
+
+struct script *sema_analyze(struct arena *arena, struct diags *diags, struct ast *user,
+                            const struct sema_options *options)
+{
+    struct sema s = {.arena = arena, .diags = diags, .options = options};
+    s.script = ARENA_NEW(arena, struct script);
+    s.script->main_file = user->file;
+    collect_decls(&s, user);
+    if (diags->error_count)
+        return NULL;
+    if (s.script->probe_count == 0) {
+        diag_plain_error(diags, "no probes found");
+        return NULL;
+    }
+    resolve_bodies(&s);
+    if (diags->error_count)
+        return NULL;
+    sema_infer_types(&s);
+    return diags->error_count ? NULL : s.script;
+}

@@ -1,0 +1,126 @@
+/* Semantic analysis: tapset loading and alias expansion, probe-point
+ * resolution, name resolution and type inference. Its result, `struct script`,
+ * is all codegen reads: resolved probes, typed symbols, reachable functions. */
+#ifndef TAP_SEMA_SEMA_H
+#define TAP_SEMA_SEMA_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "parser/ast.h"
+
+struct arena;
+struct diags;
+
+enum symbol_kind {
+    SYMBOL_GLOBAL,       /* script global: scalar or array */
+    SYMBOL_LOCAL,        /* probe or function local, foreach variable */
+    SYMBOL_PARAM,        /* function parameter */
+};
+
+#define MAX_ARRAY_KEYS 9
+
+struct symbol {
+    enum symbol_kind kind;
+    const char *name;
+    struct span span;            /* declaration or first use */
+    enum value_type type;        /* value type (element type for arrays) */
+    /* SYMBOL_GLOBAL: */
+    int is_array;
+    int key_count;
+    enum value_type key_types[MAX_ARRAY_KEYS];
+    int64_t max_entries;
+    int wrap;
+    struct expr *init;           /* literal initializer or NULL */
+    int is_read, is_written;     /* globals: printed at the end when never read */
+    int global_index;            /* declaration order */
+    /* SYMBOL_LOCAL, SYMBOL_PARAM: */
+    int local_index;             /* in its body's frame */
+    /* codegen: */
+    uint32_t data_offset;        /* SYMBOL_GLOBAL scalars: offset in .data */
+};
+
+/* Locals of one probe or function body. */
+struct frame_layout {
+    struct symbol **locals;      /* params first, then locals in order of appearance */
+    int local_count;
+    int local_capacity;
+};
+
+/* A user function after analysis. */
+struct function_decl {
+    struct decl *decl;
+    const char *name;
+    enum value_type return_type;
+    struct symbol **params;
+    int param_count;
+    struct frame_layout frame;
+    int is_recursive;            /* reaches itself through calls */
+    int is_reachable;
+    int is_builtin_tapset;       /* defined in a tapset */
+    int is_resolved;             /* names in its body are bound */
+    struct function_decl **callees;
+    int callee_count, callee_capacity;
+    void *codegen;               /* codegen's per-function data */
+};
+
+enum probe_kind {
+    PROBE_BEGIN,         /* order */
+    PROBE_END,           /* order */
+    PROBE_ERROR,         /* order */
+    PROBE_TIMER,         /* period_ns or frequency, one CPU */
+    PROBE_PROFILE,       /* every CPU, every tick */
+    PROBE_PERF,          /* perf_type, perf_config, sample_period or frequency */
+    PROBE_UPROBE,        /* path, offset */
+    PROBE_URETPROBE,     /* path, offset */
+    PROBE_TRACEPOINT,    /* tp_category, tp_name */
+};
+
+/* One concrete attachment: a probe declaration with several points (or a
+ * wildcard) becomes several of these sharing one body. */
+struct probe {
+    enum probe_kind kind;
+    const char *point;           /* canonical text, as pp() returns it */
+    struct span span;
+    struct stmt *body;           /* STMT_BLOCK: alias prologues, the handler, epilogues */
+    struct frame_layout *frame;  /* shared by probes with the same body */
+    struct expr *condition;      /* `if (expr)` or NULL */
+    int64_t order;
+    uint64_t period_ns;
+    uint64_t frequency;
+    uint32_t perf_type;
+    uint64_t perf_config;
+    uint64_t sample_period;
+    const char *path;
+    uint64_t offset;
+    const char *tp_category, *tp_name;
+    int index;                   /* in script order */
+};
+
+struct sema_options {
+    const char **tapset_dirs;    /* searched in order */
+    int tapset_dir_count;
+    int keep_unused;             /* -u */
+    int64_t max_map_entries;     /* -D MAXMAPENTRIES */
+    int string_size;             /* -D MAXSTRINGLEN */
+};
+
+struct script {
+    struct symbol **globals;
+    int global_count;
+    struct function_decl **functions;
+    int function_count;
+    struct probe **probes;
+    int probe_count;
+    const struct source_file *main_file;
+};
+
+/* Analyses the user's script (and the tapsets it needs). Returns NULL when an
+ * error was reported. */
+struct script *sema_analyze(struct arena *arena, struct diags *diags, struct ast *user,
+                            const struct sema_options *options);
+
+/* -p2: probes, globals and functions with their types. */
+void sema_print(FILE *out, const struct script *script);
+
+#endif
