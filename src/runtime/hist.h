@@ -19,11 +19,22 @@ int hist_log_bucket(int64_t value);
 int64_t hist_log_label(int bucket);
 
 /* counts[HIST_LOG_BUCKETS]. Appends the histogram and its trailing blank line;
- * elision as in the spec (HIST_ELISION, default 2). */
+ * elision as in the spec (HIST_ELISION, default 2). An empty histogram prints
+ * the header line and the blank line. */
 void hist_print_log(struct strbuf *out, const int64_t *counts, int elision);
 
-/* counts[0] is underflow, counts[1..n] the n = (stop-start)/interval buckets,
- * counts[n+1] overflow. */
+/* Linear histograms, laid out as SystemTap does (runtime/stat-common.c): with
+ * n = (stop-start)/interval, counts[0] is underflow (value < start),
+ * counts[1..n+1] hold [start + (i-1)*interval, start + i*interval), so the
+ * last of them starts at stop itself, and counts[n+2] is overflow: n+3 entries
+ * in all (spec/output.md's example shows the row `100` of hist_linear(s, 0, 100, 10)).
+ * hist_linear_bucket_count() is that n+3; hist_linear_bucket() is the index a
+ * value is counted in (mirror it in BPF). interval > 0. */
+int hist_linear_bucket_count(int64_t start, int64_t stop, int64_t interval);
+int hist_linear_bucket(int64_t value, int64_t start, int64_t stop, int64_t interval);
+
+/* counts[hist_linear_bucket_count()], as above. A negative elision turns
+ * elision off; 0 elides every empty row. */
 void hist_print_linear(struct strbuf *out, const int64_t *counts, int64_t start,
                        int64_t stop, int64_t interval, int elision);
 
