@@ -1,2 +1,336 @@
-/* Placeholder driver: replaced by the real one. */
-int main(void) { return 0; }
+/* tap: SystemTap's script language, compiled to eBPF.
+ * The pipeline is tap_compile(): parse, resolve, generate; then the runtime. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/arena.h"
+#include "base/diag.h"
+#include "codegen/codegen.h"
+#include "parser/parse.h"
+#include "runtime/program.h"
+#include "runtime/runtime.h"
+#include "sema/sema.h"
+
+#define MAX_TAPSET_DIRS 16
+
+struct options {
+    const char *script_text;         /* -e */
+    const char *script_path;         /* file or "-" */
+    char **args;
+    int arg_count;
+    int last_pass;                   /* -p */
+    int verbose;
+    const char *output_path;
+    const char *list_point;          /* -l / -L */
+    int list_variables;
+    const char *tapset_dirs[MAX_TAPSET_DIRS];
+    int tapset_dir_count;
+    int keep_unused, no_warnings, warnings_are_errors;
+    struct codegen_options codegen;
+    struct runtime_options runtime;
+    struct global_setting settings[64];
+};
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void usage(FILE *out)
+{
+    fputs("Usage: tap [OPTIONS] SCRIPT [ARGS...]\n"
+          "       tap [OPTIONS] -e 'SCRIPT' [ARGS...]\n"
+          "       tap [OPTIONS] -             (script on standard input)\n"
+          "       tap -l PROBE | -L PROBE     (list probe points)\n"
+          "\n"
+          "Options:\n"
+          "  -e SCRIPT      run SCRIPT given on the command line\n"
+          "  -c CMD         start CMD, trace it, stop when it exits; target() is its pid\n"
+          "  -x PID         set target() to PID\n"
+          "  -o FILE        write output to FILE (with -p4: the BPF object)\n"
+          "  -p N           stop after pass N: 1 parse, 2 resolve, 3 LLVM IR, 4 BPF object, 5 run\n"
+          "  -v             report each pass (repeat for more)\n"
+          "  -T SECS        end the session after SECS seconds\n"
+          "  -G VAR=VALUE   set a global variable before the session starts\n"
+          "  -D NAME=VALUE  set a limit: MAXSTRINGLEN, MAXACTION, MAXNESTING, MAXMAPENTRIES\n"
+          "  -I DIR         add a tapset directory\n"
+          "  -s MB          output buffer size in megabytes\n"
+          "  -u -w -W       keep unused code; no warnings; warnings are errors\n"
+          "  -l PP, -L PP   list matching probe points (-L with variables)\n"
+          "  -V, --version  print the version\n"
+          "  -h, --help     print this help\n",
+          out);
+}
+
+static int parse_limit(struct options *opts, const char *setting)
+{
+    const char *eq = strchr(setting, '=');
+    if (!eq) {
+        fprintf(stderr, "ERROR: -D needs NAME=VALUE, got '%s'\n", setting);
+        return -1;
+    }
+    char *end;
+    errno = 0;
+    long long value = strtoll(eq + 1, &end, 0);
+    if (errno || *end || value <= 0) {
+        fprintf(stderr, "ERROR: -D %.*s needs a positive number, got '%s'\n", (int)(eq - setting), setting, eq + 1);
+        return -1;
+    }
+    size_t name_len = (size_t)(eq - setting);
+    if (strncmp(setting, "MAXSTRINGLEN", name_len) == 0 && name_len == 12) {
+        uint32_t size = 16;
+        while (size < (uint64_t)value + 1 && size < 65536)
+            size *= 2;   /* a power of two keeps masked offsets exact */
+        opts->codegen.string_size = size;
+    } else if (strncmp(setting, "MAXACTION", name_len) == 0 && name_len == 9) {
+        opts->codegen.max_action = value > (1 << 23) ? (1 << 23) : value;
+    } else if (strncmp(setting, "MAXNESTING", name_len) == 0 && name_len == 10) {
+        opts->codegen.max_nesting = (int)(value > 6 ? 6 : value);
+    }
+    /* Other limits (MAXMAPENTRIES, HIST_ELISION, ...) are accepted for
+     * compatibility; the passes that use them read them when they exist. */
+    return 0;
+}
+
+static int add_setting(struct options *opts, char *setting)
+{
+    char *eq = strchr(setting, '=');
+    if (!eq || eq == setting) {
+        fprintf(stderr, "ERROR: -G needs VAR=VALUE, got '%s'\n", setting);
+        return -1;
+    }
+    if (opts->runtime.setting_count == 64) {
+        fprintf(stderr, "ERROR: too many -G settings\n");
+        return -1;
+    }
+    *eq = 0;
+    opts->settings[opts->runtime.setting_count++] = (struct global_setting){setting, eq + 1};
+    return 0;
+}
+
+static int parse_number_option(const char *text, const char *what, double *out)
+{
+    char *end;
+    errno = 0;
+    *out = strtod(text, &end);
+    if (errno || *end || *out < 0) {
+        fprintf(stderr, "ERROR: %s needs a non-negative number, got '%s'\n", what, text);
+        return -1;
+    }
+    return 0;
+}
+
+/* Returns 0 to go on, 1 when done (help, version), -1 on a bad command line. */
+static int parse_options(int argc, char **argv, struct options *opts)
+{
+    static const struct option long_options[] = {
+        {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'},
+        {"format", required_argument, 0, 'F'}, {0, 0, 0, 0},
+    };
+    opts->codegen = (struct codegen_options){.string_size = 512, .events_size = 8 << 20,
+                                             .max_action = 1 << 20, .max_nesting = 6};
+    opts->runtime.settings = opts->settings;
+    opts->last_pass = 5;
+    int c;
+    double number;
+    while ((c = getopt_long(argc, argv, "+e:c:x:o:p:vT:G:D:I:s:uwWl:L:Vh", long_options, NULL)) != -1) {
+        switch (c) {
+        case 'e': opts->script_text = optarg; break;
+        case 'c': opts->runtime.target_command = optarg; break;
+        case 'x':
+            if (parse_number_option(optarg, "-x", &number) < 0)
+                return -1;
+            opts->runtime.target_pid = (pid_t)number;
+            break;
+        case 'o': opts->output_path = optarg; break;
+        case 'p':
+            opts->last_pass = atoi(optarg);
+            if (opts->last_pass < 1 || opts->last_pass > 5) {
+                fprintf(stderr, "ERROR: -p takes a pass number from 1 to 5\n");
+                return -1;
+            }
+            break;
+        case 'v': opts->verbose++; break;
+        case 'T':
+            if (parse_number_option(optarg, "-T", &opts->runtime.timeout_seconds) < 0)
+                return -1;
+            break;
+        case 'G': if (add_setting(opts, optarg) < 0) return -1; break;
+        case 'D': if (parse_limit(opts, optarg) < 0) return -1; break;
+        case 'I':
+            if (opts->tapset_dir_count < MAX_TAPSET_DIRS - 1)
+                opts->tapset_dirs[opts->tapset_dir_count++] = optarg;
+            break;
+        case 's':
+            if (parse_number_option(optarg, "-s", &number) < 0)
+                return -1;
+            opts->runtime.ringbuf_bytes = (uint64_t)(number * 1024 * 1024);
+            break;
+        case 'u': opts->keep_unused = 1; break;
+        case 'w': opts->no_warnings = 1; break;
+        case 'W': opts->warnings_are_errors = 1; break;
+        case 'l': case 'L': opts->list_point = optarg; opts->list_variables = c == 'L'; break;
+        case 'F':
+            if (strcmp(optarg, "json") != 0 && strcmp(optarg, "text") != 0) {
+                fprintf(stderr, "ERROR: --format takes text or json\n");
+                return -1;
+            }
+            opts->runtime.json = strcmp(optarg, "json") == 0;
+            break;
+        case 'V': printf("tap %s (LLVM 19, libbpf)\n", TAP_VERSION); return 1;
+        case 'h': usage(stdout); return 1;
+        default: usage(stderr); return -1;
+        }
+    }
+    if (!opts->script_text && !opts->list_point) {
+        if (optind >= argc) {
+            fprintf(stderr, "ERROR: no script given: use -e SCRIPT, a script file, or - for standard input\n");
+            return -1;
+        }
+        opts->script_path = argv[optind++];
+    }
+    opts->args = argv + optind;
+    opts->arg_count = argc - optind;
+    if (opts->runtime.target_command && opts->runtime.target_pid) {
+        fprintf(stderr, "ERROR: -c and -x cannot be used together\n");
+        return -1;
+    }
+    return 0;
+}
+
+/* Tapsets ship beside the binary when installed (../share/tap/tapsets) and in
+ * the source tree when run from a build directory. */
+static void add_default_tapset_dirs(struct options *opts, struct arena *arena)
+{
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    if (n > 0) {
+        self[n] = 0;
+        char *slash = strrchr(self, '/');
+        if (slash) {
+            *slash = 0;
+            opts->tapset_dirs[opts->tapset_dir_count++] = arena_printf(arena, "%s/../share/tap/tapsets", self);
+        }
+    }
+    opts->tapset_dirs[opts->tapset_dir_count++] = TAP_SOURCE_TAPSETS;
+}
+
+static const struct source_file *load_script(struct arena *arena, const struct options *opts)
+{
+    if (opts->script_text)
+        return source_from_string(arena, "<input>", opts->script_text, strlen(opts->script_text));
+    const struct source_file *file = source_from_path(arena, opts->script_path);
+    if (!file)
+        fprintf(stderr, "ERROR: cannot read script '%s': %s\n", opts->script_path, strerror(errno));
+    return file;
+}
+
+static void report_pass(const struct options *opts, int pass, const char *what, double started,
+                        const struct arena *arena)
+{
+    if (opts->verbose)
+        fprintf(stderr, "Pass %d: %s in %.0f ms (%zu KiB).\n", pass, what, now_ms() - started,
+                arena->total / 1024);
+}
+
+/* parse -> resolve -> generate. Returns the program, or NULL after printing
+ * why (also NULL, with *done set, when -p stopped earlier). */
+static struct program *tap_compile(struct arena *arena, struct diags *diags, struct options *opts, int *done)
+{
+    double started = now_ms();
+    const struct source_file *file = load_script(arena, opts);
+    if (!file)
+        return NULL;
+    struct parse_options parse_options = {.args = opts->args, .arg_count = opts->arg_count};
+    struct ast *ast = parse_source(arena, diags, file, &parse_options);
+    if (!ast || diags->error_count)
+        return NULL;
+    report_pass(opts, 1, "parsed user script", started, arena);
+    if (opts->last_pass == 1) {
+        ast_print(stdout, ast);
+        *done = 1;
+        return NULL;
+    }
+
+    started = now_ms();
+    struct sema_options sema_options = {.tapset_dirs = opts->tapset_dirs,
+                                        .tapset_dir_count = opts->tapset_dir_count,
+                                        .keep_unused = opts->keep_unused,
+                                        .string_size = (int)opts->codegen.string_size};
+    struct script *script = sema_analyze(arena, diags, ast, &sema_options);
+    if (!script)
+        return NULL;
+    report_pass(opts, 2, "analyzed script", started, arena);
+    if (opts->last_pass == 2) {
+        sema_print(stdout, script);
+        *done = 1;
+        return NULL;
+    }
+
+    started = now_ms();
+    opts->codegen.ir_out = opts->last_pass == 3 ? stdout : NULL;
+    struct program *program = codegen_emit(arena, diags, script, &opts->codegen);
+    if (!program)
+        return NULL;
+    report_pass(opts, 3, "translated to BPF", started, arena);
+    return program;
+}
+
+static int write_object(const struct program *program, const char *path)
+{
+    FILE *out = fopen(path, "wb");
+    if (!out || fwrite(program->object, 1, program->object_size, out) != program->object_size) {
+        fprintf(stderr, "ERROR: cannot write '%s': %s\n", path, strerror(errno));
+        if (out)
+            fclose(out);
+        return 1;
+    }
+    fclose(out);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct options opts = {0};
+    int parsed = parse_options(argc, argv, &opts);
+    if (parsed != 0)
+        return parsed > 0 ? 0 : 1;
+    struct arena arena;
+    arena_init(&arena);
+    add_default_tapset_dirs(&opts, &arena);
+    if (opts.list_point) {
+        fprintf(stderr, "ERROR: listing probe points (-l/-L) is not supported yet\n");
+        arena_free(&arena);
+        return 1;
+    }
+    struct diags diags;
+    diags_init(&diags);
+    diags.warnings_off = opts.no_warnings;
+    diags.warnings_are_errors = opts.warnings_are_errors;
+    int done = 0;
+    struct program *program = tap_compile(&arena, &diags, &opts, &done);
+    diags_print(&diags, stderr);
+    int status = done ? 0 : 1;
+    if (program && opts.last_pass == 4)
+        status = write_object(program, opts.output_path ? opts.output_path : "tap.bpf.o");
+    else if (program && opts.last_pass == 3)
+        status = 0;
+    else if (program) {
+        opts.runtime.output_path = opts.output_path;
+        opts.runtime.verbose = opts.verbose;
+        status = runtime_run(program, &opts.runtime);
+    }
+    if (program)
+        program_free(program);
+    diags_free(&diags);
+    arena_free(&arena);
+    return status;
+}

@@ -21,6 +21,12 @@
 
 enum unwind_reason { UNWIND_NONE, UNWIND_ERROR, UNWIND_NEXT };
 
+/* Every probe and function has a frame on the BPF stack: these fields, then
+ * one i64 per local (string locals live in scratch slots instead). */
+#define FRAME_LOOP_EXIT 0       /* why the last loop callback stopped */
+#define FRAME_RETVAL 1          /* a function's long return value */
+#define FRAME_LOCALS 2
+
 enum fn_kind { FN_PROBE, FN_USER, FN_LOOP_BODY };
 
 /* The function being generated. */
@@ -33,9 +39,9 @@ struct fn_state {
     uint32_t *string_slots;          /* per local: scratch offset, for string locals */
     LLVMValueRef scratch;            /* ptr to this CPU's scratch */
     LLVMBasicBlockRef unwind_block;  /* leave the function now (error, next) */
-    LLVMBasicBlockRef break_block;   /* FN_PROBE/FN_USER loops inline: unused; see stmt.c */
-    LLVMValueRef return_slot;        /* FN_USER: alloca of the return value */
+    LLVMBasicBlockRef continue_block;/* FN_LOOP_BODY: the step, then the next iteration */
     LLVMBasicBlockRef return_block;  /* FN_USER */
+    uint32_t return_slot_offset;     /* FN_USER returning a string: its scratch slot */
     struct function_decl *user;      /* FN_USER */
     const struct probe *probe;       /* the probe being generated (pp()) */
     LLVMMetadataRef scope;           /* DISubprogram */
@@ -115,6 +121,8 @@ void cg_unwind_if_needed(struct codegen *cg);
 void cg_exit(struct codegen *cg);
 
 /* functions.c */
+LLVMTypeRef cg_frame_type(struct codegen *cg, const struct frame_layout *layout);
+void cg_setup_frame(struct codegen *cg, struct frame_layout *layout);
 void cg_define_user_functions(struct codegen *cg);
 LLVMValueRef cg_call_user(struct codegen *cg, struct expr *call);
 

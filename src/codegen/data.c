@@ -1,0 +1,177 @@
+/* Where values live: `.data` (session state and scalar globals, one struct so
+ * offsets are known here), the ring buffers, and per-CPU scratch for strings. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/libbpf.h>
+#include <linux/bpf.h>
+
+#include "codegen/codegen_internal.h"
+
+#define STATE_FIELDS (sizeof(struct tap_state) / sizeof(uint64_t))
+
+void cg_define_data(struct codegen *cg)
+{
+    const struct script *script = cg->script;
+    LLVMTypeRef *fields = ARENA_ARRAY(cg->arena, LLVMTypeRef, STATE_FIELDS + (size_t)script->global_count);
+    LLVMValueRef *values = ARENA_ARRAY(cg->arena, LLVMValueRef, STATE_FIELDS + (size_t)script->global_count);
+    unsigned count = 0;
+    for (; count < STATE_FIELDS; count++) {
+        fields[count] = cg->i64;
+        values[count] = cg_const(cg, 0);
+    }
+    cg->global_field = ARENA_ARRAY(cg->arena, int, script->global_count + 1);
+    for (int i = 0; i < script->global_count; i++) {
+        const struct symbol *g = script->globals[i];
+        cg->global_field[i] = -1;
+        if (g->is_array || g->type == TYPE_STATS || g->type == TYPE_UNKNOWN)
+            continue;
+        cg->global_field[i] = (int)count;
+        if (g->type == TYPE_STRING) {
+            fields[count] = LLVMArrayType2(cg->i8, cg->string_size);
+            char *text = ARENA_ARRAY(cg->arena, char, cg->string_size);
+            if (g->init && g->init->kind == EXPR_STRING)
+                strncpy(text, g->init->string.value, cg->string_size - 1);
+            values[count] = LLVMConstStringInContext(cg->context, text, cg->string_size, 1);
+        } else {
+            fields[count] = cg->i64;
+            values[count] = cg_const(cg, g->init && g->init->kind == EXPR_INT ? g->init->int_value : 0);
+        }
+        count++;
+    }
+    cg->data_type = LLVMStructTypeInContext(cg->context, fields, count, 0);
+    cg->data = LLVMAddGlobal(cg->module, cg->data_type, "tap_data");
+    LLVMSetInitializer(cg->data, LLVMConstNamedStruct(cg->data_type, values, count));
+    LLVMSetSection(cg->data, ".data");
+    LLVMSetAlignment(cg->data, 8);
+}
+
+LLVMValueRef cg_state_field(struct codegen *cg, int field)
+{
+    return LLVMBuildStructGEP2(cg->builder, cg->data_type, cg->data, (unsigned)field, "state");
+}
+
+LLVMValueRef cg_global_ptr(struct codegen *cg, const struct symbol *global)
+{
+    int field = cg->global_field[global->global_index];
+    return LLVMBuildStructGEP2(cg->builder, cg->data_type, cg->data, (unsigned)field, global->name);
+}
+
+/* Records where each printable global sits, for -G and the end-of-run print. */
+static void describe_globals(struct codegen *cg)
+{
+    const struct script *script = cg->script;
+    struct program *program = cg->program;
+    program->globals = calloc((size_t)script->global_count + 1, sizeof(*program->globals));
+    for (int i = 0; i < script->global_count; i++) {
+        const struct symbol *g = script->globals[i];
+        int field = cg->global_field[i];
+        if (field < 0)
+            continue;
+        struct program_global *out = &program->globals[program->global_count++];
+        out->name = strdup(g->name);
+        out->kind = g->type == TYPE_STRING ? PROGRAM_GLOBAL_STRING : PROGRAM_GLOBAL_LONG;
+        out->offset = (uint32_t)LLVMOffsetOfElement(cg->layout, cg->data_type, (unsigned)field);
+        out->size = g->type == TYPE_STRING ? cg->string_size : 8;
+        out->print_at_end = g->is_written && !g->is_read;
+    }
+    program->state_offset = 0;
+}
+
+/* BTF-defined maps: a struct whose members encode the map's shape as
+ * pointer-to-array types (libbpf reads the array lengths). */
+static LLVMMetadataRef di_int_array_ptr(struct codegen *cg, uint64_t count)
+{
+    LLVMMetadataRef range = LLVMDIBuilderGetOrCreateSubrange(cg->di, 0, (int64_t)count);
+    LLVMMetadataRef array = LLVMDIBuilderCreateArrayType(cg->di, count * 32, 32, cg->di_int, &range, 1);
+    return LLVMDIBuilderCreatePointerType(cg->di, array, 64, 0, 0, "", 0);
+}
+
+static LLVMMetadataRef di_member(struct codegen *cg, const char *name, LLVMMetadataRef type, int index)
+{
+    return LLVMDIBuilderCreateMemberType(cg->di, cg->di_unit, name, strlen(name), cg->di_file, 0, 64, 64,
+                                         (uint64_t)index * 64, LLVMDIFlagZero, type);
+}
+
+static LLVMValueRef map_global(struct codegen *cg, const char *name, int fields)
+{
+    LLVMTypeRef members[4] = {cg->ptr, cg->ptr, cg->ptr, cg->ptr};
+    LLVMTypeRef type = LLVMStructTypeInContext(cg->context, members, (unsigned)fields, 0);
+    LLVMValueRef map = LLVMAddGlobal(cg->module, type, name);
+    LLVMSetInitializer(map, LLVMConstNull(type));
+    LLVMSetSection(map, ".maps");
+    LLVMSetAlignment(map, 8);
+    return map;
+}
+
+static void map_debug_info(struct codegen *cg, LLVMValueRef map, const char *name,
+                           LLVMMetadataRef *members, int count)
+{
+    LLVMMetadataRef type = LLVMDIBuilderCreateStructType(
+        cg->di, cg->di_unit, "", 0, cg->di_file, 0, (uint64_t)count * 64, 64, LLVMDIFlagZero, NULL,
+        members, (unsigned)count, 0, NULL, "", 0);
+    LLVMMetadataRef expr = LLVMDIBuilderCreateExpression(cg->di, NULL, 0);
+    LLVMMetadataRef gve = LLVMDIBuilderCreateGlobalVariableExpression(
+        cg->di, cg->di_unit, name, strlen(name), name, strlen(name), cg->di_file, 0, type, 0, expr,
+        NULL, 64);
+    LLVMGlobalSetMetadata(map, LLVMGetMDKindIDInContext(cg->context, "dbg", 3), gve);
+}
+
+void cg_define_maps(struct codegen *cg)
+{
+    cg->events_map = map_global(cg, "tap_events", 2);
+    cg->control_map = map_global(cg, "tap_control", 2);
+    cg->scratch_map = map_global(cg, "tap_scratch", 4);
+}
+
+static void ringbuf_debug_info(struct codegen *cg, LLVMValueRef map, const char *name, uint64_t size)
+{
+    LLVMMetadataRef members[2] = {
+        di_member(cg, "type", di_int_array_ptr(cg, BPF_MAP_TYPE_RINGBUF), 0),
+        di_member(cg, "max_entries", di_int_array_ptr(cg, size), 1),
+    };
+    map_debug_info(cg, map, name, members, 2);
+}
+
+/* Called when every function is generated and the scratch size is final. */
+void cg_finish_data(struct codegen *cg)
+{
+    describe_globals(cg);
+    ringbuf_debug_info(cg, cg->events_map, "tap_events", cg->options->events_size);
+    ringbuf_debug_info(cg, cg->control_map, "tap_control", 64 * 1024);
+    uint64_t scratch_size = cg->scratch_size + cg->string_size;   /* slack: see codegen_internal.h */
+    LLVMMetadataRef range = LLVMDIBuilderGetOrCreateSubrange(cg->di, 0, (int64_t)scratch_size);
+    LLVMMetadataRef value = LLVMDIBuilderCreateArrayType(cg->di, scratch_size * 8, 64, cg->di_char, &range, 1);
+    int cpus = libbpf_num_possible_cpus();
+    LLVMMetadataRef members[4] = {
+        di_member(cg, "type", di_int_array_ptr(cg, BPF_MAP_TYPE_ARRAY), 0),
+        di_member(cg, "max_entries", di_int_array_ptr(cg, (uint64_t)(cpus > 0 ? cpus : 1)), 1),
+        di_member(cg, "key", LLVMDIBuilderCreatePointerType(cg->di, cg->di_int, 64, 0, 0, "", 0), 2),
+        di_member(cg, "value", LLVMDIBuilderCreatePointerType(cg->di, value, 64, 0, 0, "", 0), 3),
+    };
+    map_debug_info(cg, cg->scratch_map, "tap_scratch", members, 4);
+    /* .data gets debug info too, so its BTF has a DATASEC and bpftool can show it. */
+}
+
+uint32_t cg_alloc_string_slot(struct codegen *cg)
+{
+    uint32_t offset = cg->scratch_size;
+    cg->scratch_size += cg->string_size;
+    return offset;
+}
+
+LLVMValueRef cg_scratch_ptr(struct codegen *cg, uint32_t offset)
+{
+    LLVMValueRef index = cg_const(cg, offset);
+    return LLVMBuildGEP2(cg->builder, cg->i8, cg->fn->scratch, &index, 1, "slot");
+}
+
+/* This CPU's scratch, or NULL (checked by the caller). */
+LLVMValueRef cg_load_scratch(struct codegen *cg)
+{
+    LLVMValueRef cpu = cg_helper(cg, BPF_FUNC_get_smp_processor_id, cg->i64, NULL, 0);
+    LLVMValueRef key = cg_entry_alloca(cg, cg->i32, "cpu");
+    LLVMBuildStore(cg->builder, LLVMBuildTrunc(cg->builder, cpu, cg->i32, ""), key);
+    LLVMValueRef args[2] = {cg->scratch_map, key};
+    return cg_helper(cg, BPF_FUNC_map_lookup_elem, cg->ptr, args, 2);
+}

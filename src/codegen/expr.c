@@ -1,0 +1,355 @@
+/* Expressions: longs are i64 values; strings are pointers to NUL-terminated
+ * bytes (a .rodata literal, a scratch slot, or a .data global). */
+#include <string.h>
+
+#include <linux/bpf.h>
+
+#include "codegen/codegen_internal.h"
+#include "sema/builtins.h"
+
+#define STATE_EXITING 0
+#define STATE_TARGET_PID 4
+#define STATE_REALTIME_OFFSET 5
+
+static LLVMValueRef unsupported(struct codegen *cg, struct expr *e, const char *what)
+{
+    diag_error(cg->diags, e->span, "%s not supported yet", what);
+    return e->type == TYPE_STRING ? cg_string_literal(cg, "", 0) : cg_const(cg, 0);
+}
+
+/* Where an assignable value lives. */
+struct lvalue {
+    LLVMValueRef ptr;
+    int is_string;
+    int is_shared;       /* a .data global: updated atomically where it matters */
+};
+
+static int lvalue_of(struct codegen *cg, struct expr *e, struct lvalue *out)
+{
+    if (e->kind != EXPR_IDENT || !e->symbol) {
+        unsupported(cg, e, "assignment to arrays is");
+        return 0;
+    }
+    const struct symbol *sym = e->symbol;
+    out->is_string = sym->type == TYPE_STRING;
+    out->is_shared = sym->kind == SYMBOL_GLOBAL;
+    out->ptr = sym->kind == SYMBOL_GLOBAL ? cg_global_ptr(cg, sym) : cg_local_ptr(cg, sym);
+    return 1;
+}
+
+static LLVMValueRef load_ident(struct codegen *cg, struct expr *e)
+{
+    const struct symbol *sym = e->symbol;
+    if (sym->kind == SYMBOL_GLOBAL && (sym->is_array || sym->type == TYPE_STATS))
+        return unsupported(cg, e, "arrays and statistics are");
+    LLVMValueRef ptr = sym->kind == SYMBOL_GLOBAL ? cg_global_ptr(cg, sym) : cg_local_ptr(cg, sym);
+    if (sym->type == TYPE_STRING)
+        return ptr;
+    return LLVMBuildLoad2(cg->builder, cg->i64, ptr, sym->name);
+}
+
+static LLVMValueRef bool_to_long(struct codegen *cg, LLVMValueRef bit)
+{
+    return LLVMBuildZExt(cg->builder, bit, cg->i64, "");
+}
+
+LLVMValueRef cg_condition(struct codegen *cg, struct expr *e)
+{
+    LLVMValueRef value = cg_expr(cg, e);
+    return LLVMBuildICmp(cg->builder, LLVMIntNE, value, cg_const(cg, 0), "");
+}
+
+/* Division and modulo: a zero divisor is a runtime error at the operator. */
+static LLVMValueRef divide(struct codegen *cg, struct span span, LLVMValueRef lhs, LLVMValueRef rhs,
+                           int is_modulo)
+{
+    LLVMBasicBlockRef fail = cg_block(cg, "div_zero"), ok = cg_block(cg, "div_ok");
+    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, rhs, cg_const(cg, 0), ""), fail, ok);
+    cg_position(cg, fail);
+    cg_raise_error(cg, span, "division by 0", cg_const(cg, 0));
+    cg_position(cg, ok);
+    return is_modulo ? LLVMBuildSRem(cg->builder, lhs, rhs, "") : LLVMBuildSDiv(cg->builder, lhs, rhs, "");
+}
+
+static LLVMValueRef arithmetic(struct codegen *cg, struct span span, int op, LLVMValueRef lhs,
+                               LLVMValueRef rhs)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef shift_mask = cg_const(cg, 63);   /* x86 semantics for oversized shifts */
+    switch (op) {
+    case BINARY_ADD: return LLVMBuildAdd(b, lhs, rhs, "");
+    case BINARY_SUB: return LLVMBuildSub(b, lhs, rhs, "");
+    case BINARY_MUL: return LLVMBuildMul(b, lhs, rhs, "");
+    case BINARY_DIV: return divide(cg, span, lhs, rhs, 0);
+    case BINARY_MOD: return divide(cg, span, lhs, rhs, 1);
+    case BINARY_SHL: return LLVMBuildShl(b, lhs, LLVMBuildAnd(b, rhs, shift_mask, ""), "");
+    case BINARY_SHR: return LLVMBuildAShr(b, lhs, LLVMBuildAnd(b, rhs, shift_mask, ""), "");
+    case BINARY_BITAND: return LLVMBuildAnd(b, lhs, rhs, "");
+    case BINARY_BITOR: return LLVMBuildOr(b, lhs, rhs, "");
+    case BINARY_BITXOR: return LLVMBuildXor(b, lhs, rhs, "");
+    }
+    return cg_const(cg, 0);
+}
+
+static LLVMValueRef logical(struct codegen *cg, struct expr *e)
+{
+    int is_and = e->binary.op == BINARY_LOGAND;
+    LLVMValueRef lhs = cg_condition(cg, e->binary.lhs);
+    LLVMBasicBlockRef lhs_block = LLVMGetInsertBlock(cg->builder);
+    LLVMBasicBlockRef rhs_block = cg_block(cg, "logic_rhs"), done = cg_block(cg, "logic_done");
+    if (is_and)
+        LLVMBuildCondBr(cg->builder, lhs, rhs_block, done);
+    else
+        LLVMBuildCondBr(cg->builder, lhs, done, rhs_block);
+    cg_position(cg, rhs_block);
+    LLVMValueRef rhs = cg_condition(cg, e->binary.rhs);
+    LLVMBasicBlockRef rhs_end = LLVMGetInsertBlock(cg->builder);
+    LLVMBuildBr(cg->builder, done);
+    cg_position(cg, done);
+    LLVMValueRef phi = LLVMBuildPhi(cg->builder, cg->i1, "");
+    LLVMValueRef values[2] = {LLVMConstInt(cg->i1, is_and ? 0 : 1, 0), rhs};
+    LLVMBasicBlockRef blocks[2] = {lhs_block, rhs_end};
+    LLVMAddIncoming(phi, values, blocks, 2);
+    return bool_to_long(cg, phi);
+}
+
+static LLVMIntPredicate compare_predicate(int op)
+{
+    switch (op) {
+    case BINARY_LT: return LLVMIntSLT;
+    case BINARY_GT: return LLVMIntSGT;
+    case BINARY_LE: return LLVMIntSLE;
+    case BINARY_GE: return LLVMIntSGE;
+    case BINARY_EQ: return LLVMIntEQ;
+    default: return LLVMIntNE;
+    }
+}
+
+static LLVMValueRef binary(struct codegen *cg, struct expr *e)
+{
+    int op = e->binary.op;
+    if (op == BINARY_LOGAND || op == BINARY_LOGOR)
+        return logical(cg, e);
+    if (op == BINARY_REGEX_MATCH || op == BINARY_REGEX_NOMATCH)
+        return unsupported(cg, e, "regular expression matching is");
+    LLVMValueRef lhs = cg_expr(cg, e->binary.lhs);
+    LLVMValueRef rhs = cg_expr(cg, e->binary.rhs);
+    cg_set_location(cg, e->span);
+    if (op == BINARY_CONCAT)
+        return cg_string_concat(cg, lhs, rhs);
+    if (op >= BINARY_LT && op <= BINARY_NE) {
+        if (e->binary.lhs->type == TYPE_STRING) {
+            lhs = cg_string_compare(cg, lhs, rhs);
+            rhs = cg_const(cg, 0);
+        }
+        return bool_to_long(cg, LLVMBuildICmp(cg->builder, compare_predicate(op), lhs, rhs, ""));
+    }
+    return arithmetic(cg, e->span, op, lhs, rhs);
+}
+
+static LLVMValueRef unary(struct codegen *cg, struct expr *e)
+{
+    LLVMValueRef value = cg_expr(cg, e->unary.operand);
+    switch (e->unary.op) {
+    case UNARY_NEG: return LLVMBuildNeg(cg->builder, value, "");
+    case UNARY_PLUS: return value;
+    case UNARY_NOT:
+        return bool_to_long(cg, LLVMBuildICmp(cg->builder, LLVMIntEQ, value, cg_const(cg, 0), ""));
+    case UNARY_BITNOT: return LLVMBuildNot(cg->builder, value, "");
+    }
+    return value;
+}
+
+static const int assign_to_binary[] = {
+    [ASSIGN_ADD] = BINARY_ADD, [ASSIGN_SUB] = BINARY_SUB, [ASSIGN_MUL] = BINARY_MUL,
+    [ASSIGN_DIV] = BINARY_DIV, [ASSIGN_MOD] = BINARY_MOD, [ASSIGN_SHL] = BINARY_SHL,
+    [ASSIGN_SHR] = BINARY_SHR, [ASSIGN_BITAND] = BINARY_BITAND, [ASSIGN_BITOR] = BINARY_BITOR,
+    [ASSIGN_BITXOR] = BINARY_BITXOR,
+};
+
+/* x += d on a shared global: one atomic add, so both CPUs' updates count. */
+static LLVMValueRef atomic_add(struct codegen *cg, LLVMValueRef ptr, LLVMValueRef delta)
+{
+    LLVMValueRef old = LLVMBuildAtomicRMW(cg->builder, LLVMAtomicRMWBinOpAdd, ptr, delta,
+                                          LLVMAtomicOrderingMonotonic, 0);
+    return LLVMBuildAdd(cg->builder, old, delta, "");
+}
+
+static LLVMValueRef assign(struct codegen *cg, struct expr *e)
+{
+    struct lvalue target;
+    LLVMValueRef rhs = cg_expr(cg, e->assign.rhs);
+    if (!lvalue_of(cg, e->assign.lhs, &target))
+        return rhs;
+    cg_set_location(cg, e->span);
+    int op = e->assign.op;
+    if (target.is_string) {
+        if (op == ASSIGN_CONCAT)
+            rhs = cg_string_concat(cg, target.ptr, rhs);
+        cg_string_copy(cg, target.ptr, rhs);
+        return target.ptr;
+    }
+    if (op == ASSIGN_SET) {
+        LLVMBuildStore(cg->builder, rhs, target.ptr);
+        return rhs;
+    }
+    if (target.is_shared && (op == ASSIGN_ADD || op == ASSIGN_SUB))
+        return atomic_add(cg, target.ptr, op == ASSIGN_ADD ? rhs : LLVMBuildNeg(cg->builder, rhs, ""));
+    LLVMValueRef old = LLVMBuildLoad2(cg->builder, cg->i64, target.ptr, "");
+    LLVMValueRef value = arithmetic(cg, e->span, assign_to_binary[op], old, rhs);
+    LLVMBuildStore(cg->builder, value, target.ptr);
+    return value;
+}
+
+static LLVMValueRef incdec(struct codegen *cg, struct expr *e)
+{
+    struct lvalue target;
+    if (!lvalue_of(cg, e->incdec.operand, &target))
+        return cg_const(cg, 0);
+    LLVMValueRef delta = cg_const(cg, e->incdec.increment ? 1 : -1);
+    LLVMValueRef updated;
+    if (target.is_shared) {
+        updated = atomic_add(cg, target.ptr, delta);
+    } else {
+        updated = LLVMBuildAdd(cg->builder, LLVMBuildLoad2(cg->builder, cg->i64, target.ptr, ""), delta, "");
+        LLVMBuildStore(cg->builder, updated, target.ptr);
+    }
+    return e->incdec.prefix ? updated : LLVMBuildSub(cg->builder, updated, delta, "");
+}
+
+static LLVMValueRef ternary(struct codegen *cg, struct expr *e)
+{
+    LLVMValueRef cond = cg_condition(cg, e->ternary.cond);
+    LLVMBasicBlockRef then_block = cg_block(cg, "then"), else_block = cg_block(cg, "else"),
+                      done = cg_block(cg, "ternary_done");
+    LLVMBuildCondBr(cg->builder, cond, then_block, else_block);
+    cg_position(cg, then_block);
+    LLVMValueRef then_value = cg_expr(cg, e->ternary.then_expr);
+    LLVMBasicBlockRef then_end = LLVMGetInsertBlock(cg->builder);
+    LLVMBuildBr(cg->builder, done);
+    cg_position(cg, else_block);
+    LLVMValueRef else_value = cg_expr(cg, e->ternary.else_expr);
+    LLVMBasicBlockRef else_end = LLVMGetInsertBlock(cg->builder);
+    LLVMBuildBr(cg->builder, done);
+    cg_position(cg, done);
+    LLVMValueRef phi = LLVMBuildPhi(cg->builder, LLVMTypeOf(then_value), "");
+    LLVMValueRef values[2] = {then_value, else_value};
+    LLVMBasicBlockRef blocks[2] = {then_end, else_end};
+    LLVMAddIncoming(phi, values, blocks, 2);
+    return phi;
+}
+
+static LLVMValueRef state_load(struct codegen *cg, int field)
+{
+    return LLVMBuildLoad2(cg->builder, cg->i64, cg_state_field(cg, field), "");
+}
+
+static LLVMValueRef wall_clock(struct codegen *cg, int64_t unit_ns)
+{
+    LLVMValueRef now = cg_helper(cg, BPF_FUNC_ktime_get_boot_ns, cg->i64, NULL, 0);
+    LLVMValueRef wall = LLVMBuildAdd(cg->builder, now, state_load(cg, STATE_REALTIME_OFFSET), "");
+    return unit_ns == 1 ? wall : LLVMBuildSDiv(cg->builder, wall, cg_const(cg, unit_ns), "");
+}
+
+static LLVMValueRef randint(struct codegen *cg, struct expr *e)
+{
+    LLVMValueRef limit = cg_expr(cg, e->call.args);
+    LLVMBasicBlockRef fail = cg_block(cg, "randint_bad"), ok = cg_block(cg, "randint_ok");
+    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntSLE, limit, cg_const(cg, 0), ""), fail, ok);
+    cg_position(cg, fail);
+    cg_raise_error(cg, e->span, "randint: the limit must be positive", limit);
+    cg_position(cg, ok);
+    LLVMValueRef high = cg_helper(cg, BPF_FUNC_get_prandom_u32, cg->i64, NULL, 0);
+    LLVMValueRef low = cg_helper(cg, BPF_FUNC_get_prandom_u32, cg->i64, NULL, 0);
+    LLVMValueRef mask = cg_const(cg, 0xffffffff);
+    LLVMValueRef bits = LLVMBuildOr(cg->builder,
+                                    LLVMBuildShl(cg->builder, LLVMBuildAnd(cg->builder, high, mask, ""),
+                                                 cg_const(cg, 32), ""),
+                                    LLVMBuildAnd(cg->builder, low, mask, ""), "");
+    return LLVMBuildURem(cg->builder, bits, limit, "");
+}
+
+static LLVMValueRef execname(struct codegen *cg)
+{
+    LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
+    LLVMValueRef args[2] = {slot, LLVMConstInt(cg->i32, 16, 0)};
+    cg_helper(cg, BPF_FUNC_get_current_comm, cg->i64, args, 2);
+    return slot;
+}
+
+static LLVMValueRef builtin_call(struct codegen *cg, struct expr *e, const struct builtin *b)
+{
+    LLVMBuilderRef builder = cg->builder;
+    LLVMValueRef value;
+    switch (b->id) {
+    case BUILTIN_PRINTF: case BUILTIN_PRINT: case BUILTIN_PRINTLN:
+    case BUILTIN_PRINTD: case BUILTIN_PRINTDLN:
+        cg_output_call(cg, e, (int)b->id);
+        return cg_const(cg, 0);
+    case BUILTIN_EXIT:
+        cg_exit(cg);
+        return cg_const(cg, 0);
+    case BUILTIN_ERROR:
+        cg_raise_error(cg, e->span, NULL, cg_expr(cg, e->call.args));
+        cg_position(cg, cg_block(cg, "after_error"));
+        return cg_const(cg, 0);
+    case BUILTIN_PID: case BUILTIN_TID:
+        value = cg_helper(cg, BPF_FUNC_get_current_pid_tgid, cg->i64, NULL, 0);
+        return b->id == BUILTIN_PID ? LLVMBuildLShr(builder, value, cg_const(cg, 32), "")
+                                    : LLVMBuildAnd(builder, value, cg_const(cg, 0xffffffff), "");
+    case BUILTIN_UID: case BUILTIN_GID:
+        value = cg_helper(cg, BPF_FUNC_get_current_uid_gid, cg->i64, NULL, 0);
+        return b->id == BUILTIN_GID ? LLVMBuildLShr(builder, value, cg_const(cg, 32), "")
+                                    : LLVMBuildAnd(builder, value, cg_const(cg, 0xffffffff), "");
+    case BUILTIN_CPU:
+        return LLVMBuildAnd(builder, cg_helper(cg, BPF_FUNC_get_smp_processor_id, cg->i64, NULL, 0),
+                            cg_const(cg, 0xffffffff), "");
+    case BUILTIN_EXECNAME: return execname(cg);
+    case BUILTIN_TARGET: return state_load(cg, STATE_TARGET_PID);
+    case BUILTIN_PP:
+        return cg_string_literal(cg, cg->fn->probe ? cg->fn->probe->point : "",
+                                 cg->fn->probe ? (int)strlen(cg->fn->probe->point) : 0);
+    case BUILTIN_GETTIMEOFDAY_S: return wall_clock(cg, 1000000000);
+    case BUILTIN_GETTIMEOFDAY_MS: return wall_clock(cg, 1000000);
+    case BUILTIN_GETTIMEOFDAY_US: return wall_clock(cg, 1000);
+    case BUILTIN_GETTIMEOFDAY_NS: return wall_clock(cg, 1);
+    case BUILTIN_KTIME_GET_NS:
+    case BUILTIN_LOCAL_CLOCK_NS:
+        return cg_helper(cg, BPF_FUNC_ktime_get_ns, cg->i64, NULL, 0);
+    case BUILTIN_RANDINT: return randint(cg, e);
+    case BUILTIN_STRLEN: return cg_string_length(cg, cg_expr(cg, e->call.args));
+    }
+    return cg_const(cg, 0);
+}
+
+static LLVMValueRef call(struct codegen *cg, struct expr *e)
+{
+    const struct builtin *b = builtin_lookup(e->call.name);
+    if (b && (const void *)b == e->sema_data)
+        return builtin_call(cg, e, b);
+    return cg_call_user(cg, e);
+}
+
+LLVMValueRef cg_expr(struct codegen *cg, struct expr *e)
+{
+    cg_set_location(cg, e->span);
+    switch (e->kind) {
+    case EXPR_INT: return cg_const(cg, e->int_value);
+    case EXPR_STRING: return cg_string_literal(cg, e->string.value, e->string.len);
+    case EXPR_IDENT: return load_ident(cg, e);
+    case EXPR_UNARY: return unary(cg, e);
+    case EXPR_BINARY: return binary(cg, e);
+    case EXPR_ASSIGN: return assign(cg, e);
+    case EXPR_INCDEC: return incdec(cg, e);
+    case EXPR_TERNARY: return ternary(cg, e);
+    case EXPR_CALL: return call(cg, e);
+    case EXPR_AGGREGATE: return unsupported(cg, e, "statistics (<<<) are");
+    case EXPR_INDEX: return unsupported(cg, e, "arrays are");
+    case EXPR_IN: return unsupported(cg, e, "array membership (in) is");
+    case EXPR_STAT: return unsupported(cg, e, "statistics extractors are");
+    case EXPR_HIST_BUCKET: return unsupported(cg, e, "histogram buckets are");
+    case EXPR_TARGET: case EXPR_ENTRY: case EXPR_DEFINED: case EXPR_CAST: case EXPR_VAR:
+        return unsupported(cg, e, "target variables are");
+    }
+    return cg_const(cg, 0);
+}

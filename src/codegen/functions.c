@@ -1,0 +1,183 @@
+/* User functions. BPF has no recursion, so a recursive function is cloned
+ * once per nesting level (f_0 calls f_1 ...); the last clone raises
+ * "MAXNESTING exceeded" instead of calling deeper. Other functions are
+ * inlined. Every clone has its own frame and string slots. */
+#include <stdio.h>
+#include <string.h>
+
+#include "codegen/codegen_internal.h"
+
+struct function_code {
+    LLVMTypeRef type;
+    LLVMValueRef *clones;
+    int clone_count;
+};
+
+static struct function_code *code_of(const struct function_decl *fn)
+{
+    return fn->codegen;
+}
+
+static LLVMTypeRef value_llvm_type(struct codegen *cg, enum value_type type)
+{
+    return type == TYPE_STRING ? cg->ptr : cg->i64;
+}
+
+LLVMTypeRef cg_frame_type(struct codegen *cg, const struct frame_layout *layout)
+{
+    int count = FRAME_LOCALS + layout->local_count;
+    LLVMTypeRef *fields = ARENA_ARRAY(cg->arena, LLVMTypeRef, count);
+    for (int i = 0; i < count; i++)
+        fields[i] = cg->i64;
+    return LLVMStructTypeInContext(cg->context, fields, (unsigned)count, 0);
+}
+
+/* String locals and parameters get a scratch slot each; longs start at 0
+ * and strings empty, as in SystemTap. */
+void cg_setup_frame(struct codegen *cg, struct frame_layout *layout)
+{
+    struct fn_state *fn = cg->fn;
+    fn->layout = layout;
+    fn->frame_type = cg_frame_type(cg, layout);
+    fn->frame = cg_entry_alloca(cg, fn->frame_type, "frame");
+    fn->string_slots = ARENA_ARRAY(cg->arena, uint32_t, layout->local_count + 1);
+    for (int i = 0; i < FRAME_LOCALS + layout->local_count; i++)
+        LLVMBuildStore(cg->builder, cg_const(cg, 0),
+                       LLVMBuildStructGEP2(cg->builder, fn->frame_type, fn->frame, (unsigned)i, ""));
+    for (int i = 0; i < layout->local_count; i++) {
+        if (layout->locals[i]->type != TYPE_STRING)
+            continue;
+        fn->string_slots[i] = cg_alloc_string_slot(cg);
+        LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, 0, 0), cg_scratch_ptr(cg, fn->string_slots[i]));
+    }
+}
+
+static void declare_function(struct codegen *cg, struct function_decl *fn)
+{
+    struct function_code *code = ARENA_NEW(cg->arena, struct function_code);
+    fn->codegen = code;
+    LLVMTypeRef *params = ARENA_ARRAY(cg->arena, LLVMTypeRef, fn->param_count + 1);
+    const char **names = ARENA_ARRAY(cg->arena, const char *, fn->param_count + 1);
+    params[0] = cg->ptr;
+    names[0] = "scratch";
+    for (int i = 0; i < fn->param_count; i++) {
+        params[i + 1] = value_llvm_type(cg, fn->params[i]->type);
+        names[i + 1] = fn->params[i]->name;
+    }
+    LLVMTypeRef ret = value_llvm_type(cg, fn->return_type);
+    code->type = LLVMFunctionType(ret, params, (unsigned)fn->param_count + 1, 0);
+    code->clone_count = fn->is_recursive ? cg->options->max_nesting : 1;
+    code->clones = ARENA_ARRAY(cg->arena, LLVMValueRef, code->clone_count);
+    const char *attribute = fn->is_recursive ? "noinline" : "alwaysinline";
+    unsigned kind = LLVMGetEnumAttributeKindForName(attribute, strlen(attribute));
+    for (int depth = 0; depth < code->clone_count; depth++) {
+        char name[256];
+        snprintf(name, sizeof(name), fn->is_recursive ? "fn_%s_%d" : "fn_%s", fn->name, depth);
+        code->clones[depth] = cg_new_function(cg, name, code->type, ".text", names, 1);
+        LLVMAddAttributeAtIndex(code->clones[depth], LLVMAttributeFunctionIndex,
+                                LLVMCreateEnumAttribute(cg->context, kind, 0));
+    }
+}
+
+static void define_clone(struct codegen *cg, struct function_decl *fn, int depth)
+{
+    struct function_code *code = code_of(fn);
+    LLVMValueRef function = code->clones[depth];
+    struct fn_state state = {.kind = FN_USER, .function = function, .user = fn, .depth = depth,
+                             .scope = LLVMGetSubprogram(function)};
+    cg->fn = &state;
+    LLVMBasicBlockRef entry = cg_block(cg, "entry");
+    state.return_block = cg_block(cg, "return");
+    state.unwind_block = cg_block(cg, "unwind");
+    cg_position(cg, entry);
+    cg_set_location(cg, fn->decl->span);
+    state.scratch = LLVMGetParam(function, 0);
+    cg_setup_frame(cg, &fn->frame);
+    if (fn->return_type == TYPE_STRING) {
+        state.return_slot_offset = cg_alloc_string_slot(cg);
+        LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, 0, 0), cg_scratch_ptr(cg, state.return_slot_offset));
+    }
+    /* Parameters are values: strings are copied into the callee's slots. */
+    for (int i = 0; i < fn->param_count; i++) {
+        LLVMValueRef arg = LLVMGetParam(function, (unsigned)i + 1);
+        if (fn->params[i]->type == TYPE_STRING)
+            cg_string_copy(cg, cg_local_ptr(cg, fn->params[i]), arg);
+        else
+            LLVMBuildStore(cg->builder, arg, cg_local_ptr(cg, fn->params[i]));
+    }
+    cg_stmt(cg, fn->decl->function.body);
+    if (cg_block_open(cg))
+        LLVMBuildBr(cg->builder, state.return_block);
+
+    cg_position(cg, state.return_block);
+    LLVMValueRef result = fn->return_type == TYPE_STRING
+        ? cg_scratch_ptr(cg, state.return_slot_offset)
+        : LLVMBuildLoad2(cg->builder, cg->i64,
+                         LLVMBuildStructGEP2(cg->builder, state.frame_type, state.frame, FRAME_RETVAL, ""), "");
+    LLVMBuildRet(cg->builder, result);
+    cg_position(cg, state.unwind_block);
+    LLVMBuildRet(cg->builder, fn->return_type == TYPE_STRING ? cg_scratch_ptr(cg, state.return_slot_offset)
+                                                            : cg_const(cg, 0));
+    cg->fn = NULL;
+}
+
+void cg_define_user_functions(struct codegen *cg)
+{
+    const struct script *script = cg->script;
+    for (int i = 0; i < script->function_count; i++)
+        if (script->functions[i]->is_reachable)
+            declare_function(cg, script->functions[i]);
+    for (int i = 0; i < script->function_count; i++) {
+        struct function_decl *fn = script->functions[i];
+        if (!fn->is_reachable)
+            continue;
+        for (int depth = 0; depth < code_of(fn)->clone_count; depth++)
+            define_clone(cg, fn, depth);
+    }
+}
+
+static int reaches(const struct function_decl *from, const struct function_decl *target, int depth)
+{
+    if (from == target && depth > 0)
+        return 1;
+    if (depth > 64)
+        return 0;
+    for (int i = 0; i < from->callee_count; i++)
+        if (reaches(from->callees[i], target, depth + 1))
+            return 1;
+    return 0;
+}
+
+/* Which clone a call uses: one level deeper inside the same cycle, else the
+ * first (a fresh chain of calls). */
+static int clone_depth(struct codegen *cg, const struct function_decl *callee)
+{
+    const struct fn_state *caller = cg->fn;
+    if (!callee->is_recursive || !caller->user)
+        return 0;
+    const struct function_decl *from = caller->user;
+    int same_cycle = (from == callee) || (reaches(from, callee, 1) && reaches(callee, from, 1));
+    return same_cycle ? caller->depth + 1 : 0;
+}
+
+LLVMValueRef cg_call_user(struct codegen *cg, struct expr *call)
+{
+    struct function_decl *fn = call->sema_data;
+    struct function_code *code = code_of(fn);
+    LLVMValueRef args[16];
+    args[0] = cg->fn->scratch;
+    int count = 1;
+    for (struct expr *a = call->call.args; a && count < 16; a = a->next)
+        args[count++] = cg_expr(cg, a);
+    cg_set_location(cg, call->span);
+    int depth = clone_depth(cg, fn);
+    if (depth >= code->clone_count) {
+        cg_raise_error(cg, call->span, "MAXNESTING exceeded: recursion deeper than %lld calls",
+                       cg_const(cg, code->clone_count));
+        cg_position(cg, cg_block(cg, "after_nesting"));
+        return fn->return_type == TYPE_STRING ? cg_string_literal(cg, "", 0) : cg_const(cg, 0);
+    }
+    LLVMValueRef result = LLVMBuildCall2(cg->builder, code->type, code->clones[depth], args, (unsigned)count, "");
+    cg_unwind_if_needed(cg);
+    return result;
+}

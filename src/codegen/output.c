@@ -1,0 +1,226 @@
+/* Output and control: print/printf become one ring-buffer record each
+ * ({header, args}, formatted in user space); exit() and runtime errors go
+ * through the small control ring so a flood of output cannot drop them. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/bpf.h>
+
+#include "base/strbuf.h"
+#include "codegen/codegen_internal.h"
+#include "runtime/format.h"
+#include "sema/builtins.h"
+
+#define STATE_EXITING 0
+#define STATE_ERROR_COUNT 1
+#define STATE_LOST_EVENTS 2
+
+#define MAX_PRINT_ARGS 32
+
+static LLVMValueRef header_value(struct codegen *cg, enum record_kind kind, uint32_t id)
+{
+    return cg_const(cg, (int64_t)((uint64_t)kind | ((uint64_t)id << 32)));
+}
+
+static void atomic_increment(struct codegen *cg, int state_field)
+{
+    LLVMBuildAtomicRMW(cg->builder, LLVMAtomicRMWBinOpAdd, cg_state_field(cg, state_field), cg_const(cg, 1),
+                       LLVMAtomicOrderingMonotonic, 0);
+}
+
+/* Reserves `size` bytes in a ring; calls fill(rec) and submits when it got
+ * them, else counts the loss in `lost_field` (or not at all when < 0). */
+typedef void (*record_filler)(struct codegen *cg, LLVMValueRef record, void *data);
+
+static void emit_record(struct codegen *cg, LLVMValueRef ring, uint32_t size, int lost_field,
+                        record_filler fill, void *data)
+{
+    LLVMValueRef args[3] = {ring, cg_const(cg, size), cg_const(cg, 0)};
+    LLVMValueRef record = cg_helper(cg, BPF_FUNC_ringbuf_reserve, cg->ptr, args, 3);
+    LLVMBasicBlockRef got = cg_block(cg, "record"), lost = cg_block(cg, "record_lost"),
+                      done = cg_block(cg, "record_done");
+    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, record, ""), lost, got);
+    cg_position(cg, got);
+    fill(cg, record, data);
+    LLVMValueRef submit[2] = {record, cg_const(cg, 0)};
+    cg_helper(cg, BPF_FUNC_ringbuf_submit, cg->void_type, submit, 2);
+    LLVMBuildBr(cg->builder, done);
+    cg_position(cg, lost);
+    if (lost_field >= 0)
+        atomic_increment(cg, lost_field);
+    LLVMBuildBr(cg->builder, done);
+    cg_position(cg, done);
+}
+
+static LLVMValueRef record_at(struct codegen *cg, LLVMValueRef record, uint32_t offset)
+{
+    LLVMValueRef index = cg_const(cg, offset);
+    return LLVMBuildGEP2(cg->builder, cg->i8, record, &index, 1, "");
+}
+
+struct print_record {
+    uint32_t format_id;
+    struct program_format *format;
+    LLVMValueRef values[MAX_PRINT_ARGS];
+};
+
+static void fill_print(struct codegen *cg, LLVMValueRef record, void *data)
+{
+    struct print_record *print = data;
+    LLVMBuildStore(cg->builder, header_value(cg, RECORD_PRINTF, print->format_id), record);
+    for (int i = 0; i < print->format->arg_count; i++) {
+        const struct format_arg *arg = &print->format->args[i];
+        LLVMValueRef slot = record_at(cg, record, arg->offset);
+        if (arg->kind == FORMAT_ARG_LONG)
+            LLVMBuildStore(cg->builder, print->values[i], slot);
+        else
+            cg_string_copy(cg, slot, print->values[i]);
+    }
+}
+
+static uint32_t add_format(struct codegen *cg, const char *text, struct expr **args, int count)
+{
+    struct program *program = cg->program;
+    if (program->format_count == cg->format_capacity) {
+        cg->format_capacity = cg->format_capacity ? cg->format_capacity * 2 : 16;
+        program->formats = realloc(program->formats, sizeof(*program->formats) * (size_t)cg->format_capacity);
+    }
+    struct program_format *format = &program->formats[program->format_count];
+    memset(format, 0, sizeof(*format));
+    format->format = strdup(text);
+    format->args = calloc((size_t)count + 1, sizeof(*format->args));
+    format->arg_count = count;
+    uint32_t offset = sizeof(struct record_header);
+    for (int i = 0; i < count; i++) {
+        int is_string = args[i]->type == TYPE_STRING;
+        format->args[i].kind = is_string ? FORMAT_ARG_STRING : FORMAT_ARG_LONG;
+        format->args[i].offset = offset;
+        format->args[i].size = is_string ? cg->string_size : 8;
+        offset += is_string ? cg->string_size : 8;
+        offset = (offset + 7) & ~7u;
+    }
+    format->record_size = offset;
+    return (uint32_t)program->format_count++;
+}
+
+/* print/println/printd/printdln as a format: "%d"/"%s" per value. */
+static void synthesize_format(struct strbuf *format, struct expr **args, int count, const char *delimiter,
+                              int newline)
+{
+    for (int i = 0; i < count; i++) {
+        if (i && delimiter)
+            for (const char *p = delimiter; *p; p++)
+                strbuf_puts(format, *p == '%' ? "%%" : (char[]){*p, 0});
+        strbuf_puts(format, args[i]->type == TYPE_STRING ? "%s" : "%d");
+    }
+    if (newline)
+        strbuf_putc(format, '\n');
+}
+
+void cg_output_call(struct codegen *cg, struct expr *call, int builtin_id)
+{
+    struct expr *args[MAX_PRINT_ARGS];
+    int count = 0;
+    struct expr *first = call->call.args;
+    int has_format = builtin_id == BUILTIN_PRINTF;
+    int is_delimited = builtin_id == BUILTIN_PRINTD || builtin_id == BUILTIN_PRINTDLN;
+    for (struct expr *a = (has_format || is_delimited) && first ? first->next : first; a; a = a->next) {
+        if (count == MAX_PRINT_ARGS) {
+            diag_error(cg->diags, call->span, "%s takes at most %d values", call->call.name, MAX_PRINT_ARGS);
+            return;
+        }
+        if (a->type == TYPE_STATS) {
+            diag_error(cg->diags, a->span, "printing histograms not supported yet");
+            return;
+        }
+        args[count++] = a;
+    }
+    if (is_delimited && first->kind != EXPR_STRING) {
+        diag_error(cg->diags, first->span, "%s needs a literal delimiter", call->call.name);
+        return;
+    }
+    struct strbuf format;
+    strbuf_init(&format);
+    if (has_format)
+        strbuf_puts(&format, first->string.value);
+    else
+        synthesize_format(&format, args, count, is_delimited ? first->string.value : NULL,
+                          builtin_id == BUILTIN_PRINTLN || builtin_id == BUILTIN_PRINTDLN);
+    struct print_record print = {0};
+    for (int i = 0; i < count; i++)
+        print.values[i] = cg_expr(cg, args[i]);
+    cg_set_location(cg, call->span);
+    print.format_id = add_format(cg, format.data ? format.data : "", args, count);
+    print.format = &cg->program->formats[print.format_id];
+    strbuf_free(&format);
+    emit_record(cg, cg->events_map, print.format->record_size, STATE_LOST_EVENTS, fill_print, &print);
+}
+
+struct error_record {
+    uint32_t error_id;
+    LLVMValueRef value;
+    int has_text;
+};
+
+static void fill_error(struct codegen *cg, LLVMValueRef record, void *data)
+{
+    struct error_record *error = data;
+    LLVMBuildStore(cg->builder, header_value(cg, RECORD_ERROR, error->error_id), record);
+    LLVMValueRef value_slot = record_at(cg, record, offsetof(struct record_error, value));
+    if (error->has_text)
+        cg_string_copy(cg, record_at(cg, record, sizeof(struct record_error)), error->value);
+    else
+        LLVMBuildStore(cg->builder, error->value, value_slot);
+}
+
+static uint32_t add_error(struct codegen *cg, struct span span, const char *message)
+{
+    struct program *program = cg->program;
+    if (program->error_count == cg->error_capacity) {
+        cg->error_capacity = cg->error_capacity ? cg->error_capacity * 2 : 16;
+        program->errors = realloc(program->errors, sizeof(*program->errors) * (size_t)cg->error_capacity);
+    }
+    struct program_error *error = &program->errors[program->error_count];
+    struct strbuf location;
+    strbuf_init(&location);
+    span_describe(&location, span);
+    error->message = message ? strdup(message) : NULL;
+    error->location = strdup(location.data);
+    strbuf_free(&location);
+    return (uint32_t)program->error_count++;
+}
+
+/* Ends the handler with a runtime error. message NULL: value is a string
+ * (error("...")); else message may format value with one %lld or %llx. */
+void cg_raise_error(struct codegen *cg, struct span span, const char *message, LLVMValueRef value)
+{
+    struct error_record error = {.error_id = add_error(cg, span, message), .value = value,
+                                 .has_text = message == NULL};
+    uint32_t size = sizeof(struct record_error) + (message ? 0 : cg->string_size);
+    emit_record(cg, cg->control_map, size, -1, fill_error, &error);
+    atomic_increment(cg, STATE_ERROR_COUNT);
+    LLVMBuildStore(cg->builder, cg_const(cg, 1), cg_state_field(cg, STATE_EXITING));
+    LLVMBuildStore(cg->builder, cg_const(cg, UNWIND_ERROR), cg_scratch_ptr(cg, SCRATCH_UNWIND));
+    LLVMBuildBr(cg->builder, cg->fn->unwind_block);
+}
+
+/* After a call: a callee that raised an error or ran `next` unwinds us too. */
+void cg_unwind_if_needed(struct codegen *cg)
+{
+    LLVMValueRef unwind = LLVMBuildLoad2(cg->builder, cg->i64, cg_scratch_ptr(cg, SCRATCH_UNWIND), "");
+    LLVMBasicBlockRef go_on = cg_block(cg, "no_unwind");
+    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntNE, unwind, cg_const(cg, 0), ""),
+                    cg->fn->unwind_block, go_on);
+    cg_position(cg, go_on);
+}
+
+static void fill_exit(struct codegen *cg, LLVMValueRef record, void *data)
+{
+    LLVMBuildStore(cg->builder, header_value(cg, RECORD_EXIT, 0), record);
+}
+
+void cg_exit(struct codegen *cg)
+{
+    emit_record(cg, cg->control_map, sizeof(struct record_header), -1, fill_exit, NULL);
+    LLVMBuildStore(cg->builder, cg_const(cg, 1), cg_state_field(cg, STATE_EXITING));
+}

@@ -1,0 +1,124 @@
+/* One BPF program per probe: skip when the session is ending, find this CPU's
+ * scratch, set up the frame, check the condition, run the body. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen/codegen_internal.h"
+
+#define STATE_EXITING 0
+#define STATE_SKIPPED 3
+
+static const char *section_of(enum probe_kind kind)
+{
+    switch (kind) {
+    case PROBE_BEGIN: case PROBE_END: case PROBE_ERROR: return "raw_tp";
+    case PROBE_TIMER: case PROBE_PROFILE: case PROBE_PERF: return "perf_event";
+    case PROBE_UPROBE: return "uprobe";
+    case PROBE_URETPROBE: return "uretprobe";
+    case PROBE_TRACEPOINT: return "tracepoint";
+    }
+    return "raw_tp";
+}
+
+/* The kinds map one to one; kept as a switch so neither enum depends on the other. */
+static enum program_probe_kind program_kind(enum probe_kind kind)
+{
+    switch (kind) {
+    case PROBE_BEGIN: return PROGRAM_PROBE_BEGIN;
+    case PROBE_END: return PROGRAM_PROBE_END;
+    case PROBE_ERROR: return PROGRAM_PROBE_ERROR;
+    case PROBE_TIMER: return PROGRAM_PROBE_TIMER;
+    case PROBE_PROFILE: return PROGRAM_PROBE_PROFILE;
+    case PROBE_PERF: return PROGRAM_PROBE_PERF;
+    case PROBE_UPROBE: return PROGRAM_PROBE_UPROBE;
+    case PROBE_URETPROBE: return PROGRAM_PROBE_URETPROBE;
+    case PROBE_TRACEPOINT: return PROGRAM_PROBE_TRACEPOINT;
+    }
+    return PROGRAM_PROBE_BEGIN;
+}
+
+static char *dup_or_null(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+static void describe_probe(struct codegen *cg, const struct probe *probe, const char *prog_name)
+{
+    struct program *program = cg->program;
+    struct program_probe *out = &program->probes[program->probe_count++];
+    out->kind = program_kind(probe->kind);
+    out->prog_name = strdup(prog_name);
+    out->point = strdup(probe->point);
+    out->order = probe->order;
+    out->period_ns = probe->period_ns;
+    out->frequency = probe->frequency;
+    out->perf_type = probe->perf_type;
+    out->perf_config = probe->perf_config;
+    out->sample_period = probe->sample_period;
+    out->path = dup_or_null(probe->path);
+    out->offset = probe->offset;
+    out->tp_category = dup_or_null(probe->tp_category);
+    out->tp_name = dup_or_null(probe->tp_name);
+}
+
+static void define_probe(struct codegen *cg, const struct probe *probe)
+{
+    char name[32];
+    snprintf(name, sizeof(name), "probe_%d", probe->index);
+    LLVMTypeRef param = cg->ptr;
+    const char *param_names[1] = {"ctx"};
+    LLVMValueRef function = cg_new_function(cg, name, LLVMFunctionType(cg->i32, &param, 1, 0),
+                                            section_of(probe->kind), param_names, 0);
+    struct fn_state state = {.kind = FN_PROBE, .function = function, .probe = probe,
+                             .scope = LLVMGetSubprogram(function)};
+    cg->fn = &state;
+    LLVMBasicBlockRef entry = cg_block(cg, "entry"), skip = cg_block(cg, "skip"),
+                      no_scratch = cg_block(cg, "no_scratch"), run = cg_block(cg, "run");
+    state.unwind_block = cg_block(cg, "unwind");
+    state.return_block = state.unwind_block;
+    cg_position(cg, entry);
+    cg_set_location(cg, probe->span);
+    if (probe->kind != PROBE_END && probe->kind != PROBE_ERROR) {
+        /* After exit() or an error, only end and error probes still run. */
+        LLVMValueRef exiting = LLVMBuildLoad2(cg->builder, cg->i64, cg_state_field(cg, STATE_EXITING), "");
+        LLVMBasicBlockRef live = cg_block(cg, "live");
+        LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntNE, exiting, cg_const(cg, 0), ""),
+                        skip, live);
+        cg_position(cg, live);
+    }
+    state.scratch = cg_load_scratch(cg);
+    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, state.scratch, ""), no_scratch, run);
+
+    cg_position(cg, no_scratch);
+    LLVMBuildAtomicRMW(cg->builder, LLVMAtomicRMWBinOpAdd, cg_state_field(cg, STATE_SKIPPED), cg_const(cg, 1),
+                       LLVMAtomicOrderingMonotonic, 0);
+    LLVMBuildBr(cg->builder, skip);
+
+    cg_position(cg, run);
+    LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, SCRATCH_UNWIND));
+    cg_setup_frame(cg, probe->frame);
+    if (probe->condition) {
+        LLVMBasicBlockRef body = cg_block(cg, "body");
+        LLVMBuildCondBr(cg->builder, cg_condition(cg, probe->condition), body, skip);
+        cg_position(cg, body);
+    }
+    cg_stmt(cg, probe->body);
+    if (cg_block_open(cg))
+        LLVMBuildBr(cg->builder, skip);
+
+    cg_position(cg, state.unwind_block);
+    LLVMBuildBr(cg->builder, skip);
+    cg_position(cg, skip);
+    LLVMBuildRet(cg->builder, cg_i32(cg, 0));
+    cg->fn = NULL;
+    describe_probe(cg, probe, name);
+}
+
+void cg_define_probes(struct codegen *cg)
+{
+    const struct script *script = cg->script;
+    cg->program->probes = calloc((size_t)script->probe_count + 1, sizeof(*cg->program->probes));
+    for (int i = 0; i < script->probe_count; i++)
+        define_probe(cg, script->probes[i]);
+}

@@ -1,0 +1,216 @@
+/* Statements. Loops become bpf_loop() callbacks that share the enclosing
+ * function's frame, so the verifier checks each body once however many
+ * times it runs, and a runaway loop is a runtime error, never a rejection. */
+#include <stdio.h>
+
+#include <linux/bpf.h>
+
+#include "codegen/codegen_internal.h"
+
+/* Why a loop callback stopped, in frame field FRAME_LOOP_EXIT. */
+enum loop_exit { LOOP_RUNNING, LOOP_DONE, LOOP_RETURN, LOOP_UNWIND };
+
+LLVMValueRef cg_local_ptr(struct codegen *cg, const struct symbol *sym)
+{
+    struct fn_state *fn = cg->fn;
+    if (sym->type == TYPE_STRING)
+        return cg_scratch_ptr(cg, fn->string_slots[sym->local_index]);
+    return LLVMBuildStructGEP2(cg->builder, fn->frame_type, fn->frame,
+                               (unsigned)(FRAME_LOCALS + sym->local_index), sym->name);
+}
+
+static LLVMValueRef frame_field(struct codegen *cg, int field)
+{
+    return LLVMBuildStructGEP2(cg->builder, cg->fn->frame_type, cg->fn->frame, (unsigned)field, "");
+}
+
+static void set_loop_exit(struct codegen *cg, enum loop_exit exit)
+{
+    LLVMBuildStore(cg->builder, cg_const(cg, exit), frame_field(cg, FRAME_LOOP_EXIT));
+}
+
+/* Ends the current callback iteration: 0 goes on, 1 stops the loop. */
+static void loop_return(struct codegen *cg, int stop)
+{
+    LLVMBuildRet(cg->builder, cg_const(cg, stop));
+}
+
+/* The callback: long body(u64 index, frame *frame). */
+static LLVMValueRef loop_callback(struct codegen *cg, struct expr *cond, struct stmt *body, struct expr *step)
+{
+    char name[32];
+    snprintf(name, sizeof(name), "loop_%d", cg->loop_body_count++);
+    LLVMTypeRef params[2] = {cg->i64, cg->ptr};
+    const char *param_names[2] = {"index", "ctx"};
+    LLVMValueRef fn = cg_new_function(cg, name, LLVMFunctionType(cg->i64, params, 2, 0), ".text",
+                                      param_names, 1);
+    struct fn_state *parent = cg->fn;
+    struct fn_state state = *parent;
+    state.kind = FN_LOOP_BODY;
+    state.function = fn;
+    state.frame = LLVMGetParam(fn, 1);
+    state.scope = LLVMGetSubprogram(fn);
+    LLVMBasicBlockRef saved_block = LLVMGetInsertBlock(cg->builder);
+    cg->fn = &state;
+
+    LLVMBasicBlockRef entry = cg_block(cg, "entry");
+    state.unwind_block = cg_block(cg, "unwind");
+    state.continue_block = cg_block(cg, "continue");
+    cg_position(cg, entry);
+    cg_set_location(cg, body ? body->span : (struct span){.line = 1, .col = 1});
+    /* Scratch is looked up again: a pointer kept in the caller's frame would
+     * not survive the verifier's view of the callback. */
+    state.scratch = cg_load_scratch(cg);
+    LLVMBasicBlockRef have_scratch = cg_block(cg, "have_scratch");
+    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, state.scratch, ""), state.unwind_block,
+                    have_scratch);
+    cg_position(cg, have_scratch);
+    if (cond) {
+        LLVMBasicBlockRef run = cg_block(cg, "run"), done = cg_block(cg, "done");
+        LLVMBuildCondBr(cg->builder, cg_condition(cg, cond), run, done);
+        cg_position(cg, done);
+        set_loop_exit(cg, LOOP_DONE);
+        loop_return(cg, 1);
+        cg_position(cg, run);
+    }
+    cg_stmt(cg, body);
+    if (cg_block_open(cg))
+        LLVMBuildBr(cg->builder, state.continue_block);
+    cg_position(cg, state.continue_block);
+    if (step)
+        cg_expr(cg, step);
+    loop_return(cg, 0);
+
+    cg_position(cg, state.unwind_block);
+    set_loop_exit(cg, LOOP_UNWIND);
+    loop_return(cg, 1);
+
+    cg->fn = parent;
+    cg_position(cg, saved_block);
+    return fn;
+}
+
+/* After a loop: go on, or carry a return or an unwind outwards. */
+static void after_loop(struct codegen *cg, struct span span, LLVMValueRef iterations)
+{
+    struct fn_state *fn = cg->fn;
+    LLVMValueRef exit = LLVMBuildLoad2(cg->builder, cg->i64, frame_field(cg, FRAME_LOOP_EXIT), "exit");
+    LLVMBasicBlockRef after = cg_block(cg, "after_loop"), runaway = cg_block(cg, "runaway"),
+                      returned = cg_block(cg, "returned");
+    LLVMValueRef dispatch = LLVMBuildSwitch(cg->builder, exit, fn->unwind_block, 3);
+    LLVMAddCase(dispatch, cg_const(cg, LOOP_DONE), after);
+    LLVMAddCase(dispatch, cg_const(cg, LOOP_RUNNING), runaway);
+    LLVMAddCase(dispatch, cg_const(cg, LOOP_RETURN), returned);
+
+    cg_position(cg, runaway);
+    cg_raise_error(cg, span, "MAXACTION exceeded: a loop ran more than %lld iterations", iterations);
+
+    cg_position(cg, returned);
+    if (fn->kind == FN_LOOP_BODY) {
+        set_loop_exit(cg, LOOP_RETURN);
+        loop_return(cg, 1);
+    } else {
+        LLVMBuildBr(cg->builder, fn->return_block ? fn->return_block : fn->unwind_block);
+    }
+    cg_position(cg, after);
+}
+
+static void loop(struct codegen *cg, struct stmt *st, struct expr *cond, struct stmt *body, struct expr *step)
+{
+    LLVMValueRef callback = loop_callback(cg, cond, body, step);
+    set_loop_exit(cg, LOOP_RUNNING);
+    LLVMValueRef limit = LLVMConstInt(cg->i32, (unsigned long long)cg->options->max_action, 0);
+    LLVMValueRef args[4] = {limit, callback, cg->fn->frame, cg_const(cg, 0)};
+    cg_set_location(cg, st->span);
+    cg_helper(cg, BPF_FUNC_loop, cg->i64, args, 4);
+    after_loop(cg, st->span, cg_const(cg, cg->options->max_action));
+}
+
+static void if_stmt(struct codegen *cg, struct stmt *st)
+{
+    LLVMBasicBlockRef then_block = cg_block(cg, "if_then"), else_block = cg_block(cg, "if_else"),
+                      done = cg_block(cg, "if_done");
+    LLVMBuildCondBr(cg->builder, cg_condition(cg, st->if_stmt.cond), then_block, else_block);
+    cg_position(cg, then_block);
+    cg_stmt(cg, st->if_stmt.then_stmt);
+    if (cg_block_open(cg))
+        LLVMBuildBr(cg->builder, done);
+    cg_position(cg, else_block);
+    cg_stmt(cg, st->if_stmt.else_stmt);
+    if (cg_block_open(cg))
+        LLVMBuildBr(cg->builder, done);
+    cg_position(cg, done);
+}
+
+static void return_stmt(struct codegen *cg, struct stmt *st)
+{
+    struct fn_state *fn = cg->fn;
+    if (st->expr) {
+        LLVMValueRef value = cg_expr(cg, st->expr);
+        if (st->expr->type == TYPE_STRING)
+            cg_string_copy(cg, cg_scratch_ptr(cg, fn->return_slot_offset), value);
+        else
+            LLVMBuildStore(cg->builder, value, frame_field(cg, FRAME_RETVAL));
+    }
+    if (fn->kind == FN_LOOP_BODY) {
+        set_loop_exit(cg, LOOP_RETURN);
+        loop_return(cg, 1);
+    } else {
+        LLVMBuildBr(cg->builder, fn->return_block);
+    }
+}
+
+static void next_stmt(struct codegen *cg)
+{
+    if (cg->fn->kind != FN_PROBE)
+        LLVMBuildStore(cg->builder, cg_const(cg, UNWIND_NEXT), cg_scratch_ptr(cg, SCRATCH_UNWIND));
+    LLVMBuildBr(cg->builder, cg->fn->unwind_block);
+}
+
+static void break_or_continue(struct codegen *cg, struct stmt *st)
+{
+    if (st->kind == STMT_CONTINUE) {
+        LLVMBuildBr(cg->builder, cg->fn->continue_block);
+        return;
+    }
+    set_loop_exit(cg, LOOP_DONE);
+    loop_return(cg, 1);
+}
+
+static void unsupported_stmt(struct codegen *cg, struct stmt *st, const char *what)
+{
+    diag_error(cg->diags, st->span, "%s not supported yet", what);
+}
+
+static void stmt_one(struct codegen *cg, struct stmt *st)
+{
+    cg_set_location(cg, st->span);
+    switch (st->kind) {
+    case STMT_EMPTY: break;
+    case STMT_BLOCK: cg_stmt(cg, st->block.body); break;
+    case STMT_EXPR: cg_expr(cg, st->expr); break;
+    case STMT_IF: if_stmt(cg, st); break;
+    case STMT_WHILE: loop(cg, st, st->while_stmt.cond, st->while_stmt.body, NULL); break;
+    case STMT_FOR:
+        if (st->for_stmt.init)
+            cg_expr(cg, st->for_stmt.init);
+        loop(cg, st, st->for_stmt.cond, st->for_stmt.body, st->for_stmt.step);
+        break;
+    case STMT_BREAK: case STMT_CONTINUE: break_or_continue(cg, st); break;
+    case STMT_NEXT: next_stmt(cg); break;
+    case STMT_RETURN: return_stmt(cg, st); break;
+    case STMT_FOREACH: unsupported_stmt(cg, st, "foreach is"); break;
+    case STMT_DELETE: unsupported_stmt(cg, st, "delete is"); break;
+    case STMT_TRY: unsupported_stmt(cg, st, "try/catch is"); break;
+    case STMT_EMBEDDED: break;   /* refused by sema */
+    }
+}
+
+void cg_stmt(struct codegen *cg, struct stmt *st)
+{
+    for (; st; st = st->next) {
+        if (!cg_block_open(cg))
+            cg_position(cg, cg_block(cg, "unreachable"));
+        stmt_one(cg, st);
+    }
+}

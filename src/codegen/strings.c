@@ -1,0 +1,140 @@
+/* Strings in BPF: literals live in .rodata, values in scratch slots or .data,
+ * all at most string_size bytes with a NUL. Copies use the kernel's bounded
+ * string copy; comparisons a bounded loop (or bpf_strncmp against literals). */
+#include <linux/bpf.h>
+
+#include "codegen/codegen_internal.h"
+
+LLVMValueRef cg_string_literal(struct codegen *cg, const char *text, int len)
+{
+    if ((uint32_t)len >= cg->string_size)
+        len = (int)cg->string_size - 1;   /* MAXSTRINGLEN truncates, as everywhere */
+    LLVMValueRef init = LLVMConstStringInContext(cg->context, text, (unsigned)len, 0);
+    LLVMValueRef global = LLVMAddGlobal(cg->module, LLVMTypeOf(init), "str");
+    LLVMSetInitializer(global, init);
+    LLVMSetGlobalConstant(global, 1);
+    LLVMSetLinkage(global, LLVMPrivateLinkage);
+    LLVMSetSection(global, ".rodata");
+    return global;
+}
+
+static int is_literal(LLVMValueRef value)
+{
+    return LLVMIsAGlobalVariable(value) && LLVMIsGlobalConstant(value);
+}
+
+void cg_string_copy(struct codegen *cg, LLVMValueRef dst, LLVMValueRef src)
+{
+    LLVMValueRef args[3] = {dst, LLVMConstInt(cg->i32, cg->string_size, 0), src};
+    cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
+}
+
+LLVMValueRef cg_string_concat(struct codegen *cg, LLVMValueRef a, LLVMValueRef b)
+{
+    LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
+    LLVMValueRef args[3] = {slot, LLVMConstInt(cg->i32, cg->string_size, 0), a};
+    LLVMValueRef copied = cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
+    /* copied counts the NUL; a failed copy (< 1) leaves an empty string. */
+    LLVMValueRef is_bad = LLVMBuildICmp(cg->builder, LLVMIntSLT, copied, cg_const(cg, 1), "");
+    LLVMValueRef length = LLVMBuildSelect(cg->builder, is_bad, cg_const(cg, 0),
+                                          LLVMBuildSub(cg->builder, copied, cg_const(cg, 1), ""), "");
+    /* Masking bounds the offset for the verifier; the scratch slack covers
+     * offset + size past the slot. */
+    LLVMValueRef offset = LLVMBuildAnd(cg->builder, length, cg_const(cg, cg->string_size - 1), "");
+    LLVMValueRef tail = LLVMBuildGEP2(cg->builder, cg->i8, slot, &offset, 1, "");
+    LLVMValueRef room = LLVMBuildSub(cg->builder, cg_const(cg, cg->string_size), offset, "");
+    LLVMValueRef args2[3] = {tail, LLVMBuildTrunc(cg->builder, room, cg->i32, ""), b};
+    cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args2, 3);
+    return slot;
+}
+
+/* A string that is not a literal, copied into a slot when it is one, so the
+ * loop functions below only ever read inside string_size bytes. */
+static LLVMValueRef bounded(struct codegen *cg, LLVMValueRef s)
+{
+    if (!is_literal(s))
+        return s;
+    LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
+    cg_string_copy(cg, slot, s);
+    return slot;
+}
+
+LLVMValueRef cg_string_compare(struct codegen *cg, LLVMValueRef a, LLVMValueRef b)
+{
+    if (is_literal(b) || is_literal(a)) {
+        /* bpf_strncmp wants the constant second, in a read-only map. */
+        int swapped = !is_literal(b);
+        LLVMValueRef var = swapped ? b : a, lit = swapped ? a : b;
+        if (is_literal(var))
+            var = bounded(cg, var);
+        LLVMValueRef args[3] = {var, LLVMConstInt(cg->i32, cg->string_size, 0), lit};
+        LLVMValueRef result = cg_helper(cg, BPF_FUNC_strncmp, cg->i64, args, 3);
+        return swapped ? LLVMBuildNeg(cg->builder, result, "") : result;
+    }
+    LLVMValueRef args[2] = {a, b};
+    return LLVMBuildCall2(cg->builder, LLVMGlobalGetValueType(cg->strcmp_fn), cg->strcmp_fn, args, 2, "");
+}
+
+LLVMValueRef cg_string_length(struct codegen *cg, LLVMValueRef s)
+{
+    LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
+    LLVMValueRef args[3] = {slot, LLVMConstInt(cg->i32, cg->string_size, 0), s};
+    LLVMValueRef copied = cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
+    LLVMValueRef is_bad = LLVMBuildICmp(cg->builder, LLVMIntSLT, copied, cg_const(cg, 1), "");
+    return LLVMBuildSelect(cg->builder, is_bad, cg_const(cg, 0),
+                           LLVMBuildSub(cg->builder, copied, cg_const(cg, 1), ""), "");
+}
+
+/* long tap_strcmp(char *a, char *b): a loop bounded by string_size. */
+void cg_define_string_functions(struct codegen *cg)
+{
+    LLVMTypeRef params[2] = {cg->ptr, cg->ptr};
+    LLVMTypeRef type = LLVMFunctionType(cg->i64, params, 2, 0);
+    const char *names[2] = {"a", "b"};
+    LLVMValueRef fn = cg_new_function(cg, "tap_strcmp", type, ".text", names, 1);
+    unsigned noinline = LLVMGetEnumAttributeKindForName("noinline", 8);
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(cg->context, noinline, 0));
+    cg->strcmp_fn = fn;
+
+    struct fn_state state = {.kind = FN_USER, .function = fn, .scope = LLVMGetSubprogram(fn)};
+    struct fn_state *saved = cg->fn;
+    cg->fn = &state;
+    LLVMBasicBlockRef entry = cg_block(cg, "entry"), loop = cg_block(cg, "loop"),
+                      differ = cg_block(cg, "differ"), same = cg_block(cg, "same"),
+                      next = cg_block(cg, "next"), equal = cg_block(cg, "equal");
+    cg_position(cg, entry);
+    struct span span = {.line = 1, .col = 1};
+    cg_set_location(cg, span);
+    LLVMBuildBr(cg->builder, loop);
+
+    cg_position(cg, loop);
+    LLVMValueRef index = LLVMBuildPhi(cg->builder, cg->i64, "i");
+    LLVMValueRef a = LLVMBuildLoad2(cg->builder, cg->i8,
+                                    LLVMBuildGEP2(cg->builder, cg->i8, LLVMGetParam(fn, 0), &index, 1, ""), "");
+    LLVMValueRef b = LLVMBuildLoad2(cg->builder, cg->i8,
+                                    LLVMBuildGEP2(cg->builder, cg->i8, LLVMGetParam(fn, 1), &index, 1, ""), "");
+    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntNE, a, b, ""), differ, same);
+
+    cg_position(cg, differ);
+    LLVMValueRef diff = LLVMBuildSub(cg->builder, LLVMBuildZExt(cg->builder, a, cg->i64, ""),
+                                     LLVMBuildZExt(cg->builder, b, cg->i64, ""), "");
+    LLVMBuildRet(cg->builder, diff);
+
+    cg_position(cg, same);
+    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, a, LLVMConstInt(cg->i8, 0, 0), ""),
+                    equal, next);
+
+    cg_position(cg, next);
+    LLVMValueRef index_next = LLVMBuildAdd(cg->builder, index, cg_const(cg, 1), "");
+    LLVMBuildCondBr(cg->builder,
+                    LLVMBuildICmp(cg->builder, LLVMIntULT, index_next, cg_const(cg, cg->string_size), ""),
+                    loop, equal);
+    LLVMValueRef zero = cg_const(cg, 0);
+    LLVMBasicBlockRef incoming_blocks[2] = {entry, next};
+    LLVMValueRef incoming_values[2] = {zero, index_next};
+    LLVMAddIncoming(index, incoming_values, incoming_blocks, 2);
+
+    cg_position(cg, equal);
+    LLVMBuildRet(cg->builder, zero);
+    cg->fn = saved;
+}
