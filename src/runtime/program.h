@@ -42,6 +42,8 @@ struct tap_state {
     uint64_t error_count;    /* runtime errors raised */
     uint64_t lost_events;    /* records dropped because tap_events was full */
     uint64_t skipped_probes; /* handlers skipped (e.g. reentrancy, missing scratch) */
+    uint64_t target_pid;     /* target(): the -c child or -x pid, 0 without; written by the
+                              * runtime before load (the -c child is forked first) */
 };
 
 enum program_probe_kind {
