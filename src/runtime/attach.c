@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,14 +203,30 @@ int session_attach(struct session *s)
     return 0;
 }
 
+/* close_range(first, last) except the fd keep. */
+static void close_except(unsigned int first, unsigned int last, int keep)
+{
+    unsigned int k = (unsigned int)keep;
+    if (k < first || k > last) {
+        syscall(SYS_close_range, first, last, 0);
+        return;
+    }
+    if (k > first)
+        syscall(SYS_close_range, first, k - 1, 0);
+    if (k < last)
+        syscall(SYS_close_range, k + 1, last, 0);
+}
+
 static int compare_int(const void *a, const void *b)
 {
     return *(const int *)a - *(const int *)b;
 }
 
 /* Closing a perf-event uprobe costs ~100 ms (an RCU grace period each,
- * serially): a child inherits the link fds and closes them after we are
- * gone. It keeps nothing else open, so no pipe waits on it. */
+ * serially), paid by whoever drops the last reference. A child inherits the
+ * link fds, closes everything else (so no pipe waits on it), waits until
+ * tap has exited (its pidfd turns readable after its files are released)
+ * and only then lets go of the links. */
 static void detach_in_background(struct session *s)
 {
     int *fds = malloc(s->link_count * sizeof(int));
@@ -219,9 +236,12 @@ static void detach_in_background(struct session *s)
         fds[i] = bpf_link__fd(s->links[i]);
     qsort(fds, s->link_count, sizeof(int), compare_int);
 
-    pid_t pid = fork();
+    int parent = (int)syscall(SYS_pidfd_open, getpid(), 0);
+    pid_t pid = parent < 0 ? -1 : fork();
     if (pid != 0) {
         free(fds);
+        if (parent >= 0)
+            close(parent);
         return;
     }
     unsigned int next = 0;
@@ -229,11 +249,14 @@ static void detach_in_background(struct session *s)
         if (fds[i] < 0 || (unsigned int)fds[i] < next)
             continue;
         if ((unsigned int)fds[i] > next)
-            syscall(SYS_close_range, next, (unsigned int)fds[i] - 1, 0);
+            close_except(next, (unsigned int)fds[i] - 1, parent);
         next = (unsigned int)fds[i] + 1;
     }
-    syscall(SYS_close_range, next, ~0u, 0);
+    close_except(next, ~0u, parent);
     setsid();
+    struct pollfd p = { .fd = parent, .events = POLLIN };
+    while (poll(&p, 1, -1) < 0 && errno == EINTR)
+        ;
     _exit(0);   /* the kernel closes the links one by one */
 }
 
