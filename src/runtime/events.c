@@ -147,8 +147,10 @@ int session_open_events(struct session *s)
 
     if (compile_formats(s) < 0)
         return -1;
-    s->rings = ring_buffer__new(bpf_map__fd(control), on_record, s, NULL);
-    if (!s->rings || ring_buffer__add(s->rings, bpf_map__fd(events), on_record, s) < 0) {
+    /* tap_events first: consume() drains rings in this order, so the output
+     * that preceded an error or exit() is rendered before it. */
+    s->rings = ring_buffer__new(bpf_map__fd(events), on_record, s, NULL);
+    if (!s->rings || ring_buffer__add(s->rings, bpf_map__fd(control), on_record, s) < 0) {
         fprintf(stderr, "ERROR: cannot open the ring buffers: %s\n", strerror(errno));
         return -1;
     }

@@ -193,3 +193,13 @@ int session_load(struct session *s)
     s->log_buf = NULL;
     return 0;
 }
+
+void session_unload(struct session *s)
+{
+    bpf_object__close(s->object);
+    s->object = NULL;
+    free(s->log_buf);
+    s->log_buf = NULL;
+    if (print_session == s)
+        print_session = NULL;
+}

@@ -82,13 +82,12 @@ static void session_free(struct session *s)
     ring_buffer__free(s->rings);
     if (s->data)
         munmap(s->data, s->data_mmap_size);
-    bpf_object__close(s->object);
+    session_unload(s);
     if (s->formats) {
         for (int i = 0; i < s->program->format_count; i++)
             format_free(&s->formats[i]);
         free(s->formats);
     }
-    free(s->log_buf);
     strbuf_free(&s->out);
     if (s->out_fd > STDERR_FILENO)
         close(s->out_fd);

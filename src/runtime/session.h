@@ -72,6 +72,7 @@ struct session {
 
 /* load.c */
 int session_load(struct session *s);
+void session_unload(struct session *s);
 /* attach.c */
 int session_attach(struct session *s);
 void session_detach(struct session *s);
