@@ -14,6 +14,11 @@
 #include "runtime/format.h"
 #include "runtime/session.h"
 
+/* libbpf 1.1's consume() loops as long as producers keep up: stop after a
+ * batch so a flood cannot starve signals or grow the output without bound. */
+#define BATCH_RECORDS 4096
+#define FLUSH_BYTES (64 * 1024)
+
 /* A raw_tp program may read up to 12 arguments from its context. */
 #define RAW_TP_CTX_SIZE (12 * sizeof(uint64_t))
 
@@ -50,16 +55,26 @@ static int on_printf(struct session *s, uint32_t id, const void *data, size_t si
         return 0;
     if (!s->options->json) {
         format_render(&s->out, &s->formats[id], values);
-        return 0;
+    } else {
+        struct strbuf text;
+        strbuf_init(&text);
+        format_render(&text, &s->formats[id], values);
+        strbuf_puts(&s->out, "{\"type\":\"printf\",\"data\":");
+        append_json_string(&s->out, text.data ? text.data : "", text.len);
+        strbuf_puts(&s->out, "}\n");
+        strbuf_free(&text);
     }
-    struct strbuf text;
-    strbuf_init(&text);
-    format_render(&text, &s->formats[id], values);
-    strbuf_puts(&s->out, "{\"type\":\"printf\",\"data\":");
-    append_json_string(&s->out, text.data ? text.data : "", text.len);
-    strbuf_puts(&s->out, "}\n");
-    strbuf_free(&text);
-    return 0;
+    if (s->out.len >= FLUSH_BYTES)
+        session_flush(s);
+    /* the record is consumed either way: a negative return only stops the batch */
+    return ++s->batch_records >= BATCH_RECORDS ? -EAGAIN : 0;
+}
+
+static void drain_events(struct session *s)
+{
+    do
+        s->batch_records = 0;
+    while (ring_buffer__consume(s->events) == -EAGAIN);
 }
 
 /* The message may hold one %llx for the value: substituted by hand, since
@@ -86,7 +101,9 @@ static void on_error(struct session *s, uint32_t id, const void *data, size_t si
     } else {
         strbuf_printf(&line, "unknown runtime error %u\n", id);
     }
-    /* stdout first, so the error lands after the output that preceded it */
+    /* the output that preceded it first, then the error (only tap_events:
+     * this runs inside the control ring's consume) */
+    drain_events(s);
     session_flush(s);
     if (write(STDERR_FILENO, line.data, line.len) < 0) {
         /* nowhere left to report it */
@@ -147,19 +164,29 @@ int session_open_events(struct session *s)
 
     if (compile_formats(s) < 0)
         return -1;
-    /* tap_events first: consume() drains rings in this order, so the output
-     * that preceded an error or exit() is rendered before it. */
-    s->rings = ring_buffer__new(bpf_map__fd(events), on_record, s, NULL);
-    if (!s->rings || ring_buffer__add(s->rings, bpf_map__fd(control), on_record, s) < 0) {
+    s->events = ring_buffer__new(bpf_map__fd(events), on_record, s, NULL);
+    s->control = s->events ? ring_buffer__new(bpf_map__fd(control), on_record, s, NULL) : NULL;
+    if (!s->events || !s->control) {
         fprintf(stderr, "ERROR: cannot open the ring buffers: %s\n", strerror(errno));
         return -1;
     }
     return 0;
 }
 
+/* One bounded batch of output, then every control record. */
 void session_drain(struct session *s)
 {
-    ring_buffer__consume(s->rings);
+    s->batch_records = 0;
+    ring_buffer__consume(s->events);
+    ring_buffer__consume(s->control);
+}
+
+/* Everything queued (handlers have stopped, or an error needs the output
+ * that preceded it). */
+void session_drain_all(struct session *s)
+{
+    drain_events(s);
+    ring_buffer__consume(s->control);
 }
 
 int session_flush(struct session *s)
@@ -213,7 +240,7 @@ int session_run_probes(struct session *s, enum program_probe_kind kind)
             break;
         if (bpf_prog_test_run_opts(bpf_program__fd(prog), &opts) < 0)
             fprintf(stderr, "ERROR: cannot run probe %s: %s\n", probe->point, strerror(errno));
-        session_drain(s);
+        session_drain_all(s);
     }
     free(order);
     return 0;

@@ -14,7 +14,7 @@
 
 #include "runtime/session.h"
 
-enum loop_source { SOURCE_RINGS, SOURCE_SIGNAL, SOURCE_TARGET, SOURCE_TIMER };
+enum loop_source { SOURCE_EVENTS, SOURCE_CONTROL, SOURCE_SIGNAL, SOURCE_TARGET, SOURCE_TIMER };
 
 /* Blocked before the -c child is forked (it restores the mask before exec),
  * so Ctrl-C during load or begin is not lost: it ends the session after
@@ -60,7 +60,8 @@ static void handle(struct session *s, enum loop_source source)
     struct signalfd_siginfo info;
 
     switch (source) {
-    case SOURCE_RINGS:
+    case SOURCE_EVENTS:
+    case SOURCE_CONTROL:
         session_drain(s);
         break;
     case SOURCE_SIGNAL:
@@ -85,7 +86,8 @@ int session_loop(struct session *s)
 
     s->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
     if (s->epoll_fd < 0 || arm_timeout(s) < 0 ||
-        watch(s, ring_buffer__epoll_fd(s->rings), SOURCE_RINGS) < 0 ||
+        watch(s, ring_buffer__epoll_fd(s->events), SOURCE_EVENTS) < 0 ||
+        watch(s, ring_buffer__epoll_fd(s->control), SOURCE_CONTROL) < 0 ||
         watch(s, s->signal_fd, SOURCE_SIGNAL) < 0 ||
         watch(s, s->target_pidfd, SOURCE_TARGET) < 0 ||
         watch(s, s->timer_fd, SOURCE_TIMER) < 0) {

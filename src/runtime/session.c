@@ -79,7 +79,8 @@ static void close_fd(int fd)
 static void session_free(struct session *s)
 {
     session_detach(s);
-    ring_buffer__free(s->rings);
+    ring_buffer__free(s->events);
+    ring_buffer__free(s->control);
     if (s->data)
         munmap(s->data, s->data_mmap_size);
     session_unload(s);
@@ -119,9 +120,9 @@ static int session_start(struct session *s)
 static void session_end(struct session *s)
 {
     s->state->exiting = 1;
-    session_drain(s);
+    session_drain_all(s);
     session_run_probes(s, s->end == SESSION_END_ERROR ? PROGRAM_PROBE_ERROR : PROGRAM_PROBE_END);
-    session_drain(s);
+    session_drain_all(s);
     session_print_globals(s);
     session_report_losses(s);
 }

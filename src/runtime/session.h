@@ -49,7 +49,9 @@ struct session {
     int slow_detach;         /* holds uprobes: closing them takes ~100 ms each */
 
     /* events.c */
-    struct ring_buffer *rings;
+    struct ring_buffer *events;   /* tap_events */
+    struct ring_buffer *control;  /* tap_control: its own manager, never starved */
+    int batch_records;            /* printf records rendered in this batch */
     struct compiled_format *formats;
     struct strbuf out;       /* script output, written once per poll batch */
     int out_fd;
@@ -79,6 +81,7 @@ void session_detach(struct session *s);
 /* events.c */
 int session_open_events(struct session *s);
 void session_drain(struct session *s);
+void session_drain_all(struct session *s);
 int session_flush(struct session *s);
 int session_run_probes(struct session *s, enum program_probe_kind kind);
 void session_print_globals(struct session *s);
