@@ -34,6 +34,8 @@ enum record_kind {
 struct record_error {
     struct record_header header;
     int64_t value;           /* e.g. the faulting address for "user memory fault" */
+    /* When program_error.message is NULL (error("...")), the message text
+     * follows here, NUL-terminated within string_size bytes. */
 };
 
 /* Shared state the BPF programs and the runtime both see, inside `.data`. */
@@ -42,7 +44,8 @@ struct tap_state {
     uint64_t error_count;    /* runtime errors raised */
     uint64_t lost_events;    /* records dropped because tap_events was full */
     uint64_t skipped_probes; /* handlers skipped (e.g. reentrancy, missing scratch) */
-    uint64_t target_pid;     /* target(): the -c child or -x pid, set before load */
+    uint64_t target_pid;     /* target(): the -c child or -x pid, 0 without; written by the
+                              * runtime before load (the -c child is forked first) */
     int64_t realtime_offset_ns;  /* CLOCK_REALTIME - CLOCK_BOOTTIME, for gettimeofday_*() */
 };
 
@@ -99,7 +102,8 @@ struct program_format {
 
 /* One place in the script that can raise a runtime error. */
 struct program_error {
-    char *message;           /* "division by 0"; may contain one %llx for record_error.value */
+    char *message;           /* "division by 0"; may contain one %lld or %llx for
+                              * record_error.value; NULL: the text is in the record */
     char *location;          /* "operator '/' at <input>:1:20" */
 };
 

@@ -1,0 +1,276 @@
+/* Attach every probe that is not begin/end/error, one kind per function.
+ * Every attachment is a bpf_link owning an fd (perf event or BPF link):
+ * nothing goes through tracefs probe files or pins, so if tap is killed the
+ * kernel releases everything. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <bpf/libbpf.h>
+
+#include "runtime/session.h"
+
+#define MAX_CPUS 1024
+
+static int add_link(struct session *s, struct bpf_link *link)
+{
+    if (s->link_count == s->link_cap) {
+        int cap = s->link_cap ? s->link_cap * 2 : 16;
+        struct bpf_link **links = realloc(s->links, cap * sizeof(*links));
+        if (!links) {
+            bpf_link__destroy(link);
+            return -ENOMEM;
+        }
+        s->links = links;
+        s->link_cap = cap;
+    }
+    s->links[s->link_count++] = link;
+    return 0;
+}
+
+static int online_cpus(unsigned char *cpus)
+{
+    char text[256] = "";
+    int fd = open("/sys/devices/system/cpu/online", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        ssize_t n = read(fd, text, sizeof(text) - 1);
+        text[n > 0 ? n : 0] = '\0';
+        close(fd);
+    }
+    int count = cpu_list_parse(text, cpus, MAX_CPUS);
+    if (count <= 0) {
+        memset(cpus, 0, MAX_CPUS);
+        cpus[0] = 1;
+        count = 1;
+    }
+    return count;
+}
+
+/* Opens the perf event and attaches the program; returns 0 or -errno. */
+static int attach_perf_event(struct session *s, struct bpf_program *prog,
+                             const struct program_probe *probe, struct perf_event_attr *attr,
+                             int cpu)
+{
+    LIBBPF_OPTS(bpf_perf_event_opts, opts, .bpf_cookie = probe->cookie);
+    int fd = syscall(SYS_perf_event_open, attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    struct bpf_link *link = bpf_program__attach_perf_event_opts(prog, fd, &opts);
+    if (!link) {
+        int err = -errno;
+        close(fd);
+        return err;
+    }
+    return add_link(s, link);
+}
+
+static void sampling(struct perf_event_attr *attr, uint64_t period, uint64_t frequency)
+{
+    if (frequency) {
+        attr->freq = 1;
+        attr->sample_freq = frequency;
+    } else {
+        attr->sample_period = period ? period : 1;
+    }
+}
+
+static int attach_timer(struct session *s, struct bpf_program *prog,
+                        const struct program_probe *probe)
+{
+    struct perf_event_attr attr = {
+        .type = PERF_TYPE_SOFTWARE,
+        .size = sizeof(attr),
+        .config = PERF_COUNT_SW_CPU_CLOCK,
+    };
+    sampling(&attr, probe->period_ns, probe->frequency);
+    return attach_perf_event(s, prog, probe, &attr, 0);
+}
+
+/* timer.profile and perf.*: one event per online CPU. */
+static int attach_every_cpu(struct session *s, struct bpf_program *prog,
+                            const struct program_probe *probe)
+{
+    static unsigned char cpus[MAX_CPUS];
+    struct perf_event_attr attr = { .size = sizeof(attr) };
+    int err;
+
+    if (probe->kind == PROGRAM_PROBE_PROFILE) {
+        attr.type = PERF_TYPE_SOFTWARE;
+        attr.config = PERF_COUNT_SW_CPU_CLOCK;
+        sampling(&attr, probe->period_ns ? probe->period_ns : 10000000, probe->frequency);
+    } else {
+        attr.type = probe->perf_type;
+        attr.config = probe->perf_config;
+        sampling(&attr, probe->sample_period ? probe->sample_period : probe->period_ns,
+                 probe->frequency);
+    }
+    online_cpus(cpus);
+    for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
+        if (cpus[cpu] && (err = attach_perf_event(s, prog, probe, &attr, cpu)) < 0)
+            return err;
+    }
+    return 0;
+}
+
+static int attach_uprobe(struct session *s, struct bpf_program *prog,
+                         const struct program_probe *probe)
+{
+    LIBBPF_OPTS(bpf_uprobe_opts, opts, .bpf_cookie = probe->cookie,
+                .retprobe = probe->kind == PROGRAM_PROBE_URETPROBE);
+    pid_t pid = s->target_pid ? s->target_pid : -1;
+    struct bpf_link *link =
+        bpf_program__attach_uprobe_opts(prog, pid, probe->path, probe->offset, &opts);
+    if (!link)
+        return -errno;
+    s->slow_detach = 1;
+    return add_link(s, link);
+}
+
+/* libbpf reads tracepoint ids from tracefs, which may not be mounted. */
+static void ensure_tracefs(void)
+{
+    struct stat st;
+    if (stat("/sys/kernel/tracing/events", &st) == 0 ||
+        stat("/sys/kernel/debug/tracing/events", &st) == 0)
+        return;
+    mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL);
+}
+
+static int attach_tracepoint(struct session *s, struct bpf_program *prog,
+                             const struct program_probe *probe)
+{
+    LIBBPF_OPTS(bpf_tracepoint_opts, opts, .bpf_cookie = probe->cookie);
+    ensure_tracefs();
+    struct bpf_link *link =
+        bpf_program__attach_tracepoint_opts(prog, probe->tp_category, probe->tp_name, &opts);
+    if (!link)
+        return -errno;
+    return add_link(s, link);
+}
+
+static void report_attach_failure(const struct program_probe *probe, int err)
+{
+    const char *why = strerror(-err);
+
+    if (probe->kind == PROGRAM_PROBE_PERF && (err == -ENOENT || err == -EOPNOTSUPP) &&
+        probe->perf_type == PERF_TYPE_HARDWARE)
+        why = "this machine has no hardware performance counters";
+    else if (err == -ENOENT && probe->kind == PROGRAM_PROBE_TRACEPOINT)
+        why = "no such tracepoint";
+    fprintf(stderr, "ERROR: cannot attach probe %s: %s\n", probe->point, why);
+}
+
+int session_attach(struct session *s)
+{
+    for (int i = 0; i < s->program->probe_count; i++) {
+        const struct program_probe *probe = &s->program->probes[i];
+        struct bpf_program *prog = bpf_object__find_program_by_name(s->object, probe->prog_name);
+        int err = 0;
+
+        switch (probe->kind) {
+        case PROGRAM_PROBE_BEGIN:
+        case PROGRAM_PROBE_END:
+        case PROGRAM_PROBE_ERROR:
+            continue;
+        case PROGRAM_PROBE_TIMER:
+            err = attach_timer(s, prog, probe);
+            break;
+        case PROGRAM_PROBE_PROFILE:
+        case PROGRAM_PROBE_PERF:
+            err = attach_every_cpu(s, prog, probe);
+            break;
+        case PROGRAM_PROBE_UPROBE:
+        case PROGRAM_PROBE_URETPROBE:
+            err = attach_uprobe(s, prog, probe);
+            break;
+        case PROGRAM_PROBE_TRACEPOINT:
+            err = attach_tracepoint(s, prog, probe);
+            break;
+        }
+        if (err < 0) {
+            report_attach_failure(probe, err);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* close_range(first, last) except the fd keep. */
+static void close_except(unsigned int first, unsigned int last, int keep)
+{
+    unsigned int k = (unsigned int)keep;
+    if (k < first || k > last) {
+        syscall(SYS_close_range, first, last, 0);
+        return;
+    }
+    if (k > first)
+        syscall(SYS_close_range, first, k - 1, 0);
+    if (k < last)
+        syscall(SYS_close_range, k + 1, last, 0);
+}
+
+static int compare_int(const void *a, const void *b)
+{
+    return *(const int *)a - *(const int *)b;
+}
+
+/* Closing a perf-event uprobe costs ~100 ms (an RCU grace period each,
+ * serially), paid by whoever drops the last reference. A child inherits the
+ * link fds, closes everything else (so no pipe waits on it), waits until
+ * tap has exited (its pidfd turns readable after its files are released)
+ * and only then lets go of the links. */
+static void detach_in_background(struct session *s)
+{
+    int *fds = malloc(s->link_count * sizeof(int));
+    if (!fds)
+        return;
+    for (int i = 0; i < s->link_count; i++)
+        fds[i] = bpf_link__fd(s->links[i]);
+    qsort(fds, s->link_count, sizeof(int), compare_int);
+
+    int parent = (int)syscall(SYS_pidfd_open, getpid(), 0);
+    pid_t pid = parent < 0 ? -1 : fork();
+    if (pid != 0) {
+        free(fds);
+        if (parent >= 0)
+            close(parent);
+        return;
+    }
+    unsigned int next = 0;
+    for (int i = 0; i < s->link_count; i++) {
+        if (fds[i] < 0 || (unsigned int)fds[i] < next)
+            continue;
+        if ((unsigned int)fds[i] > next)
+            close_except(next, (unsigned int)fds[i] - 1, parent);
+        next = (unsigned int)fds[i] + 1;
+    }
+    close_except(next, ~0u, parent);
+    setsid();
+    struct pollfd p = { .fd = parent, .events = POLLIN };
+    while (poll(&p, 1, -1) < 0 && errno == EINTR)
+        ;
+    _exit(0);   /* the kernel closes the links one by one */
+}
+
+void session_detach(struct session *s)
+{
+    if (s->slow_detach && s->link_count > 0) {
+        detach_in_background(s);
+        /* the child holds the links now: drop ours without detaching */
+        for (int i = 0; i < s->link_count; i++)
+            bpf_link__disconnect(s->links[i]);
+    }
+    for (int i = 0; i < s->link_count; i++)
+        bpf_link__destroy(s->links[i]);
+    free(s->links);
+    s->links = NULL;
+    s->link_count = s->link_cap = 0;
+}

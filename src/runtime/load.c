@@ -1,0 +1,205 @@
+/* Open the object from memory, give each program the type of its probe
+ * kind, write -G settings and target() into .data, load. libbpf stays quiet
+ * unless -v: a rejection is reported as one line from the verifier log. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <bpf/libbpf.h>
+
+#include "runtime/session.h"
+
+#define LOG_BUF_SIZE (1u << 20)
+
+/* libbpf's print callback has no context argument. */
+static struct session *print_session;
+
+static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+    struct session *s = print_session;
+    char line[512];
+
+    vsnprintf(line, sizeof(line), fmt, args);
+    if (s) {
+        const char *p = strstr(line, "prog '");
+        const char *q = p ? strstr(p + 6, "': failed to load") : NULL;
+        if (q && !s->failed_prog[0])
+            snprintf(s->failed_prog, sizeof(s->failed_prog), "%.*s", (int)(q - p - 6), p + 6);
+    }
+    if (s && s->options->verbose > (level == LIBBPF_DEBUG ? 2 : 0))
+        fputs(line, stderr);
+    return 0;
+}
+
+static enum bpf_prog_type prog_type_of(enum program_probe_kind kind)
+{
+    switch (kind) {
+    case PROGRAM_PROBE_BEGIN:
+    case PROGRAM_PROBE_END:
+    case PROGRAM_PROBE_ERROR:
+        return BPF_PROG_TYPE_RAW_TRACEPOINT;
+    case PROGRAM_PROBE_TIMER:
+    case PROGRAM_PROBE_PROFILE:
+    case PROGRAM_PROBE_PERF:
+        return BPF_PROG_TYPE_PERF_EVENT;
+    case PROGRAM_PROBE_UPROBE:
+    case PROGRAM_PROBE_URETPROBE:
+        return BPF_PROG_TYPE_KPROBE;
+    case PROGRAM_PROBE_TRACEPOINT:
+        return BPF_PROG_TYPE_TRACEPOINT;
+    }
+    return BPF_PROG_TYPE_UNSPEC;
+}
+
+static const struct program_probe *probe_of_prog(const struct program *program, const char *name)
+{
+    for (int i = 0; i < program->probe_count; i++) {
+        if (strcmp(program->probes[i].prog_name, name) == 0)
+            return &program->probes[i];
+    }
+    return NULL;
+}
+
+static int configure_programs(struct session *s)
+{
+    struct bpf_program *prog;
+
+    bpf_object__for_each_program(prog, s->object) {
+        const struct program_probe *probe = probe_of_prog(s->program, bpf_program__name(prog));
+        if (!probe) {
+            /* not a probe (a helper codegen left behind): nothing attaches it */
+            bpf_program__set_autoload(prog, false);
+            continue;
+        }
+        bpf_program__set_type(prog, prog_type_of(probe->kind));
+        bpf_program__set_autoattach(prog, false);
+        bpf_program__set_log_buf(prog, s->log_buf, LOG_BUF_SIZE);
+    }
+    for (int i = 0; i < s->program->probe_count; i++) {
+        const char *name = s->program->probes[i].prog_name;
+        if (!bpf_object__find_program_by_name(s->object, name)) {
+            fprintf(stderr, "ERROR: internal: no BPF program '%s' for probe %s\n", name,
+                    s->program->probes[i].point);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static uint64_t round_up_pow2(uint64_t v)
+{
+    uint64_t p = 4096;
+    while (p < v && p < (1ull << 40))
+        p <<= 1;
+    return p;
+}
+
+/* Before load, bpf_map__initial_value() is libbpf's copy of .data: what is
+ * written there is what the kernel map starts with. */
+static int configure_data(struct session *s)
+{
+    char error[256];
+    size_t size;
+    char *data;
+
+    s->data_map = bpf_object__find_map_by_name(s->object, ".data");
+    data = s->data_map ? (char *)bpf_map__initial_value(s->data_map, &size) : NULL;
+    if (!data || (size_t)s->program->state_offset + sizeof(struct tap_state) > size) {
+        fprintf(stderr, "ERROR: internal: the BPF object has no .data with tap_state\n");
+        return -1;
+    }
+    if (settings_apply(s->program, data, size, s->options->settings,
+                       s->options->setting_count, error, sizeof(error)) < 0) {
+        fprintf(stderr, "ERROR: -G: %s\n", error);
+        return -1;
+    }
+    struct tap_state *state = (struct tap_state *)(data + s->program->state_offset);
+    state->target_pid = (uint64_t)s->target_pid;
+    return 0;
+}
+
+static int configure_rings(struct session *s)
+{
+    struct bpf_map *events = bpf_object__find_map_by_name(s->object, "tap_events");
+    struct bpf_map *control = bpf_object__find_map_by_name(s->object, "tap_control");
+
+    if (!events || !control) {
+        fprintf(stderr, "ERROR: internal: the BPF object lacks tap_events or tap_control\n");
+        return -1;
+    }
+    if (s->options->ringbuf_bytes)
+        bpf_map__set_max_entries(events, (uint32_t)round_up_pow2(s->options->ringbuf_bytes));
+    return 0;
+}
+
+static void report_rejection(struct session *s, int err)
+{
+    const struct program_probe *probe = s->failed_prog[0] ?
+        probe_of_prog(s->program, s->failed_prog) : NULL;
+    char reason[1024];
+
+    if (!probe || !s->log_buf[0]) {
+        fprintf(stderr, "ERROR: cannot load the BPF object: %s\n", strerror(-err));
+        return;
+    }
+    if (s->options->verbose)
+        fprintf(stderr, "%s", s->log_buf);
+    verifier_log_summary(s->log_buf, reason, sizeof(reason));
+    fprintf(stderr, "ERROR: the kernel rejected probe %s: %s\n", probe->point, reason);
+}
+
+int session_load(struct session *s)
+{
+    LIBBPF_OPTS(bpf_object_open_opts, open_opts, .object_name = "tap");
+    size_t size;
+    int err;
+
+    print_session = s;
+    libbpf_set_print(print_libbpf);
+    s->log_buf = calloc(1, LOG_BUF_SIZE);
+    if (!s->log_buf)
+        return -1;
+
+    s->object = bpf_object__open_mem(s->program->object, s->program->object_size, &open_opts);
+    if (!s->object) {
+        fprintf(stderr, "ERROR: cannot open the BPF object: %s\n", strerror(errno));
+        return -1;
+    }
+    if (configure_programs(s) < 0 || configure_data(s) < 0 || configure_rings(s) < 0)
+        return -1;
+
+    err = bpf_object__load(s->object);
+    if (err) {
+        report_rejection(s, err);
+        return -1;
+    }
+    /* libbpf 1.1 remaps .data onto the kernel map only for skeletons: map
+     * it ourselves (internal maps are BPF_F_MMAPABLE) for live values. */
+    bpf_map__initial_value(s->data_map, &size);
+    s->data_size = size;
+    s->data_mmap_size = (size + 4095) & ~(size_t)4095;
+    void *data = mmap(NULL, s->data_mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+                      bpf_map__fd(s->data_map), 0);
+    if (data == MAP_FAILED) {
+        fprintf(stderr, "ERROR: cannot map .data: %s\n", strerror(errno));
+        return -1;
+    }
+    s->data = data;
+    s->state = (struct tap_state *)(s->data + s->program->state_offset);
+    free(s->log_buf);
+    s->log_buf = NULL;
+    return 0;
+}
+
+void session_unload(struct session *s)
+{
+    bpf_object__close(s->object);
+    s->object = NULL;
+    free(s->log_buf);
+    s->log_buf = NULL;
+    if (print_session == s)
+        print_session = NULL;
+}

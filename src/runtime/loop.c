@@ -1,0 +1,113 @@
+/* The one event loop: ring buffers, signals, the target's pidfd and the -T
+ * timer, all in one epoll. It stops as soon as any of them ends the
+ * session; the rings are drained once more by the caller. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include <bpf/libbpf.h>
+
+#include "runtime/session.h"
+
+enum loop_source { SOURCE_EVENTS, SOURCE_CONTROL, SOURCE_SIGNAL, SOURCE_TARGET, SOURCE_TIMER };
+
+/* Blocked before the -c child is forked (it restores the mask before exec),
+ * so Ctrl-C during load or begin is not lost: it ends the session after
+ * begin. */
+int session_block_signals(struct session *s)
+{
+    sigset_t mask;
+
+    sigemptyset(&mask);
+    sigaddset(&mask, SIGINT);
+    sigaddset(&mask, SIGTERM);
+    if (sigprocmask(SIG_BLOCK, &mask, &s->saved_mask) < 0)
+        return -1;
+    s->signal_fd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+    return s->signal_fd < 0 ? -1 : 0;
+}
+
+static int watch(struct session *s, int fd, enum loop_source source)
+{
+    struct epoll_event ev = { .events = EPOLLIN, .data.u32 = source };
+    return fd < 0 ? 0 : epoll_ctl(s->epoll_fd, EPOLL_CTL_ADD, fd, &ev);
+}
+
+static int arm_timeout(struct session *s)
+{
+    double secs = s->options->timeout_seconds;
+    struct itimerspec spec = { 0 };
+
+    if (secs <= 0)
+        return 0;
+    s->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+    if (s->timer_fd < 0)
+        return -1;
+    spec.it_value.tv_sec = (time_t)secs;
+    spec.it_value.tv_nsec = (long)((secs - floor(secs)) * 1e9);
+    if (spec.it_value.tv_sec == 0 && spec.it_value.tv_nsec == 0)
+        spec.it_value.tv_nsec = 1;
+    return timerfd_settime(s->timer_fd, 0, &spec, NULL);
+}
+
+static void handle(struct session *s, enum loop_source source)
+{
+    struct signalfd_siginfo info;
+
+    switch (source) {
+    case SOURCE_EVENTS:
+    case SOURCE_CONTROL:
+        session_drain(s);
+        break;
+    case SOURCE_SIGNAL:
+        while (read(s->signal_fd, &info, sizeof(info)) == sizeof(info)) {
+            if (s->end == SESSION_RUNNING)
+                s->end = SESSION_END_SIGNAL;
+        }
+        break;
+    case SOURCE_TARGET:
+        session_target_exited(s);
+        break;
+    case SOURCE_TIMER:
+        if (s->end == SESSION_RUNNING)
+            s->end = SESSION_END_TIMEOUT;
+        break;
+    }
+}
+
+int session_loop(struct session *s)
+{
+    struct epoll_event events[8];
+
+    s->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+    if (s->epoll_fd < 0 || arm_timeout(s) < 0 ||
+        watch(s, ring_buffer__epoll_fd(s->events), SOURCE_EVENTS) < 0 ||
+        watch(s, ring_buffer__epoll_fd(s->control), SOURCE_CONTROL) < 0 ||
+        watch(s, s->signal_fd, SOURCE_SIGNAL) < 0 ||
+        watch(s, s->target_pidfd, SOURCE_TARGET) < 0 ||
+        watch(s, s->timer_fd, SOURCE_TIMER) < 0) {
+        fprintf(stderr, "ERROR: cannot set up the event loop: %s\n", strerror(errno));
+        return -1;
+    }
+    /* Records may have arrived between attach and now. */
+    session_drain(s);
+    session_flush(s);
+    while (s->end == SESSION_RUNNING) {
+        int n = epoll_wait(s->epoll_fd, events, 8, -1);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            fprintf(stderr, "ERROR: epoll_wait: %s\n", strerror(errno));
+            return -1;
+        }
+        for (int i = 0; i < n; i++)
+            handle(s, events[i].data.u32);
+        session_flush(s);
+    }
+    return 0;
+}

@@ -1,0 +1,126 @@
+/* The runtime session: everything that lives from load to detach, in one
+ * struct, so every error path can end with session_free(). Internal to
+ * src/runtime/ (the rest of tap only sees runtime.h and program.h). */
+#ifndef TAP_RUNTIME_SESSION_H
+#define TAP_RUNTIME_SESSION_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "base/strbuf.h"
+#include "runtime/program.h"
+#include "runtime/runtime.h"
+
+struct bpf_object;
+struct bpf_map;
+struct bpf_link;
+struct ring_buffer;
+struct compiled_format;
+
+/* Why the event loop stopped. */
+enum session_end {
+    SESSION_RUNNING,
+    SESSION_END_EXIT,        /* exit() in a probe */
+    SESSION_END_ERROR,       /* a runtime error record */
+    SESSION_END_SIGNAL,      /* SIGINT / SIGTERM */
+    SESSION_END_TARGET,      /* the -c / -x process exited */
+    SESSION_END_TIMEOUT,     /* -T */
+};
+
+struct session {
+    const struct program *program;
+    const struct runtime_options *options;
+    uint64_t start_ns;
+
+    /* load.c */
+    struct bpf_object *object;
+    struct bpf_map *data_map;
+    char *data;              /* live .data, mmaped from the map once loaded */
+    size_t data_size, data_mmap_size;
+    struct tap_state *state; /* inside data */
+    char *log_buf;           /* verifier log of the program that failed */
+    char failed_prog[128];   /* from libbpf's "prog 'x': failed to load" */
+
+    /* attach.c: every attachment is a link owning an fd, never tracefs */
+    struct bpf_link **links;
+    int link_count, link_cap;
+    int slow_detach;         /* holds uprobes: closing them takes ~100 ms each */
+
+    /* events.c */
+    struct ring_buffer *events;   /* tap_events */
+    struct ring_buffer *control;  /* tap_control: its own manager, never starved */
+    int batch_records;            /* printf records rendered in this batch */
+    struct compiled_format *formats;
+    struct strbuf out;       /* script output, written once per poll batch */
+    int out_fd;
+    int runtime_errors;      /* RECORD_ERROR records seen */
+
+    /* target.c */
+    pid_t target_pid;        /* target(): -c child or -x pid; 0: none */
+    pid_t child_pid;         /* -c child, until reaped */
+    int child_go_fd;         /* write end of the pipe the -c child waits on */
+    int child_released;
+    int child_status;        /* wait status once reaped */
+    int child_reaped;
+    int target_pidfd;
+
+    /* loop.c */
+    int epoll_fd, signal_fd, timer_fd;
+    sigset_t saved_mask;
+    enum session_end end;
+};
+
+/* load.c */
+int session_load(struct session *s);
+void session_unload(struct session *s);
+/* attach.c */
+int session_attach(struct session *s);
+void session_detach(struct session *s);
+/* events.c */
+int session_open_events(struct session *s);
+void session_drain(struct session *s);
+void session_drain_all(struct session *s);
+int session_flush(struct session *s);
+int session_run_probes(struct session *s, enum program_probe_kind kind);
+void session_print_globals(struct session *s);
+void session_report_losses(struct session *s);
+/* target.c */
+int session_start_child(struct session *s);
+int session_release_child(struct session *s);
+int session_watch_target(struct session *s);
+void session_target_exited(struct session *s);
+int session_finish_child(struct session *s);
+/* loop.c */
+int session_block_signals(struct session *s);
+int session_loop(struct session *s);
+
+/* Pure helpers, unit-tested (tests/unit/test_runtime_*.c). */
+
+/* -G name=value into a copy of .data; returns 0, or -1 with a message. */
+int settings_apply(const struct program *program, char *data, size_t data_size,
+                   const struct global_setting *settings, int count,
+                   char *error, size_t error_size);
+/* Parses a long as C does (decimal, 0x hex, 0 octal, sign); 0 on success. */
+int settings_parse_long(const char *text, int64_t *value);
+
+/* -c CMD: whether CMD needs /bin/sh, else its words (NULL-terminated argv,
+ * one allocation: free(argv) frees all). */
+int command_needs_shell(const char *command);
+char **command_split(const char *command);
+
+/* The verifier's reason for rejecting a program, from its log: the last
+ * meaningful line, with the last source line seen before it. */
+void verifier_log_summary(const char *log, char *out, size_t out_size);
+
+/* A printf record's arguments as format values (strings point into the
+ * record); returns 0, or -1 when the record is too short for its format. */
+struct format_value;
+int record_decode(const struct program_format *format, const void *record, size_t size,
+                  struct format_value *values);
+
+/* "0-3,5" (sysfs cpu lists) to a 0/1 array of size max; returns the count. */
+int cpu_list_parse(const char *text, unsigned char *cpus, int max);
+
+#endif

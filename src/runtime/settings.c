@@ -1,0 +1,83 @@
+/* -G name=value: globals set before begin, by editing the initial value of
+ * .data before load, so every probe (begin included) sees them. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/session.h"
+
+int settings_parse_long(const char *text, int64_t *value)
+{
+    char *end;
+
+    if (!*text)
+        return -1;
+    errno = 0;
+    long long v = strtoll(text, &end, 0);
+    if (errno == ERANGE) {
+        /* Accept the full unsigned 64-bit range, as stap does for hex masks. */
+        errno = 0;
+        if (text[0] == '-')
+            return -1;
+        v = (long long)strtoull(text, &end, 0);
+    }
+    if (errno || *end)
+        return -1;
+    *value = v;
+    return 0;
+}
+
+static const struct program_global *find_global(const struct program *program, const char *name,
+                                                size_t len)
+{
+    for (int i = 0; i < program->global_count; i++) {
+        const struct program_global *g = &program->globals[i];
+        if (strlen(g->name) == len && memcmp(g->name, name, len) == 0)
+            return g;
+    }
+    return NULL;
+}
+
+static int apply_one(const struct program *program, char *data, size_t data_size,
+                     const struct global_setting *setting, char *error, size_t error_size)
+{
+    size_t name_len = strlen(setting->name);
+    const struct program_global *g = find_global(program, setting->name, name_len);
+    int64_t v;
+
+    if (!g) {
+        snprintf(error, error_size, "no global variable named '%s'", setting->name);
+        return -1;
+    }
+    if ((size_t)g->offset + g->size > data_size || g->size == 0) {
+        snprintf(error, error_size, "global '%s' is outside .data", g->name);
+        return -1;
+    }
+    if (g->kind == PROGRAM_GLOBAL_LONG) {
+        if (settings_parse_long(setting->value, &v) < 0) {
+            snprintf(error, error_size, "'%s' is not a number (for global '%s')", setting->value,
+                     g->name);
+            return -1;
+        }
+        memcpy(data + g->offset, &v, sizeof(v) < g->size ? sizeof(v) : g->size);
+        return 0;
+    }
+    size_t n = strlen(setting->value);
+    if (n > g->size - 1)
+        n = g->size - 1;
+    memset(data + g->offset, 0, g->size);
+    memcpy(data + g->offset, setting->value, n);
+    return 0;
+}
+
+int settings_apply(const struct program *program, char *data, size_t data_size,
+                   const struct global_setting *settings, int count, char *error,
+                   size_t error_size)
+{
+    for (int i = 0; i < count; i++) {
+        if (apply_one(program, data, data_size, &settings[i], error, error_size) < 0)
+            return -1;
+    }
+    return 0;
+}

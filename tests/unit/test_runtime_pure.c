@@ -1,0 +1,134 @@
+/* The runtime's pure pieces: -G settings, -c command splitting, record
+ * decoding, verifier log summaries, CPU lists. No BPF needed. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "runtime/format.h"
+#include "runtime/session.h"
+
+static struct program_global globals[] = {
+    { "count", PROGRAM_GLOBAL_LONG, 0, 8, 1 },
+    { "name", PROGRAM_GLOBAL_STRING, 8, 8, 1 },
+};
+static struct program program = { .globals = globals, .global_count = 2 };
+
+static void test_parse_long(void)
+{
+    int64_t v;
+    CHECK(settings_parse_long("42", &v) == 0 && v == 42);
+    CHECK(settings_parse_long("-17", &v) == 0 && v == -17);
+    CHECK(settings_parse_long("0x1f", &v) == 0 && v == 31);
+    CHECK(settings_parse_long("010", &v) == 0 && v == 8);
+    CHECK(settings_parse_long("0xffffffffffffffff", &v) == 0 && v == -1);
+    CHECK(settings_parse_long("", &v) < 0);
+    CHECK(settings_parse_long("12x", &v) < 0);
+    CHECK(settings_parse_long("99999999999999999999", &v) < 0);
+}
+
+static void test_settings(void)
+{
+    char data[16] = { 0 }, error[128];
+    int64_t v;
+
+    struct global_setting ok[] = { { "count", "-5" }, { "name", "abcdefghij" } };
+    CHECK(settings_apply(&program, data, sizeof(data), ok, 2, error, sizeof(error)) == 0);
+    memcpy(&v, data, 8);
+    CHECK(v == -5);
+    CHECK_STR(data + 8, "abcdefg");   /* truncated to size - 1 */
+
+    struct global_setting shorter[] = { { "name", "xy" } };
+    CHECK(settings_apply(&program, data, sizeof(data), shorter, 1, error, sizeof(error)) == 0);
+    CHECK(memcmp(data + 8, "xy\0\0\0\0\0\0", 8) == 0);
+
+    struct global_setting unknown[] = { { "nosuch", "1" } };
+    CHECK(settings_apply(&program, data, sizeof(data), unknown, 1, error, sizeof(error)) < 0);
+    CHECK_STR(error, "no global variable named 'nosuch'");
+    struct global_setting bad[] = { { "count", "1.5" } };
+    CHECK(settings_apply(&program, data, sizeof(data), bad, 1, error, sizeof(error)) < 0);
+    CHECK_STR(error, "'1.5' is not a number (for global 'count')");
+}
+
+static void test_command(void)
+{
+    char **argv = command_split("  ./prog  a\tb ");
+    CHECK(argv && argv[0] && argv[1] && argv[2] && !argv[3]);
+    CHECK_STR(argv[0], "./prog");
+    CHECK_STR(argv[1], "a");
+    CHECK_STR(argv[2], "b");
+    free(argv);
+    argv = command_split("");
+    CHECK(argv && !argv[0]);
+    free(argv);
+    CHECK(!command_needs_shell("./prog -n 3"));
+    CHECK(command_needs_shell("sh -c 'exit 3'"));
+    CHECK(command_needs_shell("a | b"));
+    CHECK(command_needs_shell("echo $HOME"));
+    CHECK(command_needs_shell("X=1 prog"));
+}
+
+static void test_record(void)
+{
+    struct format_arg args[] = {
+        { FORMAT_ARG_STRING, 8, 8 }, { FORMAT_ARG_LONG, 16, 8 } };
+    struct program_format format = { "%s %d", args, 2, 24 };
+    struct format_value values[2];
+    unsigned char record[24] = { 1, 0, 0, 0, 0, 0, 0, 0, 'h', 'i', 0, 'x' };
+    int64_t n = -3;
+
+    memcpy(record + 16, &n, 8);
+    CHECK(record_decode(&format, record, sizeof(record), values) == 0);
+    CHECK(values[0].string_len == 2 && memcmp(values[0].string, "hi", 2) == 0);
+    CHECK(values[1].number == -3);
+
+    memcpy(record + 8, "abcdefgh", 8);   /* no NUL: bounded by the slot */
+    CHECK(record_decode(&format, record, sizeof(record), values) == 0);
+    CHECK(values[0].string_len == 8);
+    CHECK(record_decode(&format, record, 20, values) < 0);   /* truncated record */
+}
+
+static void test_verifier(void)
+{
+    char out[512];
+    verifier_log_summary(
+        "func#0 @0\n"
+        "0: R1=ctx() R10=fp0\n"
+        "; x = *p; @ t.tp:3\n"
+        "0: (79) r0 = *(u64 *)(r1 +0)\n"
+        "R1 invalid mem access 'scalar'\n"
+        "processed 3 insns (limit 1000000) max_states_per_insn 0 total_states 0\n",
+        out, sizeof(out));
+    CHECK_STR(out, "R1 invalid mem access 'scalar' (near: x = *p; @ t.tp:3)");
+
+    verifier_log_summary(
+        "5: (61) r2 = *(u32 *)(r0 +8)\n"
+        "invalid access to map value, value_size=8 off=8 size=4\n"
+        "R0 min value is outside of the allowed memory range\n"
+        "processed 6 insns\n\n",
+        out, sizeof(out));
+    CHECK_STR(out, "invalid access to map value, value_size=8 off=8 size=4: "
+                   "R0 min value is outside of the allowed memory range");
+
+    verifier_log_summary("", out, sizeof(out));
+    CHECK_STR(out, "(no verifier log)");
+}
+
+static void test_cpus(void)
+{
+    unsigned char cpus[16];
+    CHECK(cpu_list_parse("0-3,8,10-11\n", cpus, 16) == 7);
+    CHECK(cpus[0] && cpus[3] && !cpus[4] && cpus[8] && !cpus[9] && cpus[11]);
+    CHECK(cpu_list_parse("0\n", cpus, 16) == 1);
+    CHECK(cpu_list_parse("x", cpus, 16) < 0);
+}
+
+int main(void)
+{
+    test_parse_long();
+    test_settings();
+    test_command();
+    test_record();
+    test_verifier();
+    test_cpus();
+    return check_summary();
+}
