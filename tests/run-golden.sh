@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Runs one golden case: run-golden.sh TAP GOLDEN_DIR CASE PROGRAMS_DIR
+# The case runs from inside GOLDEN_DIR (so messages name `CASE.tp`); the files
+# that make a case are described in tests/README.md.
+set -u
+shopt -u patsub_replacement 2>/dev/null || true  # a literal "&" in paths stays literal
+
+if (($# != 4)); then
+  echo "usage: run-golden.sh TAP GOLDEN_DIR CASE PROGRAMS_DIR" >&2
+  exit 2
+fi
+tap=$1 golden_dir=$2 case=$3 programs=$4
+timeout_secs=${GOLDEN_TIMEOUT:-30}
+
+if [[ $(id -u) -ne 0 ]]; then
+  echo "golden tests load BPF programs and must run as root"
+  exit 1
+fi
+cd "$golden_dir" || exit 1
+
+if [[ -f $case.cmd ]]; then
+  command=$(<"$case.cmd")
+elif [[ -f $case.tp ]]; then
+  if [[ -f $case.args ]]; then command=$(<"$case.args"); else command='@TAP@ @SCRIPT@'; fi
+else
+  echo "golden/$case: neither $case.tp nor $case.cmd exists" >&2
+  exit 1
+fi
+command=${command//@TAP@/$(printf '%q' "$tap")}
+command=${command//@SCRIPT@/$(printf '%q' "$case.tp")}
+command=${command//@PROGRAMS@/$(printf '%q' "$programs")}
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+stdin=/dev/null
+[[ -f $case.stdin ]] && stdin=$case.stdin
+timeout -k 5 "$timeout_secs" bash -c "$command" <"$stdin" >"$work/stdout" 2>"$work/stderr"
+status=$?
+
+failed=0
+fail() { echo "golden/$case: $*"; failed=1; }
+
+# Exact comparison; a missing expectation file means "must be empty".
+compare_exact() { # STREAM EXPECTED_FILE
+  local expected=$2
+  [[ -f $expected ]] || expected=/dev/null
+  if ! cmp -s "$expected" "$work/$1"; then
+    fail "$1 differs (--- expected, +++ actual):"
+    diff -u --label "expected $1" --label "actual $1" "$expected" "$work/$1"
+  fi
+}
+
+# Line N of stderr must match line N of the file as a whole-line extended regex,
+# and the two must have the same number of lines, unless the file's last line
+# is `...`: then stderr may go on with any lines after the ones matched.
+compare_regex() { # REGEX_FILE
+  local -a patterns lines
+  mapfile -t patterns <"$1"
+  mapfile -t lines <"$work/stderr"
+  local ok=1 i n=${#patterns[@]}
+  if ((n > 0)) && [[ ${patterns[n - 1]} == '...' ]]; then
+    unset 'patterns[n - 1]'
+    ((--n <= ${#lines[@]})) || ok=0
+  else
+    ((n == ${#lines[@]})) || ok=0
+  fi
+  for ((i = 0; ok && i < n; i++)); do
+    [[ ${lines[i]} =~ ^(${patterns[i]})$ ]] || ok=0
+  done
+  if ((!ok)); then
+    fail "stderr does not match $1 line by line (--- regexes, +++ actual):"
+    diff -u --label "regexes $1" --label "actual stderr" "$1" "$work/stderr"
+  fi
+}
+
+if ((status == 124)); then
+  fail "timed out after ${timeout_secs}s: $command"
+fi
+compare_exact stdout "$case.stdout"
+if [[ -f $case.stderr.re ]]; then
+  compare_regex "$case.stderr.re"
+else
+  compare_exact stderr "$case.stderr"
+fi
+expected_status=0
+[[ -f $case.exit ]] && expected_status=$(tr -d '[:space:]' <"$case.exit")
+if [[ $status != "$expected_status" ]]; then
+  fail "exit status $status, expected $expected_status"
+fi
+
+if ((failed)); then
+  echo "golden/$case: command was: $command"
+  exit 1
+fi
+exit 0

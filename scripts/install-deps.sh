@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs what building and testing tap needs on Debian 12, through apt-get only.
+# Idempotent and quiet: prints nothing unless something fails (then apt's log).
+#
+# LLVM: the build links the shared libLLVM-19.so (package libllvm19, pulled in by
+# llvm-19-dev). Linking LLVM statically instead (`llvm-config-19 --link-static`)
+# also needs its system libraries: zlib1g-dev, libzstd-dev, libxml2-dev, libz3-dev
+# (a dependency of llvm-19-dev), plus libstdc++-12-dev (from g++) for the C++ runtime.
+set -euo pipefail
+
+packages=(
+  cmake make gcc pkg-config bison flex
+  libbpf-dev llvm-19-dev libdw-dev libelf-dev
+  zlib1g-dev libzstd-dev libffi-dev libxml2-dev libedit-dev libncurses-dev
+  bpftool python3
+)
+
+if [[ $(id -u) -ne 0 ]]; then
+  echo "install-deps.sh: must run as root (it calls apt-get install)" >&2
+  exit 1
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [[ $status == "install ok installed" ]] || missing+=("$p")
+done
+((${#missing[@]})) || exit 0
+
+export DEBIAN_FRONTEND=noninteractive
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+# Another apt run may hold the lock: wait for it rather than fail.
+apt_opts=(-q -y -o DPkg::Lock::Timeout=600)
+if ! { apt-get "${apt_opts[@]}" update && apt-get "${apt_opts[@]}" install --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
+  cat "$log" >&2
+  echo "install-deps.sh: apt-get failed installing: ${missing[*]}" >&2
+  exit 1
+fi

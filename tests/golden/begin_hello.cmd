@@ -1,0 +1,1 @@
+@TAP@ -e 'probe begin { printf("hello %s %d\n", "world", 42); exit() }'

@@ -1,0 +1,1 @@
+start=$(date +%s%N); @TAP@ -T 1 -e 'global n probe timer.ms(100) { n++ } probe end { println(n >= 5 && n <= 12 ? "ticks in range" : "ticks out of range") }'; rc=$?; ms=$((($(date +%s%N) - start) / 1000000)); echo "rc=$rc"; if ((ms >= 900 && ms < 5000)); then echo "ended after about 1 s"; else echo "ended after $ms ms"; fi

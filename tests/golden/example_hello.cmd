@@ -1,0 +1,1 @@
+@TAP@ ../../examples/hello.tp
