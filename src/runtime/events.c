@@ -77,8 +77,32 @@ static void drain_events(struct session *s)
     while (ring_buffer__consume(s->events) == -EAGAIN);
 }
 
-/* The message may hold one %llx for the value: substituted by hand, since
- * it is not ours to trust as a printf format. */
+/* The message may hold one %llx or %lld for the value: substituted by hand,
+ * since it is not ours to trust as a printf format. */
+static void append_error_message(struct strbuf *line, const char *message, int64_t value)
+{
+    const char *hex = strstr(message, "%llx"), *dec = strstr(message, "%lld");
+    const char *hole = hex ? hex : dec;
+    if (!hole) {
+        strbuf_puts(line, message);
+        return;
+    }
+    strbuf_append(line, message, (size_t)(hole - message));
+    if (hex)
+        strbuf_printf(line, "%" PRIx64, (uint64_t)value);
+    else
+        strbuf_printf(line, "%" PRId64, value);
+    strbuf_puts(line, hole + 4);
+}
+
+/* error("...") sends its text after the record. */
+static void append_error_text(struct strbuf *line, const void *data, size_t size)
+{
+    const char *text = (const char *)data + sizeof(struct record_error);
+    size_t max = size > sizeof(struct record_error) ? size - sizeof(struct record_error) : 0;
+    strbuf_append(line, text, strnlen(text, max));
+}
+
 static void on_error(struct session *s, uint32_t id, const void *data, size_t size)
 {
     struct record_error record = { 0 };
@@ -89,14 +113,10 @@ static void on_error(struct session *s, uint32_t id, const void *data, size_t si
     strbuf_puts(&line, "ERROR: ");
     if (id < (uint32_t)s->program->error_count) {
         const struct program_error *e = &s->program->errors[id];
-        const char *hole = strstr(e->message, "%llx");
-        if (hole) {
-            strbuf_append(&line, e->message, hole - e->message);
-            strbuf_printf(&line, "%" PRIx64, (uint64_t)record.value);
-            strbuf_puts(&line, hole + 4);
-        } else {
-            strbuf_puts(&line, e->message);
-        }
+        if (!e->message)
+            append_error_text(&line, data, size);
+        else
+            append_error_message(&line, e->message, record.value);
         strbuf_printf(&line, " near %s\n", e->location);
     } else {
         strbuf_printf(&line, "unknown runtime error %u\n", id);

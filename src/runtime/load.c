@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/mman.h>
 
 #include <bpf/libbpf.h>
@@ -118,6 +119,11 @@ static int configure_data(struct session *s)
     }
     struct tap_state *state = (struct tap_state *)(data + s->program->state_offset);
     state->target_pid = (uint64_t)s->target_pid;
+    struct timespec realtime, boottime;
+    clock_gettime(CLOCK_REALTIME, &realtime);
+    clock_gettime(CLOCK_BOOTTIME, &boottime);
+    state->realtime_offset_ns = (realtime.tv_sec - boottime.tv_sec) * 1000000000LL +
+                                (realtime.tv_nsec - boottime.tv_nsec);
     return 0;
 }
 
@@ -132,6 +138,12 @@ static int configure_rings(struct session *s)
     }
     if (s->options->ringbuf_bytes)
         bpf_map__set_max_entries(events, (uint32_t)round_up_pow2(s->options->ringbuf_bytes));
+    /* Scratch is indexed by CPU: one entry per possible CPU of this machine,
+     * which may differ from the one the object was compiled on. */
+    struct bpf_map *scratch = bpf_object__find_map_by_name(s->object, "tap_scratch");
+    int cpus = libbpf_num_possible_cpus();
+    if (scratch && cpus > 0)
+        bpf_map__set_max_entries(scratch, (uint32_t)cpus);
     return 0;
 }
 
