@@ -21,8 +21,10 @@
 
 enum unwind_reason { UNWIND_NONE, UNWIND_ERROR, UNWIND_NEXT };
 
-/* Every probe and function has a frame on the BPF stack: these fields, then
- * one i64 per local (string locals live in scratch slots instead). */
+/* Every probe and function has a frame in scratch (not on the BPF stack: the
+ * verifier tracks stack values precisely, so loop callbacks that change them
+ * would never converge): these fields, then one i64 per local (string locals
+ * have string slots instead). */
 #define FRAME_LOOP_EXIT 0       /* why the last loop callback stopped */
 #define FRAME_RETVAL 1          /* a function's long return value */
 #define FRAME_LOCALS 2
@@ -33,7 +35,8 @@ enum fn_kind { FN_PROBE, FN_USER, FN_LOOP_BODY };
 struct fn_state {
     enum fn_kind kind;
     LLVMValueRef function;
-    LLVMValueRef frame;              /* ptr to the frame struct (alloca, or a parameter) */
+    LLVMValueRef frame;              /* ptr to the frame struct, inside scratch */
+    uint32_t frame_offset;           /* where the frame sits in scratch */
     LLVMTypeRef frame_type;
     struct frame_layout *layout;
     uint32_t *string_slots;          /* per local: scratch offset, for string locals */
@@ -95,6 +98,7 @@ LLVMValueRef cg_state_field(struct codegen *cg, int field);  /* ptr to a tap_sta
 LLVMValueRef cg_global_ptr(struct codegen *cg, const struct symbol *global);
 LLVMValueRef cg_scratch_ptr(struct codegen *cg, uint32_t offset);
 uint32_t cg_alloc_string_slot(struct codegen *cg);
+uint32_t cg_alloc_scratch(struct codegen *cg, uint32_t size);
 LLVMValueRef cg_load_scratch(struct codegen *cg);            /* lookup this CPU's scratch */
 void cg_finish_data(struct codegen *cg);
 

@@ -1,5 +1,6 @@
 /* Where values live: `.data` (session state and scalar globals, one struct so
  * offsets are known here), the ring buffers, and per-CPU scratch for strings. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,6 +134,36 @@ static void ringbuf_debug_info(struct codegen *cg, LLVMValueRef map, const char 
     map_debug_info(cg, map, name, members, 2);
 }
 
+/* libbpf 1.1 makes .data mmapable (live values for the runtime) only when its
+ * BTF has a DATASEC with a non-static variable: describe tap_data. */
+static void data_debug_info(struct codegen *cg)
+{
+    unsigned count = LLVMCountStructElementTypes(cg->data_type);
+    LLVMMetadataRef *members = ARENA_ARRAY(cg->arena, LLVMMetadataRef, count);
+    for (unsigned i = 0; i < count; i++) {
+        LLVMTypeRef field = LLVMStructGetTypeAtIndex(cg->data_type, i);
+        uint64_t bits = LLVMSizeOfTypeInBits(cg->layout, field);
+        LLVMMetadataRef type = cg->di_long;
+        if (LLVMGetTypeKind(field) == LLVMArrayTypeKind) {
+            LLVMMetadataRef range = LLVMDIBuilderGetOrCreateSubrange(cg->di, 0, (int64_t)(bits / 8));
+            type = LLVMDIBuilderCreateArrayType(cg->di, bits, 8, cg->di_char, &range, 1);
+        }
+        char name[32];
+        snprintf(name, sizeof(name), "f%u", i);
+        members[i] = LLVMDIBuilderCreateMemberType(
+            cg->di, cg->di_unit, name, strlen(name), cg->di_file, 0, bits, 64,
+            LLVMOffsetOfElement(cg->layout, cg->data_type, i) * 8, LLVMDIFlagZero, type);
+    }
+    uint64_t size = LLVMABISizeOfType(cg->layout, cg->data_type) * 8;
+    LLVMMetadataRef type = LLVMDIBuilderCreateStructType(cg->di, cg->di_unit, "tap_data", 8, cg->di_file, 0,
+                                                         size, 64, LLVMDIFlagZero, NULL, members, count, 0,
+                                                         NULL, "", 0);
+    LLVMMetadataRef expr = LLVMDIBuilderCreateExpression(cg->di, NULL, 0);
+    LLVMMetadataRef gve = LLVMDIBuilderCreateGlobalVariableExpression(
+        cg->di, cg->di_unit, "tap_data", 8, "tap_data", 8, cg->di_file, 0, type, 0, expr, NULL, 64);
+    LLVMGlobalSetMetadata(cg->data, LLVMGetMDKindIDInContext(cg->context, "dbg", 3), gve);
+}
+
 /* Called when every function is generated and the scratch size is final. */
 void cg_finish_data(struct codegen *cg)
 {
@@ -150,7 +181,14 @@ void cg_finish_data(struct codegen *cg)
         di_member(cg, "value", LLVMDIBuilderCreatePointerType(cg->di, value, 64, 0, 0, "", 0), 3),
     };
     map_debug_info(cg, cg->scratch_map, "tap_scratch", members, 4);
-    /* .data gets debug info too, so its BTF has a DATASEC and bpftool can show it. */
+    data_debug_info(cg);
+}
+
+uint32_t cg_alloc_scratch(struct codegen *cg, uint32_t size)
+{
+    uint32_t offset = cg->scratch_size;
+    cg->scratch_size += (size + 7) & ~7u;
+    return offset;
 }
 
 uint32_t cg_alloc_string_slot(struct codegen *cg)

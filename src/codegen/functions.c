@@ -39,7 +39,8 @@ void cg_setup_frame(struct codegen *cg, struct frame_layout *layout)
     struct fn_state *fn = cg->fn;
     fn->layout = layout;
     fn->frame_type = cg_frame_type(cg, layout);
-    fn->frame = cg_entry_alloca(cg, fn->frame_type, "frame");
+    fn->frame_offset = cg_alloc_scratch(cg, (uint32_t)LLVMABISizeOfType(cg->layout, fn->frame_type));
+    fn->frame = cg_scratch_ptr(cg, fn->frame_offset);
     fn->string_slots = ARENA_ARRAY(cg->arena, uint32_t, layout->local_count + 1);
     for (int i = 0; i < FRAME_LOCALS + layout->local_count; i++)
         LLVMBuildStore(cg->builder, cg_const(cg, 0),
@@ -179,5 +180,10 @@ LLVMValueRef cg_call_user(struct codegen *cg, struct expr *call)
     }
     LLVMValueRef result = LLVMBuildCall2(cg->builder, code->type, code->clones[depth], args, (unsigned)count, "");
     cg_unwind_if_needed(cg);
-    return result;
+    if (fn->return_type != TYPE_STRING)
+        return result;
+    /* The callee's return slot is reused by its next call: keep a copy. */
+    LLVMValueRef copy = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
+    cg_string_copy(cg, copy, result);
+    return copy;
 }

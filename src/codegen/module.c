@@ -254,11 +254,11 @@ struct program *codegen_emit(struct arena *arena, struct diags *diags, const str
         setup_debug_info(&cg);
         define_license(&cg);
         cg_define_data(&cg);
+        cg_define_maps(&cg);
         cg_define_string_functions(&cg);
         cg_define_user_functions(&cg);
         cg_define_probes(&cg);
         cg_finish_data(&cg);
-        cg_define_maps(&cg);
         ok = !diags->error_count && optimize_and_emit(&cg) == 0;
     }
     dispose(&cg);

@@ -35,7 +35,8 @@ static void loop_return(struct codegen *cg, int stop)
     LLVMBuildRet(cg->builder, cg_const(cg, stop));
 }
 
-/* The callback: long body(u64 index, frame *frame). */
+/* The callback: long body(u64 index, void *unused); the frame is found again
+ * in this CPU's scratch. */
 static LLVMValueRef loop_callback(struct codegen *cg, struct expr *cond, struct stmt *body, struct expr *step)
 {
     char name[32];
@@ -48,7 +49,6 @@ static LLVMValueRef loop_callback(struct codegen *cg, struct expr *cond, struct 
     struct fn_state state = *parent;
     state.kind = FN_LOOP_BODY;
     state.function = fn;
-    state.frame = LLVMGetParam(fn, 1);
     state.scope = LLVMGetSubprogram(fn);
     LLVMBasicBlockRef saved_block = LLVMGetInsertBlock(cg->builder);
     cg->fn = &state;
@@ -61,10 +61,14 @@ static LLVMValueRef loop_callback(struct codegen *cg, struct expr *cond, struct 
     /* Scratch is looked up again: a pointer kept in the caller's frame would
      * not survive the verifier's view of the callback. */
     state.scratch = cg_load_scratch(cg);
-    LLVMBasicBlockRef have_scratch = cg_block(cg, "have_scratch");
-    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, state.scratch, ""), state.unwind_block,
-                    have_scratch);
+    /* The caller found scratch on this CPU, and BPF programs do not migrate:
+     * a miss here cannot happen, but the verifier wants the check. */
+    LLVMBasicBlockRef have_scratch = cg_block(cg, "have_scratch"), no_scratch = cg_block(cg, "no_scratch");
+    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, state.scratch, ""), no_scratch, have_scratch);
+    cg_position(cg, no_scratch);
+    loop_return(cg, 1);
     cg_position(cg, have_scratch);
+    state.frame = cg_scratch_ptr(cg, state.frame_offset);
     if (cond) {
         LLVMBasicBlockRef run = cg_block(cg, "run"), done = cg_block(cg, "done");
         LLVMBuildCondBr(cg->builder, cg_condition(cg, cond), run, done);
@@ -87,6 +91,7 @@ static LLVMValueRef loop_callback(struct codegen *cg, struct expr *cond, struct 
 
     cg->fn = parent;
     cg_position(cg, saved_block);
+    cg_set_location(cg, body ? body->span : (struct span){.line = 1, .col = 1});
     return fn;
 }
 
@@ -120,7 +125,7 @@ static void loop(struct codegen *cg, struct stmt *st, struct expr *cond, struct 
     LLVMValueRef callback = loop_callback(cg, cond, body, step);
     set_loop_exit(cg, LOOP_RUNNING);
     LLVMValueRef limit = LLVMConstInt(cg->i32, (unsigned long long)cg->options->max_action, 0);
-    LLVMValueRef args[4] = {limit, callback, cg->fn->frame, cg_const(cg, 0)};
+    LLVMValueRef args[4] = {limit, callback, LLVMConstNull(cg->ptr), cg_const(cg, 0)};
     cg_set_location(cg, st->span);
     cg_helper(cg, BPF_FUNC_loop, cg->i64, args, 4);
     after_loop(cg, st->span, cg_const(cg, cg->options->max_action));
