@@ -350,6 +350,8 @@ LLVMValueRef cg_expr(struct codegen *cg, struct expr *e)
     case EXPR_HIST_BUCKET: return unsupported(cg, e, "histogram buckets are");
     case EXPR_TARGET: case EXPR_ENTRY: case EXPR_DEFINED: case EXPR_CAST: case EXPR_VAR:
         return unsupported(cg, e, "target variables are");
+    case EXPR_REGISTER: case EXPR_USER_READ:
+        return unsupported(cg, e, "register and user-memory reads are");
     }
     return cg_const(cg, 0);
 }

@@ -75,6 +75,9 @@ enum expr_kind {
     EXPR_DEFINED,        /* unary_at.operand: @defined(expr) */
     EXPR_CAST,           /* cast: @cast(addr, "type"[, "module"]) components */
     EXPR_VAR,            /* var_at: @var("name"[, "module"]) components */
+    /* Generic reads that sema lowers target variables into (never parsed): */
+    EXPR_REGISTER,       /* reg.number: a DWARF register of the probed thread, as a long */
+    EXPR_USER_READ,      /* user_read: size bytes at address in the traced process */
 };
 
 struct expr {
@@ -116,6 +119,12 @@ struct expr {
             int pretty;
             int address_of;
         } cast;
+        struct { int number; } reg;
+        struct {
+            struct expr *address;
+            int size;                 /* 1, 2, 4 or 8 */
+            int is_signed;            /* sign-extend to 64 bits */
+        } user_read;
         struct {
             const char *name;         /* "name" or "name@file.c" */
             const char *module;

@@ -169,6 +169,10 @@ static void print_expr(struct strbuf *out, const struct expr *e, int top)
         strbuf_putc(out, ')');
         print_components(out, e->cast.components, e->cast.pretty);
         break;
+    case EXPR_REGISTER:      /* made by sema, after -p1 */
+    case EXPR_USER_READ:
+        strbuf_puts(out, "/* lowered target read */");
+        break;
     case EXPR_VAR:
         strbuf_puts(out, e->var_at.address_of ? "&@var(" : "@var(");
         print_quoted(out, e->var_at.name);

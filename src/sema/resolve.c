@@ -171,6 +171,10 @@ static void resolve_expr(struct sema *s, struct expr *e)
         return;
     case EXPR_TARGET:
     case EXPR_VAR:
+    case EXPR_REGISTER:
+        return;
+    case EXPR_USER_READ:
+        resolve_expr(s, e->user_read.address);
         return;
     }
 }
