@@ -76,6 +76,8 @@ struct codegen {
     int format_capacity, error_capacity;
     struct fn_state *fn;
     int loop_body_count;
+    struct cg_array **arrays;        /* per global index: arrays and statistics, else NULL */
+    int callback_count;              /* foreach and delete callbacks */
 };
 
 /* module.c */
@@ -123,6 +125,42 @@ void cg_output_call(struct codegen *cg, struct expr *call, int builtin_id);
 void cg_raise_error(struct codegen *cg, struct span span, const char *message, LLVMValueRef value);
 void cg_unwind_if_needed(struct codegen *cg);
 void cg_exit(struct codegen *cg);
+
+/* arrays.c: arrays and statistics are BPF hash maps, one per global */
+struct cg_array {
+    const struct symbol *symbol;
+    LLVMValueRef map;
+    int is_stats, is_percpu;
+    uint32_t key_size, value_size;
+    uint32_t key_offsets[MAX_ARRAY_KEYS];
+    int hist;                        /* enum program_hist_kind */
+    int64_t hist_start, hist_stop, hist_interval;
+    int bucket_count;
+    int map_index;                   /* in program->maps */
+};
+void cg_define_arrays(struct codegen *cg);
+void cg_zero(struct codegen *cg, LLVMValueRef ptr, uint32_t size);
+void cg_finish_arrays(struct codegen *cg);
+struct cg_array *cg_array_of(struct codegen *cg, const struct symbol *sym);
+LLVMValueRef cg_array_key(struct codegen *cg, struct cg_array *a, struct expr *indices);
+LLVMValueRef cg_array_element(struct codegen *cg, struct cg_array *a, LLVMValueRef key, struct span span);
+LLVMValueRef cg_map_lookup(struct codegen *cg, LLVMValueRef map, LLVMValueRef key);
+LLVMValueRef cg_array_read(struct codegen *cg, struct expr *e);
+LLVMValueRef cg_array_lvalue(struct codegen *cg, struct expr *e);
+LLVMValueRef cg_array_in(struct codegen *cg, struct expr *e);
+void cg_delete(struct codegen *cg, struct stmt *st);
+
+/* stats.c */
+void cg_stat_add(struct codegen *cg, struct expr *e);
+LLVMValueRef cg_stat_extract(struct codegen *cg, struct expr *e);
+LLVMValueRef cg_hist_bucket(struct codegen *cg, struct expr *e);
+void cg_hist_print(struct codegen *cg, struct expr *hist);
+LLVMValueRef cg_stat_sum(struct codegen *cg, struct cg_array *a, LLVMValueRef key, int field);
+void cg_emit_record(struct codegen *cg, LLVMValueRef ring, uint32_t size, int lost_field,
+                    void (*fill)(struct codegen *cg, LLVMValueRef record, void *data), void *data);
+
+/* foreach.c */
+void cg_foreach(struct codegen *cg, struct stmt *st);
 
 /* functions.c */
 LLVMTypeRef cg_frame_type(struct codegen *cg, const struct frame_layout *layout);

@@ -204,8 +204,8 @@ static void stmt_one(struct codegen *cg, struct stmt *st)
     case STMT_BREAK: case STMT_CONTINUE: break_or_continue(cg, st); break;
     case STMT_NEXT: next_stmt(cg); break;
     case STMT_RETURN: return_stmt(cg, st); break;
-    case STMT_FOREACH: unsupported_stmt(cg, st, "foreach is"); break;
-    case STMT_DELETE: unsupported_stmt(cg, st, "delete is"); break;
+    case STMT_FOREACH: cg_foreach(cg, st); break;
+    case STMT_DELETE: cg_delete(cg, st); break;
     case STMT_TRY: unsupported_stmt(cg, st, "try/catch is"); break;
     case STMT_EMBEDDED: break;   /* refused by sema */
     }

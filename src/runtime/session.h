@@ -86,6 +86,9 @@ int session_flush(struct session *s);
 int session_run_probes(struct session *s, enum program_probe_kind kind);
 void session_print_globals(struct session *s);
 void session_report_losses(struct session *s);
+/* maps_print.c */
+void session_print_hist(struct session *s, uint32_t id, const void *data, size_t size);
+void session_print_maps_at(struct session *s, int decl_index);
 /* target.c */
 int session_start_child(struct session *s);
 int session_release_child(struct session *s);
