@@ -329,6 +329,16 @@ void cg_zero(struct codegen *cg, LLVMValueRef ptr, uint32_t size)
     cg_helper(cg, BPF_FUNC_probe_read_kernel, cg->i64, args, 3);
 }
 
+void cg_copy(struct codegen *cg, LLVMValueRef dst, LLVMValueRef src, uint32_t size)
+{
+    if (size <= 256) {
+        LLVMBuildMemCpy(cg->builder, dst, 8, src, 8, LLVMConstInt(cg->i64, size, 0));
+        return;
+    }
+    LLVMValueRef args[3] = {dst, LLVMConstInt(cg->i32, size, 0), src};
+    cg_helper(cg, BPF_FUNC_probe_read_kernel, cg->i64, args, 3);
+}
+
 /* The key in a scratch area of its own (values first: evaluating an index
  * may use other keys' areas, never this one). */
 LLVMValueRef cg_array_key(struct codegen *cg, struct cg_array *a, struct expr *indices)
@@ -468,7 +478,7 @@ LLVMValueRef cg_array_in(struct codegen *cg, struct expr *e)
 
 /* long delete_one(map, key, value, ctx): bpf_for_each_map_elem's callback
  * for `delete a`; hash maps allow deleting the element being visited. */
-static LLVMValueRef delete_callback(struct codegen *cg)
+static LLVMValueRef delete_callback(struct codegen *cg, struct span span)
 {
     char name[32];
     snprintf(name, sizeof(name), "delete_all_%d", cg->callback_count++);
@@ -486,6 +496,7 @@ static LLVMValueRef delete_callback(struct codegen *cg)
     LLVMBuildRet(cg->builder, cg_const(cg, 0));
     cg->fn = saved;
     cg_position(cg, saved_block);
+    cg_set_location(cg, span);
     return fn;
 }
 
@@ -505,7 +516,7 @@ void cg_delete(struct codegen *cg, struct stmt *st)
         return;
     }
     if (a && a->symbol->is_array) {
-        LLVMValueRef callback = delete_callback(cg);
+        LLVMValueRef callback = delete_callback(cg, st->span);
         cg_set_location(cg, st->span);
         LLVMValueRef args[4] = {a->map, callback, LLVMConstNull(cg->ptr), cg_const(cg, 0)};
         cg_helper(cg, BPF_FUNC_for_each_map_elem, cg->i64, args, 4);

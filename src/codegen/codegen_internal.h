@@ -119,6 +119,10 @@ LLVMValueRef cg_condition(struct codegen *cg, struct expr *e);   /* i1 */
 /* stmt.c */
 void cg_stmt(struct codegen *cg, struct stmt *st);
 LLVMValueRef cg_local_ptr(struct codegen *cg, const struct symbol *sym);
+/* A bpf_loop whose every iteration first runs hook (inside the callback):
+ * it returns an i1, false ends the loop; then body (break/continue work). */
+typedef LLVMValueRef (*cg_loop_hook)(struct codegen *cg, void *data);
+void cg_loop_custom(struct codegen *cg, struct stmt *st, struct stmt *body, cg_loop_hook hook, void *hook_data);
 
 /* output.c */
 void cg_output_call(struct codegen *cg, struct expr *call, int builtin_id);
@@ -156,6 +160,8 @@ LLVMValueRef cg_stat_extract(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_hist_bucket(struct codegen *cg, struct expr *e);
 void cg_hist_print(struct codegen *cg, struct expr *hist);
 LLVMValueRef cg_stat_sum(struct codegen *cg, struct cg_array *a, LLVMValueRef key, int field);
+LLVMValueRef cg_stat_value(struct codegen *cg, struct cg_array *a, LLVMValueRef key, enum stat_op op);
+void cg_copy(struct codegen *cg, LLVMValueRef dst, LLVMValueRef src, uint32_t size);
 void cg_emit_record(struct codegen *cg, LLVMValueRef ring, uint32_t size, int lost_field,
                     void (*fill)(struct codegen *cg, LLVMValueRef record, void *data), void *data);
 

@@ -116,6 +116,8 @@ void cg_stat_add(struct codegen *cg, struct expr *e)
     LLVMBuildStore(b, LLVMBuildAdd(b, load(cg, slot), cg_const(cg, 1), ""), slot);
 }
 
+static LLVMValueRef variance(struct codegen *cg, LLVMValueRef acc, LLVMValueRef count);
+
 /* Sums every CPU's element into FIELDS i64s in scratch (count 0 when the
  * element does not exist); bucket: index of a bucket to sum too, or NULL. */
 static LLVMValueRef aggregate(struct codegen *cg, struct cg_array *a, LLVMValueRef key, LLVMValueRef bucket)
@@ -178,6 +180,24 @@ static LLVMValueRef aggregate(struct codegen *cg, struct cg_array *a, LLVMValueR
 LLVMValueRef cg_stat_sum(struct codegen *cg, struct cg_array *a, LLVMValueRef key, int field)
 {
     return load(cg, field_ptr(cg, aggregate(cg, a, key, NULL), field));
+}
+
+/* An extractor's value without raising errors (sorting foreach): 0 when empty. */
+LLVMValueRef cg_stat_value(struct codegen *cg, struct cg_array *a, LLVMValueRef key, enum stat_op op)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef acc = aggregate(cg, a, key, NULL);
+    LLVMValueRef count = load(cg, field_ptr(cg, acc, FIELD_COUNT));
+    LLVMValueRef safe = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, count, cg_const(cg, 0), ""),
+                                        cg_const(cg, 1), count, "");
+    switch (op) {
+    case STAT_SUM: return load(cg, field_ptr(cg, acc, FIELD_SUM));
+    case STAT_MIN: return load(cg, field_ptr(cg, acc, FIELD_MIN));
+    case STAT_MAX: return load(cg, field_ptr(cg, acc, FIELD_MAX));
+    case STAT_AVG: return LLVMBuildSDiv(b, load(cg, field_ptr(cg, acc, FIELD_SUM)), safe, "");
+    case STAT_VARIANCE: return variance(cg, acc, count);
+    default: return count;
+    }
 }
 
 static LLVMValueRef require_values(struct codegen *cg, struct span span, LLVMValueRef acc)
@@ -267,7 +287,7 @@ static void fill_hist(struct codegen *cg, LLVMValueRef record, void *data)
     LLVMBuildStore(cg->builder, cg_const(cg, (int64_t)header), record);
     LLVMValueRef index = cg_const(cg, sizeof(struct record_header));
     LLVMValueRef to = LLVMBuildGEP2(cg->builder, cg->i8, record, &index, 1, "");
-    LLVMBuildMemCpy(cg->builder, to, 8, hist->key, 8, cg_const(cg, hist->array->key_size));
+    cg_copy(cg, to, hist->key, hist->array->key_size);
 }
 
 void cg_hist_print(struct codegen *cg, struct expr *e)
