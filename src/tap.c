@@ -233,12 +233,11 @@ static const struct source_file *load_script(struct arena *arena, const struct o
     return file;
 }
 
-static void report_pass(const struct options *opts, int pass, const char *what, double started,
-                        const struct arena *arena)
+/* -v: one line per pass, as SystemTap prints them. */
+static void report_pass(const struct options *opts, const char *text, double ms)
 {
     if (opts->verbose)
-        fprintf(stderr, "Pass %d: %s in %.0f ms (%zu KiB).\n", pass, what, now_ms() - started,
-                arena->total / 1024);
+        fprintf(stderr, "%s in %.0f ms.\n", text, ms);
 }
 
 /* parse -> resolve -> generate. Returns the program, or NULL after printing
@@ -253,7 +252,8 @@ static struct program *tap_compile(struct arena *arena, struct diags *diags, str
     struct ast *ast = parse_source(arena, diags, file, &parse_options);
     if (!ast || diags->error_count)
         return NULL;
-    report_pass(opts, 1, "parsed user script", started, arena);
+    if (opts->verbose)
+        fprintf(stderr, "Pass 1: parsed user script in %.0f ms.\n", now_ms() - started);
     if (opts->last_pass == 1) {
         ast_print(stdout, ast);
         *done = 1;
@@ -268,19 +268,26 @@ static struct program *tap_compile(struct arena *arena, struct diags *diags, str
     struct script *script = sema_analyze(arena, diags, ast, &sema_options);
     if (!script)
         return NULL;
-    report_pass(opts, 2, "analyzed script", started, arena);
+    if (opts->verbose)
+        fprintf(stderr, "Pass 2: analyzed script: %d probes, %d functions, %d globals in %.0f ms.\n",
+                script->probe_count, script->function_count, script->global_count, now_ms() - started);
     if (opts->last_pass == 2) {
         sema_print(stdout, script);
         *done = 1;
         return NULL;
     }
 
-    started = now_ms();
+    double translate_ms = 0, object_ms = 0;
     opts->codegen.ir_out = opts->last_pass == 3 ? stdout : NULL;
+    opts->codegen.translate_ms = &translate_ms;
+    opts->codegen.object_ms = &object_ms;
     struct program *program = codegen_emit(arena, diags, script, &opts->codegen);
     if (!program)
         return NULL;
-    report_pass(opts, 3, "translated to BPF", started, arena);
+    report_pass(opts, "Pass 3: translated to LLVM IR", translate_ms);
+    if (opts->verbose)
+        fprintf(stderr, "Pass 4: compiled BPF object (%zu bytes, %d programs) in %.0f ms.\n",
+                program->object_size, program->probe_count, object_ms);
     return program;
 }
 

@@ -17,6 +17,8 @@ struct codegen_options {
     int64_t max_action;          /* MAXACTION: iterations a loop may run per handler */
     int max_nesting;             /* MAXNESTING: recursion depth */
     FILE *ir_out;                /* -p3: the optimised IR is printed here */
+    double *translate_ms;        /* out: time to build and optimise the IR (pass 3) */
+    double *object_ms;           /* out: time to emit the object (pass 4) */
 };
 
 /* Returns NULL after reporting an error. The program is heap-allocated:
