@@ -273,6 +273,7 @@ struct program *codegen_emit(struct arena *arena, struct diags *diags, const str
         cg_define_user_functions(&cg);
         cg_define_probes(&cg);
         cg_finish_data(&cg);
+        cg_embed_metadata(&cg);
         ok = !diags->error_count && optimize_and_emit(&cg, started) == 0;
     }
     dispose(&cg);
