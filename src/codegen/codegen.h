@@ -19,6 +19,8 @@ struct codegen_options {
     int64_t max_map_entries;     /* MAXMAPENTRIES: arrays declared without a size; 0: 2048 */
     int hist_elision;            /* HIST_ELISION: empty histogram rows kept around data; < 0: 2 */
     FILE *ir_out;                /* -p3: the optimised IR is printed here */
+    double *translate_ms;        /* out: time to build and optimise the IR (pass 3) */
+    double *object_ms;           /* out: time to emit the object (pass 4) */
 };
 
 /* Returns NULL after reporting an error. The program is heap-allocated:

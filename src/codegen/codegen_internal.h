@@ -174,6 +174,9 @@ void cg_setup_frame(struct codegen *cg, struct frame_layout *layout);
 void cg_define_user_functions(struct codegen *cg);
 LLVMValueRef cg_call_user(struct codegen *cg, struct expr *call);
 
+/* meta.c */
+void cg_embed_metadata(struct codegen *cg);
+
 /* probes.c */
 void cg_define_probes(struct codegen *cg);
 

@@ -81,6 +81,8 @@ struct program_probe {
     /* PROGRAM_PROBE_TRACEPOINT: */
     char *tp_category;
     char *tp_name;
+    char *build_id;          /* PROGRAM_PROBE_UPROBE/_URETPROBE: hex build-id of path at
+                              * compile time, checked by --run; NULL or "" when none */
 };
 
 enum format_arg_kind {
