@@ -14,8 +14,9 @@
 #include "sema/sema.h"
 
 /* Scratch layout, per CPU: a header, then string slots of string_size bytes,
- * then string_size bytes of slack so a bounded write at a variable offset
- * inside the last slot stays inside the map value. */
+ * then 2 * string_size bytes of slack so a bounded access at a variable offset
+ * inside the last slot (plus another masked offset, as string functions
+ * do) stays inside the map value. */
 #define SCRATCH_UNWIND 0        /* u64: 0, or why the handler is unwinding */
 #define SCRATCH_HEADER_SIZE 64
 
@@ -77,7 +78,8 @@ struct codegen {
     struct fn_state *fn;
     int loop_body_count;
     struct cg_array **arrays;        /* per global index: arrays and statistics, else NULL */
-    int callback_count;              /* foreach and delete callbacks */
+    int callback_count;              /* foreach, delete and string-loop callbacks */
+    uint32_t tokenize_buffer, tokenize_position;   /* tokenize()'s state in scratch, 0 until used */
 };
 
 /* module.c */
@@ -164,6 +166,11 @@ LLVMValueRef cg_stat_value(struct codegen *cg, struct cg_array *a, LLVMValueRef 
 void cg_copy(struct codegen *cg, LLVMValueRef dst, LLVMValueRef src, uint32_t size);
 void cg_emit_record(struct codegen *cg, LLVMValueRef ring, uint32_t size, int lost_field,
                     void (*fill)(struct codegen *cg, LLVMValueRef record, void *data), void *data);
+
+/* string_functions.c, regex.c */
+LLVMValueRef cg_string_builtin(struct codegen *cg, struct expr *call, int builtin_id);
+LLVMValueRef cg_regex_match(struct codegen *cg, struct expr *e);
+LLVMValueRef cg_opaque_clamp(struct codegen *cg, LLVMValueRef value, int64_t max);
 
 /* foreach.c */
 void cg_foreach(struct codegen *cg, struct stmt *st);

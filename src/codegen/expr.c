@@ -137,7 +137,7 @@ static LLVMValueRef binary(struct codegen *cg, struct expr *e)
     if (op == BINARY_LOGAND || op == BINARY_LOGOR)
         return logical(cg, e);
     if (op == BINARY_REGEX_MATCH || op == BINARY_REGEX_NOMATCH)
-        return unsupported(cg, e, "regular expression matching is");
+        return cg_regex_match(cg, e);
     LLVMValueRef lhs = cg_expr(cg, e->binary.lhs);
     LLVMValueRef rhs = cg_expr(cg, e->binary.rhs);
     cg_set_location(cg, e->span);
@@ -324,6 +324,7 @@ static LLVMValueRef builtin_call(struct codegen *cg, struct expr *e, const struc
         return cg_helper(cg, BPF_FUNC_ktime_get_ns, cg->i64, NULL, 0);
     case BUILTIN_RANDINT: return randint(cg, e);
     case BUILTIN_STRLEN: return cg_string_length(cg, cg_expr(cg, e->call.args));
+    default: return cg_string_builtin(cg, e, (int)b->id);
     }
     return cg_const(cg, 0);
 }

@@ -36,7 +36,7 @@ static LLVMValueRef load(struct codegen *cg, LLVMValueRef ptr)
 /* The verifier must see a bucket index bounded by the value size, whatever
  * LLVM proved about it: hide it behind a volatile scratch round trip, then
  * clamp. */
-static LLVMValueRef opaque_clamp(struct codegen *cg, LLVMValueRef index, int64_t max)
+LLVMValueRef cg_opaque_clamp(struct codegen *cg, LLVMValueRef index, int64_t max)
 {
     LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_scratch(cg, 8));
     LLVMValueRef store = LLVMBuildStore(cg->builder, index, slot);
@@ -60,7 +60,7 @@ static LLVMValueRef log_bucket(struct codegen *cg, LLVMValueRef v)
     LLVMValueRef bits = LLVMBuildSub(b, cg_const(cg, 64), zeros, "");
     LLVMValueRef index = LLVMBuildSelect(b, negative, LLVMBuildSub(b, cg_const(cg, 64), bits, ""),
                                          LLVMBuildAdd(b, cg_const(cg, 64), bits, ""), "");
-    return opaque_clamp(cg, index, 128);
+    return cg_opaque_clamp(cg, index, 128);
 }
 
 static LLVMValueRef linear_bucket(struct codegen *cg, struct cg_array *a, LLVMValueRef v)
@@ -72,7 +72,7 @@ static LLVMValueRef linear_bucket(struct codegen *cg, struct cg_array *a, LLVMVa
     LLVMValueRef index = LLVMBuildAdd(b, LLVMBuildUDiv(b, offset, cg_const(cg, a->hist_interval), ""),
                                       cg_const(cg, 1), "");
     index = LLVMBuildSelect(b, below, cg_const(cg, 0), index, "");
-    return opaque_clamp(cg, index, last);
+    return cg_opaque_clamp(cg, index, last);
 }
 
 static LLVMValueRef stat_key(struct codegen *cg, struct cg_array *a, struct expr *operand)
@@ -271,7 +271,7 @@ LLVMValueRef cg_hist_bucket(struct codegen *cg, struct expr *e)
     LLVMValueRef in_range = LLVMBuildICmp(b, LLVMIntULT, index, cg_const(cg, a->bucket_count), "");
     LLVMValueRef key = stat_key(cg, a, hist->stat.operand);
     cg_set_location(cg, e->span);
-    LLVMValueRef acc = aggregate(cg, a, key, opaque_clamp(cg, index, a->bucket_count - 1));
+    LLVMValueRef acc = aggregate(cg, a, key, cg_opaque_clamp(cg, index, a->bucket_count - 1));
     return LLVMBuildSelect(b, in_range, load(cg, field_ptr(cg, acc, FIELD_BUCKET)), cg_const(cg, 0), "");
 }
 
