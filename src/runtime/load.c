@@ -127,6 +127,20 @@ static int configure_data(struct session *s)
     return 0;
 }
 
+/* The kernel zeroes and maps the whole ring at creation (~4 ms a MiB here):
+ * scripts whose probes fire at a bounded rate get a small one, scripts with
+ * uprobes, tracepoints or perf events (millions of events a second) a big one. */
+static uint64_t default_ring_bytes(const struct program *program)
+{
+    for (int i = 0; i < program->probe_count; i++) {
+        enum program_probe_kind kind = program->probes[i].kind;
+        if (kind == PROGRAM_PROBE_UPROBE || kind == PROGRAM_PROBE_URETPROBE ||
+            kind == PROGRAM_PROBE_TRACEPOINT || kind == PROGRAM_PROBE_PERF || kind == PROGRAM_PROBE_PROFILE)
+            return 8u << 20;
+    }
+    return 256u << 10;
+}
+
 static int configure_rings(struct session *s)
 {
     struct bpf_map *events = bpf_object__find_map_by_name(s->object, "tap_events");
@@ -136,8 +150,8 @@ static int configure_rings(struct session *s)
         fprintf(stderr, "ERROR: internal: the BPF object lacks tap_events or tap_control\n");
         return -1;
     }
-    if (s->options->ringbuf_bytes)
-        bpf_map__set_max_entries(events, (uint32_t)round_up_pow2(s->options->ringbuf_bytes));
+    uint64_t ring_bytes = s->options->ringbuf_bytes ? s->options->ringbuf_bytes : default_ring_bytes(s->program);
+    bpf_map__set_max_entries(events, (uint32_t)round_up_pow2(ring_bytes));
     /* Scratch is indexed by CPU: one entry per possible CPU of this machine,
      * which may differ from the one the object was compiled on. */
     struct bpf_map *scratch = bpf_object__find_map_by_name(s->object, "tap_scratch");
