@@ -30,7 +30,10 @@ static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list 
         if (q && !s->failed_prog[0])
             snprintf(s->failed_prog, sizeof(s->failed_prog), "%.*s", (int)(q - p - 6), p + 6);
     }
-    if (s && s->options->verbose > (level == LIBBPF_DEBUG ? 2 : 0))
+    /* -v reports tap's passes; libbpf's warnings join at -vv, its info and
+     * debug chatter at -vvv. */
+    int needed = level == LIBBPF_WARN ? 1 : 2;
+    if (s && s->options->verbose > needed)
         fputs(line, stderr);
     return 0;
 }
