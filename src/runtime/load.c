@@ -71,6 +71,7 @@ static int configure_programs(struct session *s)
 {
     struct bpf_program *prog;
 
+    s->uprobe_multi = uprobe_multi_supported();
     bpf_object__for_each_program(prog, s->object) {
         const struct program_probe *probe = probe_of_prog(s->program, bpf_program__name(prog));
         if (!probe) {
@@ -79,6 +80,9 @@ static int configure_programs(struct session *s)
             continue;
         }
         bpf_program__set_type(prog, prog_type_of(probe->kind));
+        if (s->uprobe_multi &&
+            (probe->kind == PROGRAM_PROBE_UPROBE || probe->kind == PROGRAM_PROBE_URETPROBE))
+            bpf_program__set_expected_attach_type(prog, (enum bpf_attach_type)48 /* uprobe_multi */);
         bpf_program__set_autoattach(prog, false);
         bpf_program__set_log_buf(prog, s->log_buf, LOG_BUF_SIZE);
     }
