@@ -93,6 +93,10 @@ struct probe {
     uint64_t sample_period;
     const char *path;
     uint64_t offset;
+    uint64_t vaddr;              /* PROBE_UPROBE/URETPROBE: file address of the probed pc */
+    const char *function;        /* PROBE_UPROBE/URETPROBE: ppfunc() */
+    void *site;                  /* PROBE_UPROBE/URETPROBE: sema's struct uprobe_site */
+    int sleepable;               /* PROBE_UPROBE/URETPROBE: may fault user pages in (user_string) */
     const char *tp_category, *tp_name;
     int index;                   /* in script order */
 };
