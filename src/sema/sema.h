@@ -124,6 +124,11 @@ struct script {
 struct script *sema_analyze(struct arena *arena, struct diags *diags, struct ast *user,
                             const struct sema_options *options);
 
+/* -l/-L PP: prints the matching probe points (with variables when asked,
+ * with addresses under -v); returns the exit status. */
+int sema_list_points(struct arena *arena, struct diags *diags, const char *point,
+                     const struct sema_options *options, int with_variables, int verbose, FILE *out);
+
 /* -p2: probes, globals and functions with their types. */
 void sema_print(FILE *out, const struct script *script);
 

@@ -330,7 +330,7 @@ static int resolve_functions(struct sema *s, struct decl *decl, struct probe_poi
     }
     if (!added && !point->optional) {
         const char *similar = closest_functions(s, m, pp->pattern.function);
-        diag_error(s->diags, pp->kind_component->span,
+        diag_error(s->diags, (struct span){0},
                    "while resolving probe point: no match for function \"%s\" in %s%s%s%s",
                    pp->kind_component->arg_string, m->path, *similar ? " (similar functions: " : "",
                    similar, *similar ? ")" : "");
@@ -446,7 +446,7 @@ static int resolve_statements(struct sema *s, struct decl *decl, struct probe_po
         free(lines);
     }
     if (!added && !point->optional)
-        diag_error(s->diags, pp->kind_component->span,
+        diag_error(s->diags, (struct span){0},
                    "while resolving probe point: no match for statement \"%s\" in %s",
                    pp->kind_component->arg_string, m->path);
     return added;

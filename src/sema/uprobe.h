@@ -47,7 +47,5 @@ void uprobe_spell_variables(struct strbuf *sb, struct uprobe_site *site);
 struct expr *sema_clone_expr(struct arena *arena, struct expr *e);
 struct stmt *sema_clone_stmt(struct arena *arena, struct stmt *list);
 
-/* listing.c */
-int sema_list_points(struct arena *arena, const char *point_text, int with_variables, int verbose);
 
 #endif
