@@ -83,11 +83,12 @@ static int parse_limit(struct options *opts, const char *setting)
     char *end;
     errno = 0;
     long long value = strtoll(eq + 1, &end, 0);
-    if (errno || *end || value <= 0) {
+    size_t name_len = (size_t)(eq - setting);
+    int zero_ok = name_len == 12 && strncmp(setting, "HIST_ELISION", 12) == 0;
+    if (errno || *end || value < 0 || (value == 0 && !zero_ok)) {
         fprintf(stderr, "ERROR: -D %.*s needs a positive number, got '%s'\n", (int)(eq - setting), setting, eq + 1);
         return -1;
     }
-    size_t name_len = (size_t)(eq - setting);
     if (strncmp(setting, "MAXSTRINGLEN", name_len) == 0 && name_len == 12) {
         uint32_t size = 16;
         while (size < (uint64_t)value + 1 && size < 65536)
@@ -97,6 +98,10 @@ static int parse_limit(struct options *opts, const char *setting)
         opts->codegen.max_action = value > (1 << 23) ? (1 << 23) : value;
     } else if (strncmp(setting, "MAXNESTING", name_len) == 0 && name_len == 10) {
         opts->codegen.max_nesting = (int)(value > 6 ? 6 : value);
+    } else if (strncmp(setting, "MAXMAPENTRIES", name_len) == 0 && name_len == 13) {
+        opts->codegen.max_map_entries = value > (1 << 24) ? (1 << 24) : value;
+    } else if (zero_ok) {
+        opts->codegen.hist_elision = (int)(value > 1000 ? 1000 : value);
     }
     /* Other limits (MAXMAPENTRIES, HIST_ELISION, ...) are accepted for
      * compatibility; the passes that use them read them when they exist. */
@@ -139,7 +144,8 @@ static int parse_options(int argc, char **argv, struct options *opts)
         {"format", required_argument, 0, 'F'}, {"run", required_argument, 0, 'R'}, {0, 0, 0, 0},
     };
     opts->codegen = (struct codegen_options){.string_size = 512, .events_size = 8 << 20,
-                                             .max_action = 1 << 20, .max_nesting = 6};
+                                             .max_action = 1 << 20, .max_nesting = 6,
+                                             .hist_elision = 2};
     opts->runtime.settings = opts->settings;
     opts->last_pass = 5;
     int c;

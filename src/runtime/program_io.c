@@ -3,7 +3,10 @@
  *   probe KIND PROG POINT ORDER PERIOD FREQ PERF_TYPE PERF_CONFIG SAMPLE PATH OFFSET COOKIE TP_CAT TP_NAME BUILD_ID
  *   format TEXT RECORD_SIZE ARG_COUNT (KIND OFFSET SIZE)...
  *   error MESSAGE LOCATION
- *   global NAME KIND OFFSET SIZE PRINT_AT_END
+ *   global NAME KIND OFFSET SIZE PRINT_AT_END DECL_INDEX
+ *   map NAME MAP_NAME DECL_INDEX KIND IS_SCALAR KEY_COUNT (KEY_KIND KEY_OFFSET)... KEY_SIZE VALUE_SIZE
+ *       PRINT_AT_END HIST START STOP INTERVAL BUCKETS
+ *   hist_elision N
  * Strings are C-quoted; `-` is NULL. */
 #include "runtime/program_io.h"
 
@@ -54,6 +57,19 @@ static void put_probe(struct strbuf *out, const struct program_probe *p)
     strbuf_putc(out, '\n');
 }
 
+static void put_map(struct strbuf *out, const struct program_map *m)
+{
+    strbuf_puts(out, "map");
+    put_string(out, m->name);
+    put_string(out, m->map_name);
+    strbuf_printf(out, " %d %d %d %d", m->decl_index, (int)m->kind, m->is_scalar, m->key_count);
+    for (int k = 0; k < m->key_count; k++)
+        strbuf_printf(out, " %d %u", (int)m->key_kinds[k], m->key_offsets[k]);
+    strbuf_printf(out, " %u %u %d %d %lld %lld %lld %d\n", m->key_size, m->value_size, m->print_at_end,
+                  (int)m->hist, (long long)m->hist_start, (long long)m->hist_stop,
+                  (long long)m->hist_interval, m->bucket_count);
+}
+
 char *program_serialize(const struct program *program, size_t *length)
 {
     struct strbuf out;
@@ -80,8 +96,12 @@ char *program_serialize(const struct program *program, size_t *length)
         const struct program_global *g = &program->globals[i];
         strbuf_puts(&out, "global");
         put_string(&out, g->name);
-        strbuf_printf(&out, " %d %u %u %d\n", (int)g->kind, g->offset, g->size, g->print_at_end);
+        strbuf_printf(&out, " %d %u %u %d %d\n", (int)g->kind, g->offset, g->size, g->print_at_end,
+                      g->decl_index);
     }
+    for (int i = 0; i < program->map_count; i++)
+        put_map(&out, &program->maps[i]);
+    strbuf_printf(&out, "hist_elision %d\n", program->hist_elision);
     *length = out.len;
     return out.data;
 }
@@ -192,8 +212,36 @@ static void read_global(struct reader *r, struct program_global *g)
     g->offset = (uint32_t)read_number(r);
     g->size = (uint32_t)read_number(r);
     g->print_at_end = (int)read_number(r);
+    g->decl_index = (int)read_number(r);
     if (!g->name)
         r->failed = 1;
+}
+
+static void read_map(struct reader *r, struct program_map *m)
+{
+    m->name = read_string(r);
+    m->map_name = read_string(r);
+    m->decl_index = (int)read_number(r);
+    m->kind = (enum program_map_kind)read_number(r);
+    m->is_scalar = (int)read_number(r);
+    m->key_count = (int)read_number(r);
+    if (!m->name || !m->map_name || m->key_count < 0 || m->key_count > PROGRAM_MAX_KEYS) {
+        r->failed = 1;
+        m->key_count = 0;
+        return;
+    }
+    for (int k = 0; k < m->key_count; k++) {
+        m->key_kinds[k] = (enum format_arg_kind)read_number(r);
+        m->key_offsets[k] = (uint32_t)read_number(r);
+    }
+    m->key_size = (uint32_t)read_number(r);
+    m->value_size = (uint32_t)read_number(r);
+    m->print_at_end = (int)read_number(r);
+    m->hist = (enum program_hist_kind)read_number(r);
+    m->hist_start = (int64_t)read_number(r);
+    m->hist_stop = (int64_t)read_number(r);
+    m->hist_interval = (int64_t)read_number(r);
+    m->bucket_count = (int)read_number(r);
 }
 
 /* Grows an array by one zeroed element and returns it. */
@@ -225,6 +273,10 @@ static int read_line(struct reader *r, struct program *program)
             r->failed = 1;
     } else if (IS("global"))
         read_global(r, push((void **)&program->globals, &program->global_count, sizeof(struct program_global)));
+    else if (IS("map"))
+        read_map(r, push((void **)&program->maps, &program->map_count, sizeof(struct program_map)));
+    else if (IS("hist_elision"))
+        program->hist_elision = (int)read_number(r);
     else
         r->failed = 1;
 #undef IS

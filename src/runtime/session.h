@@ -93,6 +93,9 @@ void session_report_losses(struct session *s);
 int uprobe_multi_supported(void);
 int uprobe_multi_attach(int prog_fd, const char *path, const uint64_t *offsets, const uint64_t *cookies,
                         uint32_t count, int is_return, pid_t pid);
+/* maps_print.c */
+void session_print_hist(struct session *s, uint32_t id, const void *data, size_t size);
+void session_print_maps_at(struct session *s, int decl_index);
 /* target.c */
 int session_start_child(struct session *s);
 int session_release_child(struct session *s);

@@ -33,7 +33,7 @@ static struct program *sample(void)
     p->errors[1] = (struct program_error){NULL, strdup("identifier 'error' at x.tp:2:3")};
     p->global_count = 1;
     p->globals = calloc(1, sizeof(*p->globals));
-    p->globals[0] = (struct program_global){strdup("s"), PROGRAM_GLOBAL_STRING, 48, 512, 1};
+    p->globals[0] = (struct program_global){strdup("s"), PROGRAM_GLOBAL_STRING, 48, 512, 1, 0};
     return p;
 }
 
