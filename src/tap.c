@@ -347,9 +347,17 @@ int main(int argc, char **argv)
     arena_init(&arena);
     add_default_tapset_dirs(&opts, &arena);
     if (opts.list_point) {
-        fprintf(stderr, "ERROR: listing probe points (-l/-L) is not supported yet\n");
+        struct diags diags;
+        diags_init(&diags);
+        struct sema_options sema_options = {.tapset_dirs = opts.tapset_dirs,
+                                            .tapset_dir_count = opts.tapset_dir_count,
+                                            .string_size = (int)opts.codegen.string_size};
+        int status = sema_list_points(&arena, &diags, opts.list_point, &sema_options, opts.list_variables,
+                                      opts.verbose, stdout);
+        diags_print(&diags, stderr);
+        diags_free(&diags);
         arena_free(&arena);
-        return 1;
+        return status;
     }
     if (opts.run_object) {
         arena_free(&arena);

@@ -77,6 +77,7 @@ struct codegen {
     int format_capacity, error_capacity;
     struct fn_state *fn;
     int loop_body_count;
+    uint32_t regs_offset;            /* target.c: the probed thread's registers in scratch, 0 until used */
     struct cg_array **arrays;        /* per global index: arrays and statistics, else NULL */
     int callback_count;              /* foreach, delete and string-loop callbacks */
     uint32_t tokenize_buffer, tokenize_position;   /* tokenize()'s state in scratch, 0 until used */
@@ -183,6 +184,12 @@ LLVMValueRef cg_call_user(struct codegen *cg, struct expr *call);
 
 /* meta.c */
 void cg_embed_metadata(struct codegen *cg);
+
+/* target.c: registers and user memory of the probed thread */
+void cg_target_probe_entry(struct codegen *cg, LLVMValueRef ctx);
+LLVMValueRef cg_register(struct codegen *cg, struct expr *e);
+LLVMValueRef cg_user_read(struct codegen *cg, struct expr *e);
+LLVMValueRef cg_target_builtin(struct codegen *cg, struct expr *call, int builtin_id);
 
 /* probes.c */
 void cg_define_probes(struct codegen *cg);

@@ -324,6 +324,9 @@ static LLVMValueRef builtin_call(struct codegen *cg, struct expr *e, const struc
         return cg_helper(cg, BPF_FUNC_ktime_get_ns, cg->i64, NULL, 0);
     case BUILTIN_RANDINT: return randint(cg, e);
     case BUILTIN_STRLEN: return cg_string_length(cg, cg_expr(cg, e->call.args));
+    case BUILTIN_USER_STRING: case BUILTIN_USER_STRING_N: case BUILTIN_USER_STRING2:
+    case BUILTIN_USER_STRING_QUOTED: case BUILTIN_USER_INTEGER: case BUILTIN_UADDR: case BUILTIN_PPFUNC:
+        return cg_target_builtin(cg, e, (int)b->id);
     default: return cg_string_builtin(cg, e, (int)b->id);
     }
     return cg_const(cg, 0);
@@ -357,8 +360,8 @@ LLVMValueRef cg_expr(struct codegen *cg, struct expr *e)
     case EXPR_HIST_BUCKET: return cg_hist_bucket(cg, e);
     case EXPR_TARGET: case EXPR_ENTRY: case EXPR_DEFINED: case EXPR_CAST: case EXPR_VAR:
         return unsupported(cg, e, "target variables are");
-    case EXPR_REGISTER: case EXPR_USER_READ:
-        return unsupported(cg, e, "register and user-memory reads are");
+    case EXPR_REGISTER: return cg_register(cg, e);
+    case EXPR_USER_READ: return cg_user_read(cg, e);
     }
     return cg_const(cg, 0);
 }

@@ -10,13 +10,13 @@
 #define STATE_EXITING 0
 #define STATE_SKIPPED 3
 
-static const char *section_of(enum probe_kind kind)
+static const char *section_of(const struct probe *probe)
 {
-    switch (kind) {
+    switch (probe->kind) {
     case PROBE_BEGIN: case PROBE_END: case PROBE_ERROR: return "raw_tp";
     case PROBE_TIMER: case PROBE_PROFILE: case PROBE_PERF: return "perf_event";
-    case PROBE_UPROBE: return "uprobe";
-    case PROBE_URETPROBE: return "uretprobe";
+    case PROBE_UPROBE: return probe->sleepable ? "uprobe.s" : "uprobe";
+    case PROBE_URETPROBE: return probe->sleepable ? "uretprobe.s" : "uretprobe";
     case PROBE_TRACEPOINT: return "tracepoint";
     }
     return "raw_tp";
@@ -75,7 +75,7 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
     LLVMTypeRef param = cg->ptr;
     const char *param_names[1] = {"ctx"};
     LLVMValueRef function = cg_new_function(cg, name, LLVMFunctionType(cg->i32, &param, 1, 0),
-                                            section_of(probe->kind), param_names, 0);
+                                            section_of(probe), param_names, 0);
     struct fn_state state = {.kind = FN_PROBE, .function = function, .probe = probe,
                              .scope = LLVMGetSubprogram(function)};
     cg->fn = &state;
@@ -104,6 +104,8 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
     cg_position(cg, run);
     LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, SCRATCH_UNWIND));
     cg_setup_frame(cg, probe->frame);
+    if (probe->kind == PROBE_UPROBE || probe->kind == PROBE_URETPROBE)
+        cg_target_probe_entry(cg, LLVMGetParam(function, 0));
     if (probe->condition) {
         LLVMBasicBlockRef body = cg_block(cg, "body");
         LLVMBuildCondBr(cg->builder, cg_condition(cg, probe->condition), body, skip);

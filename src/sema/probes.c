@@ -4,6 +4,7 @@
 
 #include "base/strbuf.h"
 #include "sema/sema_internal.h"
+#include "sema/uprobe.h"
 
 /* A resolver reports an error (unless the point is optional) and returns 0
  * when the point names nothing it can attach. */
@@ -113,11 +114,11 @@ static int resolve_unavailable(struct sema *s, struct probe_point *point, struct
 static const struct { const char *name; point_resolver resolve; } resolvers[] = {
     {"begin", resolve_run_once}, {"end", resolve_run_once}, {"error", resolve_run_once},
     {"timer", resolve_timer},
-    {"process", resolve_unavailable}, {"kernel", resolve_unavailable}, {"module", resolve_unavailable},
+    {"kernel", resolve_unavailable}, {"module", resolve_unavailable},
     {"kprobe", resolve_unavailable}, {"perf", resolve_unavailable}, {"syscall", resolve_unavailable},
 };
 
-static struct probe *new_probe(struct sema *s, struct decl *decl, struct probe_point *point,
+struct probe *sema_new_probe(struct sema *s, struct decl *decl, struct probe_point *point,
                                struct frame_layout *frame)
 {
     struct probe *probe = ARENA_NEW(s->arena, struct probe);
@@ -129,7 +130,7 @@ static struct probe *new_probe(struct sema *s, struct decl *decl, struct probe_p
     return probe;
 }
 
-static void add_probe(struct sema *s, struct probe *probe)
+void sema_add_probe(struct sema *s, struct probe *probe)
 {
     struct script *script = s->script;
     if (script->probe_count == s->probe_capacity) {
@@ -154,15 +155,20 @@ void sema_resolve_probe(struct sema *s, struct decl *decl)
                 resolve = resolvers[i].resolve;
         if (strcmp(head, "never") == 0 && !point->components->next)
             continue;   /* `never` resolves and never fires */
+        if (strcmp(head, "process") == 0) {
+            if (sema_resolve_process(s, decl, point, frame) && point->sufficient)
+                break;
+            continue;
+        }
         if (!resolve) {
             point_error(s, point, point->components->span,
                         "while resolving probe point: unknown probe point %s", point_text(s, point));
             continue;
         }
-        struct probe *probe = new_probe(s, decl, point, frame);
+        struct probe *probe = sema_new_probe(s, decl, point, frame);
         if (!resolve(s, point, probe))
             continue;
-        add_probe(s, probe);
+        sema_add_probe(s, probe);
         if (point->sufficient)
             break;
     }

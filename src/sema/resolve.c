@@ -4,6 +4,7 @@
 
 #include "sema/builtins.h"
 #include "sema/sema_internal.h"
+#include "sema/uprobe.h"
 
 static void resolve_expr(struct sema *s, struct expr *e);
 static void resolve_stmt(struct sema *s, struct stmt *st);
@@ -162,15 +163,17 @@ static void resolve_expr(struct sema *s, struct expr *e)
         resolve_expr(s, e->hist_bucket.hist);
         resolve_expr(s, e->hist_bucket.bucket);
         return;
-    case EXPR_ENTRY:
-    case EXPR_DEFINED:
-        resolve_expr(s, e->unary_at.operand);
-        return;
     case EXPR_CAST:
         resolve_expr(s, e->cast.address);
-        return;
+        __attribute__((fallthrough));
+    case EXPR_ENTRY:
+    case EXPR_DEFINED:
     case EXPR_TARGET:
     case EXPR_VAR:
+        /* Target variables become generic reads here (sema/target.c). */
+        if (sema_lower_target(s, e))
+            resolve_expr(s, e);
+        return;
     case EXPR_REGISTER:
         return;
     case EXPR_USER_READ:

@@ -93,6 +93,10 @@ struct probe {
     uint64_t sample_period;
     const char *path;
     uint64_t offset;
+    uint64_t vaddr;              /* PROBE_UPROBE/URETPROBE: file address of the probed pc */
+    const char *function;        /* PROBE_UPROBE/URETPROBE: ppfunc() */
+    void *site;                  /* PROBE_UPROBE/URETPROBE: sema's struct uprobe_site */
+    int sleepable;               /* PROBE_UPROBE/URETPROBE: may fault user pages in (user_string) */
     const char *tp_category, *tp_name;
     int index;                   /* in script order */
 };
@@ -119,6 +123,11 @@ struct script {
  * error was reported. */
 struct script *sema_analyze(struct arena *arena, struct diags *diags, struct ast *user,
                             const struct sema_options *options);
+
+/* -l/-L PP: prints the matching probe points (with variables when asked,
+ * with addresses under -v); returns the exit status. */
+int sema_list_points(struct arena *arena, struct diags *diags, const char *point,
+                     const struct sema_options *options, int with_variables, int verbose, FILE *out);
 
 /* -p2: probes, globals and functions with their types. */
 void sema_print(FILE *out, const struct script *script);

@@ -35,6 +35,9 @@ const char *sema_similar_names(struct sema *s, const char *name, int functions);
 
 /* probes.c */
 void sema_resolve_probe(struct sema *s, struct decl *decl);
+struct probe *sema_new_probe(struct sema *s, struct decl *decl, struct probe_point *point,
+                             struct frame_layout *frame);
+void sema_add_probe(struct sema *s, struct probe *probe);
 
 /* resolve.c: binds identifiers and calls in one body to symbols. */
 void sema_resolve_body(struct sema *s, struct stmt *body);
