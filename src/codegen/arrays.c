@@ -409,9 +409,21 @@ LLVMValueRef cg_array_element(struct codegen *cg, struct cg_array *a, LLVMValueR
     return phi;
 }
 
+/* The spec forbids modifying an array inside its own foreach (where it can
+ * be seen: the loop body itself, not functions it calls). */
+void cg_check_not_iterated(struct codegen *cg, const struct symbol *array, struct span span)
+{
+    for (int i = 0; i < cg->foreach_depth; i++)
+        if (cg->foreach_arrays[i] == array) {
+            diag_error(cg->diags, span, "array %s modified inside a foreach over it", array->name);
+            return;
+        }
+}
+
 LLVMValueRef cg_array_lvalue(struct codegen *cg, struct expr *e)
 {
     struct cg_array *a = cg_array_of(cg, e->symbol);
+    cg_check_not_iterated(cg, e->symbol, e->span);
     LLVMValueRef key = cg_array_key(cg, a, e->index.indices);
     cg_set_location(cg, e->span);
     return cg_array_element(cg, a, key, e->span);
@@ -504,6 +516,8 @@ void cg_delete(struct codegen *cg, struct stmt *st)
 {
     struct expr *e = st->expr;
     struct cg_array *a = cg_array_of(cg, e->symbol);
+    if (a)
+        cg_check_not_iterated(cg, e->symbol, e->span);
     if (e->kind == EXPR_INDEX && a) {
         LLVMValueRef key = cg_array_key(cg, a, e->index.indices);
         cg_set_location(cg, st->span);

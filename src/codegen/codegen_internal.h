@@ -80,7 +80,9 @@ struct codegen {
     uint32_t regs_offset;            /* target.c: the probed thread's registers in scratch, 0 until used */
     struct cg_array **arrays;        /* per global index: arrays and statistics, else NULL */
     int callback_count;              /* foreach, delete and string-loop callbacks */
-    uint32_t tokenize_buffer, tokenize_position;   /* tokenize()'s state in scratch, 0 until used */
+    uint32_t tokenize_buffer, tokenize_position;
+    const struct symbol *foreach_arrays[16];   /* arrays being walked by enclosing foreach */
+    int foreach_depth;   /* tokenize()'s state in scratch, 0 until used */
 };
 
 /* module.c */
@@ -147,6 +149,7 @@ struct cg_array {
 };
 void cg_define_arrays(struct codegen *cg);
 void cg_zero(struct codegen *cg, LLVMValueRef ptr, uint32_t size);
+void cg_check_not_iterated(struct codegen *cg, const struct symbol *array, struct span span);
 void cg_finish_arrays(struct codegen *cg);
 struct cg_array *cg_array_of(struct codegen *cg, const struct symbol *sym);
 LLVMValueRef cg_array_key(struct codegen *cg, struct cg_array *a, struct expr *indices);

@@ -66,29 +66,42 @@ static LLVMValueRef compare_key(struct codegen *cg, struct walk *w, int k, LLVMV
     return sign(cg, load(cg, fx), load(cg, fy));
 }
 
-/* <0, 0, >0: where element x (key, sort value) stands before element y. */
+/* <0, 0, >0: where element x (key, sort value) stands before element y.
+ * Each part is compared only when the ones before it tie: a chain, not a
+ * tree of paths for the verifier. */
 static LLVMValueRef compare(struct codegen *cg, struct walk *w, LLVMValueRef x_key, LLVMValueRef x_sort,
                             LLVMValueRef y_key, LLVMValueRef y_sort)
 {
     LLVMBuilderRef b = cg->builder;
     int n = w->a->symbol->key_count;
-    LLVMValueRef parts[MAX_ARRAY_KEYS + 1];
-    int count = 0;
-    if (w->by == SORT_VALUE) {
-        LLVMValueRef c = w->value_is_string ? cg_string_compare(cg, x_sort, y_sort)
-                                            : sign(cg, load(cg, x_sort), load(cg, y_sort));
-        parts[count++] = w->direction < 0 ? LLVMBuildNeg(b, c, "") : c;
-    } else if (w->by == SORT_KEY) {
-        LLVMValueRef c = compare_key(cg, w, w->key, x_key, y_key);
-        parts[count++] = w->direction < 0 ? LLVMBuildNeg(b, c, "") : c;
+    int parts = n + (w->by != SORT_KEYS);
+    LLVMBasicBlockRef done = cg_block(cg, "compared");
+    LLVMValueRef values[MAX_ARRAY_KEYS + 1];
+    LLVMBasicBlockRef blocks[MAX_ARRAY_KEYS + 1];
+    for (int i = 0; i < parts; i++) {
+        LLVMValueRef c;
+        int part = w->by != SORT_KEYS ? i - 1 : i;   /* -1: the sort column */
+        if (part < 0 && w->by == SORT_VALUE)
+            c = w->value_is_string ? cg_string_compare(cg, x_sort, y_sort)
+                                   : sign(cg, load(cg, x_sort), load(cg, y_sort));
+        else
+            c = compare_key(cg, w, part < 0 ? w->key : part, x_key, y_key);
+        if (part < 0 && w->direction < 0)
+            c = LLVMBuildNeg(b, c, "");
+        values[i] = c;
+        blocks[i] = LLVMGetInsertBlock(b);
+        if (i == parts - 1) {
+            LLVMBuildBr(b, done);
+            break;
+        }
+        LLVMBasicBlockRef next = cg_block(cg, "compare_next");
+        LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, c, cg_const(cg, 0), ""), done, next);
+        cg_position(cg, next);
     }
-    for (int k = 0; k < n; k++)
-        parts[count++] = compare_key(cg, w, k, x_key, y_key);
-    LLVMValueRef result = parts[count - 1];
-    for (int i = count - 2; i >= 0; i--)
-        result = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntNE, parts[i], cg_const(cg, 0), ""), parts[i],
-                                 result, "");
-    return result;
+    cg_position(cg, done);
+    LLVMValueRef phi = LLVMBuildPhi(b, cg->i64, "order");
+    LLVMAddIncoming(phi, values, blocks, (unsigned)parts);
+    return phi;
 }
 
 /* The element's sort value into cand_sort. */
@@ -322,5 +335,9 @@ void cg_foreach(struct codegen *cg, struct stmt *st)
     }
     cg_set_location(cg, st->span);
     LLVMBuildStore(cg->builder, cg_const(cg, 0), at(cg, w->have_last));
+    int depth = cg->foreach_depth;
+    if (depth < 16)
+        cg->foreach_arrays[cg->foreach_depth++] = w->a->symbol;
     cg_loop_custom(cg, st, st->foreach.body, next_element, w);
+    cg->foreach_depth = depth;
 }

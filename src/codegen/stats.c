@@ -89,6 +89,7 @@ void cg_stat_add(struct codegen *cg, struct expr *e)
         diag_error(cg->diags, e->span, "<<< needs a global statistic");
         return;
     }
+    cg_check_not_iterated(cg, lhs->symbol, lhs->span);
     LLVMValueRef v = cg_expr(cg, e->aggregate.rhs);
     LLVMValueRef key = stat_key(cg, a, lhs);
     cg_set_location(cg, e->span);

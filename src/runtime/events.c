@@ -22,7 +22,7 @@
 /* A raw_tp program may read up to 12 arguments from its context. */
 #define RAW_TP_CTX_SIZE (12 * sizeof(uint64_t))
 
-static void append_json_string(struct strbuf *out, const char *s, size_t n)
+void append_json_string(struct strbuf *out, const char *s, size_t n)
 {
     strbuf_putc(out, '"');
     for (size_t i = 0; i < n; i++) {
@@ -277,7 +277,19 @@ static void print_scalar(struct session *s, const struct program_global *g)
 
     if (!g->print_at_end || (size_t)g->offset + g->size > s->data_size)
         return;
-    if (g->kind == PROGRAM_GLOBAL_LONG) {
+    if (s->options->json) {
+        strbuf_puts(&s->out, "{\"type\":\"global\",\"name\":");
+        append_json_string(&s->out, g->name, strlen(g->name));
+        strbuf_puts(&s->out, ",\"value\":");
+        if (g->kind == PROGRAM_GLOBAL_LONG) {
+            int64_t v;
+            memcpy(&v, value, sizeof(v));
+            strbuf_printf(&s->out, "%" PRId64, v);
+        } else {
+            append_json_string(&s->out, value, strnlen(value, g->size));
+        }
+        strbuf_puts(&s->out, "}\n");
+    } else if (g->kind == PROGRAM_GLOBAL_LONG) {
         int64_t v;
         memcpy(&v, value, sizeof(v));
         strbuf_printf(&s->out, "%s=%" PRId64 "\n", g->name, v);

@@ -63,10 +63,53 @@ static int read_value(const struct program_map *m, int fd, const void *key, char
     return 0;
 }
 
+/* {"type":"hist","name":"s","data":[{"min":0,"max":1,"count":2},...]}: the
+ * non-empty buckets with their inclusive value ranges. */
+static void json_histogram(struct session *s, const struct program_map *m, const int64_t *buckets)
+{
+    strbuf_puts(&s->out, "{\"type\":\"hist\",\"name\":");
+    append_json_string(&s->out, m->name, strlen(m->name));
+    strbuf_puts(&s->out, ",\"data\":[");
+    int first = 1;
+    for (int i = 0; i < m->bucket_count; i++) {
+        if (!buckets[i])
+            continue;
+        int64_t lo, hi;
+        if (m->hist == PROGRAM_HIST_LOG) {
+            /* bucket of bit length k: [2^(k-1), 2^k - 1], negatives mirrored */
+            int64_t label = hist_log_label(i);
+            if (label == 0) {
+                lo = hi = 0;
+            } else if (label > 0) {
+                lo = label;
+                hi = label > INT64_MAX / 2 ? INT64_MAX : 2 * label - 1;
+            } else {
+                lo = label < INT64_MIN / 2 ? INT64_MIN : 2 * label + 1;
+                hi = label;
+            }
+        } else if (i == 0) {
+            lo = INT64_MIN;
+            hi = m->hist_start - 1;
+        } else if (i == m->bucket_count - 1) {
+            lo = m->hist_start + (int64_t)(i - 1) * m->hist_interval;
+            hi = INT64_MAX;
+        } else {
+            lo = m->hist_start + (int64_t)(i - 1) * m->hist_interval;
+            hi = lo + m->hist_interval - 1;
+        }
+        strbuf_printf(&s->out, "%s{\"min\":%" PRId64 ",\"max\":%" PRId64 ",\"count\":%" PRId64 "}",
+                      first ? "" : ",", lo, hi, buckets[i]);
+        first = 0;
+    }
+    strbuf_puts(&s->out, "]}\n");
+}
+
 static void print_histogram(struct session *s, const struct program_map *m, const char *value)
 {
     const int64_t *buckets = (const int64_t *)(value + sizeof(struct stat_value));
-    if (m->hist == PROGRAM_HIST_LOG)
+    if (s->options->json)
+        json_histogram(s, m, buckets);
+    else if (m->hist == PROGRAM_HIST_LOG)
         hist_print_log(&s->out, buckets, s->program->hist_elision);
     else if (m->hist == PROGRAM_HIST_LINEAR)
         hist_print_linear(&s->out, buckets, m->hist_start, m->hist_stop, m->hist_interval,
@@ -155,6 +198,50 @@ static void print_stat_line(struct strbuf *out, const struct stat_value *v)
                   v->count ? v->sum / v->count : 0);
 }
 
+static void json_value(struct strbuf *out, const struct program_map *m, const char *value)
+{
+    if (m->kind == PROGRAM_MAP_STATS) {
+        const struct stat_value *v = (const struct stat_value *)value;
+        strbuf_printf(out, "{\"count\":%" PRId64 ",\"min\":%" PRId64 ",\"max\":%" PRId64 ",\"sum\":%" PRId64
+                      ",\"avg\":%" PRId64 "}", v->count, v->min, v->max, v->sum, v->count ? v->sum / v->count : 0);
+    } else if (m->kind == PROGRAM_MAP_STRING) {
+        append_json_string(out, value, strnlen(value, m->value_size));
+    } else {
+        int64_t v;
+        memcpy(&v, value, sizeof(v));
+        strbuf_printf(out, "%" PRId64, v);
+    }
+}
+
+/* {"type":"map","name":"c","data":[{"key":[1,"k"],"value":5}]} */
+static void json_map(struct session *s, const struct program_map *m, struct map_entry *entries, int count)
+{
+    strbuf_puts(&s->out, "{\"type\":\"map\",\"name\":");
+    append_json_string(&s->out, m->name, strlen(m->name));
+    strbuf_puts(&s->out, ",\"data\":[");
+    for (int i = 0; i < count; i++) {
+        strbuf_puts(&s->out, i ? ",{\"key\":[" : "{\"key\":[");
+        for (int k = 0; k < m->key_count; k++) {
+            const char *field = entries[i].key + m->key_offsets[k];
+            if (k)
+                strbuf_putc(&s->out, ',');
+            if (m->key_kinds[k] == FORMAT_ARG_STRING) {
+                append_json_string(&s->out, field, strnlen(field, s->program->string_size));
+            } else {
+                int64_t v;
+                memcpy(&v, field, sizeof(v));
+                strbuf_printf(&s->out, "%" PRId64, v);
+            }
+        }
+        strbuf_puts(&s->out, "],\"value\":");
+        json_value(&s->out, m, entries[i].value);
+        strbuf_putc(&s->out, '}');
+        free(entries[i].key);
+        free(entries[i].value);
+    }
+    strbuf_puts(&s->out, "]}\n");
+}
+
 static void print_map(struct session *s, const struct program_map *m)
 {
     int fd = map_fd(s, m);
@@ -184,6 +271,10 @@ static void print_map(struct session *s, const struct program_map *m)
         count++;
     }
     qsort(entries, (size_t)count, sizeof(*entries), compare_entries);
+    if (s->options->json) {
+        json_map(s, m, entries, count);
+        count = 0;
+    }
     for (int i = 0; i < count; i++) {
         const struct map_entry *e = &entries[i];
         strbuf_puts(&s->out, m->name);

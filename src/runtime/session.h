@@ -93,6 +93,7 @@ void session_report_losses(struct session *s);
 int uprobe_multi_supported(void);
 int uprobe_multi_attach(int prog_fd, const char *path, const uint64_t *offsets, const uint64_t *cookies,
                         uint32_t count, int is_return, pid_t pid);
+void append_json_string(struct strbuf *out, const char *s, size_t n);
 /* maps_print.c */
 void session_print_hist(struct session *s, uint32_t id, const void *data, size_t size);
 void session_print_maps_at(struct session *s, int decl_index);
