@@ -541,10 +541,19 @@ static LLVMValueRef isdigit_(struct codegen *cg, LLVMValueRef s)
 
 /* ---- sprintf, sprint, sprintln ---- */
 
+/* A conversion bpf_snprintf cannot do (%o, %#o, %#x or %p with a width) is
+ * rendered here into digits, then printed as a string with the width. */
+struct digits {
+    int base;                    /* 0: not rendered here */
+    int upper;
+    const char *prefix;
+};
+
 static int translate_piece(struct codegen *cg, struct expr *call, const struct format_piece *p,
-                           struct strbuf *out, int *truncate_to)
+                           struct strbuf *out, int *truncate_to, struct digits *digits)
 {
     *truncate_to = -1;
+    memset(digits, 0, sizeof(*digits));
     for (size_t i = 0; i < p->literal_len; i++)
         strbuf_puts(out, p->literal[i] == '%' ? "%%" : (char[]){p->literal[i], 0});
     if (!p->conv)
@@ -554,15 +563,7 @@ static int translate_piece(struct codegen *cg, struct expr *call, const struct f
         return -1;
     }
     char conv = p->conv;
-    int is_hex = conv == 'x' || conv == 'X' || conv == 'p';
-    if (conv == 'p' || (is_hex && (p->flags & FORMAT_FLAG_HASH))) {
-        if (p->width >= 0) {
-            diag_error(cg->diags, call->span, "sprintf: a width with %%#x or %%p is not supported in BPF yet");
-            return -1;
-        }
-        strbuf_puts(out, conv == 'X' ? "0X" : "0x");
-    }
-    if (strchr("diuxXpcs", conv) == NULL) {
+    if (strchr("diuoxXpcs", conv) == NULL) {
         diag_error(cg->diags, call->span, "sprintf: %%%c is not supported in BPF yet", conv);
         return -1;
     }
@@ -570,6 +571,26 @@ static int translate_piece(struct codegen *cg, struct expr *call, const struct f
         diag_error(cg->diags, call->span, "sprintf: a precision with %%%c is not supported in BPF yet", conv);
         return -1;
     }
+    int hash = (p->flags & FORMAT_FLAG_HASH) || conv == 'p';
+    int is_hex = conv == 'x' || conv == 'X' || conv == 'p';
+    if (conv == 'o' || (is_hex && hash && p->width >= 0)) {
+        if (p->flags & FORMAT_FLAG_ZERO) {
+            diag_error(cg->diags, call->span, "sprintf: the 0 flag with %%%s%c is not supported in BPF yet",
+                       hash ? "#" : "", conv);
+            return -1;
+        }
+        digits->base = conv == 'o' ? 8 : 16;
+        digits->upper = conv == 'X';
+        digits->prefix = !hash ? "" : conv == 'o' ? "0" : conv == 'X' ? "0X" : "0x";
+        strbuf_putc(out, '%');
+        if (p->flags & FORMAT_FLAG_MINUS) strbuf_putc(out, '-');
+        if (p->width >= 0)
+            strbuf_printf(out, "%d", p->width);
+        strbuf_putc(out, 's');
+        return 0;
+    }
+    if (is_hex && hash)
+        strbuf_puts(out, conv == 'X' ? "0X" : "0x");
     strbuf_putc(out, '%');
     if (p->flags & FORMAT_FLAG_MINUS) strbuf_putc(out, '-');
     if (conv != 's' && conv != 'c') {
@@ -588,6 +609,59 @@ static int translate_piece(struct codegen *cg, struct expr *call, const struct f
     case 's': strbuf_puts(out, "s"); *truncate_to = p->precision; break;
     }
     return 0;
+}
+
+struct digit_state {
+    uint32_t slot, value, position;
+    int base, upper;
+};
+
+#define DIGITS_END 80            /* digits are written backwards from here in their slot */
+
+static void digit_body(struct codegen *cg, LLVMValueRef index, void *data)
+{
+    struct digit_state *d = data;
+    LLVMBuilderRef b = cg->builder;
+    (void)index;
+    LLVMValueRef value_ptr = cg_scratch_ptr(cg, d->value), position_ptr = cg_scratch_ptr(cg, d->position);
+    LLVMValueRef value = load(cg, value_ptr);
+    LLVMValueRef digit = LLVMBuildURem(b, value, cg_const(cg, d->base), "");
+    LLVMValueRef letter = LLVMBuildAdd(b, digit, cg_const(cg, (d->upper ? 'A' : 'a') - 10), "");
+    LLVMValueRef c = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, digit, cg_const(cg, 10), ""),
+                                     LLVMBuildAdd(b, digit, cg_const(cg, '0'), ""), letter, "");
+    LLVMValueRef position = LLVMBuildSub(b, load(cg, position_ptr), cg_const(cg, 1), "");
+    put_char(cg, d->slot, position, c);
+    store(cg, position, position_ptr);
+    LLVMValueRef rest = LLVMBuildUDiv(b, value, cg_const(cg, d->base), "");
+    store(cg, rest, value_ptr);
+    LLVMBasicBlockRef more = cg_block(cg, "more_digits"), done = cg_block(cg, "digits_done");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, rest, cg_const(cg, 0), ""), done, more);
+    cg_position(cg, done);
+    loop_stop(cg);
+    cg_position(cg, more);
+    loop_continue(cg);
+}
+
+/* The value's digits (unsigned, 64-bit) with the prefix, as a string pointer. */
+static LLVMValueRef render_digits(struct codegen *cg, struct expr *call, LLVMValueRef value,
+                                  const struct digits *spec)
+{
+    struct digit_state d = {.base = spec->base, .upper = spec->upper};
+    d.slot = cg_alloc_string_slot(cg);
+    d.value = cg_alloc_scratch(cg, 8);
+    d.position = cg_alloc_scratch(cg, 8);
+    store(cg, value, cg_scratch_ptr(cg, d.value));
+    store(cg, cg_const(cg, DIGITS_END), cg_scratch_ptr(cg, d.position));
+    put_char(cg, d.slot, cg_const(cg, DIGITS_END), cg_const(cg, 0));
+    run_loop(cg, call->span, cg_const(cg, 64), digit_body, &d);
+    LLVMValueRef position = load(cg, cg_scratch_ptr(cg, d.position));
+    size_t prefix = strlen(spec->prefix);
+    for (size_t i = 0; i < prefix; i++) {
+        LLVMValueRef at = LLVMBuildSub(cg->builder, position, cg_const(cg, (int64_t)(prefix - i)), "");
+        put_char(cg, d.slot, at, cg_const(cg, spec->prefix[i]));
+    }
+    position = LLVMBuildSub(cg->builder, position, cg_const(cg, (int64_t)prefix), "");
+    return LLVMBuildPtrToInt(cg->builder, char_ptr(cg, d.slot, position), cg->i64, "");
 }
 
 /* One bpf_snprintf call for a run of pieces, appended to out. */
@@ -642,12 +716,15 @@ static LLVMValueRef format_string(struct codegen *cg, struct expr *call, const c
             count = 0;
         }
         int truncate_to;
-        if (translate_piece(cg, call, p, &text, &truncate_to) < 0)
+        struct digits digits;
+        if (translate_piece(cg, call, p, &text, &truncate_to, &digits) < 0)
             break;
         if (!p->conv || next >= value_count)
             continue;
         LLVMValueRef value = values[next++];
-        if (is_string) {
+        if (digits.base)
+            value = render_digits(cg, call, value, &digits);
+        else if (is_string) {
             if (truncate_to >= 0 && (uint32_t)truncate_to < cg->string_size) {
                 LLVMValueRef index = cg_const(cg, truncate_to);
                 LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, 0, 0),
