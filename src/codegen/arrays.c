@@ -193,6 +193,7 @@ void cg_define_arrays(struct codegen *cg)
         LLVMSetAlignment(a->map, 8);
     }
     scan_script(cg);
+    uint32_t max_value = 0;
     for (int i = 0; i < script->global_count; i++) {
         struct cg_array *a = cg->arrays[i];
         if (!a)
@@ -202,10 +203,21 @@ void cg_define_arrays(struct codegen *cg)
         else if (a->hist == PROGRAM_HIST_LINEAR)
             a->bucket_count = (int)((a->hist_stop - a->hist_start) / a->hist_interval) + 3;
         if (a->is_stats)
-            a->value_size = (uint32_t)(sizeof(struct stat_value) + 8 * (size_t)a->bucket_count);
+            a->seq_offset = (uint32_t)(sizeof(struct stat_value) + 8 * (size_t)a->bucket_count);
         else
-            a->value_size = a->symbol->type == TYPE_STRING ? cg->string_size : 8;
+            a->seq_offset = a->symbol->type == TYPE_STRING ? cg->string_size : 8;
+        a->value_size = a->seq_offset + 8;
+        if (a->value_size > max_value)
+            max_value = a->value_size;
     }
+    if (max_value)
+        cg->insert_buffer = cg_alloc_scratch(cg, max_value);
+    LLVMTypeRef members[4] = {cg->ptr, cg->ptr, cg->ptr, cg->ptr};
+    LLVMTypeRef type = LLVMStructTypeInContext(cg->context, members, 4, 0);
+    cg->seq_map = LLVMAddGlobal(cg->module, type, "tap_seq");
+    LLVMSetInitializer(cg->seq_map, LLVMConstNull(type));
+    LLVMSetSection(cg->seq_map, ".maps");
+    LLVMSetAlignment(cg->seq_map, 8);
 }
 
 static LLVMMetadataRef di_bytes(struct codegen *cg, uint64_t size)
@@ -255,6 +267,7 @@ static void describe_map(struct codegen *cg, struct cg_array *a, const char *map
     }
     m->key_size = a->key_size;
     m->value_size = a->value_size;
+    m->seq_offset = a->seq_offset;
     m->print_at_end = g->is_written && !g->is_read;
     m->hist = (enum program_hist_kind)a->hist;
     m->hist_start = a->hist_start;
@@ -263,10 +276,31 @@ static void describe_map(struct codegen *cg, struct cg_array *a, const char *map
     m->bucket_count = a->bucket_count;
 }
 
+static void map_btf(struct codegen *cg, LLVMValueRef map, int type, uint64_t max_entries, uint32_t key_size,
+                    uint32_t value_size)
+{
+    LLVMMetadataRef members[4] = {
+        di_member(cg, "type", di_int_array_ptr(cg, (uint64_t)type), 0),
+        di_member(cg, "max_entries", di_int_array_ptr(cg, max_entries), 1),
+        di_member(cg, "key", LLVMDIBuilderCreatePointerType(cg->di, di_bytes(cg, key_size), 64, 0, 0, "", 0), 2),
+        di_member(cg, "value", LLVMDIBuilderCreatePointerType(cg->di, di_bytes(cg, value_size), 64, 0, 0, "", 0), 3),
+    };
+    size_t len;
+    const char *name = LLVMGetValueName2(map, &len);
+    LLVMMetadataRef st = LLVMDIBuilderCreateStructType(cg->di, cg->di_unit, "", 0, cg->di_file, 0, 4 * 64,
+                                                       64, LLVMDIFlagZero, NULL, members, 4, 0, NULL, "", 0);
+    LLVMMetadataRef expr = LLVMDIBuilderCreateExpression(cg->di, NULL, 0);
+    LLVMMetadataRef gve = LLVMDIBuilderCreateGlobalVariableExpression(
+        cg->di, cg->di_unit, name, len, name, len, cg->di_file, 0, st, 0, expr, NULL, 64);
+    LLVMGlobalSetMetadata(map, LLVMGetMDKindIDInContext(cg->context, "dbg", 3), gve);
+}
+
 /* BTF for each map, once value sizes are final; and the runtime's view. */
 void cg_finish_arrays(struct codegen *cg)
 {
     const struct script *script = cg->script;
+    if (cg->seq_map)
+        map_btf(cg, cg->seq_map, BPF_MAP_TYPE_ARRAY, 1, 4, 8);
     cg->program->maps = calloc((size_t)script->global_count + 1, sizeof(*cg->program->maps));
     for (int i = 0; i < script->global_count; i++) {
         struct cg_array *a = cg->arrays[i];
@@ -274,21 +308,8 @@ void cg_finish_arrays(struct codegen *cg)
             continue;
         int type = a->is_percpu ? (a->symbol->wrap ? BPF_MAP_TYPE_LRU_PERCPU_HASH : BPF_MAP_TYPE_PERCPU_HASH)
                                 : (a->symbol->wrap ? BPF_MAP_TYPE_LRU_HASH : BPF_MAP_TYPE_HASH);
-        LLVMMetadataRef members[4] = {
-            di_member(cg, "type", di_int_array_ptr(cg, (uint64_t)type), 0),
-            di_member(cg, "max_entries", di_int_array_ptr(cg, (uint64_t)max_entries_of(cg, a->symbol)), 1),
-            di_member(cg, "key", LLVMDIBuilderCreatePointerType(cg->di, di_bytes(cg, a->key_size), 64, 0, 0, "", 0), 2),
-            di_member(cg, "value",
-                      LLVMDIBuilderCreatePointerType(cg->di, di_bytes(cg, a->value_size), 64, 0, 0, "", 0), 3),
-        };
-        size_t len;
-        const char *name = LLVMGetValueName2(a->map, &len);
-        LLVMMetadataRef st = LLVMDIBuilderCreateStructType(cg->di, cg->di_unit, "", 0, cg->di_file, 0, 4 * 64,
-                                                           64, LLVMDIFlagZero, NULL, members, 4, 0, NULL, "", 0);
-        LLVMMetadataRef expr = LLVMDIBuilderCreateExpression(cg->di, NULL, 0);
-        LLVMMetadataRef gve = LLVMDIBuilderCreateGlobalVariableExpression(
-            cg->di, cg->di_unit, name, len, name, len, cg->di_file, 0, st, 0, expr, NULL, 64);
-        LLVMGlobalSetMetadata(a->map, LLVMGetMDKindIDInContext(cg->context, "dbg", 3), gve);
+        map_btf(cg, a->map, type, (uint64_t)max_entries_of(cg, a->symbol), a->key_size, a->value_size);
+        const char *name = LLVMGetValueName(a->map);
         describe_map(cg, a, name);
     }
 }
@@ -385,8 +406,21 @@ LLVMValueRef cg_array_element(struct codegen *cg, struct cg_array *a, LLVMValueR
     LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, found, ""), insert, done);
 
     cg_position(cg, insert);
-    LLVMValueRef zero = zeros(cg, a->value_size);
-    LLVMValueRef args[4] = {a->map, key, zero, cg_const(cg, BPF_NOEXIST)};
+    LLVMValueRef fresh = cg_scratch_ptr(cg, cg->insert_buffer);
+    cg_zero(cg, fresh, a->value_size);
+    LLVMValueRef seq_index = cg_scratch_ptr(cg, cg->insert_buffer + a->seq_offset);
+    LLVMBuildStore(cg->builder, LLVMConstInt(cg->i32, 0, 0), seq_index);   /* key 0 of tap_seq */
+    LLVMValueRef counter = cg_map_lookup(cg, cg->seq_map, seq_index);
+    LLVMBasicBlockRef numbered = cg_block(cg, "numbered"), number = cg_block(cg, "number");
+    LLVMBuildStore(cg->builder, cg_const(cg, 0), seq_index);
+    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, counter, ""), numbered, number);
+    cg_position(cg, number);
+    LLVMValueRef seq = LLVMBuildAtomicRMW(cg->builder, LLVMAtomicRMWBinOpAdd, counter, cg_const(cg, 1),
+                                          LLVMAtomicOrderingMonotonic, 0);
+    LLVMBuildStore(cg->builder, LLVMBuildAdd(cg->builder, seq, cg_const(cg, 1), ""), seq_index);
+    LLVMBuildBr(cg->builder, numbered);
+    cg_position(cg, numbered);
+    LLVMValueRef args[4] = {a->map, key, fresh, cg_const(cg, BPF_NOEXIST)};
     LLVMValueRef status = cg_helper(cg, BPF_FUNC_map_update_elem, cg->i64, args, 4);
     LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, status, cg_const(cg, -E2BIG_ERRNO), ""),
                     full, retry);

@@ -81,6 +81,8 @@ struct codegen {
     struct cg_array **arrays;        /* per global index: arrays and statistics, else NULL */
     int callback_count;              /* foreach, delete and string-loop callbacks */
     uint32_t tokenize_buffer, tokenize_position;
+    LLVMValueRef seq_map;            /* tap_seq: the next insertion number */
+    uint32_t insert_buffer;          /* scratch: a new element's value */
     const struct symbol *foreach_arrays[16];   /* arrays being walked by enclosing foreach */
     int foreach_depth;   /* tokenize()'s state in scratch, 0 until used */
 };
@@ -141,6 +143,7 @@ struct cg_array {
     LLVMValueRef map;
     int is_stats, is_percpu;
     uint32_t key_size, value_size;
+    uint32_t seq_offset;             /* the element's insertion number (u64), after the payload */
     uint32_t key_offsets[MAX_ARRAY_KEYS];
     int hist;                        /* enum program_hist_kind */
     int64_t hist_start, hist_stop, hist_interval;
@@ -167,6 +170,7 @@ LLVMValueRef cg_hist_bucket(struct codegen *cg, struct expr *e);
 void cg_hist_print(struct codegen *cg, struct expr *hist);
 LLVMValueRef cg_stat_sum(struct codegen *cg, struct cg_array *a, LLVMValueRef key, int field);
 LLVMValueRef cg_stat_value(struct codegen *cg, struct cg_array *a, LLVMValueRef key, enum stat_op op);
+LLVMValueRef cg_stat_seq(struct codegen *cg, struct cg_array *a, LLVMValueRef key);
 void cg_copy(struct codegen *cg, LLVMValueRef dst, LLVMValueRef src, uint32_t size);
 void cg_emit_record(struct codegen *cg, LLVMValueRef ring, uint32_t size, int lost_field,
                     void (*fill)(struct codegen *cg, LLVMValueRef record, void *data), void *data);

@@ -1,6 +1,7 @@
 /* foreach, all of it in BPF. Every form is one sorted walk: the elements
- * are put in a total order (the sort column with its direction, then every
- * key ascending; without a sort column, keys ascending), and each iteration
+ * are put in a total order (the sort column with its direction, then the
+ * insertion number: without a sort column, insertion order, which is what
+ * stap's unsorted foreach and its stable sort give), and each iteration
  * selects the smallest element after the previous one with one
  * bpf_for_each_map_elem scan. That is O(n^2) map visits, but it needs only
  * two keys of scratch whatever the array size, the body runs in the probe
@@ -27,6 +28,7 @@ struct walk {
     uint32_t sort_size;          /* bytes of a sort value */
     /* scratch offsets */
     uint32_t last_key, best_key, cand_key, last_sort, best_sort, cand_sort;
+    uint32_t last_seq, best_seq, cand_seq;
     uint32_t have_last, have_best, count, limit, slice;
     int has_limit;
     int wildcard[MAX_ARRAY_KEYS];
@@ -66,47 +68,43 @@ static LLVMValueRef compare_key(struct codegen *cg, struct walk *w, int k, LLVMV
     return sign(cg, load(cg, fx), load(cg, fy));
 }
 
-/* <0, 0, >0: where element x (key, sort value) stands before element y.
- * Each part is compared only when the ones before it tie: a chain, not a
- * tree of paths for the verifier. */
+/* <0, 0, >0: where element x (key, sort value, insertion number) stands
+ * before element y. The insertion number is compared only when the sort
+ * column ties: a chain, not a tree of paths for the verifier. */
 static LLVMValueRef compare(struct codegen *cg, struct walk *w, LLVMValueRef x_key, LLVMValueRef x_sort,
-                            LLVMValueRef y_key, LLVMValueRef y_sort)
+                            LLVMValueRef x_seq, LLVMValueRef y_key, LLVMValueRef y_sort, LLVMValueRef y_seq)
 {
     LLVMBuilderRef b = cg->builder;
-    int n = w->a->symbol->key_count;
-    int parts = n + (w->by != SORT_KEYS);
-    LLVMBasicBlockRef done = cg_block(cg, "compared");
-    LLVMValueRef values[MAX_ARRAY_KEYS + 1];
-    LLVMBasicBlockRef blocks[MAX_ARRAY_KEYS + 1];
-    for (int i = 0; i < parts; i++) {
-        LLVMValueRef c;
-        int part = w->by != SORT_KEYS ? i - 1 : i;   /* -1: the sort column */
-        if (part < 0 && w->by == SORT_VALUE)
-            c = w->value_is_string ? cg_string_compare(cg, x_sort, y_sort)
-                                   : sign(cg, load(cg, x_sort), load(cg, y_sort));
-        else
-            c = compare_key(cg, w, part < 0 ? w->key : part, x_key, y_key);
-        if (part < 0 && w->direction < 0)
-            c = LLVMBuildNeg(b, c, "");
-        values[i] = c;
-        blocks[i] = LLVMGetInsertBlock(b);
-        if (i == parts - 1) {
-            LLVMBuildBr(b, done);
-            break;
-        }
-        LLVMBasicBlockRef next = cg_block(cg, "compare_next");
-        LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, c, cg_const(cg, 0), ""), done, next);
-        cg_position(cg, next);
-    }
+    if (w->by == SORT_KEYS)
+        return sign(cg, load(cg, x_seq), load(cg, y_seq));
+    LLVMValueRef c;
+    if (w->by == SORT_VALUE)
+        c = w->value_is_string ? cg_string_compare(cg, x_sort, y_sort) : sign(cg, load(cg, x_sort), load(cg, y_sort));
+    else
+        c = compare_key(cg, w, w->key, x_key, y_key);
+    if (w->direction < 0)
+        c = LLVMBuildNeg(b, c, "");
+    LLVMBasicBlockRef first = LLVMGetInsertBlock(b);
+    LLVMBasicBlockRef tie = cg_block(cg, "compare_tie"), done = cg_block(cg, "compared");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, c, cg_const(cg, 0), ""), done, tie);
+    cg_position(cg, tie);
+    LLVMValueRef by_seq = sign(cg, load(cg, x_seq), load(cg, y_seq));
+    LLVMBuildBr(b, done);
     cg_position(cg, done);
     LLVMValueRef phi = LLVMBuildPhi(b, cg->i64, "order");
-    LLVMAddIncoming(phi, values, blocks, (unsigned)parts);
+    LLVMValueRef values[2] = {c, by_seq};
+    LLVMBasicBlockRef blocks[2] = {first, tie};
+    LLVMAddIncoming(phi, values, blocks, 2);
     return phi;
 }
 
 /* The element's sort value into cand_sort. */
 static void candidate_sort_value(struct codegen *cg, struct walk *w, LLVMValueRef value)
 {
+    LLVMValueRef seq = w->a->is_stats ? cg_stat_seq(cg, w->a, at(cg, w->cand_key))
+                                      : load(cg, LLVMBuildGEP2(cg->builder, cg->i8, value,
+                                                               (LLVMValueRef[]){cg_const(cg, w->a->seq_offset)}, 1, ""));
+    LLVMBuildStore(cg->builder, seq, at(cg, w->cand_seq));
     if (w->by != SORT_VALUE)
         return;
     LLVMValueRef to = at(cg, w->cand_sort);
@@ -161,7 +159,9 @@ static LLVMValueRef scan_callback(struct codegen *cg, struct walk *w)
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, load(cg, at(cg, w->have_last)), cg_const(cg, 0), ""),
                     check_last, after_last);
     cg_position(cg, check_last);
-    LLVMValueRef vs_last = compare(cg, w, cand_key, cand_sort, at(cg, w->last_key), at(cg, w->last_sort));
+    LLVMValueRef cand_seq = at(cg, w->cand_seq);
+    LLVMValueRef vs_last = compare(cg, w, cand_key, cand_sort, cand_seq, at(cg, w->last_key), at(cg, w->last_sort),
+                                   at(cg, w->last_seq));
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLE, vs_last, cg_const(cg, 0), ""), skip, after_last);
 
     cg_position(cg, after_last);
@@ -169,11 +169,13 @@ static LLVMValueRef scan_callback(struct codegen *cg, struct walk *w)
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, load(cg, at(cg, w->have_best)), cg_const(cg, 0), ""),
                     check_best, take);
     cg_position(cg, check_best);
-    LLVMValueRef vs_best = compare(cg, w, cand_key, cand_sort, at(cg, w->best_key), at(cg, w->best_sort));
+    LLVMValueRef vs_best = compare(cg, w, at(cg, w->cand_key), at(cg, w->cand_sort), at(cg, w->cand_seq),
+                                   at(cg, w->best_key), at(cg, w->best_sort), at(cg, w->best_seq));
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGE, vs_best, cg_const(cg, 0), ""), skip, take);
 
     cg_position(cg, take);
-    cg_copy(cg, at(cg, w->best_key), cand_key, w->a->key_size);
+    cg_copy(cg, at(cg, w->best_key), at(cg, w->cand_key), w->a->key_size);
+    LLVMBuildStore(b, load(cg, at(cg, w->cand_seq)), at(cg, w->best_seq));
     if (w->by == SORT_VALUE)
         cg_copy(cg, at(cg, w->best_sort), cand_sort, w->sort_size);
     LLVMBuildStore(b, cg_const(cg, 1), at(cg, w->have_best));
@@ -216,6 +218,7 @@ static LLVMValueRef next_element(struct codegen *cg, void *data)
     cg_position(cg, found);
     LLVMValueRef best = at(cg, w->best_key);
     cg_copy(cg, at(cg, w->last_key), best, w->a->key_size);
+    LLVMBuildStore(b, load(cg, at(cg, w->best_seq)), at(cg, w->last_seq));
     if (w->by == SORT_VALUE)
         cg_copy(cg, at(cg, w->last_sort), at(cg, w->best_sort), w->sort_size);
     LLVMBuildStore(b, cg_const(cg, 1), at(cg, w->have_last));
@@ -289,6 +292,9 @@ static int plan(struct codegen *cg, struct stmt *st, struct walk *w)
     w->last_sort = cg_alloc_scratch(cg, w->sort_size);
     w->best_sort = cg_alloc_scratch(cg, w->sort_size);
     w->cand_sort = cg_alloc_scratch(cg, w->sort_size);
+    w->last_seq = cg_alloc_scratch(cg, 8);
+    w->best_seq = cg_alloc_scratch(cg, 8);
+    w->cand_seq = cg_alloc_scratch(cg, 8);
     w->have_last = cg_alloc_scratch(cg, 8);
     w->have_best = cg_alloc_scratch(cg, 8);
     w->count = cg_alloc_scratch(cg, 8);

@@ -20,7 +20,8 @@
 #define FIELD_MAX 3
 #define FIELD_SQUARES 4
 #define FIELD_BUCKET 5     /* aggregate(): the requested bucket */
-#define FIELDS 6
+#define FIELD_SEQ 6        /* aggregate(): the insertion number (the inserting CPU's) */
+#define FIELDS 7
 
 static LLVMValueRef field_ptr(struct codegen *cg, LLVMValueRef base, int field)
 {
@@ -160,6 +161,10 @@ static LLVMValueRef aggregate(struct codegen *cg, struct cg_array *a, LLVMValueR
         LLVMValueRef slot = field_ptr(cg, acc, summed[i]);
         LLVMBuildStore(b, LLVMBuildAdd(b, load(cg, slot), load(cg, field_ptr(cg, elem, summed[i])), ""), slot);
     }
+    LLVMValueRef seq = load(cg, field_ptr(cg, elem, (int)(a->seq_offset / 8)));
+    LLVMValueRef acc_seq = load(cg, field_ptr(cg, acc, FIELD_SEQ));
+    LLVMBuildStore(b, LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, seq, acc_seq, ""), seq, acc_seq, ""),
+                   field_ptr(cg, acc, FIELD_SEQ));
     if (bucket) {
         LLVMValueRef index = LLVMBuildAdd(b, bucket, cg_const(cg, sizeof(struct stat_value) / 8), "");
         LLVMValueRef from = LLVMBuildGEP2(b, cg->i64, elem, &index, 1, "");
@@ -181,6 +186,11 @@ static LLVMValueRef aggregate(struct codegen *cg, struct cg_array *a, LLVMValueR
 LLVMValueRef cg_stat_sum(struct codegen *cg, struct cg_array *a, LLVMValueRef key, int field)
 {
     return load(cg, field_ptr(cg, aggregate(cg, a, key, NULL), field));
+}
+
+LLVMValueRef cg_stat_seq(struct codegen *cg, struct cg_array *a, LLVMValueRef key)
+{
+    return load(cg, field_ptr(cg, aggregate(cg, a, key, NULL), FIELD_SEQ));
 }
 
 /* An extractor's value without raising errors (sorting foreach): 0 when empty. */

@@ -58,6 +58,11 @@ static int read_value(const struct program_map *m, int fd, const void *key, char
         total->sum_squares += v->sum_squares;
         for (int i = 0; i < m->bucket_count; i++)
             buckets[i] += b[i];
+        int64_t seq, total_seq;
+        memcpy(&seq, (const char *)v + m->seq_offset, sizeof(seq));
+        memcpy(&total_seq, out + m->seq_offset, sizeof(total_seq));
+        if (seq > total_seq)
+            memcpy(out + m->seq_offset, &seq, sizeof(seq));
     }
     free(all);
     return 0;
@@ -177,7 +182,15 @@ static int compare_keys(const struct program_map *m, const char *a, const char *
     return 0;
 }
 
-/* Value descending (statistics: count descending), then key ascending. */
+static int64_t seq_of(const struct map_entry *e)
+{
+    int64_t seq;
+    memcpy(&seq, e->value + e->map->seq_offset, sizeof(seq));
+    return seq;
+}
+
+/* Value descending (statistics: count descending); equal values in
+ * insertion order, as stap's stable sort leaves them; then by key. */
 static int compare_entries(const void *pa, const void *pb)
 {
     const struct map_entry *a = pa, *b = pb;
@@ -188,6 +201,8 @@ static int compare_entries(const void *pa, const void *pb)
         int64_t va = sort_number(a), vb = sort_number(b);
         c = va > vb ? -1 : va < vb;
     }
+    if (!c && a->map->seq_offset)
+        c = seq_of(a) < seq_of(b) ? -1 : seq_of(a) > seq_of(b);
     return c ? c : compare_keys(a->map, a->key, b->key);
 }
 

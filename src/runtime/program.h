@@ -129,7 +129,8 @@ struct program_global {
  * Keys are structs of key_count fields: int64_t for longs, string_size chars
  * (NUL-padded) for strings; a scalar statistic has one int64_t key, 0.
  * Values: int64_t, string_size chars, or struct stat_value followed by
- * bucket_count int64_t buckets; statistics are per-CPU maps, summed here. */
+ * bucket_count int64_t buckets; then the insertion number at seq_offset.
+ * Statistics are per-CPU maps, summed here. */
 enum program_map_kind {
     PROGRAM_MAP_LONG,
     PROGRAM_MAP_STRING,
@@ -158,6 +159,8 @@ struct program_map {
     enum format_arg_kind key_kinds[PROGRAM_MAX_KEYS];
     uint32_t key_offsets[PROGRAM_MAX_KEYS];
     uint32_t key_size, value_size;
+    uint32_t seq_offset;     /* in the value: the element's insertion number (int64_t), which
+                              * orders equal sort values as stap does (insertion order) */
     int print_at_end;
     enum program_hist_kind hist;
     int64_t hist_start, hist_stop, hist_interval;

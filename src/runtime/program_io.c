@@ -5,7 +5,7 @@
  *   error MESSAGE LOCATION
  *   global NAME KIND OFFSET SIZE PRINT_AT_END DECL_INDEX
  *   map NAME MAP_NAME DECL_INDEX KIND IS_SCALAR KEY_COUNT (KEY_KIND KEY_OFFSET)... KEY_SIZE VALUE_SIZE
- *       PRINT_AT_END HIST START STOP INTERVAL BUCKETS
+ *       SEQ_OFFSET PRINT_AT_END HIST START STOP INTERVAL BUCKETS
  *   hist_elision N
  * Strings are C-quoted; `-` is NULL. */
 #include "runtime/program_io.h"
@@ -65,7 +65,8 @@ static void put_map(struct strbuf *out, const struct program_map *m)
     strbuf_printf(out, " %d %d %d %d", m->decl_index, (int)m->kind, m->is_scalar, m->key_count);
     for (int k = 0; k < m->key_count; k++)
         strbuf_printf(out, " %d %u", (int)m->key_kinds[k], m->key_offsets[k]);
-    strbuf_printf(out, " %u %u %d %d %lld %lld %lld %d\n", m->key_size, m->value_size, m->print_at_end,
+    strbuf_printf(out, " %u %u %u %d %d %lld %lld %lld %d\n", m->key_size, m->value_size, m->seq_offset,
+                  m->print_at_end,
                   (int)m->hist, (long long)m->hist_start, (long long)m->hist_stop,
                   (long long)m->hist_interval, m->bucket_count);
 }
@@ -236,6 +237,7 @@ static void read_map(struct reader *r, struct program_map *m)
     }
     m->key_size = (uint32_t)read_number(r);
     m->value_size = (uint32_t)read_number(r);
+    m->seq_offset = (uint32_t)read_number(r);
     m->print_at_end = (int)read_number(r);
     m->hist = (enum program_hist_kind)read_number(r);
     m->hist_start = (int64_t)read_number(r);
