@@ -386,11 +386,15 @@ LLVMValueRef cg_array_key(struct codegen *cg, struct cg_array *a, struct expr *i
     return key;
 }
 
+/* stap's words: the declared limit, or MAXMAPENTRIES for the default one. */
 static void raise_full(struct codegen *cg, struct cg_array *a, struct span span)
 {
     char message[160];
-    snprintf(message, sizeof(message), "Array overflow, check size limit (%lld)",
-             (long long)max_entries_of(cg, a->symbol));
+    if (a->symbol->max_entries > 0)
+        snprintf(message, sizeof(message), "Array overflow, check size limit (%lld)",
+                 (long long)a->symbol->max_entries);
+    else
+        snprintf(message, sizeof(message), "Array overflow, check MAXMAPENTRIES");
     cg_raise_error(cg, span, message, cg_const(cg, 0));
 }
 
