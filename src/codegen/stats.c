@@ -265,9 +265,10 @@ LLVMValueRef cg_stat_extract(struct codegen *cg, struct expr *e)
     }
 }
 
-/* @hist_log(s)[i], @hist_linear(s, ...)[i]: the count in bucket i, where
- * log bucket 0 holds the value 0 and i > 0 (< 0) values of bit length i
- * (-i); linear bucket 0 is the first interval. Out of range: 0. */
+/* @hist_log(s)[i], @hist_linear(s, ...)[i]: the count in bucket i of the
+ * histogram as stap lays it out (log: 64 holds 0, 64 + k values of bit
+ * length k, 64 - k their negatives; linear: 0 is the underflow). Out of
+ * range is stap's runtime error. */
 LLVMValueRef cg_hist_bucket(struct codegen *cg, struct expr *e)
 {
     struct expr *hist = e->hist_bucket.hist;
@@ -278,12 +279,15 @@ LLVMValueRef cg_hist_bucket(struct codegen *cg, struct expr *e)
     }
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef index = cg_expr(cg, e->hist_bucket.bucket);
-    index = LLVMBuildAdd(b, index, cg_const(cg, a->hist == PROGRAM_HIST_LOG ? 64 : 1), "");
-    LLVMValueRef in_range = LLVMBuildICmp(b, LLVMIntULT, index, cg_const(cg, a->bucket_count), "");
     LLVMValueRef key = stat_key(cg, a, hist->stat.operand);
     cg_set_location(cg, e->span);
+    LLVMBasicBlockRef bad = cg_block(cg, "bucket_out_of_range"), ok = cg_block(cg, "bucket_ok");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGE, index, cg_const(cg, a->bucket_count), ""), bad, ok);
+    cg_position(cg, bad);
+    cg_raise_error(cg, e->span, "histogram index out of range", index);
+    cg_position(cg, ok);
     LLVMValueRef acc = aggregate(cg, a, key, cg_opaque_clamp(cg, index, a->bucket_count - 1));
-    return LLVMBuildSelect(b, in_range, load(cg, field_ptr(cg, acc, FIELD_BUCKET)), cg_const(cg, 0), "");
+    return load(cg, field_ptr(cg, acc, FIELD_BUCKET));
 }
 
 struct hist_record {
