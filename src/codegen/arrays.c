@@ -210,8 +210,9 @@ void cg_define_arrays(struct codegen *cg)
         if (a->value_size > max_value)
             max_value = a->value_size;
     }
-    if (max_value)
-        cg->insert_buffer = cg_alloc_scratch(cg, max_value);
+    if (!max_value)
+        return;
+    cg->insert_buffer = cg_alloc_scratch(cg, max_value);
     LLVMTypeRef members[4] = {cg->ptr, cg->ptr, cg->ptr, cg->ptr};
     LLVMTypeRef type = LLVMStructTypeInContext(cg->context, members, 4, 0);
     cg->seq_map = LLVMAddGlobal(cg->module, type, "tap_seq");
