@@ -307,8 +307,9 @@ void cg_finish_arrays(struct codegen *cg)
         struct cg_array *a = cg->arrays[i];
         if (!a)
             continue;
-        int type = a->is_percpu ? (a->symbol->wrap ? BPF_MAP_TYPE_LRU_PERCPU_HASH : BPF_MAP_TYPE_PERCPU_HASH)
-                                : (a->symbol->wrap ? BPF_MAP_TYPE_LRU_HASH : BPF_MAP_TYPE_HASH);
+        /* wrapping arrays evict their oldest element themselves (the kernel's
+         * LRU maps evict in batches, before they are full) */
+        int type = a->is_percpu ? BPF_MAP_TYPE_PERCPU_HASH : BPF_MAP_TYPE_HASH;
         map_btf(cg, a->map, type, (uint64_t)max_entries_of(cg, a->symbol), a->key_size, a->value_size);
         const char *name = LLVMGetValueName(a->map);
         describe_map(cg, a, name);
@@ -399,6 +400,77 @@ static void raise_full(struct codegen *cg, struct cg_array *a, struct span span)
     cg_raise_error(cg, span, message, cg_const(cg, 0));
 }
 
+/* long evict_scan(map, key, value, ctx): finds the element inserted first. */
+static LLVMValueRef evict_callback(struct codegen *cg, struct cg_array *a, uint32_t best_key, uint32_t best_seq,
+                                   uint32_t have, uint32_t cand_key, struct span span)
+{
+    char name[32];
+    snprintf(name, sizeof(name), "evict_scan_%d", cg->callback_count++);
+    LLVMTypeRef params[4] = {cg->ptr, cg->ptr, cg->ptr, cg->ptr};
+    const char *names[4] = {"map", "key", "value", "ctx"};
+    LLVMValueRef fn = cg_new_function(cg, name, LLVMFunctionType(cg->i64, params, 4, 0), ".text", names, 1);
+    struct fn_state *parent = cg->fn;
+    struct fn_state state = *parent;
+    state.kind = FN_USER;
+    state.function = fn;
+    state.scope = LLVMGetSubprogram(fn);
+    LLVMBasicBlockRef saved = LLVMGetInsertBlock(cg->builder);
+    cg->fn = &state;
+    LLVMBuilderRef b = cg->builder;
+    LLVMBasicBlockRef entry = cg_block(cg, "entry"), skip = cg_block(cg, "skip"), run = cg_block(cg, "run"),
+                      take = cg_block(cg, "take"), check = cg_block(cg, "check");
+    cg_position(cg, entry);
+    cg_set_location(cg, span);
+    state.scratch = cg_load_scratch(cg);
+    LLVMBuildCondBr(b, LLVMBuildIsNull(b, state.scratch, ""), skip, run);
+    cg_position(cg, skip);
+    LLVMBuildRet(b, cg_const(cg, 0));
+    cg_position(cg, run);
+    cg_copy(cg, cg_scratch_ptr(cg, cand_key), LLVMGetParam(fn, 1), a->key_size);
+    LLVMValueRef seq;
+    if (a->is_stats) {
+        seq = cg_stat_seq(cg, a, cg_scratch_ptr(cg, cand_key));
+    } else {
+        LLVMValueRef offset = cg_const(cg, a->seq_offset);
+        seq = LLVMBuildLoad2(b, cg->i64, LLVMBuildGEP2(b, cg->i8, LLVMGetParam(fn, 2), &offset, 1, ""), "");
+    }
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildLoad2(b, cg->i64, cg_scratch_ptr(cg, have), ""),
+                                     cg_const(cg, 0), ""), take, check);
+    cg_position(cg, check);
+    LLVMValueRef older = LLVMBuildICmp(b, LLVMIntULT, seq, LLVMBuildLoad2(b, cg->i64, cg_scratch_ptr(cg, best_seq), ""), "");
+    LLVMBuildCondBr(b, older, take, skip);
+    cg_position(cg, take);
+    LLVMBuildStore(b, seq, cg_scratch_ptr(cg, best_seq));
+    LLVMBuildStore(b, cg_const(cg, 1), cg_scratch_ptr(cg, have));
+    cg_copy(cg, cg_scratch_ptr(cg, best_key), cg_scratch_ptr(cg, cand_key), a->key_size);
+    LLVMBuildRet(b, cg_const(cg, 0));
+    cg->fn = parent;
+    cg_position(cg, saved);
+    cg_set_location(cg, span);
+    return fn;
+}
+
+/* a%[N] is full: delete the element inserted first (O(N), only when full). */
+static void evict_oldest(struct codegen *cg, struct cg_array *a, struct span span)
+{
+    uint32_t best_key = cg_alloc_scratch(cg, a->key_size), cand_key = cg_alloc_scratch(cg, a->key_size);
+    uint32_t best_seq = cg_alloc_scratch(cg, 8), have = cg_alloc_scratch(cg, 8);
+    LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, have));
+    LLVMValueRef callback = evict_callback(cg, a, best_key, best_seq, have, cand_key, span);
+    LLVMValueRef args[4] = {a->map, callback, LLVMConstNull(cg->ptr), cg_const(cg, 0)};
+    cg_helper(cg, BPF_FUNC_for_each_map_elem, cg->i64, args, 4);
+    LLVMValueRef found = LLVMBuildICmp(cg->builder, LLVMIntNE,
+                                       LLVMBuildLoad2(cg->builder, cg->i64, cg_scratch_ptr(cg, have), ""),
+                                       cg_const(cg, 0), "");
+    LLVMBasicBlockRef drop = cg_block(cg, "evict"), done = cg_block(cg, "evicted");
+    LLVMBuildCondBr(cg->builder, found, drop, done);
+    cg_position(cg, drop);
+    LLVMValueRef del[2] = {a->map, cg_scratch_ptr(cg, best_key)};
+    cg_helper(cg, BPF_FUNC_map_delete_elem, cg->i64, del, 2);
+    LLVMBuildBr(cg->builder, done);
+    cg_position(cg, done);
+}
+
 /* The element for `key`, inserted as zero when missing; a full array is a
  * runtime error (a wrapping one evicts its oldest entry instead). */
 LLVMValueRef cg_array_element(struct codegen *cg, struct cg_array *a, LLVMValueRef key, struct span span)
@@ -430,6 +502,15 @@ LLVMValueRef cg_array_element(struct codegen *cg, struct cg_array *a, LLVMValueR
     LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, status, cg_const(cg, -E2BIG_ERRNO), ""),
                     full, retry);
     cg_position(cg, full);
+    if (a->symbol->wrap) {
+        evict_oldest(cg, a, span);
+        LLVMValueRef again_args[4] = {a->map, key, fresh, cg_const(cg, BPF_NOEXIST)};
+        LLVMValueRef second = cg_helper(cg, BPF_FUNC_map_update_elem, cg->i64, again_args, 4);
+        LLVMBasicBlockRef still_full = cg_block(cg, "still_full");
+        LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, second, cg_const(cg, -E2BIG_ERRNO), ""),
+                        still_full, retry);
+        cg_position(cg, still_full);
+    }
     raise_full(cg, a, span);
 
     cg_position(cg, retry);
