@@ -563,7 +563,6 @@ LLVMValueRef cg_array_read(struct codegen *cg, struct expr *e)
     LLVMValueRef found = cg_map_lookup(cg, a->map, key);
     int is_string = a->symbol->type == TYPE_STRING;
     LLVMValueRef slot = is_string ? cg_scratch_ptr(cg, cg_alloc_string_slot(cg)) : NULL;
-    LLVMBasicBlockRef start = LLVMGetInsertBlock(cg->builder);
     LLVMBasicBlockRef hit = cg_block(cg, "read_hit"), miss = cg_block(cg, "read_miss"),
                       done = cg_block(cg, "read_done");
     LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, found, ""), miss, hit);
@@ -580,7 +579,6 @@ LLVMValueRef cg_array_read(struct codegen *cg, struct expr *e)
         LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, 0, 0), slot);
     LLVMBuildBr(cg->builder, done);
     cg_position(cg, done);
-    (void)start;
     if (is_string)
         return slot;
     LLVMValueRef phi = LLVMBuildPhi(cg->builder, cg->i64, "");

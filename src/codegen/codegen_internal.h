@@ -168,7 +168,6 @@ void cg_stat_add(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_stat_extract(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_hist_bucket(struct codegen *cg, struct expr *e);
 void cg_hist_print(struct codegen *cg, struct expr *hist);
-LLVMValueRef cg_stat_sum(struct codegen *cg, struct cg_array *a, LLVMValueRef key, int field);
 LLVMValueRef cg_stat_value(struct codegen *cg, struct cg_array *a, LLVMValueRef key, enum stat_op op);
 LLVMValueRef cg_stat_seq(struct codegen *cg, struct cg_array *a, LLVMValueRef key);
 void cg_copy(struct codegen *cg, LLVMValueRef dst, LLVMValueRef src, uint32_t size);

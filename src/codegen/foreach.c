@@ -15,7 +15,7 @@
 
 #include "codegen/codegen_internal.h"
 
-enum sort_by { SORT_KEYS, SORT_KEY, SORT_VALUE };
+enum sort_by { SORT_INSERTION, SORT_KEY, SORT_VALUE };
 
 struct walk {
     struct stmt *st;
@@ -75,7 +75,7 @@ static LLVMValueRef compare(struct codegen *cg, struct walk *w, LLVMValueRef x_k
                             LLVMValueRef x_seq, LLVMValueRef y_key, LLVMValueRef y_sort, LLVMValueRef y_seq)
 {
     LLVMBuilderRef b = cg->builder;
-    if (w->by == SORT_KEYS)
+    if (w->by == SORT_INSERTION)
         return sign(cg, load(cg, x_seq), load(cg, y_seq));
     LLVMValueRef c;
     if (w->by == SORT_VALUE)
@@ -270,7 +270,7 @@ static int plan(struct codegen *cg, struct stmt *st, struct walk *w)
         return 0;
     }
     w->direction = 1;
-    w->by = SORT_KEYS;
+    w->by = SORT_INSERTION;
     int k = 0;
     for (struct foreach_key *fk = st->foreach.keys; fk; fk = fk->next, k++)
         if (fk->sort) {

@@ -183,11 +183,6 @@ static LLVMValueRef aggregate(struct codegen *cg, struct cg_array *a, LLVMValueR
     return acc;
 }
 
-LLVMValueRef cg_stat_sum(struct codegen *cg, struct cg_array *a, LLVMValueRef key, int field)
-{
-    return load(cg, field_ptr(cg, aggregate(cg, a, key, NULL), field));
-}
-
 LLVMValueRef cg_stat_seq(struct codegen *cg, struct cg_array *a, LLVMValueRef key)
 {
     return load(cg, field_ptr(cg, aggregate(cg, a, key, NULL), FIELD_SEQ));
