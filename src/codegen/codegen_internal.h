@@ -130,6 +130,10 @@ void cg_setup_frame(struct codegen *cg, struct frame_layout *layout);
 void cg_define_user_functions(struct codegen *cg);
 LLVMValueRef cg_call_user(struct codegen *cg, struct expr *call);
 
+/* tracepoint.c */
+LLVMValueRef cg_ctx_read(struct codegen *cg, struct expr *e);
+LLVMValueRef cg_user_string(struct codegen *cg, struct expr *e, int with_fallback);
+
 /* probes.c */
 void cg_define_probes(struct codegen *cg);
 

@@ -318,6 +318,8 @@ static LLVMValueRef builtin_call(struct codegen *cg, struct expr *e, const struc
         return cg_helper(cg, BPF_FUNC_ktime_get_ns, cg->i64, NULL, 0);
     case BUILTIN_RANDINT: return randint(cg, e);
     case BUILTIN_STRLEN: return cg_string_length(cg, cg_expr(cg, e->call.args));
+    case BUILTIN_USER_STRING: return cg_user_string(cg, e, 0);
+    case BUILTIN_USER_STRING2: return cg_user_string(cg, e, 1);
     }
     return cg_const(cg, 0);
 }
@@ -352,6 +354,7 @@ LLVMValueRef cg_expr(struct codegen *cg, struct expr *e)
         return unsupported(cg, e, "target variables are");
     case EXPR_REGISTER: case EXPR_USER_READ:
         return unsupported(cg, e, "register and user-memory reads are");
+    case EXPR_CTX_READ: return cg_ctx_read(cg, e);
     }
     return cg_const(cg, 0);
 }

@@ -29,6 +29,8 @@ static const struct builtin builtins[] = {
     FIXED0("local_clock_ns", BUILTIN_LOCAL_CLOCK_NS, TYPE_LONG),
     FIXED1("randint", BUILTIN_RANDINT, TYPE_LONG, TYPE_LONG),
     FIXED1("strlen", BUILTIN_STRLEN, TYPE_LONG, TYPE_STRING),
+    FIXED1("user_string", BUILTIN_USER_STRING, TYPE_STRING, TYPE_LONG),
+    {"user_string2", BUILTIN_USER_STRING2, TYPE_STRING, BUILTIN_ARGS_FIXED, 2, {TYPE_LONG, TYPE_STRING}},
 };
 
 const struct builtin *builtin_lookup(const char *name)

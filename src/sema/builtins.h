@@ -12,6 +12,8 @@ enum builtin_id {
     BUILTIN_TARGET, BUILTIN_PP,
     BUILTIN_GETTIMEOFDAY_S, BUILTIN_GETTIMEOFDAY_MS, BUILTIN_GETTIMEOFDAY_US, BUILTIN_GETTIMEOFDAY_NS,
     BUILTIN_KTIME_GET_NS, BUILTIN_LOCAL_CLOCK_NS, BUILTIN_RANDINT, BUILTIN_STRLEN,
+    /* kernel and context (codegen/tracepoint.c, codegen/context.c): */
+    BUILTIN_USER_STRING, BUILTIN_USER_STRING2,
 };
 
 /* How the arguments are checked. */

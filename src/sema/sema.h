@@ -11,6 +11,7 @@
 
 struct arena;
 struct diags;
+struct tp_format;
 
 enum symbol_kind {
     SYMBOL_GLOBAL,       /* script global: scalar or array */
@@ -94,6 +95,7 @@ struct probe {
     const char *path;
     uint64_t offset;
     const char *tp_category, *tp_name;
+    const struct tp_format *tp_format;   /* PROBE_TRACEPOINT from tracefs: the record's fields */
     int index;                   /* in script order */
 };
 
