@@ -107,6 +107,7 @@ struct script *sema_analyze(struct arena *arena, struct diags *diags, struct ast
     resolve_bodies(&s);
     if (diags->error_count)
         return NULL;
+    sema_elide_alias_stores(&s);
     sema_infer_types(&s);
     return diags->error_count ? NULL : s.script;
 }

@@ -52,6 +52,8 @@ void sema_add_alias(struct sema *s, struct decl *decl);
 int sema_expand_alias(struct sema *s, struct probe_point *point, struct stmt *body);
 /* Loads the tapset file defining `name`; NULL when none does. */
 struct function_decl *sema_tapset_function(struct sema *s, const char *name);
+/* Drops alias assignments to locals the handler never reads (after resolution). */
+void sema_elide_alias_stores(struct sema *s);
 
 /* clone.c */
 struct expr *sema_clone_expr(struct arena *arena, const struct expr *e);

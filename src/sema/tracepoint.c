@@ -245,8 +245,9 @@ static void declared_size(const struct tp_field *f, int *size, int *is_signed)
     };
     *size = f->size;
     *is_signed = f->is_signed;
+    const char *type = strncmp(f->type, "const ", 6) == 0 ? f->type + 6 : f->type;
     for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++) {
-        if (strcmp(f->type, ints[i].type) == 0 && ints[i].size <= f->size) {
+        if (strcmp(type, ints[i].type) == 0 && ints[i].size <= f->size) {
             *size = ints[i].size;
             *is_signed = ints[i].is_signed;
             return;

@@ -468,7 +468,8 @@ static void default_locals(struct sema *s, struct frame_layout *frame)
         if (sym->kind == SYMBOL_PARAM)
             continue;
         if (!sym->is_written) {
-            diag_warning(s->diags, sym->span, "never-assigned local variable '%s'", sym->name);
+            if (sym->is_read)   /* neither: only elided alias stores used it */
+                diag_warning(s->diags, sym->span, "never-assigned local variable '%s'", sym->name);
             if (sym->type == TYPE_UNKNOWN)
                 sym->type = TYPE_LONG;
         } else if (sym->type == TYPE_UNKNOWN) {
