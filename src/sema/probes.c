@@ -124,7 +124,7 @@ static const struct { const char *name; point_resolver resolve; } resolvers[] = 
     {"begin", resolve_run_once}, {"end", resolve_run_once}, {"error", resolve_run_once},
     {"timer", resolve_timer},
     {"process", resolve_unavailable}, {"kernel", resolve_kernel}, {"module", resolve_unavailable},
-    {"kprobe", resolve_unavailable}, {"perf", resolve_unavailable},
+    {"kprobe", resolve_unavailable}, {"perf", sema_resolve_perf},
 };
 
 void sema_add_probe(struct sema *s, struct probe *probe)

@@ -62,6 +62,9 @@ struct stmt *sema_clone_stmt(struct arena *arena, const struct stmt *list);
 /* sema.c */
 void sema_resolve_function(struct sema *s, struct function_decl *fn);
 
+/* perf.c */
+int sema_resolve_perf(struct sema *s, struct probe_point *point, struct probe *probe);
+
 /* tracepoint.c */
 int sema_resolve_tracepoint(struct sema *s, struct probe_point *point, struct probe *probe);
 void sema_lower_tracepoint_target(struct sema *s, struct expr *e);
