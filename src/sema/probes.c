@@ -162,7 +162,12 @@ int sema_resolve_point(struct sema *s, struct probe_point *point, struct stmt *b
             resolve = resolvers[i].resolve;
     if (strcmp(head, "never") == 0 && !point->components->next)
         return 0;   /* `never` resolves and never fires */
-    if (!resolve) {
+    /* process.begin/.end are tapset aliases although `process` has a resolver */
+    int lifetime = strcmp(head, "process") == 0 && point->components->arg_kind == PROBE_ARG_NONE &&
+                   point->components->next && !point->components->next->next &&
+                   (strcmp(point->components->next->name, "begin") == 0 ||
+                    strcmp(point->components->next->name, "end") == 0);
+    if (!resolve || lifetime) {
         int added = sema_expand_alias(s, point, body);
         if (added < 0)
             point_error(s, point, point->components->span,
