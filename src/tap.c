@@ -306,13 +306,22 @@ int main(int argc, char **argv)
     struct arena arena;
     arena_init(&arena);
     add_default_tapset_dirs(&opts, &arena);
-    if (opts.list_point) {
-        fprintf(stderr, "ERROR: listing probe points (-l/-L) is not supported yet\n");
-        arena_free(&arena);
-        return 1;
-    }
     struct diags diags;
     diags_init(&diags);
+    if (opts.list_point) {
+        struct sema_options list_options = {.tapset_dirs = opts.tapset_dirs,
+                                            .tapset_dir_count = opts.tapset_dir_count};
+        int status = sema_list_points(stdout, &arena, &diags, opts.list_point, opts.list_variables,
+                                      &list_options);
+        if (status < 0) {
+            fprintf(stderr, "ERROR: listing probe points (-l/-L) is not supported yet\n");
+            status = 1;
+        }
+        diags_print(&diags, stderr);
+        diags_free(&diags);
+        arena_free(&arena);
+        return status;
+    }
     diags.warnings_off = opts.no_warnings;
     diags.warnings_are_errors = opts.warnings_are_errors;
     int done = 0;

@@ -96,6 +96,7 @@ struct probe {
     uint64_t offset;
     const char *tp_category, *tp_name;
     const struct tp_format *tp_format;   /* PROBE_TRACEPOINT from tracefs: the record's fields */
+    const char *alias_point;     /* expanded from an alias: the alias name the user's point matched */
     int index;                   /* in script order */
 };
 
@@ -121,6 +122,12 @@ struct script {
  * error was reported. */
 struct script *sema_analyze(struct arena *arena, struct diags *diags, struct ast *user,
                             const struct sema_options *options);
+
+/* -l/-L for kernel.trace("...") and probe aliases (syscall.*): prints the
+ * sorted points, with variables and their types for -L; returns the exit
+ * status, or -1 when `point` is neither (another lister's job). */
+int sema_list_points(FILE *out, struct arena *arena, struct diags *diags, const char *point,
+                     int with_variables, const struct sema_options *options);
 
 /* -p2: probes, globals and functions with their types. */
 void sema_print(FILE *out, const struct script *script);

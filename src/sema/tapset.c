@@ -206,6 +206,14 @@ static struct stmt *compose(struct sema *s, const struct decl *alias, const stru
                                     : block_of(s, own, user, body->span);
 }
 
+static const struct probe_point *name_of(const struct decl *alias, const struct probe_point *point)
+{
+    for (const struct probe_point *name = alias->alias.names; name; name = name->next)
+        if (alias_name_matches(name, point))
+            return name;
+    return alias->alias.names;
+}
+
 int sema_expand_alias(struct sema *s, struct probe_point *point, struct stmt *body)
 {
     const char *head = point->components->name;
@@ -227,6 +235,7 @@ int sema_expand_alias(struct sema *s, struct probe_point *point, struct stmt *bo
             return 0;
         }
         load_file(s, t->aliases[i].file);
+        int first = s->script->probe_count;
         t->depth++;
         for (struct probe_point *target = alias->alias.points; target; target = target->next) {
             struct probe_point inner = *target;
@@ -240,6 +249,9 @@ int sema_expand_alias(struct sema *s, struct probe_point *point, struct stmt *bo
                 break;
         }
         t->depth--;
+        /* the outermost alias names the probes (listings) */
+        for (int p = first; p < s->script->probe_count; p++)
+            s->script->probes[p]->alias_point = sema_point_text(s, name_of(alias, point));
     }
     return matched ? added : -1;
 }
