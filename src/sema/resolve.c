@@ -205,7 +205,8 @@ static void resolve_expr(struct sema *s, struct expr *e)
     case EXPR_TARGET:
         /* Tracepoint fields become reads of the probe's record (tracepoint.c). */
         if (s->probe && s->frame == s->probe->frame && s->probe->kind == PROBE_TRACEPOINT)
-            sema_lower_tracepoint_target(s, e);
+            if (sema_lower_tracepoint_target(s, e) && e->kind != EXPR_TARGET)
+                resolve_expr(s, e);
         return;
     case EXPR_VAR:
     case EXPR_REGISTER:

@@ -67,7 +67,8 @@ int sema_resolve_perf(struct sema *s, struct probe_point *point, struct probe *p
 
 /* tracepoint.c */
 int sema_resolve_tracepoint(struct sema *s, struct probe_point *point, struct probe *probe);
-void sema_lower_tracepoint_target(struct sema *s, struct expr *e);
+/* Rewrites $field, $$vars ... in place; 1 when the result needs resolving. */
+int sema_lower_tracepoint_target(struct sema *s, struct expr *e);
 
 /* resolve.c: binds identifiers and calls in one body to symbols. */
 void sema_resolve_body(struct sema *s, struct stmt *body);

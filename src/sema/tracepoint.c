@@ -269,26 +269,96 @@ static const char *alternatives(struct sema *s, const struct tp_format *format)
     return text;
 }
 
-void sema_lower_tracepoint_target(struct sema *s, struct expr *e)
+static struct expr *string_node(struct sema *s, struct span span, const char *text)
+{
+    struct expr *e = ast_expr(s->arena, EXPR_STRING, span);
+    e->string.value = text;
+    e->string.len = (int)strlen(text);
+    return e;
+}
+
+static struct expr *concat(struct sema *s, struct span span, struct expr *lhs, struct expr *rhs)
+{
+    if (!lhs)
+        return rhs;
+    struct expr *e = ast_expr(s->arena, EXPR_BINARY, span);
+    e->binary.op = BINARY_CONCAT;
+    e->binary.lhs = lhs;
+    e->binary.rhs = rhs;
+    return e;
+}
+
+static int lower_field(struct sema *s, struct expr *e, const struct tp_field *f);
+
+/* $$vars / $$parms: "name=0x1 path=\"...\"": every field but common_* and
+ * the syscall number, numbers as %#x (through the tapset's _tap_hex). */
+static void lower_vars(struct sema *s, struct expr *e, const struct tp_format *format)
+{
+    struct expr *text = NULL;
+    for (int i = 0; i < format->field_count; i++) {
+        const struct tp_field *f = &format->fields[i];
+        if (strncmp(f->name, "common_", 7) == 0 || strcmp(f->name, "__syscall_nr") == 0 ||
+            (f->array_len >= 0 && !strstr(f->type, "char")))
+            continue;
+        struct expr *value = ast_expr(s->arena, EXPR_TARGET, e->span);
+        if (!lower_field(s, value, f))
+            return;
+        const char *label = arena_printf(s->arena, "%s%s=%s", text ? " " : "", f->name,
+                                         value->ctx_read.kind == CTX_READ_LONG ? "" : "\"");
+        text = concat(s, e->span, text, string_node(s, e->span, label));
+        if (value->ctx_read.kind == CTX_READ_LONG) {
+            value->ctx_read.is_signed = 0;   /* %#x of the field's own width */
+            struct expr *call = ast_expr(s->arena, EXPR_CALL, e->span);
+            call->call.name = "_tap_hex";
+            call->call.args = value;
+            call->call.arg_count = 1;
+            text = concat(s, e->span, text, call);
+        } else {
+            text = concat(s, e->span, concat(s, e->span, text, value), string_node(s, e->span, "\""));
+        }
+    }
+    struct expr *next = e->next;
+    *e = *(text ? text : string_node(s, e->span, ""));
+    e->next = next;
+}
+
+int sema_lower_tracepoint_target(struct sema *s, struct expr *e)
 {
     const struct tp_format *format = s->probe->tp_format;
     const char *name = e->target.name;
     if (!format)
-        return;
+        return 0;
+    if (strcmp(name, "$vars") == 0 || strcmp(name, "$parms") == 0) {
+        lower_vars(s, e, format);
+        return 1;
+    }
+    if (strcmp(name, "$name") == 0 || strcmp(name, "$system") == 0) {
+        struct expr *next = e->next;
+        *e = *string_node(s, e->span, name[1] == 'n' ? format->name : format->category);
+        e->next = next;
+        return 0;
+    }
     if (name[0] == '$') {
-        diag_error(s->diags, e->span, "$%s is not supported yet in kernel.trace probes", name);
-        return;
+        diag_error(s->diags, e->span, "$%s is not available in kernel.trace probes ($$vars, $$parms, "
+                   "$$name and $$system are)", name);
+        return 0;
     }
     const struct tp_field *f = tracepoint_field(format, name);
     if (!f) {
         diag_error(s->diags, e->span, "unable to find tracepoint variable '$%s' (alternatives: %s)", name,
                    alternatives(s, format));
-        return;
+        return 0;
     }
+    return lower_field(s, e, f);
+}
+
+static int lower_field(struct sema *s, struct expr *e, const struct tp_field *f)
+{
+    const char *name = f->name;
     if (e->target.components || e->target.pretty || e->target.address_of) {
         diag_error(s->diags, e->span, "tracepoint field $%s is a plain value: members, indexing, & and "
                    "pretty printing are not supported on it", name);
-        return;
+        return 0;
     }
     struct expr lowered = {.kind = EXPR_CTX_READ, .span = e->span, .next = e->next};
     lowered.ctx_read.offset = f->offset;
@@ -303,7 +373,8 @@ void sema_lower_tracepoint_target(struct sema *s, struct expr *e)
     } else {
         diag_error(s->diags, e->span, "tracepoint field $%s (%s) cannot be read as a value yet", name,
                    f->list_type);
-        return;
+        return 0;
     }
     *e = lowered;
+    return 1;
 }
