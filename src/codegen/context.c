@@ -34,7 +34,7 @@ static long member_offset(const struct btf *btf, int type_id, const char *member
 
 struct task_offsets {
     int loaded;
-    long real_parent, tgid, comm, cred, euid;
+    long real_parent, tgid, comm, cred, euid, mm, arg_start, arg_end;
 };
 
 static const struct task_offsets *task_offsets(void)
@@ -42,17 +42,23 @@ static const struct task_offsets *task_offsets(void)
     static struct task_offsets offsets;
     if (offsets.loaded)
         return &offsets;
-    offsets = (struct task_offsets){.loaded = 1, -1, -1, -1, -1, -1};
+    offsets = (struct task_offsets){.loaded = 1, -1, -1, -1, -1, -1, -1, -1, -1};
     struct btf *btf = btf__load_vmlinux_btf();
     if (!btf)
         return &offsets;
     int task = btf__find_by_name_kind(btf, "task_struct", BTF_KIND_STRUCT);
     int cred = btf__find_by_name_kind(btf, "cred", BTF_KIND_STRUCT);
+    int mm = btf__find_by_name_kind(btf, "mm_struct", BTF_KIND_STRUCT);
+    if (mm > 0) {
+        offsets.arg_start = member_offset(btf, mm, "arg_start", 0);
+        offsets.arg_end = member_offset(btf, mm, "arg_end", 0);
+    }
     if (task > 0) {
         offsets.real_parent = member_offset(btf, task, "real_parent", 0);
         offsets.tgid = member_offset(btf, task, "tgid", 0);
         offsets.comm = member_offset(btf, task, "comm", 0);
         offsets.cred = member_offset(btf, task, "cred", 0);
+        offsets.mm = member_offset(btf, task, "mm", 0);
     }
     if (cred > 0)
         offsets.euid = member_offset(btf, cred, "euid", 0);
@@ -83,7 +89,9 @@ LLVMValueRef cg_context_call(struct codegen *cg, struct expr *e, int builtin_id)
     const struct task_offsets *o = task_offsets();
     int missing = (builtin_id == BUILTIN_PPID && (o->real_parent < 0 || o->tgid < 0)) ||
                   (builtin_id == BUILTIN_PEXECNAME && (o->real_parent < 0 || o->comm < 0)) ||
-                  (builtin_id == BUILTIN_EUID && (o->cred < 0 || o->euid < 0));
+                  (builtin_id == BUILTIN_EUID && (o->cred < 0 || o->euid < 0)) ||
+                  ((builtin_id == BUILTIN_ARG_START || builtin_id == BUILTIN_ARG_END) &&
+                   (o->mm < 0 || o->arg_start < 0 || o->arg_end < 0));
     if (missing) {
         diag_error(cg->diags, e->span, "%s() needs the kernel's BTF (/sys/kernel/btf/vmlinux) "
                    "to find task_struct fields", e->call.name);
@@ -102,6 +110,11 @@ LLVMValueRef cg_context_call(struct codegen *cg, struct expr *e, int builtin_id)
                                 LLVMBuildIntToPtr(cg->builder, address, cg->ptr, "")};
         cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
         return slot;
+    }
+    case BUILTIN_ARG_START: case BUILTIN_ARG_END: {
+        /* a kernel thread has no mm: reading at offset from 0 fails and yields 0 */
+        LLVMValueRef mm = read_kernel(cg, current_task(cg), o->mm, 8);
+        return read_kernel(cg, mm, builtin_id == BUILTIN_ARG_START ? o->arg_start : o->arg_end, 8);
     }
     case BUILTIN_JIFFIES:
         return cg_helper(cg, BPF_FUNC_jiffies64, cg->i64, NULL, 0);

@@ -321,6 +321,7 @@ static LLVMValueRef builtin_call(struct codegen *cg, struct expr *e, const struc
     case BUILTIN_USER_STRING: return cg_user_string(cg, e, 0);
     case BUILTIN_USER_STRING2: return cg_user_string(cg, e, 1);
     case BUILTIN_PPID: case BUILTIN_PEXECNAME: case BUILTIN_EUID: case BUILTIN_JIFFIES:
+    case BUILTIN_ARG_START: case BUILTIN_ARG_END:
         return cg_context_call(cg, e, (int)b->id);
     }
     return cg_const(cg, 0);

@@ -34,6 +34,8 @@ static const struct builtin builtins[] = {
     FIXED0("pexecname", BUILTIN_PEXECNAME, TYPE_STRING),
     FIXED0("euid", BUILTIN_EUID, TYPE_LONG),
     FIXED0("jiffies", BUILTIN_JIFFIES, TYPE_LONG),
+    FIXED0("__tap_arg_start", BUILTIN_ARG_START, TYPE_LONG),   /* current->mm->arg_start */
+    FIXED0("__tap_arg_end", BUILTIN_ARG_END, TYPE_LONG),
     {"user_string2", BUILTIN_USER_STRING2, TYPE_STRING, BUILTIN_ARGS_FIXED, 2, {TYPE_LONG, TYPE_STRING}},
 };
 

@@ -14,7 +14,7 @@ enum builtin_id {
     BUILTIN_KTIME_GET_NS, BUILTIN_LOCAL_CLOCK_NS, BUILTIN_RANDINT, BUILTIN_STRLEN,
     /* kernel and context (codegen/tracepoint.c, codegen/context.c): */
     BUILTIN_USER_STRING, BUILTIN_USER_STRING2, BUILTIN_PPID, BUILTIN_PEXECNAME, BUILTIN_EUID,
-    BUILTIN_JIFFIES,
+    BUILTIN_JIFFIES, BUILTIN_ARG_START, BUILTIN_ARG_END,
 };
 
 /* How the arguments are checked. */
