@@ -19,6 +19,7 @@
 #define MAX_ALIAS_DEPTH 16
 
 struct tapset_file {
+    const char *base;            /* file name without the directory */
     struct ast *ast;
     int loaded;                  /* its globals and functions are in the script */
 };
@@ -95,6 +96,14 @@ static void scan_dir(struct sema *s, const char *dir)
     if (count)
         qsort(names, (size_t)count, sizeof(*names), compare_names);
     for (int i = 0; i < count; i++) {
+        /* A file name seen in an earlier directory is overridden there (-I
+         * first; an installed copy and the source tree are not both loaded). */
+        const char *base = strrchr(names[i], '/') + 1;
+        int seen = 0;
+        for (int j = 0; j < t->file_count && !seen; j++)
+            seen = strcmp(t->files[j].base, base) == 0;
+        if (seen)
+            continue;
         struct source_file *file = source_from_path(s->arena, names[i]);
         if (!file)
             continue;
@@ -105,7 +114,7 @@ static void scan_dir(struct sema *s, const char *dir)
             continue;
         t->files = arena_realloc(s->arena, t->files, sizeof(*t->files) * (size_t)t->file_count,
                                  sizeof(*t->files) * (size_t)(t->file_count + 1));
-        t->files[t->file_count++] = (struct tapset_file){.ast = ast};
+        t->files[t->file_count++] = (struct tapset_file){.base = base, .ast = ast};
     }
     free(names);
 }
