@@ -14,9 +14,7 @@ static void collect_decls(struct sema *s, struct ast *ast)
             diag_error(s->diags, d->span,
                        "embedded C (%%{ %%}) is not available: tap runs scripts as BPF programs, with no guru mode");
             break;
-        case DECL_ALIAS:
-            diag_error(s->diags, d->span, "probe aliases are not supported yet");
-            break;
+        case DECL_ALIAS: sema_add_alias(s, d); break;
         case DECL_PROBE: break;
         }
     }
@@ -25,7 +23,7 @@ static void collect_decls(struct sema *s, struct ast *ast)
             sema_resolve_probe(s, d);
 }
 
-static void resolve_function(struct sema *s, struct function_decl *fn)
+void sema_resolve_function(struct sema *s, struct function_decl *fn)
 {
     if (fn->is_resolved)
         return;
@@ -82,7 +80,7 @@ static void resolve_bodies(struct sema *s)
     s->function = NULL;
     for (int i = 0; i < script->function_count; i++)
         if (!script->functions[i]->is_builtin_tapset)
-            resolve_function(s, script->functions[i]);
+            sema_resolve_function(s, script->functions[i]);
     for (int i = 0; i < roots.callee_count; i++)
         mark_reachable(roots.callees[i]);
     for (int i = 0; i < script->function_count; i++) {
@@ -109,6 +107,7 @@ struct script *sema_analyze(struct arena *arena, struct diags *diags, struct ast
     resolve_bodies(&s);
     if (diags->error_count)
         return NULL;
+    sema_elide_alias_stores(&s);
     sema_infer_types(&s);
     return diags->error_count ? NULL : s.script;
 }
