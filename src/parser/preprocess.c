@@ -372,10 +372,7 @@ static void pp_load_config(struct pp *pp)
         return;
     struct strbuf sb;
     strbuf_init(&sb);
-    char chunk[4096];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-        strbuf_append(&sb, chunk, n);
+    strbuf_read_file(&sb, f);
     if (piped)
         pclose(f);
     else

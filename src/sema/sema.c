@@ -58,6 +58,20 @@ static int reaches(struct function_decl *from, struct function_decl *target, int
     return 0;
 }
 
+/* Binds the names in a probe's condition and body; calls are recorded as
+ * callees of `caller` (the probes' pseudo-function, for reachability). */
+void sema_resolve_probe_body(struct sema *s, struct probe *probe, struct function_decl *caller)
+{
+    s->function = caller;
+    s->frame = probe->frame;
+    s->probe = probe;
+    if (probe->condition) {
+        struct stmt cond = {.kind = STMT_EXPR, .expr = probe->condition};
+        sema_resolve_body(s, &cond);
+    }
+    sema_resolve_body(s, probe->body);
+}
+
 static void resolve_bodies(struct sema *s)
 {
     struct script *script = s->script;
@@ -68,14 +82,7 @@ static void resolve_bodies(struct sema *s)
         struct probe *probe = script->probes[i];
         if (i > 0 && script->probes[i - 1]->body == probe->body)
             continue;
-        s->function = &roots;
-        s->frame = probe->frame;
-        s->probe = probe;
-        if (probe->condition) {
-            struct stmt cond = {.kind = STMT_EXPR, .expr = probe->condition};
-            sema_resolve_body(s, &cond);
-        }
-        sema_resolve_body(s, probe->body);
+        sema_resolve_probe_body(s, probe, &roots);
     }
     s->function = NULL;
     for (int i = 0; i < script->function_count; i++)

@@ -63,6 +63,7 @@ struct stmt *sema_clone_stmt(struct arena *arena, const struct stmt *list);
 
 /* sema.c */
 void sema_resolve_function(struct sema *s, struct function_decl *fn);
+void sema_resolve_probe_body(struct sema *s, struct probe *probe, struct function_decl *caller);
 
 /* perf.c */
 int sema_resolve_perf(struct sema *s, struct probe_point *point, struct probe *probe);

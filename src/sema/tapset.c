@@ -299,14 +299,7 @@ void sema_elide_alias_stores(struct sema *s)
         do {
             for (int l = 0; l < probe->frame->local_count; l++)
                 probe->frame->locals[l]->is_read = 0;
-            s->function = NULL;
-            s->frame = probe->frame;
-            s->probe = probe;
-            if (probe->condition) {
-                struct stmt cond = {.kind = STMT_EXPR, .expr = probe->condition};
-                sema_resolve_body(s, &cond);
-            }
-            sema_resolve_body(s, probe->body);
+            sema_resolve_probe_body(s, probe, NULL);
         } while (elide_stores(probe->body));
     }
 }
