@@ -197,6 +197,13 @@ LLVMValueRef cg_register(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_user_read(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_target_builtin(struct codegen *cg, struct expr *call, int builtin_id);
 
+/* tracepoint.c */
+LLVMValueRef cg_ctx_read(struct codegen *cg, struct expr *e);
+LLVMValueRef cg_user_string(struct codegen *cg, struct expr *e, int with_fallback);
+
+/* context.c: ppid(), pexecname(), euid(), jiffies() */
+LLVMValueRef cg_context_call(struct codegen *cg, struct expr *e, int builtin_id);
+
 /* probes.c */
 void cg_define_probes(struct codegen *cg);
 

@@ -11,6 +11,7 @@
 
 struct arena;
 struct diags;
+struct tp_format;
 
 enum symbol_kind {
     SYMBOL_GLOBAL,       /* script global: scalar or array */
@@ -98,6 +99,8 @@ struct probe {
     void *site;                  /* PROBE_UPROBE/URETPROBE: sema's struct uprobe_site */
     int sleepable;               /* PROBE_UPROBE/URETPROBE: may fault user pages in (user_string) */
     const char *tp_category, *tp_name;
+    const struct tp_format *tp_format;   /* PROBE_TRACEPOINT from tracefs: the record's fields */
+    const char *alias_point;     /* expanded from an alias: the alias name the user's point matched */
     int index;                   /* in script order */
 };
 

@@ -279,11 +279,11 @@ static const char *function_text(struct sema *s, const struct dwarf_function *f)
     return arena_printf(s->arena, "%s@%s:%d", f->name, f->decl_file, f->decl_line);
 }
 
-static struct probe *add_site(struct sema *s, struct decl *decl, struct probe_point *point,
+static struct probe *add_site(struct sema *s, struct stmt *body, struct probe_point *point,
                               struct frame_layout *frame, struct uprobe_site *site, const char *text)
 {
-    struct probe *probe = sema_new_probe(s, decl, point, frame);
-    probe->body = sema_clone_stmt(s->arena, decl->probe.body);
+    struct probe *probe = sema_new_probe(s, point, body, frame);
+    probe->body = sema_clone_stmt(s->arena, body);
     probe->condition = point->condition ? sema_clone_expr(s->arena, point->condition) : NULL;
     probe->kind = site->is_return ? PROBE_URETPROBE : PROBE_UPROBE;
     probe->path = site->module->path;
@@ -302,7 +302,7 @@ static struct probe *add_site(struct sema *s, struct decl *decl, struct probe_po
 
 static const char *closest_functions(struct sema *s, struct dwarf_module *m, const char *name);
 
-static int resolve_functions(struct sema *s, struct decl *decl, struct probe_point *point,
+static int resolve_functions(struct sema *s, struct stmt *body, struct probe_point *point,
                              struct frame_layout *frame, struct dwarf_module *m, struct process_point *pp)
 {
     int added = 0;
@@ -320,12 +320,12 @@ static int resolve_functions(struct sema *s, struct decl *decl, struct probe_poi
         site->function = f;
         site->is_return = is_return;
         site->at_entry = is_return || !f->die_offset ||
-                         entry_is_enough(m, f, decl->probe.body, point->condition);
+                         entry_is_enough(m, f, body, point->condition);
         site->pc = site->at_entry ? f->entry : dwarf_module_after_prologue(m, f);
         const char *text = arena_printf(s->arena, "process(\"%s\").function(\"%s\")%s%s", m->path,
                                         function_text(s, f), pp->suffix ? "." : "",
                                         pp->suffix ? pp->suffix : "");
-        add_site(s, decl, point, frame, site, text);
+        add_site(s, body, point, frame, site, text);
         added++;
     }
     if (!added && !point->optional) {
@@ -404,7 +404,7 @@ int uprobe_function_lines(struct dwarf_module *m, const struct dwarf_function *f
     return n;
 }
 
-static int resolve_statements(struct sema *s, struct decl *decl, struct probe_point *point,
+static int resolve_statements(struct sema *s, struct stmt *body, struct probe_point *point,
                               struct frame_layout *frame, struct dwarf_module *m, struct process_point *pp)
 {
     int added = 0;
@@ -415,7 +415,7 @@ static int resolve_statements(struct sema *s, struct decl *decl, struct probe_po
         site->function = function_at(m, pp->address);
         site->is_statement = 1;
         site->at_entry = site->function && site->function->entry == pp->address;
-        add_site(s, decl, point, frame, site,
+        add_site(s, body, point, frame, site,
                  arena_printf(s->arena, "process(\"%s\").statement(0x%llx)", m->path,
                               (unsigned long long)pp->address));
         return 1;
@@ -438,7 +438,7 @@ static int resolve_statements(struct sema *s, struct decl *decl, struct probe_po
             site->line = lines[k].line;
             site->is_statement = 1;
             site->at_entry = site->pc == f->entry;
-            add_site(s, decl, point, frame, site,
+            add_site(s, body, point, frame, site,
                      arena_printf(s->arena, "process(\"%s\").statement(\"%s@%s:%d\")", m->path, f->name,
                                   f->decl_file, lines[k].line));
             added++;
@@ -452,7 +452,7 @@ static int resolve_statements(struct sema *s, struct decl *decl, struct probe_po
     return added;
 }
 
-int sema_resolve_process(struct sema *s, struct decl *decl, struct probe_point *point,
+int sema_resolve_process(struct sema *s, struct stmt *body, struct probe_point *point,
                          struct frame_layout *frame)
 {
     struct process_point pp;
@@ -464,8 +464,8 @@ int sema_resolve_process(struct sema *s, struct decl *decl, struct probe_point *
         return point_error(s, point, point->components->span,
                            arena_printf(s->arena, "while resolving probe point: %s", error));
     if (strcmp(pp.kind, "statement") == 0)
-        return resolve_statements(s, decl, point, frame, m, &pp);
-    return resolve_functions(s, decl, point, frame, m, &pp);
+        return resolve_statements(s, body, point, frame, m, &pp);
+    return resolve_functions(s, body, point, frame, m, &pp);
 }
 
 /* --- suggestions ---------------------------------------------------------- */
