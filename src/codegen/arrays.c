@@ -91,6 +91,12 @@ static void note_hist(struct codegen *cg, struct expr *e)
         diag_error(cg->diags, e->span, "@hist_linear needs start < stop and a positive interval");
         return;
     }
+    /* stap's limit (STP_MAX_BUCKETS); it also keeps a per-CPU value small */
+    if ((p[1] - p[0]) / p[2] > 128) {
+        diag_error(cg->diags, e->span, "@hist_linear with %lld buckets: at most 128",
+                   (long long)((p[1] - p[0]) / p[2]));
+        return;
+    }
     if (a->hist == PROGRAM_HIST_LOG ||
         (a->hist == PROGRAM_HIST_LINEAR &&
          (a->hist_start != p[0] || a->hist_stop != p[1] || a->hist_interval != p[2]))) {
