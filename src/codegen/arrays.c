@@ -188,7 +188,8 @@ void cg_define_arrays(struct codegen *cg)
             a->key_offsets[k] = offset;
             offset += g->key_types[k] == TYPE_STRING ? cg->string_size : 8;
         }
-        a->key_size = offset ? offset : 8;
+        a->is_scalar_stat = a->is_stats && !g->is_array;
+        a->key_size = offset ? offset : 4;
         char name[64];
         snprintf(name, sizeof(name), "tap_g%d", i);
         LLVMTypeRef members[4] = {cg->ptr, cg->ptr, cg->ptr, cg->ptr};
@@ -315,7 +316,8 @@ void cg_finish_arrays(struct codegen *cg)
             continue;
         /* wrapping arrays evict their oldest element themselves (the kernel's
          * LRU maps evict in batches, before they are full) */
-        int type = a->is_percpu ? BPF_MAP_TYPE_PERCPU_HASH : BPF_MAP_TYPE_HASH;
+        int type = a->is_scalar_stat ? BPF_MAP_TYPE_PERCPU_ARRAY
+                 : a->is_percpu ? BPF_MAP_TYPE_PERCPU_HASH : BPF_MAP_TYPE_HASH;
         map_btf(cg, a->map, type, (uint64_t)max_entries_of(cg, a->symbol), a->key_size, a->value_size);
         const char *name = LLVMGetValueName(a->map);
         describe_map(cg, a, name);
@@ -379,7 +381,7 @@ LLVMValueRef cg_array_key(struct codegen *cg, struct cg_array *a, struct expr *i
         values[count++] = cg_expr(cg, k);
     LLVMValueRef key = cg_scratch_ptr(cg, cg_alloc_scratch(cg, a->key_size));
     if (g->key_count == 0) {
-        LLVMBuildStore(cg->builder, cg_const(cg, 0), key);
+        LLVMBuildStore(cg->builder, LLVMConstInt(cg->i32, 0, 0), key);
         return key;
     }
     for (int i = 0; i < count && i < g->key_count; i++) {
@@ -660,10 +662,8 @@ void cg_delete(struct codegen *cg, struct stmt *st)
         cg_helper(cg, BPF_FUNC_for_each_map_elem, cg->i64, args, 4);
         return;
     }
-    if (a) {   /* a scalar statistic: its one element */
-        LLVMValueRef key = cg_array_key(cg, a, NULL);
-        LLVMValueRef args[2] = {a->map, key};
-        cg_helper(cg, BPF_FUNC_map_delete_elem, cg->i64, args, 2);
+    if (a) {   /* a scalar statistic: every CPU's element back to zero */
+        cg_stat_reset(cg, a);
         return;
     }
     const struct symbol *sym = e->symbol;

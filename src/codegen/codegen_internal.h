@@ -142,6 +142,7 @@ struct cg_array {
     const struct symbol *symbol;
     LLVMValueRef map;
     int is_stats, is_percpu;
+    int is_scalar_stat;              /* a statistic that is not an array: PERCPU_ARRAY, key u32 0 */
     uint32_t key_size, value_size;
     uint32_t seq_offset;             /* the element's insertion number (u64), after the payload */
     uint32_t key_offsets[MAX_ARRAY_KEYS];
@@ -170,6 +171,7 @@ LLVMValueRef cg_hist_bucket(struct codegen *cg, struct expr *e);
 void cg_hist_print(struct codegen *cg, struct expr *hist);
 LLVMValueRef cg_stat_value(struct codegen *cg, struct cg_array *a, LLVMValueRef key, enum stat_op op);
 LLVMValueRef cg_stat_seq(struct codegen *cg, struct cg_array *a, LLVMValueRef key);
+void cg_stat_reset(struct codegen *cg, struct cg_array *a);
 void cg_copy(struct codegen *cg, LLVMValueRef dst, LLVMValueRef src, uint32_t size);
 void cg_emit_record(struct codegen *cg, LLVMValueRef ring, uint32_t size, int lost_field,
                     void (*fill)(struct codegen *cg, LLVMValueRef record, void *data), void *data);

@@ -183,6 +183,36 @@ static LLVMValueRef aggregate(struct codegen *cg, struct cg_array *a, LLVMValueR
     return acc;
 }
 
+/* delete s: a scalar statistic is a PERCPU_ARRAY element, which cannot be
+ * deleted: zero it on every CPU. */
+void cg_stat_reset(struct codegen *cg, struct cg_array *a)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef key = cg_array_key(cg, a, NULL);
+    int cpus = libbpf_num_possible_cpus();
+    if (cpus < 1)
+        cpus = 1;
+    LLVMBasicBlockRef entry = LLVMGetInsertBlock(b);
+    LLVMBasicBlockRef head = cg_block(cg, "reset_cpu"), have = cg_block(cg, "reset_have"),
+                      next = cg_block(cg, "reset_next"), done = cg_block(cg, "reset_done");
+    LLVMBuildBr(b, head);
+    cg_position(cg, head);
+    LLVMValueRef cpu = LLVMBuildPhi(b, cg->i64, "cpu");
+    LLVMValueRef args[3] = {a->map, key, LLVMBuildTrunc(b, cpu, cg->i32, "")};
+    LLVMValueRef elem = cg_helper(cg, BPF_FUNC_map_lookup_percpu_elem, cg->ptr, args, 3);
+    LLVMBuildCondBr(b, LLVMBuildIsNull(b, elem, ""), next, have);
+    cg_position(cg, have);
+    cg_zero(cg, elem, a->value_size);
+    LLVMBuildBr(b, next);
+    cg_position(cg, next);
+    LLVMValueRef cpu_next = LLVMBuildAdd(b, cpu, cg_const(cg, 1), "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, cpu_next, cg_const(cg, cpus), ""), head, done);
+    LLVMValueRef values[2] = {cg_const(cg, 0), cpu_next};
+    LLVMBasicBlockRef blocks[2] = {entry, next};
+    LLVMAddIncoming(cpu, values, blocks, 2);
+    cg_position(cg, done);
+}
+
 LLVMValueRef cg_stat_seq(struct codegen *cg, struct cg_array *a, LLVMValueRef key)
 {
     return load(cg, field_ptr(cg, aggregate(cg, a, key, NULL), FIELD_SEQ));

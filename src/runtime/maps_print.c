@@ -271,8 +271,9 @@ static void print_map(struct session *s, const struct program_map *m)
         memcpy(key, next, m->key_size);
         more = bpf_map_get_next_key(fd, key, next) == 0;
         char *value = calloc(1, m->value_size);
-        if (!value || read_value(m, fd, key, value) < 0) {
-            free(value);
+        if (!value || read_value(m, fd, key, value) < 0 ||
+            (m->kind == PROGRAM_MAP_STATS && ((struct stat_value *)value)->count == 0)) {
+            free(value);   /* absent, or a statistic nothing was added to */
             continue;
         }
         if (count == capacity) {

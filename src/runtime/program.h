@@ -127,7 +127,8 @@ struct program_global {
 
 /* Arrays and statistics: one BPF hash map each (`map_name` in the object).
  * Keys are structs of key_count fields: int64_t for longs, string_size chars
- * (NUL-padded) for strings; a scalar statistic has one int64_t key, 0.
+ * (NUL-padded) for strings; a scalar statistic is a PERCPU_ARRAY with one
+ * element, key (uint32_t) 0, whose count is 0 until something is added.
  * Values: int64_t, string_size chars, or struct stat_value followed by
  * bucket_count int64_t buckets; then the insertion number at seq_offset.
  * Statistics are per-CPU maps, summed here. */
