@@ -287,7 +287,7 @@ static void print_map(struct session *s, const struct program_map *m)
         count++;
     }
     qsort(entries, (size_t)count, sizeof(*entries), compare_entries);
-    if (s->options->json) {
+    if (s->options->json && count) {
         json_map(s, m, entries, count);
         count = 0;
     }
