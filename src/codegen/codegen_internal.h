@@ -136,6 +136,8 @@ void cg_target_probe_entry(struct codegen *cg, LLVMValueRef ctx);
 LLVMValueRef cg_register(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_user_read(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_target_builtin(struct codegen *cg, struct expr *call, int builtin_id);
+/* The entry program that saves a .return probe's @entry values. */
+const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe *ret, const char **prog_name);
 
 /* probes.c */
 void cg_define_probes(struct codegen *cg);

@@ -120,7 +120,14 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
 void cg_define_probes(struct codegen *cg)
 {
     const struct script *script = cg->script;
-    cg->program->probes = calloc((size_t)script->probe_count + 1, sizeof(*cg->program->probes));
-    for (int i = 0; i < script->probe_count; i++)
+    /* Room for an @entry program beside each .return probe. */
+    cg->program->probes = calloc((size_t)script->probe_count * 2 + 1, sizeof(*cg->program->probes));
+    for (int i = 0; i < script->probe_count; i++) {
         define_probe(cg, script->probes[i]);
+        if (script->probes[i]->entry_count) {
+            const char *name;
+            const struct probe *entry = cg_define_entry_probe(cg, script->probes[i], &name);
+            describe_probe(cg, entry, name);
+        }
+    }
 }

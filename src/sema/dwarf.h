@@ -17,6 +17,9 @@ struct strbuf;
 /* A pseudo register for EXPR_REGISTER: the load bias of the probed binary
  * (runtime address - file address), for DW_OP_addr in PIE and libraries. */
 #define DWARF_REG_LOAD_BIAS 1000
+/* In a .return probe, the value of the k-th @entry expression at the call. */
+#define DWARF_REG_ENTRY_SNAPSHOT 2000
+#define MAX_ENTRY_SNAPSHOTS 16
 /* The probed address as the process sees it (uaddr()). */
 #define DWARF_REG_IP 16
 

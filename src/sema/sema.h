@@ -97,6 +97,8 @@ struct probe {
     const char *function;        /* PROBE_UPROBE/URETPROBE: ppfunc() */
     void *site;                  /* PROBE_UPROBE/URETPROBE: sema's struct uprobe_site */
     int sleepable;               /* PROBE_UPROBE/URETPROBE: may fault user pages in (user_string) */
+    struct expr **entry_values;  /* PROBE_URETPROBE: @entry snapshots, taken by an extra entry program */
+    int entry_count;
     const char *tp_category, *tp_name;
     int index;                   /* in script order */
 };

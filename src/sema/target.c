@@ -31,6 +31,7 @@ struct lowering {
     struct dwarf_eval ev;
     struct uprobe_site *site;
     int quiet;                   /* @defined: no diagnostics */
+    int in_entry;                /* lowering an @entry operand: at the call, not the return */
 };
 
 static int lower_error(struct lowering *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -374,6 +375,9 @@ static const char *cu_name(Dwarf_Die *function)
     return name ? name : "?";
 }
 
+static int lower_one(struct lowering *l, struct expr *e);
+static int snapshot(struct lowering *l, struct expr *e);
+
 static int lower_variable(struct lowering *l, struct expr *e)
 {
     struct uprobe_site *site = l->site;
@@ -414,12 +418,16 @@ static int lower_variable(struct lowering *l, struct expr *e)
     }
     Dwarf_Die var = list.items[found].die;
     free(list.items);
-    if (site->is_return && !l->quiet && dwarf_tag(&var) == DW_TAG_formal_parameter)
-        return lower_error(l, "%s in a .return probe: use @entry(%s) (entry snapshots are not supported yet)",
-                           what, what);
+    if (site->is_return && !l->in_entry)
+        return dwarf_tag(&var) == DW_TAG_formal_parameter
+            ? snapshot(l, e)    /* parameters in .return are their values at the call */
+            : lower_error(l, "%s is a local: in a .return probe only parameters, $return and @entry "
+                          "values are available", what);
     p.has_type = dwarf_die_type(&var, &p.type);
-    int reg = site->at_entry && !site->is_statement && !site->is_return
+    int reg = (site->at_entry && !site->is_statement && !site->is_return) || l->in_entry
         ? uprobe_entry_register(&function, name) : -1;
+    if (l->in_entry && reg < 0)
+        return lower_error(l, "@entry(%s): only integer-class parameters can be saved at the call", what);
     if (reg >= 0) {
         p.kind = PLACE_REG;
         p.reg = reg;
@@ -538,6 +546,67 @@ static int lower_cast(struct lowering *l, struct expr *e)
     return finish(l, &p, e->cast.components, e->cast.address_of, what);
 }
 
+/* --- @entry ----------------------------------------------------------------- */
+
+/* Lowers every target in an @entry operand as at the call; anything else
+ * (script variables, calls) has no value at the call. */
+static int lower_at_entry(struct lowering *l, struct expr *e)
+{
+    switch (e->kind) {
+    case EXPR_INT: case EXPR_REGISTER: return 1;
+    case EXPR_TARGET: case EXPR_VAR: case EXPR_CAST: case EXPR_DEFINED: {
+        struct expr *saved = l->e;
+        int ok = lower_one(l, e);
+        l->e = saved;
+        return ok && lower_at_entry(l, e);
+    }
+    case EXPR_USER_READ: return lower_at_entry(l, e->user_read.address);
+    case EXPR_UNARY: return lower_at_entry(l, e->unary.operand);
+    case EXPR_BINARY:
+        return e->binary.op != BINARY_CONCAT && lower_at_entry(l, e->binary.lhs) && lower_at_entry(l, e->binary.rhs);
+    case EXPR_TERNARY:
+        return lower_at_entry(l, e->ternary.cond) && lower_at_entry(l, e->ternary.then_expr) &&
+               lower_at_entry(l, e->ternary.else_expr);
+    case EXPR_ENTRY: return lower_at_entry(l, e->unary_at.operand);
+    default:
+        l->e = e;
+        return lower_error(l, "@entry can only save target-variable values (integers), not this expression");
+    }
+}
+
+/* The value at the call, saved by an entry program keyed by thread and
+ * stack frame (so recursion works): becomes snapshot register k. */
+static int snapshot(struct lowering *l, struct expr *e)
+{
+    struct probe *probe = l->s->probe;
+    struct expr *operand = e->kind == EXPR_ENTRY ? e->unary_at.operand : sema_clone_expr(l->s->arena, e);
+    struct uprobe_site entry = *l->site;
+    entry.is_return = 0;
+    entry.at_entry = 1;
+    entry.pc = l->site->function ? l->site->function->entry : l->site->pc;
+    struct lowering inner = *l;
+    inner.site = &entry;
+    inner.in_entry = 1;
+    inner.ev.pc = entry.pc;
+    inner.ev.at_entry = 1;
+    if (!lower_at_entry(&inner, operand))
+        return 0;
+    if (probe->entry_count == MAX_ENTRY_SNAPSHOTS)
+        return lower_error(l, "too many @entry values in one probe (at most %d)", MAX_ENTRY_SNAPSHOTS);
+    if (!probe->entry_values)
+        probe->entry_values = ARENA_ARRAY(l->s->arena, struct expr *, MAX_ENTRY_SNAPSHOTS);
+    probe->entry_values[probe->entry_count] = operand;
+    struct expr *next = e->next;
+    struct span span = e->span;
+    memset(e, 0, sizeof(*e));
+    e->kind = EXPR_REGISTER;
+    e->reg.number = DWARF_REG_ENTRY_SNAPSHOT + probe->entry_count++;
+    e->type = TYPE_LONG;
+    e->next = next;
+    e->span = span;
+    return 1;
+}
+
 /* --- entry point ---------------------------------------------------------- */
 
 static int lower_one(struct lowering *l, struct expr *e)
@@ -551,7 +620,9 @@ static int lower_one(struct lowering *l, struct expr *e)
     case EXPR_VAR: return lower_var_at(l, e);
     case EXPR_CAST: return lower_cast(l, e);
     case EXPR_ENTRY:
-        return lower_error(l, "@entry is not supported yet");
+        if (!l->site || !l->site->is_return)
+            return lower_error(l, "@entry is only available in .return probes");
+        return snapshot(l, e);
     case EXPR_DEFINED: {
         struct expr *operand = e->unary_at.operand;
         int defined = 1;
