@@ -591,6 +591,8 @@ static int snapshot(struct lowering *l, struct expr *e)
     inner.ev.at_entry = 1;
     if (!lower_at_entry(&inner, operand))
         return 0;
+    if (l->quiet)
+        return 1;   /* @defined asks only whether it could be lowered */
     if (probe->entry_count == MAX_ENTRY_SNAPSHOTS)
         return lower_error(l, "too many @entry values in one probe (at most %d)", MAX_ENTRY_SNAPSHOTS);
     if (!probe->entry_values)
@@ -644,6 +646,23 @@ static int lower_one(struct lowering *l, struct expr *e)
     default:
         return 1;
     }
+}
+
+int sema_target_defined(struct sema *s, struct uprobe_site *site, struct expr *operand)
+{
+    if (operand->kind != EXPR_TARGET && operand->kind != EXPR_VAR && operand->kind != EXPR_CAST)
+        return 1;
+    struct expr *copy = sema_clone_expr(s->arena, operand);
+    struct lowering l = {.s = s, .e = copy, .site = site, .quiet = 1};
+    l.ev.arena = s->arena;
+    l.ev.span = copy->span;
+    l.ev.module = site->module;
+    l.ev.pc = site->pc;
+    l.ev.at_entry = site->at_entry;
+    Dwarf_Die function;
+    if (site->function && dwarf_module_function_die(site->module, site->function, &function))
+        l.ev.function = &function;
+    return lower_one(&l, copy);
 }
 
 int sema_lower_target(struct sema *s, struct expr *e)

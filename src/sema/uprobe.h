@@ -12,6 +12,7 @@ struct uprobe_site {
     const struct dwarf_function *function;   /* NULL for .statement(ADDR) outside any function */
     uint64_t pc;                 /* file vaddr */
     int at_entry;                /* pc is the function's first instruction */
+    int choose_entry;            /* an entry probe that may move to the first instruction */
     int is_return;
     int is_statement;
     int line;                    /* .statement: the line */
@@ -40,6 +41,8 @@ int uprobe_function_lines(struct dwarf_module *m, const struct dwarf_function *f
 /* target.c: rewrites $var, @var, @defined, @cast in place into generic
  * reads; 0 after reporting an error. */
 int sema_lower_target(struct sema *s, struct expr *e);
+/* @defined(operand) at a site: 1 when it lowers without error. */
+int sema_target_defined(struct sema *s, struct uprobe_site *site, struct expr *operand);
 /* " $a:int $p:struct point*": the variables in scope at the site, for -L. */
 void uprobe_spell_variables(struct strbuf *sb, struct uprobe_site *site);
 
