@@ -51,6 +51,9 @@ struct dwarf_module {
 /* Finds PATH (absolute, relative, in $PATH, or a library by soname) and
  * opens it; NULL with `error` filled when it cannot. */
 struct dwarf_module *dwarf_module_open(struct arena *arena, const char *path, char *error, size_t size);
+/* LIBRARY as PROGRAM's loader finds it (RUNPATH, then the default search). */
+struct dwarf_module *dwarf_module_open_library(struct arena *arena, const char *program, const char *library,
+                                               char *error, size_t size);
 /* File offset of a file vaddr, for the uprobe attach; 0 when unmapped. */
 uint64_t dwarf_module_file_offset(const struct dwarf_module *m, uint64_t vaddr);
 int dwarf_module_function_die(const struct dwarf_module *m, const struct dwarf_function *f, Dwarf_Die *die);

@@ -279,3 +279,48 @@ uint64_t dwarf_module_after_prologue(const struct dwarf_module *m, const struct 
     free(addrs);
     return pc;
 }
+
+/* A library named as the program's loader would find it: the program's
+ * DT_RUNPATH/DT_RPATH directories ($ORIGIN expanded), then the default search. */
+struct dwarf_module *dwarf_module_open_library(struct arena *arena, const char *program, const char *library,
+                                               char *error, size_t size)
+{
+    if (strchr(library, '/'))
+        return dwarf_module_open(arena, library, error, size);
+    struct dwarf_module *exe = dwarf_module_open(arena, program, error, size);
+    if (!exe)
+        return NULL;
+    char origin[4096];
+    if (strlen(library) > 200)
+        library = "";
+    snprintf(origin, sizeof(origin), "%s", exe->path);
+    char *slash = strrchr(origin, '/');
+    if (slash)
+        *slash = 0;
+    for (Elf_Scn *scn = elf_nextscn(exe->elf, NULL); scn; scn = elf_nextscn(exe->elf, scn)) {
+        GElf_Shdr shdr;
+        Elf_Data *data;
+        if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_DYNAMIC || !(data = elf_getdata(scn, NULL)))
+            continue;
+        size_t count = shdr.sh_entsize ? shdr.sh_size / shdr.sh_entsize : 0;
+        for (size_t i = 0; i < count; i++) {
+            GElf_Dyn dyn;
+            if (!gelf_getdyn(data, (int)i, &dyn) || (dyn.d_tag != DT_RUNPATH && dyn.d_tag != DT_RPATH))
+                continue;
+            const char *dirs = elf_strptr(exe->elf, shdr.sh_link, dyn.d_un.d_val);
+            while (dirs && *dirs) {
+                const char *colon = strchr(dirs, ':');
+                size_t len = colon ? (size_t)(colon - dirs) : strlen(dirs);
+                char candidate[8192 + 256];
+                if (len >= 7 && strncmp(dirs, "$ORIGIN", 7) == 0)
+                    snprintf(candidate, sizeof(candidate), "%s%.*s/%s", origin, (int)(len - 7), dirs + 7, library);
+                else
+                    snprintf(candidate, sizeof(candidate), "%.*s/%s", (int)len, dirs, library);
+                if (is_executable_file(candidate))
+                    return dwarf_module_open(arena, candidate, error, size);
+                dirs = colon ? colon + 1 : NULL;
+            }
+        }
+    }
+    return dwarf_module_open(arena, library, error, size);
+}

@@ -16,6 +16,7 @@
 /* What a probe point asks for, once its components are read. */
 struct process_point {
     const char *path;
+    const char *library;         /* .library("LIB") or NULL */
     const char *kind;            /* "function" or "statement" */
     struct probe_component *kind_component;
     struct function_pattern pattern;
@@ -62,7 +63,7 @@ static int read_point(struct sema *s, struct probe_point *point, struct process_
     out->path = c->arg_string;
     c = c->next;
     if (c && strcmp(c->name, "library") == 0 && c->arg_kind == PROBE_ARG_STRING) {
-        out->path = c->arg_string;
+        out->library = c->arg_string;
         c = c->next;
     }
     if (!c || (strcmp(c->name, "function") != 0 && strcmp(c->name, "statement") != 0) ||
@@ -552,7 +553,9 @@ int sema_resolve_process(struct sema *s, struct decl *decl, struct probe_point *
     if (!read_point(s, point, &pp))
         return 0;
     char error[512];
-    struct dwarf_module *m = dwarf_module_open(s->arena, pp.path, error, sizeof(error));
+    struct dwarf_module *m = pp.library
+        ? dwarf_module_open_library(s->arena, pp.path, pp.library, error, sizeof(error))
+        : dwarf_module_open(s->arena, pp.path, error, sizeof(error));
     if (!m)
         return point_error(s, point, point->components->span,
                            arena_printf(s->arena, "while resolving probe point: %s", error));
