@@ -14,6 +14,7 @@
 #include "codegen/codegen.h"
 #include "parser/parse.h"
 #include "runtime/program.h"
+#include "runtime/program_io.h"
 #include "runtime/runtime.h"
 #include "sema/sema.h"
 
@@ -28,6 +29,7 @@ struct options {
     int verbose;
     const char *output_path;
     const char *list_point;          /* -l / -L */
+    const char *run_object;          /* --run OBJ */
     int list_variables;
     const char *tapset_dirs[MAX_TAPSET_DIRS];
     int tapset_dir_count;
@@ -65,6 +67,7 @@ static void usage(FILE *out)
           "  -s MB          output buffer size in megabytes\n"
           "  -u -w -W       keep unused code; no warnings; warnings are errors\n"
           "  -l PP, -L PP   list matching probe points (-L with variables)\n"
+          "  --run OBJ      run an object written by -p4 -o OBJ (no LLVM or debug info needed)\n"
           "  -V, --version  print the version\n"
           "  -h, --help     print this help\n",
           out);
@@ -80,11 +83,12 @@ static int parse_limit(struct options *opts, const char *setting)
     char *end;
     errno = 0;
     long long value = strtoll(eq + 1, &end, 0);
-    if (errno || *end || value <= 0) {
+    size_t name_len = (size_t)(eq - setting);
+    int zero_ok = name_len == 12 && strncmp(setting, "HIST_ELISION", 12) == 0;
+    if (errno || *end || value < 0 || (value == 0 && !zero_ok)) {
         fprintf(stderr, "ERROR: -D %.*s needs a positive number, got '%s'\n", (int)(eq - setting), setting, eq + 1);
         return -1;
     }
-    size_t name_len = (size_t)(eq - setting);
     if (strncmp(setting, "MAXSTRINGLEN", name_len) == 0 && name_len == 12) {
         uint32_t size = 16;
         while (size < (uint64_t)value + 1 && size < 65536)
@@ -94,6 +98,10 @@ static int parse_limit(struct options *opts, const char *setting)
         opts->codegen.max_action = value > (1 << 23) ? (1 << 23) : value;
     } else if (strncmp(setting, "MAXNESTING", name_len) == 0 && name_len == 10) {
         opts->codegen.max_nesting = (int)(value > 6 ? 6 : value);
+    } else if (strncmp(setting, "MAXMAPENTRIES", name_len) == 0 && name_len == 13) {
+        opts->codegen.max_map_entries = value > (1 << 24) ? (1 << 24) : value;
+    } else if (zero_ok) {
+        opts->codegen.hist_elision = (int)(value > 1000 ? 1000 : value);
     }
     /* Other limits (MAXMAPENTRIES, HIST_ELISION, ...) are accepted for
      * compatibility; the passes that use them read them when they exist. */
@@ -133,10 +141,11 @@ static int parse_options(int argc, char **argv, struct options *opts)
 {
     static const struct option long_options[] = {
         {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'},
-        {"format", required_argument, 0, 'F'}, {0, 0, 0, 0},
+        {"format", required_argument, 0, 'F'}, {"run", required_argument, 0, 'R'}, {0, 0, 0, 0},
     };
     opts->codegen = (struct codegen_options){.string_size = 512, .events_size = 8 << 20,
-                                             .max_action = 1 << 20, .max_nesting = 6};
+                                             .max_action = 1 << 20, .max_nesting = 6,
+                                             .hist_elision = 2};
     opts->runtime.settings = opts->settings;
     opts->last_pass = 5;
     int c;
@@ -185,12 +194,13 @@ static int parse_options(int argc, char **argv, struct options *opts)
             }
             opts->runtime.json = strcmp(optarg, "json") == 0;
             break;
+        case 'R': opts->run_object = optarg; break;
         case 'V': printf("tap %s (LLVM 19, libbpf)\n", TAP_VERSION); return 1;
         case 'h': usage(stdout); return 1;
         default: usage(stderr); return -1;
         }
     }
-    if (!opts->script_text && !opts->list_point) {
+    if (!opts->script_text && !opts->list_point && !opts->run_object) {
         if (optind >= argc) {
             fprintf(stderr, "ERROR: no script given: use -e SCRIPT, a script file, or - for standard input\n");
             return -1;
@@ -233,12 +243,11 @@ static const struct source_file *load_script(struct arena *arena, const struct o
     return file;
 }
 
-static void report_pass(const struct options *opts, int pass, const char *what, double started,
-                        const struct arena *arena)
+/* -v: one line per pass, as SystemTap prints them. */
+static void report_pass(const struct options *opts, const char *text, double ms)
 {
     if (opts->verbose)
-        fprintf(stderr, "Pass %d: %s in %.0f ms (%zu KiB).\n", pass, what, now_ms() - started,
-                arena->total / 1024);
+        fprintf(stderr, "%s in %.0f ms.\n", text, ms);
 }
 
 /* parse -> resolve -> generate. Returns the program, or NULL after printing
@@ -253,7 +262,8 @@ static struct program *tap_compile(struct arena *arena, struct diags *diags, str
     struct ast *ast = parse_source(arena, diags, file, &parse_options);
     if (!ast || diags->error_count)
         return NULL;
-    report_pass(opts, 1, "parsed user script", started, arena);
+    if (opts->verbose)
+        fprintf(stderr, "Pass 1: parsed user script in %.0f ms.\n", now_ms() - started);
     if (opts->last_pass == 1) {
         ast_print(stdout, ast);
         *done = 1;
@@ -268,19 +278,26 @@ static struct program *tap_compile(struct arena *arena, struct diags *diags, str
     struct script *script = sema_analyze(arena, diags, ast, &sema_options);
     if (!script)
         return NULL;
-    report_pass(opts, 2, "analyzed script", started, arena);
+    if (opts->verbose)
+        fprintf(stderr, "Pass 2: analyzed script: %d probes, %d functions, %d globals in %.0f ms.\n",
+                script->probe_count, script->function_count, script->global_count, now_ms() - started);
     if (opts->last_pass == 2) {
         sema_print(stdout, script);
         *done = 1;
         return NULL;
     }
 
-    started = now_ms();
+    double translate_ms = 0, object_ms = 0;
     opts->codegen.ir_out = opts->last_pass == 3 ? stdout : NULL;
+    opts->codegen.translate_ms = &translate_ms;
+    opts->codegen.object_ms = &object_ms;
     struct program *program = codegen_emit(arena, diags, script, &opts->codegen);
     if (!program)
         return NULL;
-    report_pass(opts, 3, "translated to BPF", started, arena);
+    report_pass(opts, "Pass 3: translated to LLVM IR", translate_ms);
+    if (opts->verbose)
+        fprintf(stderr, "Pass 4: compiled BPF object (%zu bytes, %d programs) in %.0f ms.\n",
+                program->object_size, program->probe_count, object_ms);
     return program;
 }
 
@@ -295,6 +312,29 @@ static int write_object(const struct program *program, const char *path)
     }
     fclose(out);
     return 0;
+}
+
+static int run_program(struct program *program, struct options *opts)
+{
+    opts->runtime.output_path = opts->output_path;
+    opts->runtime.verbose = opts->verbose;
+    return runtime_run(program, &opts->runtime);
+}
+
+/* --run: the object carries its own metadata; the probed binaries must be the
+ * ones it was compiled against. */
+static int run_object(struct options *opts)
+{
+    char error[512];
+    struct program *program = program_read_object(opts->run_object, error, sizeof(error));
+    if (!program || program_check_build_ids(program, error, sizeof(error)) < 0) {
+        fprintf(stderr, "ERROR: --run: %s\n", error);
+        program_free(program);
+        return 1;
+    }
+    int status = run_program(program, opts);
+    program_free(program);
+    return status;
 }
 
 int main(int argc, char **argv)
@@ -319,6 +359,10 @@ int main(int argc, char **argv)
         arena_free(&arena);
         return status;
     }
+    if (opts.run_object) {
+        arena_free(&arena);
+        return run_object(&opts);
+    }
     struct diags diags;
     diags_init(&diags);
     diags.warnings_off = opts.no_warnings;
@@ -331,11 +375,8 @@ int main(int argc, char **argv)
         status = write_object(program, opts.output_path ? opts.output_path : "tap.bpf.o");
     else if (program && opts.last_pass == 3)
         status = 0;
-    else if (program) {
-        opts.runtime.output_path = opts.output_path;
-        opts.runtime.verbose = opts.verbose;
-        status = runtime_run(program, &opts.runtime);
-    }
+    else if (program)
+        status = run_program(program, &opts);
     if (program)
         program_free(program);
     diags_free(&diags);

@@ -77,6 +77,8 @@ struct codegen {
     struct fn_state *fn;
     int loop_body_count;
     uint32_t regs_offset;            /* target.c: the probed thread's registers in scratch, 0 until used */
+    struct cg_array **arrays;        /* per global index: arrays and statistics, else NULL */
+    int callback_count;              /* foreach and delete callbacks */
 };
 
 /* module.c */
@@ -118,6 +120,10 @@ LLVMValueRef cg_condition(struct codegen *cg, struct expr *e);   /* i1 */
 /* stmt.c */
 void cg_stmt(struct codegen *cg, struct stmt *st);
 LLVMValueRef cg_local_ptr(struct codegen *cg, const struct symbol *sym);
+/* A bpf_loop whose every iteration first runs hook (inside the callback):
+ * it returns an i1, false ends the loop; then body (break/continue work). */
+typedef LLVMValueRef (*cg_loop_hook)(struct codegen *cg, void *data);
+void cg_loop_custom(struct codegen *cg, struct stmt *st, struct stmt *body, cg_loop_hook hook, void *hook_data);
 
 /* output.c */
 void cg_output_call(struct codegen *cg, struct expr *call, int builtin_id);
@@ -125,11 +131,52 @@ void cg_raise_error(struct codegen *cg, struct span span, const char *message, L
 void cg_unwind_if_needed(struct codegen *cg);
 void cg_exit(struct codegen *cg);
 
+/* arrays.c: arrays and statistics are BPF hash maps, one per global */
+struct cg_array {
+    const struct symbol *symbol;
+    LLVMValueRef map;
+    int is_stats, is_percpu;
+    uint32_t key_size, value_size;
+    uint32_t key_offsets[MAX_ARRAY_KEYS];
+    int hist;                        /* enum program_hist_kind */
+    int64_t hist_start, hist_stop, hist_interval;
+    int bucket_count;
+    int map_index;                   /* in program->maps */
+};
+void cg_define_arrays(struct codegen *cg);
+void cg_zero(struct codegen *cg, LLVMValueRef ptr, uint32_t size);
+void cg_finish_arrays(struct codegen *cg);
+struct cg_array *cg_array_of(struct codegen *cg, const struct symbol *sym);
+LLVMValueRef cg_array_key(struct codegen *cg, struct cg_array *a, struct expr *indices);
+LLVMValueRef cg_array_element(struct codegen *cg, struct cg_array *a, LLVMValueRef key, struct span span);
+LLVMValueRef cg_map_lookup(struct codegen *cg, LLVMValueRef map, LLVMValueRef key);
+LLVMValueRef cg_array_read(struct codegen *cg, struct expr *e);
+LLVMValueRef cg_array_lvalue(struct codegen *cg, struct expr *e);
+LLVMValueRef cg_array_in(struct codegen *cg, struct expr *e);
+void cg_delete(struct codegen *cg, struct stmt *st);
+
+/* stats.c */
+void cg_stat_add(struct codegen *cg, struct expr *e);
+LLVMValueRef cg_stat_extract(struct codegen *cg, struct expr *e);
+LLVMValueRef cg_hist_bucket(struct codegen *cg, struct expr *e);
+void cg_hist_print(struct codegen *cg, struct expr *hist);
+LLVMValueRef cg_stat_sum(struct codegen *cg, struct cg_array *a, LLVMValueRef key, int field);
+LLVMValueRef cg_stat_value(struct codegen *cg, struct cg_array *a, LLVMValueRef key, enum stat_op op);
+void cg_copy(struct codegen *cg, LLVMValueRef dst, LLVMValueRef src, uint32_t size);
+void cg_emit_record(struct codegen *cg, LLVMValueRef ring, uint32_t size, int lost_field,
+                    void (*fill)(struct codegen *cg, LLVMValueRef record, void *data), void *data);
+
+/* foreach.c */
+void cg_foreach(struct codegen *cg, struct stmt *st);
+
 /* functions.c */
 LLVMTypeRef cg_frame_type(struct codegen *cg, const struct frame_layout *layout);
 void cg_setup_frame(struct codegen *cg, struct frame_layout *layout);
 void cg_define_user_functions(struct codegen *cg);
 LLVMValueRef cg_call_user(struct codegen *cg, struct expr *call);
+
+/* meta.c */
+void cg_embed_metadata(struct codegen *cg);
 
 /* target.c: registers and user memory of the probed thread */
 void cg_target_probe_entry(struct codegen *cg, LLVMValueRef ctx);

@@ -71,6 +71,7 @@ static void describe_globals(struct codegen *cg)
             continue;
         struct program_global *out = &program->globals[program->global_count++];
         out->name = strdup(g->name);
+        out->decl_index = g->global_index;
         out->kind = g->type == TYPE_STRING ? PROGRAM_GLOBAL_STRING : PROGRAM_GLOBAL_LONG;
         out->offset = (uint32_t)LLVMOffsetOfElement(cg->layout, cg->data_type, (unsigned)field);
         out->size = g->type == TYPE_STRING ? cg->string_size : 8;

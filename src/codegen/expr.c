@@ -26,6 +26,12 @@ struct lvalue {
 
 static int lvalue_of(struct codegen *cg, struct expr *e, struct lvalue *out)
 {
+    if (e->kind == EXPR_INDEX && cg_array_of(cg, e->symbol) && e->symbol->type != TYPE_STATS) {
+        out->is_string = e->symbol->type == TYPE_STRING;
+        out->is_shared = 1;
+        out->ptr = cg_array_lvalue(cg, e);
+        return 1;
+    }
     if (e->kind != EXPR_IDENT || !e->symbol) {
         unsupported(cg, e, "assignment to arrays is");
         return 0;
@@ -346,11 +352,11 @@ LLVMValueRef cg_expr(struct codegen *cg, struct expr *e)
     case EXPR_INCDEC: return incdec(cg, e);
     case EXPR_TERNARY: return ternary(cg, e);
     case EXPR_CALL: return call(cg, e);
-    case EXPR_AGGREGATE: return unsupported(cg, e, "statistics (<<<) are");
-    case EXPR_INDEX: return unsupported(cg, e, "arrays are");
-    case EXPR_IN: return unsupported(cg, e, "array membership (in) is");
-    case EXPR_STAT: return unsupported(cg, e, "statistics extractors are");
-    case EXPR_HIST_BUCKET: return unsupported(cg, e, "histogram buckets are");
+    case EXPR_AGGREGATE: cg_stat_add(cg, e); return cg_const(cg, 0);
+    case EXPR_INDEX: return cg_array_read(cg, e);
+    case EXPR_IN: return cg_array_in(cg, e);
+    case EXPR_STAT: return cg_stat_extract(cg, e);
+    case EXPR_HIST_BUCKET: return cg_hist_bucket(cg, e);
     case EXPR_TARGET: case EXPR_ENTRY: case EXPR_DEFINED: case EXPR_CAST: case EXPR_VAR:
         return unsupported(cg, e, "target variables are");
     case EXPR_REGISTER: return cg_register(cg, e);

@@ -2,6 +2,7 @@
  * calls, and emitting the BPF object to memory. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/Transforms/PassBuilder.h>
@@ -170,7 +171,14 @@ static void define_license(struct codegen *cg)
     LLVMSetSection(license, "license");
 }
 
-static int optimize_and_emit(struct codegen *cg)
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int optimize_and_emit(struct codegen *cg, double started)
 {
     LLVMDIBuilderFinalize(cg->di);
     char *error = NULL;
@@ -197,6 +205,9 @@ static int optimize_and_emit(struct codegen *cg)
         fputs(ir, cg->options->ir_out);
         LLVMDisposeMessage(ir);
     }
+    double emit_started = now_ms();
+    if (cg->options->translate_ms)
+        *cg->options->translate_ms = emit_started - started;
     LLVMMemoryBufferRef buffer;
     if (LLVMTargetMachineEmitToMemoryBuffer(cg->machine, cg->module, LLVMObjectFile, &error, &buffer)) {
         diag_plain_error(cg->diags, "LLVM could not emit the BPF object: %s", error);
@@ -212,6 +223,8 @@ static int optimize_and_emit(struct codegen *cg)
     memcpy(cg->program->object, LLVMGetBufferStart(buffer), size);
     cg->program->object_size = size;
     LLVMDisposeMemoryBuffer(buffer);
+    if (cg->options->object_ms)
+        *cg->options->object_ms = now_ms() - emit_started;
     return 0;
 }
 
@@ -234,6 +247,7 @@ static void dispose(struct codegen *cg)
 struct program *codegen_emit(struct arena *arena, struct diags *diags, const struct script *script,
                              const struct codegen_options *options)
 {
+    double started = now_ms();
     struct codegen cg = {.arena = arena, .diags = diags, .options = options, .script = script};
     cg.program = calloc(1, sizeof(*cg.program));
     cg.string_size = options->string_size;
@@ -255,11 +269,15 @@ struct program *codegen_emit(struct arena *arena, struct diags *diags, const str
         define_license(&cg);
         cg_define_data(&cg);
         cg_define_maps(&cg);
+        cg_define_arrays(&cg);
         cg_define_string_functions(&cg);
         cg_define_user_functions(&cg);
         cg_define_probes(&cg);
         cg_finish_data(&cg);
-        ok = !diags->error_count && optimize_and_emit(&cg) == 0;
+        cg_finish_arrays(&cg);
+        cg.program->hist_elision = options->hist_elision < 0 ? 2 : options->hist_elision;
+        cg_embed_metadata(&cg);
+        ok = !diags->error_count && optimize_and_emit(&cg, started) == 0;
     }
     dispose(&cg);
     if (!ok) {

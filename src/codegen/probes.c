@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "codegen/codegen_internal.h"
+#include "runtime/program_io.h"
 
 #define STATE_EXITING 0
 #define STATE_SKIPPED 3
@@ -60,6 +61,11 @@ static void describe_probe(struct codegen *cg, const struct probe *probe, const 
     out->offset = probe->offset;
     out->tp_category = dup_or_null(probe->tp_category);
     out->tp_name = dup_or_null(probe->tp_name);
+    if (probe->path) {
+        char build_id[128];
+        elf_build_id(probe->path, build_id, sizeof(build_id));
+        out->build_id = strdup(build_id);
+    }
 }
 
 static void define_probe(struct codegen *cg, const struct probe *probe)

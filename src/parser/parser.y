@@ -92,7 +92,7 @@ static void yyerror(YYLTYPE *lloc, struct parser_ctx *ctx, const char *msg);
 %precedence INC DEC
 %precedence '(' '['
 
-%type <expr> expr expr_opt args args_opt index_list index_item target target_chain literal
+%type <expr> lvalue expr expr_opt args args_opt index_list index_item target target_chain literal
 %type <stmt> stmt simple_stmt block stmt_list function_body foreach_stmt foreach_vars foreach_keys
 %type <decl> global_list global_item function_decl
 %type <point> probe_points probe_point
@@ -317,20 +317,26 @@ expr:
 | '~' expr %prec UNARY                          { $$ = build_unary(ctx, $1, $2); }
 | INC expr %prec UNARY                          { $$ = build_incdec(ctx, $1, 1, $2); }
 | DEC expr %prec UNARY                          { $$ = build_incdec(ctx, $1, 1, $2); }
-| expr INC                                      { $$ = build_incdec(ctx, $2, 0, $1); }
-| expr DEC                                      { $$ = build_incdec(ctx, $2, 0, $1); }
+| lvalue INC                                    { $$ = build_incdec(ctx, $2, 0, $1); }
+| lvalue DEC                                    { $$ = build_incdec(ctx, $2, 0, $1); }
 | '(' expr ')'                                  { $$ = $2; }
 | NUMBER                                        { $$ = build_int(ctx, $1); }
 | STRING                                        { $$ = build_string(ctx, $1); }
-| IDENT %prec LOWEST                            { $$ = build_ident(ctx, $1); }
+| lvalue %prec LOWEST                           { $$ = $1; }
 | IDENT '(' args_opt ')'                        { $$ = build_call(ctx, $1, $3); }
-| IDENT '[' index_list ']'                      { $$ = build_index(ctx, $1, $3); }
 | target                                        { $$ = $1; }
 | '&' target %prec UNARY                        { $$ = build_address_of(ctx, $1, $2); }
 | AT_STAT '(' args ')' %prec LOWEST             { $$ = build_stat(ctx, $1, $3); }
 | AT_STAT '(' args ')' '[' expr ']'             { $$ = build_hist_bucket(ctx, build_stat(ctx, $1, $3), $6); }
 | AT_ENTRY '(' expr ')'                         { $$ = build_at_operand(ctx, $1, EXPR_ENTRY, $3); }
 | AT_DEFINED '(' expr ')'                       { $$ = build_at_operand(ctx, $1, EXPR_DEFINED, $3); }
+;
+
+/* Postfix ++/-- apply to these only, as in SystemTap: `x++ ++y` is two
+ * statements, never (x++)++. */
+lvalue:
+  IDENT %prec LOWEST                            { $$ = build_ident(ctx, $1); }
+| IDENT '[' index_list ']'                      { $$ = build_index(ctx, $1, $3); }
 ;
 
 assign_op:

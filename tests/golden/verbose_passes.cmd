@@ -1,0 +1,1 @@
+@TAP@ -v -e 'probe begin { println("hi"); exit() }'
