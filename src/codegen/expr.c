@@ -326,6 +326,7 @@ static LLVMValueRef builtin_call(struct codegen *cg, struct expr *e, const struc
     case BUILTIN_STRLEN: return cg_string_length(cg, cg_expr(cg, e->call.args));
     case BUILTIN_USER_STRING: case BUILTIN_USER_STRING_N: case BUILTIN_USER_STRING2:
     case BUILTIN_USER_STRING_QUOTED: case BUILTIN_USER_INTEGER: case BUILTIN_UADDR: case BUILTIN_PPFUNC:
+    case BUILTIN_TAP_FORMAT:
         return cg_target_builtin(cg, e, (int)b->id);
     }
     return cg_const(cg, 0);

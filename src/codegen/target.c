@@ -235,6 +235,28 @@ static LLVMValueRef user_string(struct codegen *cg, struct expr *call, int id)
     return slot;
 }
 
+/* __tap_format(fmt, longs...): the kernel's bpf_snprintf, whose %pus reads
+ * user strings; the format is a .rodata literal, the values 8 bytes each. */
+static LLVMValueRef tap_format(struct codegen *cg, struct expr *call)
+{
+    struct expr *format = call->call.args;
+    int count = 0;
+    for (struct expr *a = format->next; a; a = a->next)
+        count++;
+    uint32_t data = cg_alloc_scratch(cg, (uint32_t)(count ? count : 1) * 8);
+    int i = 0;
+    for (struct expr *a = format->next; a; a = a->next, i++)
+        LLVMBuildStore(cg->builder, cg_expr(cg, a), cg_scratch_ptr(cg, data + (uint32_t)i * 8));
+    cg_set_location(cg, call->span);
+    LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
+    LLVMValueRef args[5] = {slot, LLVMConstInt(cg->i32, cg->string_size, 0),
+                            cg_string_literal(cg, format->string.value, format->string.len),
+                            count ? cg_scratch_ptr(cg, data) : LLVMConstNull(cg->ptr),
+                            LLVMConstInt(cg->i32, (unsigned)count * 8, 0)};
+    cg_helper(cg, BPF_FUNC_snprintf, cg->i64, args, 5);
+    return slot;
+}
+
 LLVMValueRef cg_target_builtin(struct codegen *cg, struct expr *call, int builtin_id)
 {
     const struct probe *probe = cg->fn->probe;
@@ -247,6 +269,8 @@ LLVMValueRef cg_target_builtin(struct codegen *cg, struct expr *call, int builti
         return user_integer(cg, call);
     case BUILTIN_UADDR:
         return in_process_probe ? load_register(cg, pt_regs_offset[DWARF_REG_IP]) : cg_const(cg, 0);
+    case BUILTIN_TAP_FORMAT:
+        return tap_format(cg, call);
     case BUILTIN_PPFUNC: {
         const char *name = in_process_probe && probe->function ? probe->function : "";
         return cg_string_literal(cg, name, (int)strlen(name));

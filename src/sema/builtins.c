@@ -44,6 +44,7 @@ static const struct builtin builtins[] = {
     FIXED0("uaddr", BUILTIN_UADDR, TYPE_LONG),
     FIXED0("ppfunc", BUILTIN_PPFUNC, TYPE_STRING),
     FIXED0("probefunc", BUILTIN_PPFUNC, TYPE_STRING),
+    {"__tap_format", BUILTIN_TAP_FORMAT, TYPE_STRING, BUILTIN_ARGS_ANY, 0, {0}},
 };
 
 const struct builtin *builtin_lookup(const char *name)

@@ -49,6 +49,8 @@ static int lower_error(struct lowering *l, const char *fmt, ...)
     return 0;
 }
 
+static int snapshot(struct lowering *l, struct expr *e);
+
 /* --- variables in scope --------------------------------------------------- */
 
 struct variable_list {
@@ -330,6 +332,8 @@ static int apply_index(struct lowering *l, struct place *p, struct component *c,
     return 1;
 }
 
+static int lower_pretty_value(struct lowering *l, struct expr *e, struct place *place);
+
 /* Components, then & or the value; rewrites l->e in place. */
 static int finish(struct lowering *l, struct place *p, struct component *components, int address_of,
                   const char *what)
@@ -338,6 +342,8 @@ static int finish(struct lowering *l, struct place *p, struct component *compone
         if (!(c->kind == COMPONENT_MEMBER ? apply_member(l, p, c, what) : apply_index(l, p, c, what)))
             return 0;
     }
+    if (l->e->kind == EXPR_TARGET && l->e->target.pretty && !address_of)
+        return lower_pretty_value(l, l->e, p);
     struct expr *result;
     if (address_of) {
         if (p->kind != PLACE_MEMORY || p->bit_size)
@@ -376,7 +382,6 @@ static const char *cu_name(Dwarf_Die *function)
 }
 
 static int lower_one(struct lowering *l, struct expr *e);
-static int snapshot(struct lowering *l, struct expr *e);
 
 static int lower_variable(struct lowering *l, struct expr *e)
 {
@@ -546,6 +551,275 @@ static int lower_cast(struct lowering *l, struct expr *e)
     return finish(l, &p, e->cast.components, e->cast.address_of, what);
 }
 
+/* --- pretty forms: $$parms, $$locals, $$vars, $$return, $v$, $v$$ ----------
+ * Built as calls to __tap_format (bpf_snprintf, at most 12 values each),
+ * concatenated: "a=0x1 b=0xa", "{.x=1, .y=2, .name="head", .next=0x...}". */
+
+#define FORMAT_MAX_VALUES 12
+
+struct pretty {
+    struct lowering *l;
+    struct strbuf format;
+    struct expr *values[FORMAT_MAX_VALUES];
+    int count;
+    struct expr *result;         /* the concatenation so far */
+};
+
+static struct expr *string_literal(struct lowering *l, const char *text)
+{
+    struct expr *e = ast_expr(l->s->arena, EXPR_STRING, l->e->span);
+    e->string.value = arena_strdup(l->s->arena, text);
+    e->string.len = (int)strlen(text);
+    e->type = TYPE_STRING;
+    return e;
+}
+
+static void pretty_flush(struct pretty *p)
+{
+    if (!p->format.len)
+        return;
+    struct lowering *l = p->l;
+    struct expr *call = ast_expr(l->s->arena, EXPR_CALL, l->e->span);
+    call->call.name = "__tap_format";
+    call->call.args = string_literal(l, p->format.data);
+    struct expr **tail = &call->call.args->next;
+    for (int i = 0; i < p->count; i++) {
+        *tail = p->values[i];
+        tail = &p->values[i]->next;
+    }
+    *tail = NULL;
+    call->call.arg_count = p->count + 1;
+    call->type = TYPE_STRING;
+    if (p->result) {
+        struct expr *concat = ast_expr(l->s->arena, EXPR_BINARY, l->e->span);
+        concat->binary.op = BINARY_CONCAT;
+        concat->binary.lhs = p->result;
+        concat->binary.rhs = call;
+        concat->type = TYPE_STRING;
+        call = concat;
+    }
+    p->result = call;
+    strbuf_reset(&p->format);
+    p->count = 0;
+}
+
+static void pretty_text(struct pretty *p, const char *text)
+{
+    for (; *text; text++) {
+        if (*text == '%')
+            strbuf_putc(&p->format, '%');
+        strbuf_putc(&p->format, *text);
+    }
+}
+
+static void pretty_value(struct pretty *p, const char *conversion, struct expr *value)
+{
+    if (p->count == FORMAT_MAX_VALUES)
+        pretty_flush(p);
+    strbuf_puts(&p->format, conversion);
+    p->values[p->count++] = value;
+}
+
+/* A char pointer as a quoted string, read by user_string2 (a sleepable
+ * probe faults the page in; an unreadable one shows as empty). */
+static void pretty_string(struct pretty *p, struct expr *address)
+{
+    struct lowering *l = p->l;
+    pretty_text(p, "\"");
+    pretty_flush(p);
+    struct expr *call = ast_expr(l->s->arena, EXPR_CALL, l->e->span);
+    call->call.name = "user_string2";
+    call->call.args = address;
+    address->next = string_literal(l, "");
+    call->call.arg_count = 2;
+    call->type = TYPE_STRING;
+    struct expr *concat = ast_expr(l->s->arena, EXPR_BINARY, l->e->span);
+    concat->binary.op = BINARY_CONCAT;
+    concat->binary.lhs = p->result;
+    concat->binary.rhs = call;
+    concat->type = TYPE_STRING;
+    p->result = concat;
+    pretty_text(p, "\"");
+}
+
+/* A place in the pretty form: hex in $$ lists; in $v$ decimal integers,
+ * quoted strings for char pointers and arrays, hex pointers, structs
+ * member by member (nested ones only with $$). */
+static void pretty_place(struct pretty *p, struct place *place, int list, int depth)
+{
+    struct lowering *l = p->l;
+    Dwarf_Die resolved;
+    if (!place->has_type || !dwarf_type_resolve(&place->type, &resolved)) {
+        pretty_text(p, "?");
+        return;
+    }
+    int tag = dwarf_tag(&resolved);
+    if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type) {
+        if (list || depth > (l->e->target.pretty == 2 ? 3 : 0) || place->kind != PLACE_MEMORY) {
+            pretty_text(p, "{...}");
+            return;
+        }
+        pretty_text(p, "{");
+        Dwarf_Die child;
+        int first = 1;
+        if (dwarf_child(&resolved, &child) == 0) {
+            do {
+                const char *name = dwarf_diename(&child);
+                if (dwarf_tag(&child) != DW_TAG_member || !name)
+                    continue;
+                struct place member = *place;
+                struct component c = {.kind = COMPONENT_MEMBER, .member = name};
+                pretty_text(p, first ? "." : ", .");
+                first = 0;
+                pretty_text(p, name);
+                pretty_text(p, "=");
+                if (apply_member(l, &member, &c, name))
+                    pretty_place(p, &member, 0, depth + 1);
+                else
+                    pretty_text(p, "?");
+            } while (dwarf_siblingof(&child, &child) == 0);
+        }
+        pretty_text(p, "}");
+        return;
+    }
+    Dwarf_Die target, target_resolved;
+    int is_char_pointer = (tag == DW_TAG_pointer_type || tag == DW_TAG_array_type) &&
+        dwarf_die_type(&resolved, &target) && dwarf_type_resolve(&target, &target_resolved) &&
+        dwarf_tag(&target_resolved) == DW_TAG_base_type && byte_size(&target_resolved) == 1;
+    int quiet = l->quiet;
+    l->quiet = 1;
+    struct expr *value = place_value(l, place, "value");
+    l->quiet = quiet;
+    if (!value) {
+        pretty_text(p, tag == DW_TAG_array_type ? "[...]" : "?");
+        return;
+    }
+    int size, is_signed;
+    if (list)
+        pretty_value(p, "0x%llx", value);
+    else if (is_char_pointer)
+        pretty_string(p, value);
+    else if (tag == DW_TAG_pointer_type || tag == DW_TAG_array_type)
+        pretty_value(p, "0x%llx", value);
+    else
+        pretty_value(p, scalar_of(&resolved, &size, &is_signed) && !is_signed ? "%llu" : "%lld", value);
+}
+
+/* One variable's place; 0 when it has none here (optimized out). */
+static int variable_place(struct lowering *l, Dwarf_Die *var, struct place *p)
+{
+    memset(p, 0, sizeof(*p));
+    p->has_type = dwarf_die_type(var, &p->type);
+    const char *name = dwarf_diename(var);
+    Dwarf_Die function;
+    int reg = -1;
+    if (l->site->at_entry && !l->site->is_statement && !l->site->is_return && name &&
+        dwarf_module_function_die(l->site->module, l->site->function, &function))
+        reg = uprobe_entry_register(&function, name);
+    if (reg >= 0) {
+        p->kind = PLACE_REG;
+        p->reg = reg;
+        return 1;
+    }
+    struct dwarf_location loc;
+    if (!dwarf_variable_location(&l->ev, var, &loc))
+        return 0;
+    int quiet = l->quiet;
+    l->quiet = 1;
+    int ok = place_of_location(l, &loc, p, name ? name : "?");
+    l->quiet = quiet;
+    return ok;
+}
+
+static int lower_pretty_list(struct lowering *l, struct expr *e)
+{
+    const char *which = e->target.name + 1;      /* "parms", "locals", "vars", "return" */
+    struct uprobe_site *site = l->site;
+    Dwarf_Die function;
+    if (!site->function || !dwarf_module_function_die(site->module, site->function, &function))
+        return lower_error(l, "no debug information for %s: $$%s needs DWARF (-g)",
+                           site->function ? site->function->name : "this address", which);
+    struct pretty p = {.l = l};
+    strbuf_init(&p.format);
+    if (strcmp(which, "return") == 0) {
+        if (!site->is_return)
+            return lower_error(l, "$$return is only available in .return probes");
+        struct place place = {.kind = PLACE_REG, .reg = 0};
+        place.has_type = dwarf_die_type(&function, &place.type);
+        if (place.has_type) {
+            pretty_text(&p, "return=");
+            pretty_place(&p, &place, 1, 0);
+        }
+    } else if (strcmp(which, "parms") == 0 || strcmp(which, "locals") == 0 || strcmp(which, "vars") == 0) {
+        int want_params = strcmp(which, "locals") != 0, want_locals = strcmp(which, "parms") != 0;
+        struct variable_list list;
+        site_variables(site, &list);
+        int first = 1;
+        for (int i = 0; i < list.count; i++) {
+            int is_param = dwarf_tag(&list.items[i].die) == DW_TAG_formal_parameter;
+            if ((is_param && !want_params) || (!is_param && !want_locals))
+                continue;
+            pretty_text(&p, first ? "" : " ");
+            first = 0;
+            pretty_text(&p, list.items[i].name);
+            pretty_text(&p, "=");
+            if (site->is_return && is_param) {
+                /* a parameter in .return: its value at the call */
+                struct expr *target = ast_expr(l->s->arena, EXPR_TARGET, e->span);
+                target->target.name = list.items[i].name;
+                Dwarf_Die type, resolved;
+                if (dwarf_die_type(&list.items[i].die, &type) && dwarf_type_resolve(&type, &resolved) &&
+                    (dwarf_tag(&resolved) == DW_TAG_structure_type || dwarf_tag(&resolved) == DW_TAG_union_type))
+                    pretty_text(&p, "{...}");
+                else if (snapshot(l, target))
+                    pretty_value(&p, "0x%llx", target);
+                else
+                    pretty_text(&p, "?");
+                continue;
+            }
+            if (site->is_return) {
+                pretty_text(&p, "?");
+                continue;
+            }
+            struct place place;
+            if (variable_place(l, &list.items[i].die, &place))
+                pretty_place(&p, &place, 1, 0);
+            else
+                pretty_text(&p, "?");
+        }
+        free(list.items);
+    } else {
+        strbuf_free(&p.format);
+        return lower_error(l, "unknown target variable $$%s (use $$parms, $$locals, $$vars or $$return)", which);
+    }
+    pretty_flush(&p);
+    strbuf_free(&p.format);
+    struct expr *result = p.result ? p.result : string_literal(l, "");
+    struct expr *next = e->next;
+    struct span span = e->span;
+    *e = *result;
+    e->next = next;
+    e->span = span;
+    return 1;
+}
+
+/* $v$ and $v$$: the place after the components, printed whole. */
+static int lower_pretty_value(struct lowering *l, struct expr *e, struct place *place)
+{
+    struct pretty p = {.l = l};
+    strbuf_init(&p.format);
+    pretty_place(&p, place, 0, 0);
+    pretty_flush(&p);
+    strbuf_free(&p.format);
+    struct expr *result = p.result ? p.result : string_literal(l, "");
+    struct expr *next = e->next;
+    struct span span = e->span;
+    *e = *result;
+    e->next = next;
+    e->span = span;
+    return 1;
+}
+
 /* --- @entry ----------------------------------------------------------------- */
 
 /* Lowers every target in an @entry operand as at the call; anything else
@@ -616,8 +890,8 @@ static int lower_one(struct lowering *l, struct expr *e)
     l->e = e;
     switch (e->kind) {
     case EXPR_TARGET:
-        if (e->target.name[0] == '$' || e->target.pretty)
-            return lower_error(l, "pretty-printed target variables ($$vars, $v$) are not supported yet");
+        if (e->target.name[0] == '$')
+            return lower_pretty_list(l, e);
         return lower_variable(l, e);
     case EXPR_VAR: return lower_var_at(l, e);
     case EXPR_CAST: return lower_cast(l, e);

@@ -164,6 +164,8 @@ static void note_expr(struct target_use *use, struct expr *e)
         use->any = 1;
         if (e->target.name[0] == '$' || e->target.pretty || e->target.address_of)
             use->needs_frame = 1;
+        if (e->target.name[0] == '$' || e->target.pretty)
+            use->reads_strings = 1;     /* pretty forms read char pointers as strings */
         else if (strcmp(e->target.name, "return") != 0)
             note_name(use, e->target.name);
         note_components(use, e->target.components);
