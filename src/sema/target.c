@@ -82,29 +82,35 @@ static void add_children(struct variable_list *list, Dwarf_Die *scope, int tag)
 }
 
 /* Innermost scope first; in the function's own scope, parameters before
- * locals (the order -L prints). */
+ * locals (the order -L prints). Only the function's own subtree is walked
+ * (lexical blocks holding the pc): dwarf_getscopes would walk the whole CU,
+ * which for 20k functions in one CU makes -L quadratic. */
 static int site_variables(struct uprobe_site *site, struct variable_list *list)
 {
     memset(list, 0, sizeof(*list));
-    Dwarf_Die function, cu, *scopes = NULL;
-    if (!site->function || !dwarf_module_function_die(site->module, site->function, &function) ||
-        !dwarf_diecu(&function, &cu, NULL, NULL))
+    Dwarf_Die scopes[32];
+    if (!site->function || !dwarf_module_function_die(site->module, site->function, &scopes[0]))
         return 0;
-    int n = dwarf_getscopes(&cu, site->pc, &scopes);
-    for (int i = 0; i < n; i++) {
-        int tag = dwarf_tag(&scopes[i]);
-        if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
-            add_children(list, &scopes[i], DW_TAG_formal_parameter);
-            add_children(list, &scopes[i], DW_TAG_variable);
-            break;
+    int depth = 1;
+    while (depth < 32) {
+        Dwarf_Die child;
+        int found = 0;
+        if (dwarf_child(&scopes[depth - 1], &child) == 0) {
+            do {
+                if (dwarf_tag(&child) == DW_TAG_lexical_block && dwarf_haspc(&child, site->pc) == 1) {
+                    scopes[depth++] = child;
+                    found = 1;
+                    break;
+                }
+            } while (dwarf_siblingof(&child, &child) == 0);
         }
+        if (!found)
+            break;
+    }
+    for (int i = depth - 1; i > 0; i--)
         add_children(list, &scopes[i], DW_TAG_variable);
-    }
-    free(scopes);
-    if (n <= 0) {
-        add_children(list, &function, DW_TAG_formal_parameter);
-        add_children(list, &function, DW_TAG_variable);
-    }
+    add_children(list, &scopes[0], DW_TAG_formal_parameter);
+    add_children(list, &scopes[0], DW_TAG_variable);
     return 1;
 }
 
