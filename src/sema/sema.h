@@ -109,6 +109,8 @@ struct sema_options {
     int keep_unused;             /* -u */
     int64_t max_map_entries;     /* -D MAXMAPENTRIES */
     int string_size;             /* -D MAXSTRINGLEN */
+    const char *target_command;  /* -c: names the binary of process.function(...) */
+    int target_pid;              /* -x: likewise, through /proc/PID/exe */
 };
 
 struct script {

@@ -53,14 +53,32 @@ static void parse_pattern(struct arena *arena, const char *text, struct function
         out->line = atoi(colon + 1);
 }
 
+/* process("PATH"), process(PID), or process with -c/-x naming the binary. */
+static const char *process_path(struct sema *s, struct probe_component *c)
+{
+    if (c->arg_kind == PROBE_ARG_STRING)
+        return c->arg_string;
+    int pid = c->arg_kind == PROBE_ARG_INT ? (int)c->arg_int : s->options->target_pid;
+    if (pid > 0)
+        return arena_printf(s->arena, "/proc/%d/exe", pid);
+    const char *command = s->options->target_command;
+    if (!command)
+        return NULL;
+    while (*command == ' ' || *command == '\t')
+        command++;
+    size_t len = strcspn(command, " \t");
+    return len ? arena_strndup(s->arena, command, len) : NULL;
+}
+
 static int read_point(struct sema *s, struct probe_point *point, struct process_point *out)
 {
     memset(out, 0, sizeof(*out));
     struct probe_component *c = point->components;
-    if (c->arg_kind != PROBE_ARG_STRING)
+    out->path = process_path(s, c);
+    if (!out->path)
         return point_error(s, point, c->span,
-                           "while resolving probe point: process probes need a path, as in process(\"./prog\")");
-    out->path = c->arg_string;
+                           "while resolving probe point: process probes need a path, as in process(\"./prog\"), "
+                           "or -c CMD / -x PID");
     c = c->next;
     if (c && strcmp(c->name, "library") == 0 && c->arg_kind == PROBE_ARG_STRING) {
         out->library = c->arg_string;
