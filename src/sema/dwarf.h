@@ -28,7 +28,9 @@ struct dwarf_function {
     const char *decl_file;       /* as recorded in DWARF; NULL for symbol-only functions */
     int decl_line;
     uint64_t entry;              /* file vaddr of the first instruction */
-    Dwarf_Off die_offset;        /* 0: symbol-only */
+    Dwarf_Off die_offset;        /* 0: symbol-only; an inlined instance: its DW_TAG_inlined_subroutine */
+    Dwarf_Off frame_offset;      /* an inlined instance: the subprogram holding it (frame base) */
+    int is_inline_instance;
     int is_external;
     int has_return;              /* DWARF says it returns a value (symbols: assumed) */
 };
@@ -45,6 +47,9 @@ struct dwarf_module {
     int segment_count;
     struct dwarf_function *functions;   /* sorted by name, then entry */
     int function_count;
+    struct dwarf_function *inlines;     /* inlined instances, found on first use */
+    int inline_count;
+    int inlines_indexed;
 };
 
 /* dwarf_index.c */
@@ -57,6 +62,10 @@ struct dwarf_module *dwarf_module_open_library(struct arena *arena, const char *
 /* File offset of a file vaddr, for the uprobe attach; 0 when unmapped. */
 uint64_t dwarf_module_file_offset(const struct dwarf_module *m, uint64_t vaddr);
 int dwarf_module_function_die(const struct dwarf_module *m, const struct dwarf_function *f, Dwarf_Die *die);
+/* The subprogram whose frame holds f (f itself unless f is inlined). */
+int dwarf_module_frame_die(const struct dwarf_module *m, const struct dwarf_function *f, Dwarf_Die *die);
+/* Indexes the inlined instances of every function (one walk of all DWARF). */
+void dwarf_module_index_inlines(struct arena *arena, struct dwarf_module *m);
 /* The address after the prologue; the entry when DWARF cannot say. */
 uint64_t dwarf_module_after_prologue(const struct dwarf_module *m, const struct dwarf_function *f);
 

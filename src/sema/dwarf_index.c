@@ -324,3 +324,73 @@ struct dwarf_module *dwarf_module_open_library(struct arena *arena, const char *
     }
     return dwarf_module_open(arena, library, error, size);
 }
+
+int dwarf_module_frame_die(const struct dwarf_module *m, const struct dwarf_function *f, Dwarf_Die *die)
+{
+    if (f->is_inline_instance)
+        return m->dwarf && dwarf_offdie(m->dwarf, f->frame_offset, die) != NULL;
+    return dwarf_module_function_die(m, f, die);
+}
+
+struct inline_walk {
+    struct arena *arena;
+    struct dwarf_module *module;
+    int capacity;
+};
+
+static void walk_inlines(struct inline_walk *w, Dwarf_Die *parent, Dwarf_Off subprogram, int depth)
+{
+    Dwarf_Die child;
+    if (depth > 64 || dwarf_child(parent, &child) != 0)
+        return;
+    do {
+        int tag = dwarf_tag(&child);
+        Dwarf_Off holder = subprogram;
+        if (tag == DW_TAG_subprogram)
+            holder = dwarf_dieoffset(&child);
+        if (tag == DW_TAG_inlined_subroutine && subprogram) {
+            Dwarf_Addr entry;
+            Dwarf_Attribute attr;
+            Dwarf_Die origin;
+            const char *name = integrated_string(&child, DW_AT_name);
+            if (name && dwarf_entrypc(&child, &entry) == 0 && entry &&
+                dwarf_attr(&child, DW_AT_abstract_origin, &attr) && dwarf_formref_die(&attr, &origin)) {
+                struct dwarf_module *m = w->module;
+                if (m->inline_count == w->capacity) {
+                    int capacity = w->capacity ? w->capacity * 2 : 64;
+                    m->inlines = arena_realloc(w->arena, m->inlines, sizeof(*m->inlines) * (size_t)w->capacity,
+                                               sizeof(*m->inlines) * (size_t)capacity);
+                    w->capacity = capacity;
+                }
+                struct dwarf_function *f = &m->inlines[m->inline_count++];
+                memset(f, 0, sizeof(*f));
+                f->name = arena_strdup(w->arena, name);
+                const char *file = dwarf_decl_file(&origin);
+                f->decl_file = file ? arena_strdup(w->arena, file) : NULL;
+                dwarf_decl_line(&origin, &f->decl_line);
+                f->entry = entry;
+                f->die_offset = dwarf_dieoffset(&child);
+                f->frame_offset = subprogram;
+                f->is_inline_instance = 1;
+            }
+        }
+        if (dwarf_haschildren(&child))
+            walk_inlines(w, &child, holder, depth + 1);
+    } while (dwarf_siblingof(&child, &child) == 0);
+}
+
+void dwarf_module_index_inlines(struct arena *arena, struct dwarf_module *m)
+{
+    if (m->inlines_indexed || !m->dwarf)
+        return;
+    m->inlines_indexed = 1;
+    struct inline_walk w = {.arena = arena, .module = m};
+    Dwarf_Off offset = 0, next;
+    size_t header_size;
+    while (dwarf_nextcu(m->dwarf, offset, &next, &header_size, NULL, NULL, NULL) == 0) {
+        Dwarf_Die cu;
+        if (dwarf_offdie(m->dwarf, offset + header_size, &cu))
+            walk_inlines(&w, &cu, 0, 0);
+        offset = next;
+    }
+}

@@ -58,9 +58,16 @@ struct variable_list {
     int count;
 };
 
+/* Names of inlined parameters live on their abstract origin. */
+static const char *die_name(Dwarf_Die *die)
+{
+    Dwarf_Attribute attr;
+    return dwarf_attr_integrate(die, DW_AT_name, &attr) ? dwarf_formstring(&attr) : NULL;
+}
+
 static void add_variable(struct variable_list *list, Dwarf_Die *die)
 {
-    const char *name = dwarf_diename(die);
+    const char *name = die_name(die);
     if (!name || dwarf_hasattr(die, DW_AT_artificial))
         return;
     for (int i = 0; i < list->count; i++)
@@ -716,7 +723,7 @@ static int variable_place(struct lowering *l, Dwarf_Die *var, struct place *p)
 {
     memset(p, 0, sizeof(*p));
     p->has_type = dwarf_die_type(var, &p->type);
-    const char *name = dwarf_diename(var);
+    const char *name = die_name(var);
     Dwarf_Die function;
     int reg = -1;
     if (l->site->at_entry && !l->site->is_statement && !l->site->is_return && name &&
@@ -940,7 +947,7 @@ int sema_target_defined(struct sema *s, struct uprobe_site *site, struct expr *o
     l.ev.pc = site->pc;
     l.ev.at_entry = site->at_entry;
     Dwarf_Die function;
-    if (site->function && dwarf_module_function_die(site->module, site->function, &function))
+    if (site->function && dwarf_module_frame_die(site->module, site->function, &function))
         l.ev.function = &function;
     return lower_one(&l, copy);
 }
@@ -962,7 +969,7 @@ int sema_lower_target(struct sema *s, struct expr *e)
         l.ev.at_entry = l.site->at_entry;
     }
     Dwarf_Die function;
-    if (l.site && l.site->function && dwarf_module_function_die(l.site->module, l.site->function, &function))
+    if (l.site && l.site->function && dwarf_module_frame_die(l.site->module, l.site->function, &function))
         l.ev.function = &function;
     return lower_one(&l, e);
 }

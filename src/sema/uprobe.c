@@ -442,6 +442,26 @@ static int resolve_functions(struct sema *s, struct decl *decl, struct probe_poi
         add_site(s, decl, point, frame, site, text);
         added++;
     }
+    int wants_inline = !pp->suffix || strcmp(pp->suffix, "inline") == 0;
+    if (wants_inline && m->dwarf) {
+        dwarf_module_index_inlines(s->arena, m);
+        for (int i = 0; i < m->inline_count; i++) {
+            const struct dwarf_function *f = &m->inlines[i];
+            if (!uprobe_function_matches(&pp->pattern, f))
+                continue;
+            /* Inlined code has no call: the parameters are wherever DWARF
+             * says at the instance's first address. */
+            struct uprobe_site *site = ARENA_NEW(s->arena, struct uprobe_site);
+            site->module = m;
+            site->function = f;
+            site->pc = f->entry;
+            const char *text = arena_printf(s->arena, "process(\"%s\").function(\"%s\")%s%s", m->path,
+                                            function_text(s, f), pp->suffix ? "." : "",
+                                            pp->suffix ? pp->suffix : "");
+            add_site(s, decl, point, frame, site, text);
+            added++;
+        }
+    }
     if (!added && !point->optional) {
         const char *similar = closest_functions(s, m, pp->pattern.function);
         diag_error(s->diags, (struct span){0},
