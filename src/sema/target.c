@@ -633,17 +633,33 @@ static void pretty_value(struct pretty *p, const char *conversion, struct expr *
     p->values[p->count++] = value;
 }
 
+/* Elements of an array type with a known bound; -1 when unknown. */
+static int64_t array_length(Dwarf_Die *array)
+{
+    Dwarf_Die child;
+    if (dwarf_child(array, &child) != 0 || dwarf_tag(&child) != DW_TAG_subrange_type)
+        return -1;
+    Dwarf_Attribute attr;
+    Dwarf_Word value;
+    if (dwarf_attr_integrate(&child, DW_AT_count, &attr) && dwarf_formudata(&attr, &value) == 0)
+        return (int64_t)value;
+    if (dwarf_attr_integrate(&child, DW_AT_upper_bound, &attr) && dwarf_formudata(&attr, &value) == 0)
+        return (int64_t)value + 1;
+    return -1;
+}
+
 /* A char pointer as a quoted string, read by user_string2 (a sleepable
  * probe faults the page in; an unreadable one shows as empty). */
-static void pretty_string(struct pretty *p, struct expr *address)
+static void pretty_string(struct pretty *p, struct expr *address, int64_t length)
 {
     struct lowering *l = p->l;
     pretty_text(p, "\"");
     pretty_flush(p);
     struct expr *call = ast_expr(l->s->arena, EXPR_CALL, l->e->span);
-    call->call.name = "user_string2";
+    /* a char array holds at most its length, NUL or not */
+    call->call.name = length > 0 ? "user_string_n" : "user_string2";
     call->call.args = address;
-    address->next = string_literal(l, "");
+    address->next = length > 0 ? dwarf_expr_int(&l->ev, length) : string_literal(l, "");
     call->call.arg_count = 2;
     call->type = TYPE_STRING;
     struct expr *concat = ast_expr(l->s->arena, EXPR_BINARY, l->e->span);
@@ -696,9 +712,23 @@ static void pretty_place(struct pretty *p, struct place *place, int list, int de
         return;
     }
     Dwarf_Die target, target_resolved;
-    int is_char_pointer = (tag == DW_TAG_pointer_type || tag == DW_TAG_array_type) &&
+    const char *element = (tag == DW_TAG_pointer_type || tag == DW_TAG_array_type) &&
         dwarf_die_type(&resolved, &target) && dwarf_type_resolve(&target, &target_resolved) &&
-        dwarf_tag(&target_resolved) == DW_TAG_base_type && byte_size(&target_resolved) == 1;
+        dwarf_tag(&target_resolved) == DW_TAG_base_type ? dwarf_diename(&target_resolved) : NULL;
+    int is_char_pointer = element && strcmp(element, "char") == 0;
+    int64_t length = tag == DW_TAG_array_type ? array_length(&resolved) : -1;
+    if (!list && tag == DW_TAG_array_type && place->kind == PLACE_MEMORY && length > 0 && !is_char_pointer) {
+        pretty_text(p, "[");
+        for (int64_t i = 0; i < length && i < 16; i++) {
+            struct place item = *place;
+            struct component c = {.kind = COMPONENT_INDEX, .index = dwarf_expr_int(&l->ev, i)};
+            pretty_text(p, i ? ", " : "");
+            if (apply_index(l, &item, &c, "element"))
+                pretty_place(p, &item, 0, depth + 1);
+        }
+        pretty_text(p, length > 16 ? ", ...]" : "]");
+        return;
+    }
     int quiet = l->quiet;
     l->quiet = 1;
     struct expr *value = place_value(l, place, "value");
@@ -711,7 +741,7 @@ static void pretty_place(struct pretty *p, struct place *place, int list, int de
     if (list)
         pretty_value(p, "0x%llx", value);
     else if (is_char_pointer)
-        pretty_string(p, value);
+        pretty_string(p, value, length);
     else if (tag == DW_TAG_pointer_type || tag == DW_TAG_array_type)
         pretty_value(p, "0x%llx", value);
     else
@@ -819,6 +849,17 @@ static int lower_pretty_list(struct lowering *l, struct expr *e)
 /* $v$ and $v$$: the place after the components, printed whole. */
 static int lower_pretty_value(struct lowering *l, struct expr *e, struct place *place)
 {
+    /* A top-level pointer to a struct shows the struct, as in SystemTap. */
+    Dwarf_Die resolved, target, target_resolved;
+    if (place->has_type && dwarf_type_resolve(&place->type, &resolved) &&
+        dwarf_tag(&resolved) == DW_TAG_pointer_type && dwarf_die_type(&resolved, &target) &&
+        dwarf_type_resolve(&target, &target_resolved) &&
+        (dwarf_tag(&target_resolved) == DW_TAG_structure_type || dwarf_tag(&target_resolved) == DW_TAG_union_type)) {
+        struct expr *pointer = place_value(l, place, "value");
+        if (!pointer)
+            return 0;
+        *place = (struct place){.kind = PLACE_MEMORY, .type = target, .has_type = 1, .address = pointer};
+    }
     struct pretty p = {.l = l};
     strbuf_init(&p.format);
     pretty_place(&p, place, 0, 0);
