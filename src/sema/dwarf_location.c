@@ -45,6 +45,11 @@ struct expr *dwarf_expr_add(struct dwarf_eval *ev, struct expr *a, struct expr *
         return a;
     if (a->kind == EXPR_INT && b->kind == EXPR_INT)
         return dwarf_expr_int(ev, (int64_t)((uint64_t)a->int_value + (uint64_t)b->int_value));
+    /* (x + c1) + c2 -> x + (c1 + c2): frame-base offsets read plainly */
+    if (b->kind == EXPR_INT && a->kind == EXPR_BINARY && a->binary.op == BINARY_ADD &&
+        a->binary.rhs->kind == EXPR_INT)
+        return dwarf_expr_add(ev, a->binary.lhs, dwarf_expr_int(ev, (int64_t)((uint64_t)a->binary.rhs->int_value +
+                                                                             (uint64_t)b->int_value)));
     return dwarf_expr_binary(ev, BINARY_ADD, a, b);
 }
 
