@@ -7,6 +7,7 @@
  * prologue (single-stepped, 18 times dearer) when it needs anything else. */
 #include <dwarf.h>
 #include <fnmatch.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,8 +50,10 @@ static void parse_pattern(struct arena *arena, const char *text, struct function
     out->file = arena_strndup(arena, at + 1, (size_t)(colon - at - 1));
     if (strcmp(colon + 1, "*") == 0)
         out->any_line = 1;
-    else
+    else if (strspn(colon + 1, "0123456789") == strlen(colon + 1))
         out->line = atoi(colon + 1);
+    else
+        out->line_text = colon + 1;
 }
 
 /* process("PATH"), process(PID), or process with -c/-x naming the binary. */
@@ -128,13 +131,28 @@ static int file_matches(const char *pattern, const char *file)
     return 0;
 }
 
+/* "20", "2*" (a wildcard on the digits) or "20-30" (a range). */
+int uprobe_line_matches(const struct function_pattern *pattern, int line)
+{
+    if (pattern->any_line)
+        return 1;
+    if (!pattern->line_text)
+        return !pattern->line || line == pattern->line;
+    int low, high;
+    char text[16];
+    if (sscanf(pattern->line_text, "%d-%d", &low, &high) == 2)
+        return line >= low && line <= high;
+    snprintf(text, sizeof(text), "%d", line);
+    return fnmatch(pattern->line_text, text, 0) == 0;
+}
+
 int uprobe_function_matches(const struct function_pattern *pattern, const struct dwarf_function *f)
 {
     if (fnmatch(pattern->function, f->name, 0) != 0)
         return 0;
     if (pattern->file && !file_matches(pattern->file, f->decl_file))
         return 0;
-    return !pattern->line || f->decl_line == pattern->line;
+    return uprobe_line_matches(pattern, f->decl_line);
 }
 
 /* --- which targets the handler reads, to place the entry probe ------------ */
@@ -556,6 +574,8 @@ static int resolve_statements(struct sema *s, struct decl *decl, struct probe_po
     }
     struct function_pattern fp = pp->pattern;
     fp.line = 0;
+    fp.line_text = NULL;
+    fp.any_line = 0;
     for (int i = 0; i < m->function_count; i++) {
         const struct dwarf_function *f = &m->functions[i];
         if (!f->die_offset || !uprobe_function_matches(&fp, f))
@@ -563,7 +583,7 @@ static int resolve_statements(struct sema *s, struct decl *decl, struct probe_po
         struct line_address *lines;
         int n = uprobe_function_lines(m, f, &lines);
         for (int k = 0; k < n; k++) {
-            if (!pp->pattern.any_line && lines[k].line != pp->pattern.line)
+            if (!uprobe_line_matches(&pp->pattern, lines[k].line))
                 continue;
             struct uprobe_site *site = ARENA_NEW(s->arena, struct uprobe_site);
             site->module = m;

@@ -23,6 +23,7 @@ struct function_pattern {
     const char *file;            /* wildcard or NULL */
     int line;                    /* 0: any */
     int any_line;                /* "f@file:*" */
+    const char *line_text;       /* "2*" or "20-30": matched against the decimal line */
 };
 
 struct line_address { int line; uint64_t pc; };
@@ -31,6 +32,7 @@ struct line_address { int line; uint64_t pc; };
 int sema_resolve_process(struct sema *s, struct decl *decl, struct probe_point *point,
                          struct frame_layout *frame);
 
+int uprobe_line_matches(const struct function_pattern *pattern, int line);
 int uprobe_function_matches(const struct function_pattern *pattern, const struct dwarf_function *f);
 /* The ABI register (DWARF number) holding integer-class parameter `name`
  * at the function's first instruction, or -1. */
