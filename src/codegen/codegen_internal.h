@@ -183,6 +183,9 @@ void cg_target_probe_entry(struct codegen *cg, LLVMValueRef ctx);
 LLVMValueRef cg_register(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_user_read(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_target_builtin(struct codegen *cg, struct expr *call, int builtin_id);
+/* pp() (which 0) or ppfunc() (1) of a program serving a group of probes:
+ * picked by the attach cookie. */
+LLVMValueRef cg_group_string(struct codegen *cg, int which);
 /* The entry program that saves a .return probe's @entry values. */
 const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe *ret, const char **prog_name);
 

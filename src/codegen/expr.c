@@ -313,6 +313,8 @@ static LLVMValueRef builtin_call(struct codegen *cg, struct expr *e, const struc
     case BUILTIN_EXECNAME: return execname(cg);
     case BUILTIN_TARGET: return state_load(cg, STATE_TARGET_PID);
     case BUILTIN_PP:
+        if (cg->fn->probe && cg->fn->probe->group_count > 1)
+            return cg_group_string(cg, 0);
         return cg_string_literal(cg, cg->fn->probe ? cg->fn->probe->point : "",
                                  cg->fn->probe ? (int)strlen(cg->fn->probe->point) : 0);
     case BUILTIN_GETTIMEOFDAY_S: return wall_clock(cg, 1000000000);

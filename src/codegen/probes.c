@@ -59,6 +59,7 @@ static void describe_probe(struct codegen *cg, const struct probe *probe, const 
     out->sample_period = probe->sample_period;
     out->path = dup_or_null(probe->path);
     out->offset = probe->offset;
+    out->cookie = probe->cookie;
     out->tp_category = dup_or_null(probe->tp_category);
     out->tp_name = dup_or_null(probe->tp_name);
     if (probe->path) {
@@ -129,6 +130,14 @@ void cg_define_probes(struct codegen *cg)
     /* Room for an @entry program beside each .return probe. */
     cg->program->probes = calloc((size_t)script->probe_count * 2 + 1, sizeof(*cg->program->probes));
     for (int i = 0; i < script->probe_count; i++) {
+        const struct probe *leader = script->probes[i]->group_leader;
+        if (leader) {
+            /* same code as its group's leader: one program, told apart by cookie */
+            char name[32];
+            snprintf(name, sizeof(name), "probe_%d", leader->index);
+            describe_probe(cg, script->probes[i], name);
+            continue;
+        }
         define_probe(cg, script->probes[i]);
         if (script->probes[i]->entry_count) {
             const char *name;

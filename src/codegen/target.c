@@ -16,7 +16,8 @@
 #define PT_REGS_WORDS 21            /* x86_64 struct pt_regs */
 #define REGS_BIAS_WORD PT_REGS_WORDS
 #define REGS_SNAPSHOT_WORD (PT_REGS_WORDS + 1)
-#define REGS_AREA_SIZE ((PT_REGS_WORDS + 1 + MAX_ENTRY_SNAPSHOTS) * 8)
+#define REGS_COOKIE_WORD (PT_REGS_WORDS + 1 + MAX_ENTRY_SNAPSHOTS)
+#define REGS_AREA_SIZE ((REGS_COOKIE_WORD + 1) * 8)
 #define ENTRY_MAP_SIZE 10240
 
 /* DWARF register number -> byte offset in struct pt_regs (x86_64). */
@@ -42,6 +43,7 @@ static LLVMValueRef byte_offset(struct codegen *cg, LLVMValueRef base, int64_t o
 }
 
 static void restore_snapshots(struct codegen *cg, const struct probe *probe);
+static LLVMValueRef load_register(struct codegen *cg, int byte);
 
 void cg_target_probe_entry(struct codegen *cg, LLVMValueRef ctx)
 {
@@ -60,6 +62,50 @@ void cg_target_probe_entry(struct codegen *cg, LLVMValueRef ctx)
     LLVMBuildStore(cg->builder, bias, cg_scratch_ptr(cg, area + REGS_BIAS_WORD * 8));
     if (probe->kind == PROBE_URETPROBE && probe->entry_count)
         restore_snapshots(cg, probe);
+    if (probe->group_count > 1) {
+        LLVMValueRef cookie = cg_helper(cg, BPF_FUNC_get_attach_cookie, cg->i64, args, 1);
+        LLVMBuildStore(cg->builder, cookie, cg_scratch_ptr(cg, area + REGS_COOKIE_WORD * 8));
+    }
+}
+
+/* A .rodata table of the group's texts, one fixed-size row per cookie. */
+LLVMValueRef cg_group_string(struct codegen *cg, int which)
+{
+    const struct probe *probe = cg->fn->probe;
+    char name[48];
+    snprintf(name, sizeof(name), "group_%s_%d", which ? "ppfunc" : "pp", probe->index);
+    size_t row = 1;
+    for (int i = 0; i < probe->group_count; i++) {
+        const char *text = which ? probe->group[i]->function : probe->group[i]->point;
+        if (strlen(text) + 1 > row)
+            row = strlen(text) + 1;
+    }
+    if (row > cg->string_size)
+        row = cg->string_size;
+    LLVMTypeRef row_type = LLVMArrayType2(cg->i8, row);
+    LLVMTypeRef table_type = LLVMArrayType2(row_type, (uint64_t)probe->group_count);
+    LLVMValueRef table = LLVMGetNamedGlobal(cg->module, name);
+    if (!table) {
+        LLVMValueRef *rows = ARENA_ARRAY(cg->arena, LLVMValueRef, probe->group_count);
+        char *buffer = arena_alloc(cg->arena, row);
+        for (int i = 0; i < probe->group_count; i++) {
+            const char *text = which ? probe->group[i]->function : probe->group[i]->point;
+            memset(buffer, 0, row);
+            memcpy(buffer, text, strlen(text) < row ? strlen(text) : row - 1);
+            rows[i] = LLVMConstStringInContext(cg->context, buffer, (unsigned)row, 1);
+        }
+        table = LLVMAddGlobal(cg->module, table_type, name);
+        LLVMSetInitializer(table, LLVMConstArray2(row_type, rows, (uint64_t)probe->group_count));
+        LLVMSetGlobalConstant(table, 1);
+        LLVMSetLinkage(table, LLVMPrivateLinkage);
+        LLVMSetSection(table, ".rodata");
+    }
+    LLVMValueRef cookie = load_register(cg, REGS_COOKIE_WORD * 8);
+    /* out of range cannot happen; the verifier wants the bound */
+    LLVMValueRef in_range = LLVMBuildICmp(cg->builder, LLVMIntULT, cookie, cg_const(cg, probe->group_count), "");
+    LLVMValueRef index = LLVMBuildSelect(cg->builder, in_range, cookie, cg_const(cg, 0), "");
+    LLVMValueRef indices[3] = {cg_const(cg, 0), index, cg_const(cg, 0)};
+    return LLVMBuildGEP2(cg->builder, table_type, table, indices, 3, "");
 }
 
 static LLVMValueRef load_register(struct codegen *cg, int byte)
@@ -272,6 +318,8 @@ LLVMValueRef cg_target_builtin(struct codegen *cg, struct expr *call, int builti
     case BUILTIN_TAP_FORMAT:
         return tap_format(cg, call);
     case BUILTIN_PPFUNC: {
+        if (in_process_probe && probe->group_count > 1)
+            return cg_group_string(cg, 1);
         const char *name = in_process_probe && probe->function ? probe->function : "";
         return cg_string_literal(cg, name, (int)strlen(name));
     }

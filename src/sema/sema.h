@@ -99,6 +99,12 @@ struct probe {
     int sleepable;               /* PROBE_UPROBE/URETPROBE: may fault user pages in (user_string) */
     struct expr **entry_values;  /* PROBE_URETPROBE: @entry snapshots, taken by an extra entry program */
     int entry_count;
+    /* PROBE_UPROBE/URETPROBE whose bodies read no target variables: one
+     * program serves the group (a uprobe_multi link), pp()/ppfunc() by cookie. */
+    struct probe *group_leader;  /* NULL: generates its own program */
+    struct probe **group;        /* the leader: every member, itself first */
+    int group_count;
+    uint64_t cookie;             /* index in the leader's group */
     const char *tp_category, *tp_name;
     int index;                   /* in script order */
 };

@@ -403,8 +403,28 @@ static const char *function_text(struct sema *s, const struct dwarf_function *f)
     return arena_printf(s->arena, "%s@%s:%d", f->name, f->decl_file, f->decl_line);
 }
 
+/* A probe reading no target variable generates the same code wherever it
+ * sits: it joins the group of the first such probe of its point. */
+static void join_group(struct sema *s, struct probe *probe, struct probe **leader)
+{
+    struct probe *l = *leader;
+    if (!l || l->kind != probe->kind || strcmp(l->path, probe->path) != 0) {
+        *leader = probe;
+        return;
+    }
+    if (l->group_count % 64 == 0)
+        l->group = arena_realloc(s->arena, l->group, sizeof(*l->group) * (size_t)l->group_count,
+                                 sizeof(*l->group) * (size_t)(l->group_count + 64));
+    if (l->group_count == 0)
+        l->group[l->group_count++] = l;
+    probe->cookie = (uint64_t)l->group_count;
+    l->group[l->group_count++] = probe;
+    probe->group_leader = l;
+}
+
 static struct probe *add_site(struct sema *s, struct decl *decl, struct probe_point *point,
-                              struct frame_layout *frame, struct uprobe_site *site, const char *text)
+                              struct frame_layout *frame, struct uprobe_site *site, const char *text,
+                              struct probe **leader)
 {
     struct probe *probe = sema_new_probe(s, decl, point, frame);
     probe->body = sema_clone_stmt(s->arena, decl->probe.body);
@@ -424,11 +444,14 @@ static struct probe *add_site(struct sema *s, struct decl *decl, struct probe_po
     }
     struct target_use use = {0};
     note_stmt(&use, probe->body);
+    note_expr(&use, probe->condition);
     probe->sleepable = use.reads_strings;
     free(use.names);
     probe->vaddr = site->pc;
     probe->offset = dwarf_module_file_offset(site->module, site->pc);
     sema_add_probe(s, probe);
+    if (!use.any)
+        join_group(s, probe, leader);
     return probe;
 }
 
@@ -438,6 +461,7 @@ static int resolve_functions(struct sema *s, struct decl *decl, struct probe_poi
                              struct frame_layout *frame, struct dwarf_module *m, struct process_point *pp)
 {
     int added = 0;
+    struct probe *leader = NULL;
     int is_return = pp->suffix && strcmp(pp->suffix, "return") == 0;
     for (int i = 0; i < m->function_count; i++) {
         const struct dwarf_function *f = &m->functions[i];
@@ -457,7 +481,7 @@ static int resolve_functions(struct sema *s, struct decl *decl, struct probe_poi
         const char *text = arena_printf(s->arena, "process(\"%s\").function(\"%s\")%s%s", m->path,
                                         function_text(s, f), pp->suffix ? "." : "",
                                         pp->suffix ? pp->suffix : "");
-        add_site(s, decl, point, frame, site, text);
+        add_site(s, decl, point, frame, site, text, &leader);
         added++;
     }
     int wants_inline = !pp->suffix || strcmp(pp->suffix, "inline") == 0;
@@ -476,7 +500,7 @@ static int resolve_functions(struct sema *s, struct decl *decl, struct probe_poi
             const char *text = arena_printf(s->arena, "process(\"%s\").function(\"%s\")%s%s", m->path,
                                             function_text(s, f), pp->suffix ? "." : "",
                                             pp->suffix ? pp->suffix : "");
-            add_site(s, decl, point, frame, site, text);
+            add_site(s, decl, point, frame, site, text, &leader);
             added++;
         }
     }
@@ -567,11 +591,13 @@ static int resolve_statements(struct sema *s, struct decl *decl, struct probe_po
         site->function = function_at(m, pp->address);
         site->is_statement = 1;
         site->at_entry = site->function && site->function->entry == pp->address;
+        struct probe *leader = NULL;
         add_site(s, decl, point, frame, site,
                  arena_printf(s->arena, "process(\"%s\").statement(0x%llx)", m->path,
-                              (unsigned long long)pp->address));
+                              (unsigned long long)pp->address), &leader);
         return 1;
     }
+    struct probe *leader = NULL;
     struct function_pattern fp = pp->pattern;
     fp.line = 0;
     fp.line_text = NULL;
@@ -594,7 +620,7 @@ static int resolve_statements(struct sema *s, struct decl *decl, struct probe_po
             site->at_entry = site->pc == f->entry;
             add_site(s, decl, point, frame, site,
                      arena_printf(s->arena, "process(\"%s\").statement(\"%s@%s:%d\")", m->path, f->name,
-                                  f->decl_file, lines[k].line));
+                                  f->decl_file, lines[k].line), &leader);
             added++;
         }
         free(lines);
