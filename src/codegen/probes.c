@@ -63,8 +63,12 @@ static void describe_probe(struct codegen *cg, const struct probe *probe, const 
     out->tp_category = dup_or_null(probe->tp_category);
     out->tp_name = dup_or_null(probe->tp_name);
     if (probe->path) {
-        char build_id[128];
-        elf_build_id(probe->path, build_id, sizeof(build_id));
+        /* a wildcard gives thousands of probes in one binary: read its build id once */
+        static char last_path[4096], build_id[128];
+        if (strcmp(last_path, probe->path) != 0) {
+            elf_build_id(probe->path, build_id, sizeof(build_id));
+            snprintf(last_path, sizeof(last_path), "%s", probe->path);
+        }
         out->build_id = strdup(build_id);
     }
 }
