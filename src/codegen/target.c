@@ -60,7 +60,7 @@ void cg_target_probe_entry(struct codegen *cg, LLVMValueRef ctx)
     LLVMValueRef ip = cg_helper(cg, BPF_FUNC_get_func_ip, cg->i64, args, 1);
     LLVMValueRef bias = LLVMBuildSub(cg->builder, ip, cg_const(cg, (int64_t)probe->vaddr), "bias");
     LLVMBuildStore(cg->builder, bias, cg_scratch_ptr(cg, area + REGS_BIAS_WORD * 8));
-    if (probe->kind == PROBE_URETPROBE && probe->entry_count)
+    if (probe->entry_count)
         restore_snapshots(cg, probe);
     if (probe->group_count > 1) {
         LLVMValueRef cookie = cg_helper(cg, BPF_FUNC_get_attach_cookie, cg->i64, args, 1);
@@ -366,13 +366,13 @@ static LLVMValueRef entry_map(struct codegen *cg, const struct probe *probe)
     return map;
 }
 
-/* The key on the stack: {pid_tgid, stack pointer + adjust}. */
-static LLVMValueRef entry_key(struct codegen *cg, int64_t adjust)
+/* The key on the stack: {pid_tgid, the frame's CFA}. */
+static LLVMValueRef entry_key(struct codegen *cg, LLVMValueRef cfa)
 {
     LLVMTypeRef key_type = LLVMArrayType2(cg->i64, 2);
     LLVMValueRef key = cg_entry_alloca(cg, key_type, "entry_key");
     LLVMValueRef id = cg_helper(cg, BPF_FUNC_get_current_pid_tgid, cg->i64, NULL, 0);
-    LLVMValueRef sp = LLVMBuildAdd(cg->builder, load_register(cg, pt_regs_offset[7]), cg_const(cg, adjust), "");
+    LLVMValueRef sp = cfa;
     LLVMValueRef zero = cg_i32(cg, 0), one = cg_i32(cg, 1);
     LLVMValueRef first[2] = {zero, zero}, second[2] = {zero, one};
     LLVMBuildStore(cg->builder, id, LLVMBuildGEP2(cg->builder, key_type, key, first, 2, ""));
@@ -380,12 +380,13 @@ static LLVMValueRef entry_key(struct codegen *cg, int64_t adjust)
     return key;
 }
 
-/* In the .return probe: no saved entry (the call began before tap attached)
- * means no handler run. */
+/* In the probe: no saved entry (the call began before tap attached) means
+ * no handler run. A .return consumes its entry; other probes may fire
+ * several times in one call. */
 static void restore_snapshots(struct codegen *cg, const struct probe *probe)
 {
     LLVMValueRef map = entry_map(cg, probe);
-    LLVMValueRef key = entry_key(cg, 0);
+    LLVMValueRef key = entry_key(cg, cg_expr(cg, probe->entry_key));
     LLVMValueRef args[2] = {map, key};
     LLVMValueRef values = cg_helper(cg, BPF_FUNC_map_lookup_elem, cg->ptr, args, 2);
     LLVMBasicBlockRef missing = cg_block(cg, "no_entry"), found = cg_block(cg, "entry_found");
@@ -397,8 +398,10 @@ static void restore_snapshots(struct codegen *cg, const struct probe *probe)
         LLVMValueRef value = LLVMBuildLoad2(cg->builder, cg->i64, byte_offset(cg, values, i * 8), "");
         LLVMBuildStore(cg->builder, value, cg_scratch_ptr(cg, regs_area(cg) + (uint32_t)(REGS_SNAPSHOT_WORD + i) * 8));
     }
-    LLVMValueRef del[2] = {map, key};
-    cg_helper(cg, BPF_FUNC_map_delete_elem, cg->i64, del, 2);
+    if (probe->kind == PROBE_URETPROBE) {
+        LLVMValueRef del[2] = {map, key};
+        cg_helper(cg, BPF_FUNC_map_delete_elem, cg->i64, del, 2);
+    }
 }
 
 const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe *ret, const char **prog_name)
@@ -406,6 +409,12 @@ const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe
     struct probe *entry = ARENA_NEW(cg->arena, struct probe);
     *entry = *ret;
     entry->kind = PROBE_UPROBE;
+    entry->offset = ret->entry_offset;
+    entry->vaddr = ret->entry_vaddr;
+    entry->group_leader = NULL;
+    entry->group = NULL;
+    entry->group_count = 0;
+    entry->cookie = 0;
     entry->sleepable = 0;
     entry->entry_values = NULL;
     entry->entry_count = 0;
@@ -433,7 +442,8 @@ const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe
     uint32_t values = cg_alloc_scratch(cg, (uint32_t)ret->entry_count * 8);
     for (int i = 0; i < ret->entry_count; i++)
         LLVMBuildStore(cg->builder, cg_expr(cg, ret->entry_values[i]), cg_scratch_ptr(cg, values + (uint32_t)i * 8));
-    LLVMValueRef args[4] = {entry_map(cg, ret), entry_key(cg, 8), cg_scratch_ptr(cg, values), cg_const(cg, BPF_ANY)};
+    LLVMValueRef cfa = LLVMBuildAdd(cg->builder, load_register(cg, pt_regs_offset[7]), cg_const(cg, 8), "cfa");
+    LLVMValueRef args[4] = {entry_map(cg, ret), entry_key(cg, cfa), cg_scratch_ptr(cg, values), cg_const(cg, BPF_ANY)};
     cg_helper(cg, BPF_FUNC_map_update_elem, cg->i64, args, 4);
     LLVMBuildBr(cg->builder, done);
     cg_position(cg, done);

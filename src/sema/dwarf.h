@@ -98,8 +98,15 @@ struct dwarf_eval {
     uint64_t pc;                 /* file vaddr */
     Dwarf_Die *function;         /* for DW_AT_frame_base */
     int at_entry;                /* pc is the function's first instruction */
+    /* DW_OP_entry_value(DW_OP_regN) away from the entry: the register's
+     * value at the call, or NULL (optimized out). */
+    struct expr *(*entry_value)(struct dwarf_eval *ev, int reg);
+    void *context;
     char error[160];
 };
+
+/* The CFA at ev->pc as "register + offset", or NULL (ev->error set). */
+struct expr *dwarf_frame_cfa_expr(struct dwarf_eval *ev);
 
 /* Fills `loc` from the DW_AT_location (or DW_AT_const_value) of `var`;
  * returns 0 with ev->error set when the expression is beyond tap. */

@@ -97,8 +97,10 @@ struct probe {
     const char *function;        /* PROBE_UPROBE/URETPROBE: ppfunc() */
     void *site;                  /* PROBE_UPROBE/URETPROBE: sema's struct uprobe_site */
     int sleepable;               /* PROBE_UPROBE/URETPROBE: may fault user pages in (user_string) */
-    struct expr **entry_values;  /* PROBE_URETPROBE: @entry snapshots, taken by an extra entry program */
+    struct expr **entry_values;  /* @entry snapshots and entry values, taken by an extra entry program */
     int entry_count;
+    struct expr *entry_key;      /* the CFA of the probed frame (rsp after a return), keying them */
+    uint64_t entry_offset, entry_vaddr;  /* where the entry program sits: the function's entry */
     /* PROBE_UPROBE/URETPROBE whose bodies read no target variables: one
      * program serves the group (a uprobe_multi link), pp()/ppfunc() by cookie. */
     struct probe *group_leader;  /* NULL: generates its own program */

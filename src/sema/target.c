@@ -904,6 +904,30 @@ static int lower_at_entry(struct lowering *l, struct expr *e)
 
 /* The value at the call, saved by an entry program keyed by thread and
  * stack frame (so recursion works): becomes snapshot register k. */
+/* Registers a value the entry program saves; returns its pseudo register,
+ * or -1 when the probe has no room left. The key is the probed frame's CFA:
+ * rsp after a return, the CFI's CFA at any other pc. */
+static int add_snapshot(struct lowering *l, struct expr *value)
+{
+    struct probe *probe = l->s->probe;
+    if (probe->entry_count == MAX_ENTRY_SNAPSHOTS)
+        return -1;
+    if (!probe->entry_key) {
+        struct dwarf_eval ev = l->ev;
+        ev.pc = l->site->pc;
+        ev.at_entry = l->site->at_entry && !l->site->is_return;
+        probe->entry_key = l->site->is_return ? dwarf_expr_reg(&ev, 7) : dwarf_frame_cfa_expr(&ev);
+        if (!probe->entry_key)
+            return -1;
+        probe->entry_vaddr = l->site->function ? l->site->function->entry : l->site->pc;
+        probe->entry_offset = dwarf_module_file_offset(l->site->module, probe->entry_vaddr);
+    }
+    if (!probe->entry_values)
+        probe->entry_values = ARENA_ARRAY(l->s->arena, struct expr *, MAX_ENTRY_SNAPSHOTS);
+    probe->entry_values[probe->entry_count] = value;
+    return DWARF_REG_ENTRY_SNAPSHOT + probe->entry_count++;
+}
+
 static int snapshot(struct lowering *l, struct expr *e)
 {
     struct probe *probe = l->s->probe;
@@ -913,6 +937,7 @@ static int snapshot(struct lowering *l, struct expr *e)
     entry.at_entry = 1;
     entry.pc = l->site->function ? l->site->function->entry : l->site->pc;
     struct lowering inner = *l;
+    inner.ev.context = &inner;
     inner.site = &entry;
     inner.in_entry = 1;
     inner.ev.pc = entry.pc;
@@ -921,20 +946,32 @@ static int snapshot(struct lowering *l, struct expr *e)
         return 0;
     if (l->quiet)
         return 1;   /* @defined asks only whether it could be lowered */
-    if (probe->entry_count == MAX_ENTRY_SNAPSHOTS)
+    int reg = add_snapshot(l, operand);
+    if (reg < 0)
         return lower_error(l, "too many @entry values in one probe (at most %d)", MAX_ENTRY_SNAPSHOTS);
-    if (!probe->entry_values)
-        probe->entry_values = ARENA_ARRAY(l->s->arena, struct expr *, MAX_ENTRY_SNAPSHOTS);
-    probe->entry_values[probe->entry_count] = operand;
+    (void)probe;
     struct expr *next = e->next;
     struct span span = e->span;
     memset(e, 0, sizeof(*e));
     e->kind = EXPR_REGISTER;
-    e->reg.number = DWARF_REG_ENTRY_SNAPSHOT + probe->entry_count++;
+    e->reg.number = reg;
     e->type = TYPE_LONG;
     e->next = next;
     e->span = span;
     return 1;
+}
+
+/* DW_OP_entry_value(regN) away from the entry (common at -O2 once a
+ * parameter's register is reused): the entry program saves the register. */
+static struct expr *entry_value(struct dwarf_eval *ev, int reg)
+{
+    struct lowering *l = ev->context;
+    if (!l || !l->site || !l->site->function || l->site->function->is_inline_instance)
+        return NULL;
+    if (l->quiet)
+        return dwarf_expr_reg(ev, reg);
+    int snapshot_reg = add_snapshot(l, dwarf_expr_reg(ev, reg));
+    return snapshot_reg < 0 ? NULL : dwarf_expr_reg(ev, snapshot_reg);
 }
 
 /* --- entry point ---------------------------------------------------------- */
@@ -959,6 +996,7 @@ static int lower_one(struct lowering *l, struct expr *e)
         if (operand->kind == EXPR_TARGET || operand->kind == EXPR_VAR || operand->kind == EXPR_CAST) {
             struct lowering quiet = *l;
             quiet.quiet = 1;
+            quiet.ev.context = &quiet;
             defined = quiet.site || operand->kind == EXPR_CAST ? lower_one(&quiet, sema_clone_expr(l->s->arena, operand)) : 0;
         }
         struct expr *next = e->next;
@@ -984,6 +1022,8 @@ int sema_target_defined(struct sema *s, struct uprobe_site *site, struct expr *o
     struct lowering l = {.s = s, .e = copy, .site = site, .quiet = 1};
     l.ev.arena = s->arena;
     l.ev.span = copy->span;
+    l.ev.entry_value = entry_value;
+    l.ev.context = &l;
     l.ev.module = site->module;
     l.ev.pc = site->pc;
     l.ev.at_entry = site->at_entry;
@@ -1004,6 +1044,8 @@ int sema_lower_target(struct sema *s, struct expr *e)
                            in_probe ? "" : " (not in functions)");
     l.ev.arena = s->arena;
     l.ev.span = e->span;
+    l.ev.entry_value = entry_value;
+    l.ev.context = &l;
     if (l.site) {
         l.ev.module = l.site->module;
         l.ev.pc = l.site->pc;
