@@ -127,6 +127,8 @@ void uprobe_spell_variables(struct strbuf *sb, struct uprobe_site *site)
     site_variables(site, &list);
     for (int i = 0; i < list.count; i++) {
         Dwarf_Die type;
+        if (site->is_return && dwarf_tag(&list.items[i].die) != DW_TAG_formal_parameter)
+            continue;   /* a .return sees parameters (as at the call), not locals */
         strbuf_printf(sb, " $%s:", list.items[i].name);
         if (dwarf_die_type(&list.items[i].die, &type))
             dwarf_type_spell(sb, &type);
