@@ -150,7 +150,7 @@ static int parse_options(int argc, char **argv, struct options *opts)
     opts->last_pass = 5;
     int c;
     double number;
-    while ((c = getopt_long(argc, argv, "+e:c:x:o:p:vT:G:D:I:s:uwWl:L:Vh", long_options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "e:c:x:o:p:vT:G:D:I:s:uwWl:L:Vh", long_options, NULL)) != -1) {
         switch (c) {
         case 'e': opts->script_text = optarg; break;
         case 'c': opts->runtime.target_command = optarg; break;

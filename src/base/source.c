@@ -25,11 +25,7 @@ struct source_file *source_from_path(struct arena *arena, const char *path)
         return NULL;
     struct strbuf sb;
     strbuf_init(&sb);
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-        strbuf_append(&sb, chunk, n);
-    int failed = ferror(f);
+    int failed = strbuf_read_file(&sb, f);
     if (f != stdin)
         fclose(f);
     if (failed) {

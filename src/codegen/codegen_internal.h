@@ -189,6 +189,13 @@ LLVMValueRef cg_group_string(struct codegen *cg, int which);
 /* The entry program that saves a .return probe's @entry values. */
 const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe *ret, const char **prog_name);
 
+/* tracepoint.c */
+LLVMValueRef cg_ctx_read(struct codegen *cg, struct expr *e);
+LLVMValueRef cg_user_string(struct codegen *cg, struct expr *e, int with_fallback);
+
+/* context.c: ppid(), pexecname(), euid(), jiffies() */
+LLVMValueRef cg_context_call(struct codegen *cg, struct expr *e, int builtin_id);
+
 /* probes.c */
 void cg_define_probes(struct codegen *cg);
 

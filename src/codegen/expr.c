@@ -330,6 +330,9 @@ static LLVMValueRef builtin_call(struct codegen *cg, struct expr *e, const struc
     case BUILTIN_USER_STRING_QUOTED: case BUILTIN_USER_INTEGER: case BUILTIN_UADDR: case BUILTIN_PPFUNC:
     case BUILTIN_TAP_FORMAT:
         return cg_target_builtin(cg, e, (int)b->id);
+    case BUILTIN_PPID: case BUILTIN_PEXECNAME: case BUILTIN_EUID: case BUILTIN_JIFFIES:
+    case BUILTIN_ARG_START: case BUILTIN_ARG_END:
+        return cg_context_call(cg, e, (int)b->id);
     }
     return cg_const(cg, 0);
 }
@@ -364,6 +367,7 @@ LLVMValueRef cg_expr(struct codegen *cg, struct expr *e)
         return unsupported(cg, e, "target variables are");
     case EXPR_REGISTER: return cg_register(cg, e);
     case EXPR_USER_READ: return cg_user_read(cg, e);
+    case EXPR_CTX_READ: return cg_ctx_read(cg, e);
     }
     return cg_const(cg, 0);
 }

@@ -238,6 +238,26 @@ static LLVMValueRef clamp_length(struct codegen *cg, LLVMValueRef n)
     return LLVMBuildAdd(b, LLVMBuildAnd(b, high, cg_const(cg, max), ""), cg_const(cg, 1), "");
 }
 
+/* user_string_quoted of an unreadable string: "NULL" for 0, else the address
+ * in hex (as SystemTap shows it), never an empty string. */
+static void quoted_fault(struct codegen *cg, LLVMValueRef slot, LLVMValueRef address)
+{
+    LLVMBasicBlockRef null = cg_block(cg, "quoted_null"), hex = cg_block(cg, "quoted_hex"),
+                      done = cg_block(cg, "quoted_fault_done");
+    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, address, cg_const(cg, 0), ""), null, hex);
+    cg_position(cg, null);
+    cg_string_copy(cg, slot, cg_string_literal(cg, "NULL", 4));
+    LLVMBuildBr(cg->builder, done);
+    cg_position(cg, hex);
+    LLVMValueRef value = cg_entry_alloca(cg, cg->i64, "address");
+    LLVMBuildStore(cg->builder, address, value);
+    LLVMValueRef args[5] = {slot, LLVMConstInt(cg->i32, cg->string_size, 0),
+                            cg_string_literal(cg, "0x%llx", 6), value, LLVMConstInt(cg->i32, 8, 0)};
+    cg_helper(cg, BPF_FUNC_snprintf, cg->i64, args, 5);
+    LLVMBuildBr(cg->builder, done);
+    cg_position(cg, done);
+}
+
 static LLVMValueRef user_string(struct codegen *cg, struct expr *call, int id)
 {
     struct expr *address_expr = call->call.args;
@@ -254,7 +274,7 @@ static LLVMValueRef user_string(struct codegen *cg, struct expr *call, int id)
                           done = cg_block(cg, "quoted_done");
         LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntSLE, result, cg_const(cg, 0), ""), fault, ok);
         cg_position(cg, fault);
-        cg_string_copy(cg, slot, cg_string_literal(cg, "NULL", 4));
+        quoted_fault(cg, slot, address);
         LLVMBuildBr(cg->builder, done);
         cg_position(cg, ok);
         /* result counts the NUL: the closing quote goes there. */

@@ -194,6 +194,7 @@ static int attach_tracepoint(struct session *s, struct bpf_program *prog,
         bpf_program__attach_tracepoint_opts(prog, probe->tp_category, probe->tp_name, &opts);
     if (!link)
         return -errno;
+    s->slow_detach = 1;   /* each detach waits for an RCU grace period: syscall.* has hundreds */
     return add_link(s, link);
 }
 

@@ -321,13 +321,15 @@ static void *read_whole_file(const char *path, size_t *size)
         return NULL;
     struct strbuf data;
     strbuf_init(&data);
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-        strbuf_append(&data, chunk, n);
+    int failed = strbuf_read_file(&data, f);
     fclose(f);
+    if (failed) {
+        strbuf_free(&data);
+        errno = EIO;
+        return NULL;
+    }
     *size = data.len;
-    return data.data ? data.data : calloc(1, 1);
+    return data.data;
 }
 
 /* The bytes of the named section of an ELF image in memory, or NULL. */

@@ -44,6 +44,12 @@ static const struct builtin builtins[] = {
     FIXED0("uaddr", BUILTIN_UADDR, TYPE_LONG),
     FIXED0("ppfunc", BUILTIN_PPFUNC, TYPE_STRING),
     FIXED0("probefunc", BUILTIN_PPFUNC, TYPE_STRING),
+    FIXED0("ppid", BUILTIN_PPID, TYPE_LONG),
+    FIXED0("pexecname", BUILTIN_PEXECNAME, TYPE_STRING),
+    FIXED0("euid", BUILTIN_EUID, TYPE_LONG),
+    FIXED0("jiffies", BUILTIN_JIFFIES, TYPE_LONG),
+    FIXED0("__tap_arg_start", BUILTIN_ARG_START, TYPE_LONG),   /* current->mm->arg_start */
+    FIXED0("__tap_arg_end", BUILTIN_ARG_END, TYPE_LONG),
     {"__tap_format", BUILTIN_TAP_FORMAT, TYPE_STRING, BUILTIN_ARGS_ANY, 0, {0}},
 };
 

@@ -16,6 +16,8 @@ enum builtin_id {
     BUILTIN_USER_STRING, BUILTIN_USER_STRING_N, BUILTIN_USER_STRING2, BUILTIN_USER_STRING_QUOTED,
     BUILTIN_USER_INTEGER,    /* user_long, user_int_error, user_uint8 ...: width from the name */
     BUILTIN_UADDR, BUILTIN_PPFUNC,
+    /* kernel and context (codegen/context.c): */
+    BUILTIN_PPID, BUILTIN_PEXECNAME, BUILTIN_EUID, BUILTIN_JIFFIES, BUILTIN_ARG_START, BUILTIN_ARG_END,
     BUILTIN_TAP_FORMAT,      /* __tap_format("kernel bpf_snprintf format", longs...): $$vars, $v$ */
 };
 

@@ -17,7 +17,12 @@ static const char *describe(struct arena *arena, const struct probe *probe, int 
 {
     struct strbuf sb;
     strbuf_init(&sb);
-    strbuf_puts(&sb, probe->point);
+    strbuf_puts(&sb, probe->alias_point ? probe->alias_point : probe->point);
+    /* An alias (syscall.read) lists the variables its prologue sets. */
+    for (int v = 0; probe->alias_point && with_variables && v < probe->frame->local_count; v++) {
+        const struct symbol *sym = probe->frame->locals[v];
+        strbuf_printf(&sb, " %s:%s", sym->name, value_type_name(sym->type));
+    }
     struct uprobe_site *site = probe->site;
     if (site && verbose) {
         uint64_t pc = site->pc;
@@ -42,13 +47,18 @@ static const char *describe(struct arena *arena, const struct probe *probe, int 
 int sema_list_points(struct arena *arena, struct diags *diags, const char *point,
                      const struct sema_options *options, int with_variables, int verbose, FILE *out)
 {
+    if (strncmp(point, "kernel.trace(", 13) == 0)
+        return sema_list_tracepoints(out, arena, point, with_variables);
     const char *text = arena_printf(arena, "probe %s {}", point);
     const struct source_file *file = source_from_string(arena, "<input>", text, strlen(text));
     struct parse_options parse_options = {0};
     struct ast *ast = parse_source(arena, diags, file, &parse_options);
     if (!ast || diags->error_count)
         return 1;
-    struct script *script = sema_analyze(arena, diags, ast, options);
+    struct sema_options keep = *options;
+    keep.keep_unused = 1;   /* an alias's prologue locals are what -L lists */
+    diags->warnings_off = 1;
+    struct script *script = sema_analyze(arena, diags, ast, &keep);
     if (!script)
         return 1;
     const char **lines = ARENA_ARRAY(arena, const char *, script->probe_count + 1);

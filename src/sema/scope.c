@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "base/strbuf.h"
+#include "sema/builtins.h"
 #include "sema/sema_internal.h"
 
 #define GROW(s, array, count, capacity)                                                   \
@@ -95,6 +96,11 @@ void sema_add_function(struct sema *s, struct decl *decl)
 {
     if (sema_find_function(s, decl->function.name)) {
         diag_error(s->diags, decl->span, "duplicate function '%s'", decl->function.name);
+        return;
+    }
+    if (builtin_lookup(decl->function.name)) {
+        diag_error(s->diags, decl->span, "function '%s' has the name of a built-in function",
+                   decl->function.name);
         return;
     }
     struct function_decl *fn = ARENA_NEW(s->arena, struct function_decl);

@@ -11,6 +11,7 @@
 
 struct arena;
 struct diags;
+struct tp_format;
 
 enum symbol_kind {
     SYMBOL_GLOBAL,       /* script global: scalar or array */
@@ -108,6 +109,8 @@ struct probe {
     int group_count;
     uint64_t cookie;             /* index in the leader's group */
     const char *tp_category, *tp_name;
+    const struct tp_format *tp_format;   /* PROBE_TRACEPOINT from tracefs: the record's fields */
+    const char *alias_point;     /* expanded from an alias: the alias name the user's point matched */
     int index;                   /* in script order */
 };
 

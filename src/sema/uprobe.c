@@ -422,12 +422,12 @@ static void join_group(struct sema *s, struct probe *probe, struct probe **leade
     probe->group_leader = l;
 }
 
-static struct probe *add_site(struct sema *s, struct decl *decl, struct probe_point *point,
+static struct probe *add_site(struct sema *s, struct stmt *body, struct probe_point *point,
                               struct frame_layout *frame, struct uprobe_site *site, const char *text,
                               struct probe **leader)
 {
-    struct probe *probe = sema_new_probe(s, decl, point, frame);
-    probe->body = sema_clone_stmt(s->arena, decl->probe.body);
+    struct probe *probe = sema_new_probe(s, point, body, frame);
+    probe->body = sema_clone_stmt(s->arena, body);
     probe->condition = point->condition ? sema_clone_expr(s->arena, point->condition) : NULL;
     probe->kind = site->is_return ? PROBE_URETPROBE : PROBE_UPROBE;
     probe->path = site->module->path;
@@ -457,7 +457,7 @@ static struct probe *add_site(struct sema *s, struct decl *decl, struct probe_po
 
 static const char *closest_functions(struct sema *s, struct dwarf_module *m, const char *name);
 
-static int resolve_functions(struct sema *s, struct decl *decl, struct probe_point *point,
+static int resolve_functions(struct sema *s, struct stmt *body, struct probe_point *point,
                              struct frame_layout *frame, struct dwarf_module *m, struct process_point *pp)
 {
     int added = 0;
@@ -481,7 +481,7 @@ static int resolve_functions(struct sema *s, struct decl *decl, struct probe_poi
         const char *text = arena_printf(s->arena, "process(\"%s\").function(\"%s\")%s%s", m->path,
                                         function_text(s, f), pp->suffix ? "." : "",
                                         pp->suffix ? pp->suffix : "");
-        add_site(s, decl, point, frame, site, text, &leader);
+        add_site(s, body, point, frame, site, text, &leader);
         added++;
     }
     int wants_inline = !pp->suffix || strcmp(pp->suffix, "inline") == 0;
@@ -500,7 +500,7 @@ static int resolve_functions(struct sema *s, struct decl *decl, struct probe_poi
             const char *text = arena_printf(s->arena, "process(\"%s\").function(\"%s\")%s%s", m->path,
                                             function_text(s, f), pp->suffix ? "." : "",
                                             pp->suffix ? pp->suffix : "");
-            add_site(s, decl, point, frame, site, text, &leader);
+            add_site(s, body, point, frame, site, text, &leader);
             added++;
         }
     }
@@ -580,7 +580,7 @@ int uprobe_function_lines(struct dwarf_module *m, const struct dwarf_function *f
     return n;
 }
 
-static int resolve_statements(struct sema *s, struct decl *decl, struct probe_point *point,
+static int resolve_statements(struct sema *s, struct stmt *body, struct probe_point *point,
                               struct frame_layout *frame, struct dwarf_module *m, struct process_point *pp)
 {
     int added = 0;
@@ -592,7 +592,7 @@ static int resolve_statements(struct sema *s, struct decl *decl, struct probe_po
         site->is_statement = 1;
         site->at_entry = site->function && site->function->entry == pp->address;
         struct probe *leader = NULL;
-        add_site(s, decl, point, frame, site,
+        add_site(s, body, point, frame, site,
                  arena_printf(s->arena, "process(\"%s\").statement(0x%llx)", m->path,
                               (unsigned long long)pp->address), &leader);
         return 1;
@@ -618,7 +618,7 @@ static int resolve_statements(struct sema *s, struct decl *decl, struct probe_po
             site->line = lines[k].line;
             site->is_statement = 1;
             site->at_entry = site->pc == f->entry;
-            add_site(s, decl, point, frame, site,
+            add_site(s, body, point, frame, site,
                      arena_printf(s->arena, "process(\"%s\").statement(\"%s@%s:%d\")", m->path, f->name,
                                   f->decl_file, lines[k].line), &leader);
             added++;
@@ -632,7 +632,7 @@ static int resolve_statements(struct sema *s, struct decl *decl, struct probe_po
     return added;
 }
 
-int sema_resolve_process(struct sema *s, struct decl *decl, struct probe_point *point,
+int sema_resolve_process(struct sema *s, struct stmt *body, struct probe_point *point,
                          struct frame_layout *frame)
 {
     struct process_point pp;
@@ -646,8 +646,8 @@ int sema_resolve_process(struct sema *s, struct decl *decl, struct probe_point *
         return point_error(s, point, point->components->span,
                            arena_printf(s->arena, "while resolving probe point: %s", error));
     if (strcmp(pp.kind, "statement") == 0)
-        return resolve_statements(s, decl, point, frame, m, &pp);
-    return resolve_functions(s, decl, point, frame, m, &pp);
+        return resolve_statements(s, body, point, frame, m, &pp);
+    return resolve_functions(s, body, point, frame, m, &pp);
 }
 
 /* --- suggestions ---------------------------------------------------------- */

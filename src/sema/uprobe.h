@@ -29,7 +29,7 @@ struct function_pattern {
 struct line_address { int line; uint64_t pc; };
 
 /* uprobe.c: adds one probe per match; returns how many. */
-int sema_resolve_process(struct sema *s, struct decl *decl, struct probe_point *point,
+int sema_resolve_process(struct sema *s, struct stmt *body, struct probe_point *point,
                          struct frame_layout *frame);
 
 int uprobe_line_matches(const struct function_pattern *pattern, int line);
@@ -48,9 +48,6 @@ int sema_target_defined(struct sema *s, struct uprobe_site *site, struct expr *o
 /* " $a:int $p:struct point*": the variables in scope at the site, for -L. */
 void uprobe_spell_variables(struct strbuf *sb, struct uprobe_site *site);
 
-/* clone.c */
-struct expr *sema_clone_expr(struct arena *arena, struct expr *e);
-struct stmt *sema_clone_stmt(struct arena *arena, struct stmt *list);
 
 
 #endif
