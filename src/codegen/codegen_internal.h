@@ -17,6 +17,7 @@
  * then string_size bytes of slack so a bounded write at a variable offset
  * inside the last slot stays inside the map value. */
 #define SCRATCH_UNWIND 0        /* u64: 0, or why the handler is unwinding */
+#define SCRATCH_BUSY 8          /* u64: a handler owns this CPU's scratch (see probes.c) */
 #define SCRATCH_HEADER_SIZE 64
 
 enum unwind_reason { UNWIND_NONE, UNWIND_ERROR, UNWIND_NEXT };

@@ -107,21 +107,37 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
     LLVMBuildBr(cg->builder, skip);
 
     cg_position(cg, run);
+    /* A handler may be interrupted on its CPU (a perf event in irq context)
+     * or sleep there (a sleepable uprobe faulting a page in) while another
+     * one runs: the second is skipped rather than share the scratch. */
+    LLVMBasicBlockRef release = skip;
+    if (probe->kind != PROBE_BEGIN && probe->kind != PROBE_END && probe->kind != PROBE_ERROR) {
+        LLVMValueRef busy = cg_scratch_ptr(cg, SCRATCH_BUSY);
+        LLVMValueRef owner = LLVMBuildAtomicCmpXchg(cg->builder, busy, cg_const(cg, 0), cg_const(cg, 1),
+                                                    LLVMAtomicOrderingMonotonic, LLVMAtomicOrderingMonotonic, 0);
+        LLVMBasicBlockRef own = cg_block(cg, "own_scratch");
+        release = cg_block(cg, "release");
+        LLVMBuildCondBr(cg->builder, LLVMBuildExtractValue(cg->builder, owner, 1, ""), own, no_scratch);
+        cg_position(cg, release);
+        LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, SCRATCH_BUSY));
+        LLVMBuildBr(cg->builder, skip);
+        cg_position(cg, own);
+    }
     LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, SCRATCH_UNWIND));
     cg_setup_frame(cg, probe->frame);
     if (probe->kind == PROBE_UPROBE || probe->kind == PROBE_URETPROBE)
         cg_target_probe_entry(cg, LLVMGetParam(function, 0));
     if (probe->condition) {
         LLVMBasicBlockRef body = cg_block(cg, "body");
-        LLVMBuildCondBr(cg->builder, cg_condition(cg, probe->condition), body, skip);
+        LLVMBuildCondBr(cg->builder, cg_condition(cg, probe->condition), body, release);
         cg_position(cg, body);
     }
     cg_stmt(cg, probe->body);
     if (cg_block_open(cg))
-        LLVMBuildBr(cg->builder, skip);
+        LLVMBuildBr(cg->builder, release);
 
     cg_position(cg, state.unwind_block);
-    LLVMBuildBr(cg->builder, skip);
+    LLVMBuildBr(cg->builder, release);
     cg_position(cg, skip);
     LLVMBuildRet(cg->builder, cg_i32(cg, 0));
     cg->fn = NULL;

@@ -412,7 +412,7 @@ static void restore_snapshots(struct codegen *cg, const struct probe *probe)
     LLVMBasicBlockRef missing = cg_block(cg, "no_entry"), found = cg_block(cg, "entry_found");
     LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, values, ""), missing, found);
     cg_position(cg, missing);
-    LLVMBuildRet(cg->builder, cg_i32(cg, 0));
+    LLVMBuildBr(cg->builder, cg->fn->unwind_block);
     cg_position(cg, found);
     for (int i = 0; i < probe->entry_count; i++) {
         LLVMValueRef value = LLVMBuildLoad2(cg->builder, cg->i64, byte_offset(cg, values, i * 8), "");
