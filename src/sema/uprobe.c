@@ -632,6 +632,34 @@ static int resolve_statements(struct sema *s, struct stmt *body, struct probe_po
     return added;
 }
 
+static struct expr *new_expr(struct sema *s, enum expr_kind kind, struct span span)
+{
+    struct expr *e = ast_expr(s->arena, kind, span);
+    e->type = TYPE_LONG;
+    return e;
+}
+
+/* process(PID): the uprobe is on the binary, so the handler checks the pid. */
+static void only_in_process(struct sema *s, struct probe *probe, struct probe_component *c)
+{
+    struct expr *call = new_expr(s, EXPR_CALL, c->span);
+    call->call.name = "pid";
+    struct expr *pid = new_expr(s, EXPR_INT, c->span);
+    pid->int_value = c->arg_int;
+    struct expr *same = new_expr(s, EXPR_BINARY, c->span);
+    same->binary.op = BINARY_EQ;
+    same->binary.lhs = call;
+    same->binary.rhs = pid;
+    if (probe->condition) {
+        struct expr *both = new_expr(s, EXPR_BINARY, c->span);
+        both->binary.op = BINARY_LOGAND;
+        both->binary.lhs = same;
+        both->binary.rhs = probe->condition;
+        same = both;
+    }
+    probe->condition = same;
+}
+
 int sema_resolve_process(struct sema *s, struct stmt *body, struct probe_point *point,
                          struct frame_layout *frame)
 {
@@ -645,9 +673,13 @@ int sema_resolve_process(struct sema *s, struct stmt *body, struct probe_point *
     if (!m)
         return point_error(s, point, point->components->span,
                            arena_printf(s->arena, "while resolving probe point: %s", error));
-    if (strcmp(pp.kind, "statement") == 0)
-        return resolve_statements(s, body, point, frame, m, &pp);
-    return resolve_functions(s, body, point, frame, m, &pp);
+    int first = s->script->probe_count;
+    int added = strcmp(pp.kind, "statement") == 0 ? resolve_statements(s, body, point, frame, m, &pp)
+                                                  : resolve_functions(s, body, point, frame, m, &pp);
+    if (point->components->arg_kind == PROBE_ARG_INT)
+        for (int i = first; i < s->script->probe_count; i++)
+            only_in_process(s, s->script->probes[i], point->components);
+    return added;
 }
 
 /* --- suggestions ---------------------------------------------------------- */
