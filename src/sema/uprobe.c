@@ -470,7 +470,7 @@ static int resolve_functions(struct sema *s, struct stmt *body, struct probe_poi
         if (pp->suffix && strcmp(pp->suffix, "exported") == 0 && !f->is_external)
             continue;
         if (pp->suffix && strcmp(pp->suffix, "inline") == 0)
-            continue;   /* inlined instances are not indexed yet */
+            continue;   /* .inline: only the inlined instances, below */
         struct uprobe_site *site = ARENA_NEW(s->arena, struct uprobe_site);
         site->module = m;
         site->function = f;
