@@ -274,7 +274,9 @@ static struct program *tap_compile(struct arena *arena, struct diags *diags, str
     struct sema_options sema_options = {.tapset_dirs = opts->tapset_dirs,
                                         .tapset_dir_count = opts->tapset_dir_count,
                                         .keep_unused = opts->keep_unused,
-                                        .string_size = (int)opts->codegen.string_size};
+                                        .string_size = (int)opts->codegen.string_size,
+                                        .target_command = opts->runtime.target_command,
+                                        .target_pid = (int)opts->runtime.target_pid};
     struct script *script = sema_analyze(arena, diags, ast, &sema_options);
     if (!script)
         return NULL;
@@ -351,7 +353,9 @@ int main(int argc, char **argv)
         diags_init(&diags);
         struct sema_options sema_options = {.tapset_dirs = opts.tapset_dirs,
                                             .tapset_dir_count = opts.tapset_dir_count,
-                                            .string_size = (int)opts.codegen.string_size};
+                                            .string_size = (int)opts.codegen.string_size,
+                                            .target_command = opts.runtime.target_command,
+                                            .target_pid = (int)opts.runtime.target_pid};
         int status = sema_list_points(&arena, &diags, opts.list_point, &sema_options, opts.list_variables,
                                       opts.verbose, stdout);
         diags_print(&diags, stderr);

@@ -18,6 +18,7 @@
  * inside the last slot (plus another masked offset, as string functions
  * do) stays inside the map value. */
 #define SCRATCH_UNWIND 0        /* u64: 0, or why the handler is unwinding */
+#define SCRATCH_BUSY 8          /* u64: a handler owns this CPU's scratch (see probes.c) */
 #define SCRATCH_HEADER_SIZE 64
 
 enum unwind_reason { UNWIND_NONE, UNWIND_ERROR, UNWIND_NEXT };
@@ -198,6 +199,11 @@ void cg_target_probe_entry(struct codegen *cg, LLVMValueRef ctx);
 LLVMValueRef cg_register(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_user_read(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_target_builtin(struct codegen *cg, struct expr *call, int builtin_id);
+/* pp() (which 0) or ppfunc() (1) of a program serving a group of probes:
+ * picked by the attach cookie. */
+LLVMValueRef cg_group_string(struct codegen *cg, int which);
+/* The entry program that saves a .return probe's @entry values. */
+const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe *ret, const char **prog_name);
 
 /* tracepoint.c */
 LLVMValueRef cg_ctx_read(struct codegen *cg, struct expr *e);

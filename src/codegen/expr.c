@@ -313,6 +313,8 @@ static LLVMValueRef builtin_call(struct codegen *cg, struct expr *e, const struc
     case BUILTIN_EXECNAME: return execname(cg);
     case BUILTIN_TARGET: return state_load(cg, STATE_TARGET_PID);
     case BUILTIN_PP:
+        if (cg->fn->probe && cg->fn->probe->group_count > 1)
+            return cg_group_string(cg, 0);
         return cg_string_literal(cg, cg->fn->probe ? cg->fn->probe->point : "",
                                  cg->fn->probe ? (int)strlen(cg->fn->probe->point) : 0);
     case BUILTIN_GETTIMEOFDAY_S: return wall_clock(cg, 1000000000);
@@ -326,6 +328,7 @@ static LLVMValueRef builtin_call(struct codegen *cg, struct expr *e, const struc
     case BUILTIN_STRLEN: return cg_string_length(cg, cg_expr(cg, e->call.args));
     case BUILTIN_USER_STRING: case BUILTIN_USER_STRING_N: case BUILTIN_USER_STRING2:
     case BUILTIN_USER_STRING_QUOTED: case BUILTIN_USER_INTEGER: case BUILTIN_UADDR: case BUILTIN_PPFUNC:
+    case BUILTIN_TAP_FORMAT:
         return cg_target_builtin(cg, e, (int)b->id);
     case BUILTIN_PPID: case BUILTIN_PEXECNAME: case BUILTIN_EUID: case BUILTIN_JIFFIES:
     case BUILTIN_ARG_START: case BUILTIN_ARG_END:

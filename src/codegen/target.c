@@ -4,6 +4,7 @@
  * travel through memory), with the load bias next to it; EXPR_REGISTER
  * reads that copy. User memory is read with bpf_probe_read_user into
  * scratch; a fault is a runtime error, never a silent 0. */
+#include <stdio.h>
 #include <string.h>
 
 #include <linux/bpf.h>
@@ -14,7 +15,10 @@
 
 #define PT_REGS_WORDS 21            /* x86_64 struct pt_regs */
 #define REGS_BIAS_WORD PT_REGS_WORDS
-#define REGS_AREA_SIZE ((PT_REGS_WORDS + 1) * 8)
+#define REGS_SNAPSHOT_WORD (PT_REGS_WORDS + 1)
+#define REGS_COOKIE_WORD (PT_REGS_WORDS + 1 + MAX_ENTRY_SNAPSHOTS)
+#define REGS_AREA_SIZE ((REGS_COOKIE_WORD + 1) * 8)
+#define ENTRY_MAP_SIZE 10240
 
 /* DWARF register number -> byte offset in struct pt_regs (x86_64). */
 static const int pt_regs_offset[17] = {
@@ -38,6 +42,9 @@ static LLVMValueRef byte_offset(struct codegen *cg, LLVMValueRef base, int64_t o
     return LLVMBuildGEP2(cg->builder, cg->i8, base, &index, 1, "");
 }
 
+static void restore_snapshots(struct codegen *cg, const struct probe *probe);
+static LLVMValueRef load_register(struct codegen *cg, int byte);
+
 void cg_target_probe_entry(struct codegen *cg, LLVMValueRef ctx)
 {
     uint32_t area = regs_area(cg);
@@ -53,6 +60,52 @@ void cg_target_probe_entry(struct codegen *cg, LLVMValueRef ctx)
     LLVMValueRef ip = cg_helper(cg, BPF_FUNC_get_func_ip, cg->i64, args, 1);
     LLVMValueRef bias = LLVMBuildSub(cg->builder, ip, cg_const(cg, (int64_t)probe->vaddr), "bias");
     LLVMBuildStore(cg->builder, bias, cg_scratch_ptr(cg, area + REGS_BIAS_WORD * 8));
+    if (probe->entry_count)
+        restore_snapshots(cg, probe);
+    if (probe->group_count > 1) {
+        LLVMValueRef cookie = cg_helper(cg, BPF_FUNC_get_attach_cookie, cg->i64, args, 1);
+        LLVMBuildStore(cg->builder, cookie, cg_scratch_ptr(cg, area + REGS_COOKIE_WORD * 8));
+    }
+}
+
+/* A .rodata table of the group's texts, one fixed-size row per cookie. */
+LLVMValueRef cg_group_string(struct codegen *cg, int which)
+{
+    const struct probe *probe = cg->fn->probe;
+    char name[48];
+    snprintf(name, sizeof(name), "group_%s_%d", which ? "ppfunc" : "pp", probe->index);
+    size_t row = 1;
+    for (int i = 0; i < probe->group_count; i++) {
+        const char *text = which ? probe->group[i]->function : probe->group[i]->point;
+        if (strlen(text) + 1 > row)
+            row = strlen(text) + 1;
+    }
+    if (row > cg->string_size)
+        row = cg->string_size;
+    LLVMTypeRef row_type = LLVMArrayType2(cg->i8, row);
+    LLVMTypeRef table_type = LLVMArrayType2(row_type, (uint64_t)probe->group_count);
+    LLVMValueRef table = LLVMGetNamedGlobal(cg->module, name);
+    if (!table) {
+        LLVMValueRef *rows = ARENA_ARRAY(cg->arena, LLVMValueRef, probe->group_count);
+        char *buffer = arena_alloc(cg->arena, row);
+        for (int i = 0; i < probe->group_count; i++) {
+            const char *text = which ? probe->group[i]->function : probe->group[i]->point;
+            memset(buffer, 0, row);
+            memcpy(buffer, text, strlen(text) < row ? strlen(text) : row - 1);
+            rows[i] = LLVMConstStringInContext(cg->context, buffer, (unsigned)row, 1);
+        }
+        table = LLVMAddGlobal(cg->module, table_type, name);
+        LLVMSetInitializer(table, LLVMConstArray2(row_type, rows, (uint64_t)probe->group_count));
+        LLVMSetGlobalConstant(table, 1);
+        LLVMSetLinkage(table, LLVMPrivateLinkage);
+        LLVMSetSection(table, ".rodata");
+    }
+    LLVMValueRef cookie = load_register(cg, REGS_COOKIE_WORD * 8);
+    /* out of range cannot happen; the verifier wants the bound */
+    LLVMValueRef in_range = LLVMBuildICmp(cg->builder, LLVMIntULT, cookie, cg_const(cg, probe->group_count), "");
+    LLVMValueRef index = LLVMBuildSelect(cg->builder, in_range, cookie, cg_const(cg, 0), "");
+    LLVMValueRef indices[3] = {cg_const(cg, 0), index, cg_const(cg, 0)};
+    return LLVMBuildGEP2(cg->builder, table_type, table, indices, 3, "");
 }
 
 static LLVMValueRef load_register(struct codegen *cg, int byte)
@@ -65,6 +118,8 @@ LLVMValueRef cg_register(struct codegen *cg, struct expr *e)
     int number = e->reg.number;
     if (number == DWARF_REG_LOAD_BIAS)
         return load_register(cg, REGS_BIAS_WORD * 8);
+    if (number >= DWARF_REG_ENTRY_SNAPSHOT && number < DWARF_REG_ENTRY_SNAPSHOT + MAX_ENTRY_SNAPSHOTS)
+        return load_register(cg, (REGS_SNAPSHOT_WORD + number - DWARF_REG_ENTRY_SNAPSHOT) * 8);
     if (number < 0 || number > 16) {
         diag_error(cg->diags, e->span, "DWARF register %d (vector or floating point) cannot be read", number);
         return cg_const(cg, 0);
@@ -246,6 +301,28 @@ static LLVMValueRef user_string(struct codegen *cg, struct expr *call, int id)
     return slot;
 }
 
+/* __tap_format(fmt, longs...): the kernel's bpf_snprintf, whose %pus reads
+ * user strings; the format is a .rodata literal, the values 8 bytes each. */
+static LLVMValueRef tap_format(struct codegen *cg, struct expr *call)
+{
+    struct expr *format = call->call.args;
+    int count = 0;
+    for (struct expr *a = format->next; a; a = a->next)
+        count++;
+    uint32_t data = cg_alloc_scratch(cg, (uint32_t)(count ? count : 1) * 8);
+    int i = 0;
+    for (struct expr *a = format->next; a; a = a->next, i++)
+        LLVMBuildStore(cg->builder, cg_expr(cg, a), cg_scratch_ptr(cg, data + (uint32_t)i * 8));
+    cg_set_location(cg, call->span);
+    LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
+    LLVMValueRef args[5] = {slot, LLVMConstInt(cg->i32, cg->string_size, 0),
+                            cg_string_literal(cg, format->string.value, format->string.len),
+                            count ? cg_scratch_ptr(cg, data) : LLVMConstNull(cg->ptr),
+                            LLVMConstInt(cg->i32, (unsigned)count * 8, 0)};
+    cg_helper(cg, BPF_FUNC_snprintf, cg->i64, args, 5);
+    return slot;
+}
+
 LLVMValueRef cg_target_builtin(struct codegen *cg, struct expr *call, int builtin_id)
 {
     const struct probe *probe = cg->fn->probe;
@@ -258,10 +335,139 @@ LLVMValueRef cg_target_builtin(struct codegen *cg, struct expr *call, int builti
         return user_integer(cg, call);
     case BUILTIN_UADDR:
         return in_process_probe ? load_register(cg, pt_regs_offset[DWARF_REG_IP]) : cg_const(cg, 0);
+    case BUILTIN_TAP_FORMAT:
+        return tap_format(cg, call);
     case BUILTIN_PPFUNC: {
+        if (in_process_probe && probe->group_count > 1)
+            return cg_group_string(cg, 1);
         const char *name = in_process_probe && probe->function ? probe->function : "";
         return cg_string_literal(cg, name, (int)strlen(name));
     }
     }
     return cg_const(cg, 0);
+}
+
+/* --- @entry: an entry program saves values; the .return probe reads them -- */
+
+/* One LRU hash per .return probe: {pid_tgid, CFA} -> the values at the call.
+ * The CFA (rsp + 8 at the first instruction) equals rsp after the return, so
+ * each frame of a recursion has its own entry. */
+static LLVMValueRef entry_map(struct codegen *cg, const struct probe *probe)
+{
+    char name[48];
+    snprintf(name, sizeof(name), "tap_entry_%d", probe->index);
+    LLVMValueRef existing = LLVMGetNamedGlobal(cg->module, name);
+    if (existing)
+        return existing;
+    LLVMTypeRef members[4] = {cg->ptr, cg->ptr, cg->ptr, cg->ptr};
+    LLVMTypeRef type = LLVMStructTypeInContext(cg->context, members, 4, 0);
+    LLVMValueRef map = LLVMAddGlobal(cg->module, type, name);
+    LLVMSetInitializer(map, LLVMConstNull(type));
+    LLVMSetSection(map, ".maps");
+    LLVMSetAlignment(map, 8);
+    uint64_t counts[4] = {BPF_MAP_TYPE_LRU_HASH, ENTRY_MAP_SIZE, 2, (uint64_t)probe->entry_count};
+    LLVMMetadataRef di_members[4];
+    static const char *names[4] = {"type", "max_entries", "key", "value"};
+    for (int i = 0; i < 4; i++) {
+        LLVMMetadataRef range = LLVMDIBuilderGetOrCreateSubrange(cg->di, 0, (int64_t)counts[i]);
+        LLVMMetadataRef element = i < 2 ? cg->di_int : cg->di_long;
+        uint64_t bits = i < 2 ? 32 : 64;
+        LLVMMetadataRef array = LLVMDIBuilderCreateArrayType(cg->di, counts[i] * bits, (uint32_t)bits, element, &range, 1);
+        LLVMMetadataRef pointer = LLVMDIBuilderCreatePointerType(cg->di, array, 64, 0, 0, "", 0);
+        di_members[i] = LLVMDIBuilderCreateMemberType(cg->di, cg->di_unit, names[i], strlen(names[i]), cg->di_file,
+                                                      0, 64, 64, (uint64_t)i * 64, LLVMDIFlagZero, pointer);
+    }
+    LLVMMetadataRef di_type = LLVMDIBuilderCreateStructType(cg->di, cg->di_unit, "", 0, cg->di_file, 0, 256, 64,
+                                                           LLVMDIFlagZero, NULL, di_members, 4, 0, NULL, "", 0);
+    LLVMMetadataRef expr = LLVMDIBuilderCreateExpression(cg->di, NULL, 0);
+    LLVMMetadataRef gve = LLVMDIBuilderCreateGlobalVariableExpression(
+        cg->di, cg->di_unit, name, strlen(name), name, strlen(name), cg->di_file, 0, di_type, 0, expr, NULL, 64);
+    LLVMGlobalSetMetadata(map, LLVMGetMDKindIDInContext(cg->context, "dbg", 3), gve);
+    return map;
+}
+
+/* The key on the stack: {pid_tgid, the frame's CFA}. */
+static LLVMValueRef entry_key(struct codegen *cg, LLVMValueRef cfa)
+{
+    LLVMTypeRef key_type = LLVMArrayType2(cg->i64, 2);
+    LLVMValueRef key = cg_entry_alloca(cg, key_type, "entry_key");
+    LLVMValueRef id = cg_helper(cg, BPF_FUNC_get_current_pid_tgid, cg->i64, NULL, 0);
+    LLVMValueRef sp = cfa;
+    LLVMValueRef zero = cg_i32(cg, 0), one = cg_i32(cg, 1);
+    LLVMValueRef first[2] = {zero, zero}, second[2] = {zero, one};
+    LLVMBuildStore(cg->builder, id, LLVMBuildGEP2(cg->builder, key_type, key, first, 2, ""));
+    LLVMBuildStore(cg->builder, sp, LLVMBuildGEP2(cg->builder, key_type, key, second, 2, ""));
+    return key;
+}
+
+/* In the probe: no saved entry (the call began before tap attached) means
+ * no handler run. A .return consumes its entry; other probes may fire
+ * several times in one call. */
+static void restore_snapshots(struct codegen *cg, const struct probe *probe)
+{
+    LLVMValueRef map = entry_map(cg, probe);
+    LLVMValueRef key = entry_key(cg, cg_expr(cg, probe->entry_key));
+    LLVMValueRef args[2] = {map, key};
+    LLVMValueRef values = cg_helper(cg, BPF_FUNC_map_lookup_elem, cg->ptr, args, 2);
+    LLVMBasicBlockRef missing = cg_block(cg, "no_entry"), found = cg_block(cg, "entry_found");
+    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, values, ""), missing, found);
+    cg_position(cg, missing);
+    LLVMBuildBr(cg->builder, cg->fn->unwind_block);
+    cg_position(cg, found);
+    for (int i = 0; i < probe->entry_count; i++) {
+        LLVMValueRef value = LLVMBuildLoad2(cg->builder, cg->i64, byte_offset(cg, values, i * 8), "");
+        LLVMBuildStore(cg->builder, value, cg_scratch_ptr(cg, regs_area(cg) + (uint32_t)(REGS_SNAPSHOT_WORD + i) * 8));
+    }
+    if (probe->kind == PROBE_URETPROBE) {
+        LLVMValueRef del[2] = {map, key};
+        cg_helper(cg, BPF_FUNC_map_delete_elem, cg->i64, del, 2);
+    }
+}
+
+const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe *ret, const char **prog_name)
+{
+    struct probe *entry = ARENA_NEW(cg->arena, struct probe);
+    *entry = *ret;
+    entry->kind = PROBE_UPROBE;
+    entry->offset = ret->entry_offset;
+    entry->vaddr = ret->entry_vaddr;
+    entry->group_leader = NULL;
+    entry->group = NULL;
+    entry->group_count = 0;
+    entry->cookie = 0;
+    entry->sleepable = 0;
+    entry->entry_values = NULL;
+    entry->entry_count = 0;
+    entry->condition = NULL;
+    entry->point = arena_printf(cg->arena, "%s (@entry)", ret->point);
+    char *name = arena_printf(cg->arena, "probe_%d_entry", ret->index);
+    *prog_name = name;
+    LLVMTypeRef param = cg->ptr;
+    const char *param_names[1] = {"ctx"};
+    LLVMValueRef function = cg_new_function(cg, name, LLVMFunctionType(cg->i32, &param, 1, 0), "uprobe",
+                                            param_names, 0);
+    struct fn_state state = {.kind = FN_PROBE, .function = function, .probe = entry,
+                             .scope = LLVMGetSubprogram(function)};
+    struct fn_state *saved = cg->fn;
+    cg->fn = &state;
+    LLVMBasicBlockRef start = cg_block(cg, "entry"), run = cg_block(cg, "run"), done = cg_block(cg, "done");
+    state.unwind_block = done;
+    state.return_block = done;
+    cg_position(cg, start);
+    cg_set_location(cg, ret->span);
+    state.scratch = cg_load_scratch(cg);
+    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, state.scratch, ""), done, run);
+    cg_position(cg, run);
+    cg_target_probe_entry(cg, LLVMGetParam(function, 0));
+    uint32_t values = cg_alloc_scratch(cg, (uint32_t)ret->entry_count * 8);
+    for (int i = 0; i < ret->entry_count; i++)
+        LLVMBuildStore(cg->builder, cg_expr(cg, ret->entry_values[i]), cg_scratch_ptr(cg, values + (uint32_t)i * 8));
+    LLVMValueRef cfa = LLVMBuildAdd(cg->builder, load_register(cg, pt_regs_offset[7]), cg_const(cg, 8), "cfa");
+    LLVMValueRef args[4] = {entry_map(cg, ret), entry_key(cg, cfa), cg_scratch_ptr(cg, values), cg_const(cg, BPF_ANY)};
+    cg_helper(cg, BPF_FUNC_map_update_elem, cg->i64, args, 4);
+    LLVMBuildBr(cg->builder, done);
+    cg_position(cg, done);
+    LLVMBuildRet(cg->builder, cg_i32(cg, 0));
+    cg->fn = saved;
+    return entry;
 }

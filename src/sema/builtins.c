@@ -50,6 +50,7 @@ static const struct builtin builtins[] = {
     FIXED0("jiffies", BUILTIN_JIFFIES, TYPE_LONG),
     FIXED0("__tap_arg_start", BUILTIN_ARG_START, TYPE_LONG),   /* current->mm->arg_start */
     FIXED0("__tap_arg_end", BUILTIN_ARG_END, TYPE_LONG),
+    {"__tap_format", BUILTIN_TAP_FORMAT, TYPE_STRING, BUILTIN_ARGS_ANY, 0, {0}},
     {"sprintf", BUILTIN_SPRINTF, TYPE_STRING, BUILTIN_ARGS_FORMAT, 0, {0}},
     {"sprint", BUILTIN_SPRINT, TYPE_STRING, BUILTIN_ARGS_ANY, 0, {0}},
     {"sprintln", BUILTIN_SPRINTLN, TYPE_STRING, BUILTIN_ARGS_ANY, 0, {0}},

@@ -18,6 +18,7 @@ enum builtin_id {
     BUILTIN_UADDR, BUILTIN_PPFUNC,
     /* kernel and context (codegen/context.c): */
     BUILTIN_PPID, BUILTIN_PEXECNAME, BUILTIN_EUID, BUILTIN_JIFFIES, BUILTIN_ARG_START, BUILTIN_ARG_END,
+    BUILTIN_TAP_FORMAT,      /* __tap_format("kernel bpf_snprintf format", longs...): $$vars, $v$ */
     /* string functions (codegen/string_functions.c) */
     BUILTIN_SPRINTF, BUILTIN_SPRINT, BUILTIN_SPRINTLN, BUILTIN_SUBSTR, BUILTIN_ISINSTR, BUILTIN_STRPOS,
     BUILTIN_STR_REPLACE, BUILTIN_STRTOL, BUILTIN_ISDIGIT, BUILTIN_TOKENIZE, BUILTIN_TEXT_STR,

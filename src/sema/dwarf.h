@@ -17,6 +17,9 @@ struct strbuf;
 /* A pseudo register for EXPR_REGISTER: the load bias of the probed binary
  * (runtime address - file address), for DW_OP_addr in PIE and libraries. */
 #define DWARF_REG_LOAD_BIAS 1000
+/* In a .return probe, the value of the k-th @entry expression at the call. */
+#define DWARF_REG_ENTRY_SNAPSHOT 2000
+#define MAX_ENTRY_SNAPSHOTS 16
 /* The probed address as the process sees it (uaddr()). */
 #define DWARF_REG_IP 16
 
@@ -25,7 +28,9 @@ struct dwarf_function {
     const char *decl_file;       /* as recorded in DWARF; NULL for symbol-only functions */
     int decl_line;
     uint64_t entry;              /* file vaddr of the first instruction */
-    Dwarf_Off die_offset;        /* 0: symbol-only */
+    Dwarf_Off die_offset;        /* 0: symbol-only; an inlined instance: its DW_TAG_inlined_subroutine */
+    Dwarf_Off frame_offset;      /* an inlined instance: the subprogram holding it (frame base) */
+    int is_inline_instance;
     int is_external;
     int has_return;              /* DWARF says it returns a value (symbols: assumed) */
 };
@@ -42,15 +47,25 @@ struct dwarf_module {
     int segment_count;
     struct dwarf_function *functions;   /* sorted by name, then entry */
     int function_count;
+    struct dwarf_function *inlines;     /* inlined instances, found on first use */
+    int inline_count;
+    int inlines_indexed;
 };
 
 /* dwarf_index.c */
 /* Finds PATH (absolute, relative, in $PATH, or a library by soname) and
  * opens it; NULL with `error` filled when it cannot. */
 struct dwarf_module *dwarf_module_open(struct arena *arena, const char *path, char *error, size_t size);
+/* LIBRARY as PROGRAM's loader finds it (RUNPATH, then the default search). */
+struct dwarf_module *dwarf_module_open_library(struct arena *arena, const char *program, const char *library,
+                                               char *error, size_t size);
 /* File offset of a file vaddr, for the uprobe attach; 0 when unmapped. */
 uint64_t dwarf_module_file_offset(const struct dwarf_module *m, uint64_t vaddr);
 int dwarf_module_function_die(const struct dwarf_module *m, const struct dwarf_function *f, Dwarf_Die *die);
+/* The subprogram whose frame holds f (f itself unless f is inlined). */
+int dwarf_module_frame_die(const struct dwarf_module *m, const struct dwarf_function *f, Dwarf_Die *die);
+/* Indexes the inlined instances of every function (one walk of all DWARF). */
+void dwarf_module_index_inlines(struct arena *arena, struct dwarf_module *m);
 /* The address after the prologue; the entry when DWARF cannot say. */
 uint64_t dwarf_module_after_prologue(const struct dwarf_module *m, const struct dwarf_function *f);
 
@@ -83,8 +98,15 @@ struct dwarf_eval {
     uint64_t pc;                 /* file vaddr */
     Dwarf_Die *function;         /* for DW_AT_frame_base */
     int at_entry;                /* pc is the function's first instruction */
+    /* DW_OP_entry_value(DW_OP_regN) away from the entry: the register's
+     * value at the call, or NULL (optimized out). */
+    struct expr *(*entry_value)(struct dwarf_eval *ev, int reg);
+    void *context;
     char error[160];
 };
+
+/* The CFA at ev->pc as "register + offset", or NULL (ev->error set). */
+struct expr *dwarf_frame_cfa_expr(struct dwarf_eval *ev);
 
 /* Fills `loc` from the DW_AT_location (or DW_AT_const_value) of `var`;
  * returns 0 with ev->error set when the expression is beyond tap. */

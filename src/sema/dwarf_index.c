@@ -279,3 +279,118 @@ uint64_t dwarf_module_after_prologue(const struct dwarf_module *m, const struct 
     free(addrs);
     return pc;
 }
+
+/* A library named as the program's loader would find it: the program's
+ * DT_RUNPATH/DT_RPATH directories ($ORIGIN expanded), then the default search. */
+struct dwarf_module *dwarf_module_open_library(struct arena *arena, const char *program, const char *library,
+                                               char *error, size_t size)
+{
+    if (strchr(library, '/'))
+        return dwarf_module_open(arena, library, error, size);
+    struct dwarf_module *exe = dwarf_module_open(arena, program, error, size);
+    if (!exe)
+        return NULL;
+    char origin[4096];
+    if (strlen(library) > 200)
+        library = "";
+    snprintf(origin, sizeof(origin), "%s", exe->path);
+    char *slash = strrchr(origin, '/');
+    if (slash)
+        *slash = 0;
+    for (Elf_Scn *scn = elf_nextscn(exe->elf, NULL); scn; scn = elf_nextscn(exe->elf, scn)) {
+        GElf_Shdr shdr;
+        Elf_Data *data;
+        if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_DYNAMIC || !(data = elf_getdata(scn, NULL)))
+            continue;
+        size_t count = shdr.sh_entsize ? shdr.sh_size / shdr.sh_entsize : 0;
+        for (size_t i = 0; i < count; i++) {
+            GElf_Dyn dyn;
+            if (!gelf_getdyn(data, (int)i, &dyn) || (dyn.d_tag != DT_RUNPATH && dyn.d_tag != DT_RPATH))
+                continue;
+            const char *dirs = elf_strptr(exe->elf, shdr.sh_link, dyn.d_un.d_val);
+            while (dirs && *dirs) {
+                const char *colon = strchr(dirs, ':');
+                size_t len = colon ? (size_t)(colon - dirs) : strlen(dirs);
+                char candidate[8192 + 256];
+                if (len >= 7 && strncmp(dirs, "$ORIGIN", 7) == 0)
+                    snprintf(candidate, sizeof(candidate), "%s%.*s/%s", origin, (int)(len - 7), dirs + 7, library);
+                else
+                    snprintf(candidate, sizeof(candidate), "%.*s/%s", (int)len, dirs, library);
+                if (is_executable_file(candidate))
+                    return dwarf_module_open(arena, candidate, error, size);
+                dirs = colon ? colon + 1 : NULL;
+            }
+        }
+    }
+    return dwarf_module_open(arena, library, error, size);
+}
+
+int dwarf_module_frame_die(const struct dwarf_module *m, const struct dwarf_function *f, Dwarf_Die *die)
+{
+    if (f->is_inline_instance)
+        return m->dwarf && dwarf_offdie(m->dwarf, f->frame_offset, die) != NULL;
+    return dwarf_module_function_die(m, f, die);
+}
+
+struct inline_walk {
+    struct arena *arena;
+    struct dwarf_module *module;
+    int capacity;
+};
+
+static void walk_inlines(struct inline_walk *w, Dwarf_Die *parent, Dwarf_Off subprogram, int depth)
+{
+    Dwarf_Die child;
+    if (depth > 64 || dwarf_child(parent, &child) != 0)
+        return;
+    do {
+        int tag = dwarf_tag(&child);
+        Dwarf_Off holder = subprogram;
+        if (tag == DW_TAG_subprogram)
+            holder = dwarf_dieoffset(&child);
+        if (tag == DW_TAG_inlined_subroutine && subprogram) {
+            Dwarf_Addr entry;
+            Dwarf_Attribute attr;
+            Dwarf_Die origin;
+            const char *name = integrated_string(&child, DW_AT_name);
+            if (name && dwarf_entrypc(&child, &entry) == 0 && entry &&
+                dwarf_attr(&child, DW_AT_abstract_origin, &attr) && dwarf_formref_die(&attr, &origin)) {
+                struct dwarf_module *m = w->module;
+                if (m->inline_count == w->capacity) {
+                    int capacity = w->capacity ? w->capacity * 2 : 64;
+                    m->inlines = arena_realloc(w->arena, m->inlines, sizeof(*m->inlines) * (size_t)w->capacity,
+                                               sizeof(*m->inlines) * (size_t)capacity);
+                    w->capacity = capacity;
+                }
+                struct dwarf_function *f = &m->inlines[m->inline_count++];
+                memset(f, 0, sizeof(*f));
+                f->name = arena_strdup(w->arena, name);
+                const char *file = dwarf_decl_file(&origin);
+                f->decl_file = file ? arena_strdup(w->arena, file) : NULL;
+                dwarf_decl_line(&origin, &f->decl_line);
+                f->entry = entry;
+                f->die_offset = dwarf_dieoffset(&child);
+                f->frame_offset = subprogram;
+                f->is_inline_instance = 1;
+            }
+        }
+        if (dwarf_haschildren(&child))
+            walk_inlines(w, &child, holder, depth + 1);
+    } while (dwarf_siblingof(&child, &child) == 0);
+}
+
+void dwarf_module_index_inlines(struct arena *arena, struct dwarf_module *m)
+{
+    if (m->inlines_indexed || !m->dwarf)
+        return;
+    m->inlines_indexed = 1;
+    struct inline_walk w = {.arena = arena, .module = m};
+    Dwarf_Off offset = 0, next;
+    size_t header_size;
+    while (dwarf_nextcu(m->dwarf, offset, &next, &header_size, NULL, NULL, NULL) == 0) {
+        Dwarf_Die cu;
+        if (dwarf_offdie(m->dwarf, offset + header_size, &cu))
+            walk_inlines(&w, &cu, 0, 0);
+        offset = next;
+    }
+}

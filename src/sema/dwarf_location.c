@@ -45,6 +45,11 @@ struct expr *dwarf_expr_add(struct dwarf_eval *ev, struct expr *a, struct expr *
         return a;
     if (a->kind == EXPR_INT && b->kind == EXPR_INT)
         return dwarf_expr_int(ev, (int64_t)((uint64_t)a->int_value + (uint64_t)b->int_value));
+    /* (x + c1) + c2 -> x + (c1 + c2): frame-base offsets read plainly */
+    if (b->kind == EXPR_INT && a->kind == EXPR_BINARY && a->binary.op == BINARY_ADD &&
+        a->binary.rhs->kind == EXPR_INT)
+        return dwarf_expr_add(ev, a->binary.lhs, dwarf_expr_int(ev, (int64_t)((uint64_t)a->binary.rhs->int_value +
+                                                                             (uint64_t)b->int_value)));
     return dwarf_expr_binary(ev, BINARY_ADD, a, b);
 }
 
@@ -75,7 +80,7 @@ static int fail(struct dwarf_eval *ev, const char *fmt, unsigned value)
 }
 
 /* The CFA at the pc: "register + offset" in every frame gcc describes. */
-static struct expr *frame_cfa(struct dwarf_eval *ev)
+struct expr *dwarf_frame_cfa_expr(struct dwarf_eval *ev)
 {
     if (ev->at_entry)
         return dwarf_expr_add(ev, dwarf_expr_reg(ev, 7), dwarf_expr_int(ev, 8));
@@ -167,7 +172,7 @@ static int evaluate(struct dwarf_eval *ev, Dwarf_Op *ops, size_t count, struct d
         case DW_OP_fbreg:
             PUSH(dwarf_expr_add(ev, frame_base(ev, depth), dwarf_expr_int(ev, (int64_t)op->number)));
             break;
-        case DW_OP_call_frame_cfa: PUSH(frame_cfa(ev)); break;
+        case DW_OP_call_frame_cfa: PUSH(dwarf_frame_cfa_expr(ev)); break;
         case DW_OP_const1u: case DW_OP_const2u: case DW_OP_const4u: case DW_OP_const8u:
         case DW_OP_constu:
             PUSH(dwarf_expr_int(ev, (int64_t)op->number));
@@ -231,7 +236,28 @@ static int evaluate(struct dwarf_eval *ev, Dwarf_Op *ops, size_t count, struct d
             }
             goto done;
         case DW_OP_entry_value:
-        case DW_OP_GNU_entry_value:
+        case DW_OP_GNU_entry_value: {
+            /* The block is one DW_OP_regN (or regx): that register at the call.
+             * libdw points number2 at the block's ULEB128 length. */
+            const unsigned char *block = (const unsigned char *)(uintptr_t)op->number2;
+            while (*block & 0x80)
+                block++;
+            block++;
+            int reg = -1;
+            if (op->number == 1 && block[0] >= DW_OP_reg0 && block[0] <= DW_OP_reg31)
+                reg = block[0] - DW_OP_reg0;
+            else if (op->number == 2 && block[0] == DW_OP_regx && block[1] < 0x80)
+                reg = block[1];
+            struct expr *value = reg < 0 ? NULL
+                : ev->at_entry ? dwarf_expr_reg(ev, reg)
+                : ev->entry_value ? ev->entry_value(ev, reg) : NULL;
+            if (!value) {
+                loc->kind = LOC_OPTIMIZED_OUT;
+                return 1;
+            }
+            PUSH(value);
+            break;
+        }
         case DW_OP_GNU_parameter_ref:
             loc->kind = LOC_OPTIMIZED_OUT;
             return 1;

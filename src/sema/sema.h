@@ -98,6 +98,16 @@ struct probe {
     const char *function;        /* PROBE_UPROBE/URETPROBE: ppfunc() */
     void *site;                  /* PROBE_UPROBE/URETPROBE: sema's struct uprobe_site */
     int sleepable;               /* PROBE_UPROBE/URETPROBE: may fault user pages in (user_string) */
+    struct expr **entry_values;  /* @entry snapshots and entry values, taken by an extra entry program */
+    int entry_count;
+    struct expr *entry_key;      /* the CFA of the probed frame (rsp after a return), keying them */
+    uint64_t entry_offset, entry_vaddr;  /* where the entry program sits: the function's entry */
+    /* PROBE_UPROBE/URETPROBE whose bodies read no target variables: one
+     * program serves the group (a uprobe_multi link), pp()/ppfunc() by cookie. */
+    struct probe *group_leader;  /* NULL: generates its own program */
+    struct probe **group;        /* the leader: every member, itself first */
+    int group_count;
+    uint64_t cookie;             /* index in the leader's group */
     const char *tp_category, *tp_name;
     const struct tp_format *tp_format;   /* PROBE_TRACEPOINT from tracefs: the record's fields */
     const char *alias_point;     /* expanded from an alias: the alias name the user's point matched */
@@ -110,6 +120,8 @@ struct sema_options {
     int keep_unused;             /* -u */
     int64_t max_map_entries;     /* -D MAXMAPENTRIES */
     int string_size;             /* -D MAXSTRINGLEN */
+    const char *target_command;  /* -c: names the binary of process.function(...) */
+    int target_pid;              /* -x: likewise, through /proc/PID/exe */
 };
 
 struct script {

@@ -7,6 +7,7 @@
  * prologue (single-stepped, 18 times dearer) when it needs anything else. */
 #include <dwarf.h>
 #include <fnmatch.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,7 @@
 /* What a probe point asks for, once its components are read. */
 struct process_point {
     const char *path;
+    const char *library;         /* .library("LIB") or NULL */
     const char *kind;            /* "function" or "statement" */
     struct probe_component *kind_component;
     struct function_pattern pattern;
@@ -48,21 +50,41 @@ static void parse_pattern(struct arena *arena, const char *text, struct function
     out->file = arena_strndup(arena, at + 1, (size_t)(colon - at - 1));
     if (strcmp(colon + 1, "*") == 0)
         out->any_line = 1;
-    else
+    else if (strspn(colon + 1, "0123456789") == strlen(colon + 1))
         out->line = atoi(colon + 1);
+    else
+        out->line_text = colon + 1;
+}
+
+/* process("PATH"), process(PID), or process with -c/-x naming the binary. */
+static const char *process_path(struct sema *s, struct probe_component *c)
+{
+    if (c->arg_kind == PROBE_ARG_STRING)
+        return c->arg_string;
+    int pid = c->arg_kind == PROBE_ARG_INT ? (int)c->arg_int : s->options->target_pid;
+    if (pid > 0)
+        return arena_printf(s->arena, "/proc/%d/exe", pid);
+    const char *command = s->options->target_command;
+    if (!command)
+        return NULL;
+    while (*command == ' ' || *command == '\t')
+        command++;
+    size_t len = strcspn(command, " \t");
+    return len ? arena_strndup(s->arena, command, len) : NULL;
 }
 
 static int read_point(struct sema *s, struct probe_point *point, struct process_point *out)
 {
     memset(out, 0, sizeof(*out));
     struct probe_component *c = point->components;
-    if (c->arg_kind != PROBE_ARG_STRING)
+    out->path = process_path(s, c);
+    if (!out->path)
         return point_error(s, point, c->span,
-                           "while resolving probe point: process probes need a path, as in process(\"./prog\")");
-    out->path = c->arg_string;
+                           "while resolving probe point: process probes need a path, as in process(\"./prog\"), "
+                           "or -c CMD / -x PID");
     c = c->next;
     if (c && strcmp(c->name, "library") == 0 && c->arg_kind == PROBE_ARG_STRING) {
-        out->path = c->arg_string;
+        out->library = c->arg_string;
         c = c->next;
     }
     if (!c || (strcmp(c->name, "function") != 0 && strcmp(c->name, "statement") != 0) ||
@@ -109,13 +131,28 @@ static int file_matches(const char *pattern, const char *file)
     return 0;
 }
 
+/* "20", "2*" (a wildcard on the digits) or "20-30" (a range). */
+int uprobe_line_matches(const struct function_pattern *pattern, int line)
+{
+    if (pattern->any_line)
+        return 1;
+    if (!pattern->line_text)
+        return !pattern->line || line == pattern->line;
+    int low, high;
+    char text[16];
+    if (sscanf(pattern->line_text, "%d-%d", &low, &high) == 2)
+        return line >= low && line <= high;
+    snprintf(text, sizeof(text), "%d", line);
+    return fnmatch(pattern->line_text, text, 0) == 0;
+}
+
 int uprobe_function_matches(const struct function_pattern *pattern, const struct dwarf_function *f)
 {
     if (fnmatch(pattern->function, f->name, 0) != 0)
         return 0;
     if (pattern->file && !file_matches(pattern->file, f->decl_file))
         return 0;
-    return !pattern->line || f->decl_line == pattern->line;
+    return uprobe_line_matches(pattern, f->decl_line);
 }
 
 /* --- which targets the handler reads, to place the entry probe ------------ */
@@ -163,6 +200,8 @@ static void note_expr(struct target_use *use, struct expr *e)
         use->any = 1;
         if (e->target.name[0] == '$' || e->target.pretty || e->target.address_of)
             use->needs_frame = 1;
+        if (e->target.name[0] == '$' || e->target.pretty)
+            use->reads_strings = 1;     /* pretty forms read char pointers as strings */
         else if (strcmp(e->target.name, "return") != 0)
             note_name(use, e->target.name);
         note_components(use, e->target.components);
@@ -270,6 +309,91 @@ static int entry_is_enough(struct dwarf_module *m, const struct dwarf_function *
     return enough;
 }
 
+/* --- @defined: decided per site before names are resolved, so that the
+ * branch it guards is dropped where the variable does not exist --------- */
+
+struct folding { struct sema *s; struct uprobe_site *site; };
+
+static void fold_expr(struct folding *f, struct expr *e);
+
+static void fold_list(struct folding *f, struct expr *list)
+{
+    for (struct expr *e = list; e; e = e->next)
+        fold_expr(f, e);
+}
+
+static void replace_expr(struct expr *e, struct expr *with)
+{
+    struct expr *next = e->next;
+    *e = *with;
+    e->next = next;
+}
+
+static void fold_expr(struct folding *f, struct expr *e)
+{
+    if (!e)
+        return;
+    switch (e->kind) {
+    case EXPR_DEFINED: {
+        int defined = sema_target_defined(f->s, f->site, e->unary_at.operand);
+        struct expr value = {.kind = EXPR_INT, .span = e->span, .int_value = defined, .type = TYPE_LONG};
+        replace_expr(e, &value);
+        return;
+    }
+    case EXPR_UNARY:
+        fold_expr(f, e->unary.operand);
+        if (e->unary.op == UNARY_NOT && e->unary.operand->kind == EXPR_INT) {
+            struct expr value = {.kind = EXPR_INT, .span = e->span, .int_value = !e->unary.operand->int_value};
+            replace_expr(e, &value);
+        }
+        return;
+    case EXPR_TERNARY:
+        fold_expr(f, e->ternary.cond);
+        fold_expr(f, e->ternary.then_expr);
+        fold_expr(f, e->ternary.else_expr);
+        if (e->ternary.cond->kind == EXPR_INT)
+            replace_expr(e, e->ternary.cond->int_value ? e->ternary.then_expr : e->ternary.else_expr);
+        return;
+    case EXPR_BINARY: fold_expr(f, e->binary.lhs); fold_expr(f, e->binary.rhs); return;
+    case EXPR_ASSIGN: fold_expr(f, e->assign.rhs); return;
+    case EXPR_AGGREGATE: fold_expr(f, e->aggregate.rhs); return;
+    case EXPR_CALL: fold_list(f, e->call.args); return;
+    case EXPR_INDEX: fold_list(f, e->index.indices); return;
+    case EXPR_ENTRY: fold_expr(f, e->unary_at.operand); return;
+    default: return;
+    }
+}
+
+static void fold_stmt(struct folding *f, struct stmt *st)
+{
+    for (; st; st = st->next) {
+        switch (st->kind) {
+        case STMT_BLOCK: fold_stmt(f, st->block.body); break;
+        case STMT_EXPR: case STMT_RETURN: fold_expr(f, st->expr); break;
+        case STMT_IF:
+            fold_expr(f, st->if_stmt.cond);
+            fold_stmt(f, st->if_stmt.then_stmt);
+            fold_stmt(f, st->if_stmt.else_stmt);
+            if (st->if_stmt.cond->kind == EXPR_INT) {
+                struct stmt *live = st->if_stmt.cond->int_value ? st->if_stmt.then_stmt : st->if_stmt.else_stmt;
+                struct stmt *next = st->next;
+                struct span span = st->span;
+                memset(&st->if_stmt, 0, sizeof(st->if_stmt));
+                st->kind = live ? STMT_BLOCK : STMT_EMPTY;
+                st->block.body = live;
+                st->span = span;
+                st->next = next;
+            }
+            break;
+        case STMT_WHILE: fold_expr(f, st->while_stmt.cond); fold_stmt(f, st->while_stmt.body); break;
+        case STMT_FOR: fold_expr(f, st->for_stmt.cond); fold_stmt(f, st->for_stmt.body); break;
+        case STMT_FOREACH: fold_stmt(f, st->foreach.body); break;
+        case STMT_TRY: fold_stmt(f, st->try_stmt.body); fold_stmt(f, st->try_stmt.catch_body); break;
+        default: break;
+        }
+    }
+}
+
 /* --- building probes ------------------------------------------------------ */
 
 static const char *function_text(struct sema *s, const struct dwarf_function *f)
@@ -279,24 +403,55 @@ static const char *function_text(struct sema *s, const struct dwarf_function *f)
     return arena_printf(s->arena, "%s@%s:%d", f->name, f->decl_file, f->decl_line);
 }
 
+/* A probe reading no target variable generates the same code wherever it
+ * sits: it joins the group of the first such probe of its point. */
+static void join_group(struct sema *s, struct probe *probe, struct probe **leader)
+{
+    struct probe *l = *leader;
+    if (!l || l->kind != probe->kind || strcmp(l->path, probe->path) != 0) {
+        *leader = probe;
+        return;
+    }
+    if (l->group_count % 64 == 0)
+        l->group = arena_realloc(s->arena, l->group, sizeof(*l->group) * (size_t)l->group_count,
+                                 sizeof(*l->group) * (size_t)(l->group_count + 64));
+    if (l->group_count == 0)
+        l->group[l->group_count++] = l;
+    probe->cookie = (uint64_t)l->group_count;
+    l->group[l->group_count++] = probe;
+    probe->group_leader = l;
+}
+
 static struct probe *add_site(struct sema *s, struct stmt *body, struct probe_point *point,
-                              struct frame_layout *frame, struct uprobe_site *site, const char *text)
+                              struct frame_layout *frame, struct uprobe_site *site, const char *text,
+                              struct probe **leader)
 {
     struct probe *probe = sema_new_probe(s, point, body, frame);
     probe->body = sema_clone_stmt(s->arena, body);
     probe->condition = point->condition ? sema_clone_expr(s->arena, point->condition) : NULL;
     probe->kind = site->is_return ? PROBE_URETPROBE : PROBE_UPROBE;
     probe->path = site->module->path;
-    probe->vaddr = site->pc;
-    probe->offset = dwarf_module_file_offset(site->module, site->pc);
     probe->function = site->function ? site->function->name : "";
     probe->site = site;
     probe->point = text;
+    struct folding folding = {s, site};
+    fold_stmt(&folding, probe->body);
+    if (probe->condition)
+        fold_expr(&folding, probe->condition);
+    if (site->choose_entry && entry_is_enough(site->module, site->function, probe->body, probe->condition)) {
+        site->at_entry = 1;
+        site->pc = site->function->entry;
+    }
     struct target_use use = {0};
     note_stmt(&use, probe->body);
+    note_expr(&use, probe->condition);
     probe->sleepable = use.reads_strings;
     free(use.names);
+    probe->vaddr = site->pc;
+    probe->offset = dwarf_module_file_offset(site->module, site->pc);
     sema_add_probe(s, probe);
+    if (!use.any)
+        join_group(s, probe, leader);
     return probe;
 }
 
@@ -306,6 +461,7 @@ static int resolve_functions(struct sema *s, struct stmt *body, struct probe_poi
                              struct frame_layout *frame, struct dwarf_module *m, struct process_point *pp)
 {
     int added = 0;
+    struct probe *leader = NULL;
     int is_return = pp->suffix && strcmp(pp->suffix, "return") == 0;
     for (int i = 0; i < m->function_count; i++) {
         const struct dwarf_function *f = &m->functions[i];
@@ -314,19 +470,39 @@ static int resolve_functions(struct sema *s, struct stmt *body, struct probe_poi
         if (pp->suffix && strcmp(pp->suffix, "exported") == 0 && !f->is_external)
             continue;
         if (pp->suffix && strcmp(pp->suffix, "inline") == 0)
-            continue;   /* inlined instances are not indexed yet */
+            continue;   /* .inline: only the inlined instances, below */
         struct uprobe_site *site = ARENA_NEW(s->arena, struct uprobe_site);
         site->module = m;
         site->function = f;
         site->is_return = is_return;
-        site->at_entry = is_return || !f->die_offset ||
-                         entry_is_enough(m, f, body, point->condition);
+        site->at_entry = is_return || !f->die_offset;
         site->pc = site->at_entry ? f->entry : dwarf_module_after_prologue(m, f);
+        site->choose_entry = !site->at_entry;
         const char *text = arena_printf(s->arena, "process(\"%s\").function(\"%s\")%s%s", m->path,
                                         function_text(s, f), pp->suffix ? "." : "",
                                         pp->suffix ? pp->suffix : "");
-        add_site(s, body, point, frame, site, text);
+        add_site(s, body, point, frame, site, text, &leader);
         added++;
+    }
+    int wants_inline = !pp->suffix || strcmp(pp->suffix, "inline") == 0;
+    if (wants_inline && m->dwarf) {
+        dwarf_module_index_inlines(s->arena, m);
+        for (int i = 0; i < m->inline_count; i++) {
+            const struct dwarf_function *f = &m->inlines[i];
+            if (!uprobe_function_matches(&pp->pattern, f))
+                continue;
+            /* Inlined code has no call: the parameters are wherever DWARF
+             * says at the instance's first address. */
+            struct uprobe_site *site = ARENA_NEW(s->arena, struct uprobe_site);
+            site->module = m;
+            site->function = f;
+            site->pc = f->entry;
+            const char *text = arena_printf(s->arena, "process(\"%s\").function(\"%s\")%s%s", m->path,
+                                            function_text(s, f), pp->suffix ? "." : "",
+                                            pp->suffix ? pp->suffix : "");
+            add_site(s, body, point, frame, site, text, &leader);
+            added++;
+        }
     }
     if (!added && !point->optional) {
         const char *similar = closest_functions(s, m, pp->pattern.function);
@@ -415,13 +591,17 @@ static int resolve_statements(struct sema *s, struct stmt *body, struct probe_po
         site->function = function_at(m, pp->address);
         site->is_statement = 1;
         site->at_entry = site->function && site->function->entry == pp->address;
+        struct probe *leader = NULL;
         add_site(s, body, point, frame, site,
                  arena_printf(s->arena, "process(\"%s\").statement(0x%llx)", m->path,
-                              (unsigned long long)pp->address));
+                              (unsigned long long)pp->address), &leader);
         return 1;
     }
+    struct probe *leader = NULL;
     struct function_pattern fp = pp->pattern;
     fp.line = 0;
+    fp.line_text = NULL;
+    fp.any_line = 0;
     for (int i = 0; i < m->function_count; i++) {
         const struct dwarf_function *f = &m->functions[i];
         if (!f->die_offset || !uprobe_function_matches(&fp, f))
@@ -429,7 +609,7 @@ static int resolve_statements(struct sema *s, struct stmt *body, struct probe_po
         struct line_address *lines;
         int n = uprobe_function_lines(m, f, &lines);
         for (int k = 0; k < n; k++) {
-            if (!pp->pattern.any_line && lines[k].line != pp->pattern.line)
+            if (!uprobe_line_matches(&pp->pattern, lines[k].line))
                 continue;
             struct uprobe_site *site = ARENA_NEW(s->arena, struct uprobe_site);
             site->module = m;
@@ -440,7 +620,7 @@ static int resolve_statements(struct sema *s, struct stmt *body, struct probe_po
             site->at_entry = site->pc == f->entry;
             add_site(s, body, point, frame, site,
                      arena_printf(s->arena, "process(\"%s\").statement(\"%s@%s:%d\")", m->path, f->name,
-                                  f->decl_file, lines[k].line));
+                                  f->decl_file, lines[k].line), &leader);
             added++;
         }
         free(lines);
@@ -452,6 +632,34 @@ static int resolve_statements(struct sema *s, struct stmt *body, struct probe_po
     return added;
 }
 
+static struct expr *new_expr(struct sema *s, enum expr_kind kind, struct span span)
+{
+    struct expr *e = ast_expr(s->arena, kind, span);
+    e->type = TYPE_LONG;
+    return e;
+}
+
+/* process(PID): the uprobe is on the binary, so the handler checks the pid. */
+static void only_in_process(struct sema *s, struct probe *probe, struct probe_component *c)
+{
+    struct expr *call = new_expr(s, EXPR_CALL, c->span);
+    call->call.name = "pid";
+    struct expr *pid = new_expr(s, EXPR_INT, c->span);
+    pid->int_value = c->arg_int;
+    struct expr *same = new_expr(s, EXPR_BINARY, c->span);
+    same->binary.op = BINARY_EQ;
+    same->binary.lhs = call;
+    same->binary.rhs = pid;
+    if (probe->condition) {
+        struct expr *both = new_expr(s, EXPR_BINARY, c->span);
+        both->binary.op = BINARY_LOGAND;
+        both->binary.lhs = same;
+        both->binary.rhs = probe->condition;
+        same = both;
+    }
+    probe->condition = same;
+}
+
 int sema_resolve_process(struct sema *s, struct stmt *body, struct probe_point *point,
                          struct frame_layout *frame)
 {
@@ -459,13 +667,19 @@ int sema_resolve_process(struct sema *s, struct stmt *body, struct probe_point *
     if (!read_point(s, point, &pp))
         return 0;
     char error[512];
-    struct dwarf_module *m = dwarf_module_open(s->arena, pp.path, error, sizeof(error));
+    struct dwarf_module *m = pp.library
+        ? dwarf_module_open_library(s->arena, pp.path, pp.library, error, sizeof(error))
+        : dwarf_module_open(s->arena, pp.path, error, sizeof(error));
     if (!m)
         return point_error(s, point, point->components->span,
                            arena_printf(s->arena, "while resolving probe point: %s", error));
-    if (strcmp(pp.kind, "statement") == 0)
-        return resolve_statements(s, body, point, frame, m, &pp);
-    return resolve_functions(s, body, point, frame, m, &pp);
+    int first = s->script->probe_count;
+    int added = strcmp(pp.kind, "statement") == 0 ? resolve_statements(s, body, point, frame, m, &pp)
+                                                  : resolve_functions(s, body, point, frame, m, &pp);
+    if (point->components->arg_kind == PROBE_ARG_INT)
+        for (int i = first; i < s->script->probe_count; i++)
+            only_in_process(s, s->script->probes[i], point->components);
+    return added;
 }
 
 /* --- suggestions ---------------------------------------------------------- */
