@@ -192,12 +192,7 @@ void cg_define_arrays(struct codegen *cg)
         a->key_size = offset ? offset : 4;
         char name[64];
         snprintf(name, sizeof(name), "tap_g%d", i);
-        LLVMTypeRef members[4] = {cg->ptr, cg->ptr, cg->ptr, cg->ptr};
-        LLVMTypeRef type = LLVMStructTypeInContext(cg->context, members, 4, 0);
-        a->map = LLVMAddGlobal(cg->module, type, name);
-        LLVMSetInitializer(a->map, LLVMConstNull(type));
-        LLVMSetSection(a->map, ".maps");
-        LLVMSetAlignment(a->map, 8);
+        a->map = cg_map_global(cg, name, 4);
     }
     scan_script(cg);
     uint32_t max_value = 0;
@@ -220,31 +215,7 @@ void cg_define_arrays(struct codegen *cg)
     if (!max_value)
         return;
     cg->insert_buffer = cg_alloc_scratch(cg, max_value);
-    LLVMTypeRef members[4] = {cg->ptr, cg->ptr, cg->ptr, cg->ptr};
-    LLVMTypeRef type = LLVMStructTypeInContext(cg->context, members, 4, 0);
-    cg->seq_map = LLVMAddGlobal(cg->module, type, "tap_seq");
-    LLVMSetInitializer(cg->seq_map, LLVMConstNull(type));
-    LLVMSetSection(cg->seq_map, ".maps");
-    LLVMSetAlignment(cg->seq_map, 8);
-}
-
-static LLVMMetadataRef di_bytes(struct codegen *cg, uint64_t size)
-{
-    LLVMMetadataRef range = LLVMDIBuilderGetOrCreateSubrange(cg->di, 0, (int64_t)size);
-    return LLVMDIBuilderCreateArrayType(cg->di, size * 8, 64, cg->di_char, &range, 1);
-}
-
-static LLVMMetadataRef di_int_array_ptr(struct codegen *cg, uint64_t count)
-{
-    LLVMMetadataRef range = LLVMDIBuilderGetOrCreateSubrange(cg->di, 0, (int64_t)count);
-    LLVMMetadataRef array = LLVMDIBuilderCreateArrayType(cg->di, count * 32, 32, cg->di_int, &range, 1);
-    return LLVMDIBuilderCreatePointerType(cg->di, array, 64, 0, 0, "", 0);
-}
-
-static LLVMMetadataRef di_member(struct codegen *cg, const char *name, LLVMMetadataRef type, int index)
-{
-    return LLVMDIBuilderCreateMemberType(cg->di, cg->di_unit, name, strlen(name), cg->di_file, 0, 64, 64,
-                                         (uint64_t)index * 64, LLVMDIFlagZero, type);
+    cg->seq_map = cg_map_global(cg, "tap_seq", 4);
 }
 
 static int64_t max_entries_of(struct codegen *cg, const struct symbol *g)
@@ -284,31 +255,12 @@ static void describe_map(struct codegen *cg, struct cg_array *a, const char *map
     m->bucket_count = a->bucket_count;
 }
 
-static void map_btf(struct codegen *cg, LLVMValueRef map, int type, uint64_t max_entries, uint32_t key_size,
-                    uint32_t value_size)
-{
-    LLVMMetadataRef members[4] = {
-        di_member(cg, "type", di_int_array_ptr(cg, (uint64_t)type), 0),
-        di_member(cg, "max_entries", di_int_array_ptr(cg, max_entries), 1),
-        di_member(cg, "key", LLVMDIBuilderCreatePointerType(cg->di, di_bytes(cg, key_size), 64, 0, 0, "", 0), 2),
-        di_member(cg, "value", LLVMDIBuilderCreatePointerType(cg->di, di_bytes(cg, value_size), 64, 0, 0, "", 0), 3),
-    };
-    size_t len;
-    const char *name = LLVMGetValueName2(map, &len);
-    LLVMMetadataRef st = LLVMDIBuilderCreateStructType(cg->di, cg->di_unit, "", 0, cg->di_file, 0, 4 * 64,
-                                                       64, LLVMDIFlagZero, NULL, members, 4, 0, NULL, "", 0);
-    LLVMMetadataRef expr = LLVMDIBuilderCreateExpression(cg->di, NULL, 0);
-    LLVMMetadataRef gve = LLVMDIBuilderCreateGlobalVariableExpression(
-        cg->di, cg->di_unit, name, len, name, len, cg->di_file, 0, st, 0, expr, NULL, 64);
-    LLVMGlobalSetMetadata(map, LLVMGetMDKindIDInContext(cg->context, "dbg", 3), gve);
-}
-
 /* BTF for each map, once value sizes are final; and the runtime's view. */
 void cg_finish_arrays(struct codegen *cg)
 {
     const struct script *script = cg->script;
     if (cg->seq_map)
-        map_btf(cg, cg->seq_map, BPF_MAP_TYPE_ARRAY, 1, 4, 8);
+        cg_map_btf(cg, cg->seq_map, BPF_MAP_TYPE_ARRAY, 1, 4, 8);
     cg->program->maps = calloc((size_t)script->global_count + 1, sizeof(*cg->program->maps));
     for (int i = 0; i < script->global_count; i++) {
         struct cg_array *a = cg->arrays[i];
@@ -318,7 +270,7 @@ void cg_finish_arrays(struct codegen *cg)
          * LRU maps evict in batches, before they are full) */
         int type = a->is_scalar_stat ? BPF_MAP_TYPE_PERCPU_ARRAY
                  : a->is_percpu ? BPF_MAP_TYPE_PERCPU_HASH : BPF_MAP_TYPE_HASH;
-        map_btf(cg, a->map, type, (uint64_t)max_entries_of(cg, a->symbol), a->key_size, a->value_size);
+        cg_map_btf(cg, a->map, type, (uint64_t)max_entries_of(cg, a->symbol), a->key_size, a->value_size);
         const char *name = LLVMGetValueName(a->map);
         describe_map(cg, a, name);
     }
@@ -412,18 +364,8 @@ static void raise_full(struct codegen *cg, struct cg_array *a, struct span span)
 static LLVMValueRef evict_callback(struct codegen *cg, struct cg_array *a, uint32_t best_key, uint32_t best_seq,
                                    uint32_t have, uint32_t cand_key, struct span span)
 {
-    char name[32];
-    snprintf(name, sizeof(name), "evict_scan_%d", cg->callback_count++);
-    LLVMTypeRef params[4] = {cg->ptr, cg->ptr, cg->ptr, cg->ptr};
-    const char *names[4] = {"map", "key", "value", "ctx"};
-    LLVMValueRef fn = cg_new_function(cg, name, LLVMFunctionType(cg->i64, params, 4, 0), ".text", names, 1);
-    struct fn_state *parent = cg->fn;
-    struct fn_state state = *parent;
-    state.kind = FN_USER;
-    state.function = fn;
-    state.scope = LLVMGetSubprogram(fn);
-    LLVMBasicBlockRef saved = LLVMGetInsertBlock(cg->builder);
-    cg->fn = &state;
+    struct fn_state state;
+    LLVMValueRef fn = cg_begin_callback(cg, "evict_scan", 1, &state);
     LLVMBuilderRef b = cg->builder;
     LLVMBasicBlockRef entry = cg_block(cg, "entry"), skip = cg_block(cg, "skip"), run = cg_block(cg, "run"),
                       take = cg_block(cg, "take"), check = cg_block(cg, "check");
@@ -452,8 +394,7 @@ static LLVMValueRef evict_callback(struct codegen *cg, struct cg_array *a, uint3
     LLVMBuildStore(b, cg_const(cg, 1), cg_scratch_ptr(cg, have));
     cg_copy(cg, cg_scratch_ptr(cg, best_key), cg_scratch_ptr(cg, cand_key), a->key_size);
     LLVMBuildRet(b, cg_const(cg, 0));
-    cg->fn = parent;
-    cg_position(cg, saved);
+    cg_end_callback(cg, &state);
     cg_set_location(cg, span);
     return fn;
 }
@@ -618,22 +559,14 @@ LLVMValueRef cg_array_in(struct codegen *cg, struct expr *e)
  * for `delete a`; hash maps allow deleting the element being visited. */
 static LLVMValueRef delete_callback(struct codegen *cg, struct span span)
 {
-    char name[32];
-    snprintf(name, sizeof(name), "delete_all_%d", cg->callback_count++);
-    LLVMTypeRef params[4] = {cg->ptr, cg->ptr, cg->ptr, cg->ptr};
-    const char *names[4] = {"map", "key", "value", "ctx"};
-    LLVMValueRef fn = cg_new_function(cg, name, LLVMFunctionType(cg->i64, params, 4, 0), ".text", names, 1);
-    struct fn_state state = {.kind = FN_USER, .function = fn, .scope = LLVMGetSubprogram(fn)};
-    struct fn_state *saved = cg->fn;
-    LLVMBasicBlockRef saved_block = LLVMGetInsertBlock(cg->builder);
-    cg->fn = &state;
+    struct fn_state state;
+    LLVMValueRef fn = cg_begin_callback(cg, "delete_all", 1, &state);
     cg_position(cg, cg_block(cg, "entry"));
     cg_set_location(cg, (struct span){.line = 1, .col = 1});
     LLVMValueRef args[2] = {LLVMGetParam(fn, 0), LLVMGetParam(fn, 1)};
     cg_helper(cg, BPF_FUNC_map_delete_elem, cg->i64, args, 2);
     LLVMBuildRet(cg->builder, cg_const(cg, 0));
-    cg->fn = saved;
-    cg_position(cg, saved_block);
+    cg_end_callback(cg, &state);
     cg_set_location(cg, span);
     return fn;
 }

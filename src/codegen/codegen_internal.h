@@ -51,6 +51,8 @@ struct fn_state {
     const struct probe *probe;       /* the probe being generated (pp()) */
     LLVMMetadataRef scope;           /* DISubprogram */
     int depth;                       /* FN_USER: recursion clone depth */
+    struct fn_state *parent;         /* callbacks: the function to return to */
+    LLVMBasicBlockRef parent_block;
 };
 
 struct codegen {
@@ -77,7 +79,6 @@ struct codegen {
     struct program *program;         /* being filled: formats, errors, globals */
     int format_capacity, error_capacity;
     struct fn_state *fn;
-    int loop_body_count;
     uint32_t regs_offset;            /* target.c: the probed thread's registers in scratch, 0 until used */
     struct cg_array **arrays;        /* per global index: arrays and statistics, else NULL */
     int callback_count;              /* foreach, delete and string-loop callbacks */
@@ -100,6 +101,11 @@ LLVMBasicBlockRef cg_block(struct codegen *cg, const char *name);
 void cg_position(struct codegen *cg, LLVMBasicBlockRef block);
 int cg_block_open(struct codegen *cg);   /* current block has no terminator yet */
 LLVMValueRef cg_entry_alloca(struct codegen *cg, LLVMTypeRef type, const char *name);
+/* A function the kernel calls back (bpf_loop: (index, ctx); with map_callback,
+ * bpf_for_each_map_elem: (map, key, value, ctx)), inheriting the caller's
+ * context; cg_end_callback() returns to generating the caller. */
+LLVMValueRef cg_begin_callback(struct codegen *cg, const char *prefix, int map_callback, struct fn_state *state);
+void cg_end_callback(struct codegen *cg, struct fn_state *state);
 
 /* data.c: .data, maps, scratch */
 void cg_define_data(struct codegen *cg);
@@ -109,6 +115,11 @@ LLVMValueRef cg_global_ptr(struct codegen *cg, const struct symbol *global);
 LLVMValueRef cg_scratch_ptr(struct codegen *cg, uint32_t offset);
 uint32_t cg_alloc_string_slot(struct codegen *cg);
 uint32_t cg_alloc_scratch(struct codegen *cg, uint32_t size);
+/* A BTF-defined map: the global (fields: 2 for ring buffers, 4 with key and
+ * value) now, its BTF once sizes are final. */
+LLVMValueRef cg_map_global(struct codegen *cg, const char *name, int fields);
+void cg_map_btf(struct codegen *cg, LLVMValueRef map, int type, uint64_t max_entries, uint32_t key_size,
+                uint32_t value_size);
 LLVMValueRef cg_load_scratch(struct codegen *cg);            /* lookup this CPU's scratch */
 void cg_finish_data(struct codegen *cg);
 

@@ -95,7 +95,7 @@ static LLVMMetadataRef di_member(struct codegen *cg, const char *name, LLVMMetad
                                          (uint64_t)index * 64, LLVMDIFlagZero, type);
 }
 
-static LLVMValueRef map_global(struct codegen *cg, const char *name, int fields)
+LLVMValueRef cg_map_global(struct codegen *cg, const char *name, int fields)
 {
     LLVMTypeRef members[4] = {cg->ptr, cg->ptr, cg->ptr, cg->ptr};
     LLVMTypeRef type = LLVMStructTypeInContext(cg->context, members, (unsigned)fields, 0);
@@ -121,18 +121,36 @@ static void map_debug_info(struct codegen *cg, LLVMValueRef map, const char *nam
 
 void cg_define_maps(struct codegen *cg)
 {
-    cg->events_map = map_global(cg, "tap_events", 2);
-    cg->control_map = map_global(cg, "tap_control", 2);
-    cg->scratch_map = map_global(cg, "tap_scratch", 4);
+    cg->events_map = cg_map_global(cg, "tap_events", 2);
+    cg->control_map = cg_map_global(cg, "tap_control", 2);
+    cg->scratch_map = cg_map_global(cg, "tap_scratch", 4);
 }
 
-static void ringbuf_debug_info(struct codegen *cg, LLVMValueRef map, const char *name, uint64_t size)
+static LLVMMetadataRef di_bytes(struct codegen *cg, uint64_t size)
 {
-    LLVMMetadataRef members[2] = {
-        di_member(cg, "type", di_int_array_ptr(cg, BPF_MAP_TYPE_RINGBUF), 0),
-        di_member(cg, "max_entries", di_int_array_ptr(cg, size), 1),
+    LLVMMetadataRef range = LLVMDIBuilderGetOrCreateSubrange(cg->di, 0, (int64_t)size);
+    return LLVMDIBuilderCreateArrayType(cg->di, size * 8, 64, cg->di_char, &range, 1);
+}
+
+/* BTF for a map made by cg_map_global(): type and max_entries, and key and
+ * value sizes unless key_size is 0 (ring buffers have neither). */
+void cg_map_btf(struct codegen *cg, LLVMValueRef map, int type, uint64_t max_entries, uint32_t key_size,
+                uint32_t value_size)
+{
+    LLVMMetadataRef members[4] = {
+        di_member(cg, "type", di_int_array_ptr(cg, (uint64_t)type), 0),
+        di_member(cg, "max_entries", di_int_array_ptr(cg, max_entries), 1),
     };
-    map_debug_info(cg, map, name, members, 2);
+    int count = 2;
+    if (key_size) {
+        members[count++] = di_member(cg, "key", LLVMDIBuilderCreatePointerType(cg->di, di_bytes(cg, key_size),
+                                                                               64, 0, 0, "", 0), 2);
+        members[count++] = di_member(cg, "value", LLVMDIBuilderCreatePointerType(cg->di, di_bytes(cg, value_size),
+                                                                                 64, 0, 0, "", 0), 3);
+    }
+    size_t len;
+    const char *name = LLVMGetValueName2(map, &len);
+    map_debug_info(cg, map, name, members, count);
 }
 
 /* libbpf 1.1 makes .data mmapable (live values for the runtime) only when its
@@ -169,19 +187,11 @@ static void data_debug_info(struct codegen *cg)
 void cg_finish_data(struct codegen *cg)
 {
     describe_globals(cg);
-    ringbuf_debug_info(cg, cg->events_map, "tap_events", cg->options->events_size);
-    ringbuf_debug_info(cg, cg->control_map, "tap_control", 64 * 1024);
+    cg_map_btf(cg, cg->events_map, BPF_MAP_TYPE_RINGBUF, cg->options->events_size, 0, 0);
+    cg_map_btf(cg, cg->control_map, BPF_MAP_TYPE_RINGBUF, 64 * 1024, 0, 0);
     uint64_t scratch_size = cg->scratch_size + 2 * (uint64_t)cg->string_size;   /* slack: see codegen_internal.h */
-    LLVMMetadataRef range = LLVMDIBuilderGetOrCreateSubrange(cg->di, 0, (int64_t)scratch_size);
-    LLVMMetadataRef value = LLVMDIBuilderCreateArrayType(cg->di, scratch_size * 8, 64, cg->di_char, &range, 1);
     int cpus = libbpf_num_possible_cpus();
-    LLVMMetadataRef members[4] = {
-        di_member(cg, "type", di_int_array_ptr(cg, BPF_MAP_TYPE_ARRAY), 0),
-        di_member(cg, "max_entries", di_int_array_ptr(cg, (uint64_t)(cpus > 0 ? cpus : 1)), 1),
-        di_member(cg, "key", LLVMDIBuilderCreatePointerType(cg->di, cg->di_int, 64, 0, 0, "", 0), 2),
-        di_member(cg, "value", LLVMDIBuilderCreatePointerType(cg->di, value, 64, 0, 0, "", 0), 3),
-    };
-    map_debug_info(cg, cg->scratch_map, "tap_scratch", members, 4);
+    cg_map_btf(cg, cg->scratch_map, BPF_MAP_TYPE_ARRAY, (uint64_t)(cpus > 0 ? cpus : 1), 4, (uint32_t)scratch_size);
     data_debug_info(cg);
 }
 

@@ -119,18 +119,8 @@ static void candidate_sort_value(struct codegen *cg, struct walk *w, LLVMValueRe
 /* long scan(map, key, value, ctx): keeps the smallest element after `last`. */
 static LLVMValueRef scan_callback(struct codegen *cg, struct walk *w)
 {
-    char name[32];
-    snprintf(name, sizeof(name), "foreach_scan_%d", cg->callback_count++);
-    LLVMTypeRef params[4] = {cg->ptr, cg->ptr, cg->ptr, cg->ptr};
-    const char *names[4] = {"map", "key", "value", "ctx"};
-    LLVMValueRef fn = cg_new_function(cg, name, LLVMFunctionType(cg->i64, params, 4, 0), ".text", names, 1);
-    struct fn_state *parent = cg->fn;
-    struct fn_state state = *parent;
-    state.kind = FN_USER;
-    state.function = fn;
-    state.scope = LLVMGetSubprogram(fn);
-    LLVMBasicBlockRef saved_block = LLVMGetInsertBlock(cg->builder);
-    cg->fn = &state;
+    struct fn_state state;
+    LLVMValueRef fn = cg_begin_callback(cg, "foreach_scan", 1, &state);
     LLVMBuilderRef b = cg->builder;
     LLVMBasicBlockRef entry = cg_block(cg, "entry"), skip = cg_block(cg, "skip"), run = cg_block(cg, "run");
     cg_position(cg, entry);
@@ -181,8 +171,7 @@ static LLVMValueRef scan_callback(struct codegen *cg, struct walk *w)
     LLVMBuildStore(b, cg_const(cg, 1), at(cg, w->have_best));
     LLVMBuildRet(b, cg_const(cg, 0));
 
-    cg->fn = parent;
-    cg_position(cg, saved_block);
+    cg_end_callback(cg, &state);
     cg_set_location(cg, w->st->span);
     return fn;
 }

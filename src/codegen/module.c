@@ -1,5 +1,6 @@
 /* The LLVM module: target setup, debug info (BTF comes from it), helper
  * calls, and emitting the BPF object to memory. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -109,6 +110,31 @@ LLVMValueRef cg_new_function(struct codegen *cg, const char *name, LLVMTypeRef t
     LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(cg->context, kind, 0));
     di_subprogram(cg, fn, name, param_names, internal);
     return fn;
+}
+
+LLVMValueRef cg_begin_callback(struct codegen *cg, const char *prefix, int map_callback, struct fn_state *state)
+{
+    char name[64];
+    snprintf(name, sizeof(name), "%s_%d", prefix, cg->callback_count++);
+    LLVMTypeRef loop_params[2] = {cg->i64, cg->ptr}, map_params[4] = {cg->ptr, cg->ptr, cg->ptr, cg->ptr};
+    const char *loop_names[2] = {"index", "ctx"}, *map_names[4] = {"map", "key", "value", "ctx"};
+    LLVMTypeRef type = map_callback ? LLVMFunctionType(cg->i64, map_params, 4, 0)
+                                    : LLVMFunctionType(cg->i64, loop_params, 2, 0);
+    LLVMValueRef fn = cg_new_function(cg, name, type, ".text", map_callback ? map_names : loop_names, 1);
+    *state = *cg->fn;
+    state->kind = FN_USER;
+    state->function = fn;
+    state->scope = LLVMGetSubprogram(fn);
+    state->parent = cg->fn;
+    state->parent_block = LLVMGetInsertBlock(cg->builder);
+    cg->fn = state;
+    return fn;
+}
+
+void cg_end_callback(struct codegen *cg, struct fn_state *state)
+{
+    cg->fn = state->parent;
+    cg_position(cg, state->parent_block);
 }
 
 static void diagnostic_handler(LLVMDiagnosticInfoRef info, void *opaque)

@@ -37,18 +37,8 @@ static LLVMValueRef byte_from(struct codegen *cg, LLVMValueRef base, LLVMValueRe
 /* long step(index, ctx): one character through the table. */
 static LLVMValueRef step_callback(struct codegen *cg, struct run *r, struct span span)
 {
-    char name[32];
-    snprintf(name, sizeof(name), "regex_step_%d", cg->callback_count++);
-    LLVMTypeRef params[2] = {cg->i64, cg->ptr};
-    const char *names[2] = {"index", "ctx"};
-    LLVMValueRef fn = cg_new_function(cg, name, LLVMFunctionType(cg->i64, params, 2, 0), ".text", names, 1);
-    struct fn_state *parent = cg->fn;
-    struct fn_state state = *parent;
-    state.kind = FN_USER;
-    state.function = fn;
-    state.scope = LLVMGetSubprogram(fn);
-    LLVMBasicBlockRef saved = LLVMGetInsertBlock(cg->builder);
-    cg->fn = &state;
+    struct fn_state state;
+    LLVMValueRef fn = cg_begin_callback(cg, "regex_step", 0, &state);
     LLVMBuilderRef b = cg->builder;
     LLVMBasicBlockRef entry = cg_block(cg, "entry"), stop = cg_block(cg, "stop"), run = cg_block(cg, "run"),
                       go = cg_block(cg, "go");
@@ -70,8 +60,7 @@ static LLVMValueRef step_callback(struct codegen *cg, struct run *r, struct span
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, next, cg_const(cg, REGEX_DEAD), ""), stop, go);
     cg_position(cg, go);
     LLVMBuildRet(b, cg_const(cg, 0));
-    cg->fn = parent;
-    cg_position(cg, saved);
+    cg_end_callback(cg, &state);
     cg_set_location(cg, span);
     return fn;
 }

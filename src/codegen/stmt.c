@@ -40,19 +40,9 @@ static void loop_return(struct codegen *cg, int stop)
 static LLVMValueRef loop_callback(struct codegen *cg, struct expr *cond, struct stmt *body, struct expr *step,
                                   cg_loop_hook hook, void *hook_data)
 {
-    char name[32];
-    snprintf(name, sizeof(name), "loop_%d", cg->loop_body_count++);
-    LLVMTypeRef params[2] = {cg->i64, cg->ptr};
-    const char *param_names[2] = {"index", "ctx"};
-    LLVMValueRef fn = cg_new_function(cg, name, LLVMFunctionType(cg->i64, params, 2, 0), ".text",
-                                      param_names, 1);
-    struct fn_state *parent = cg->fn;
-    struct fn_state state = *parent;
+    struct fn_state state;
+    LLVMValueRef fn = cg_begin_callback(cg, "loop", 0, &state);
     state.kind = FN_LOOP_BODY;
-    state.function = fn;
-    state.scope = LLVMGetSubprogram(fn);
-    LLVMBasicBlockRef saved_block = LLVMGetInsertBlock(cg->builder);
-    cg->fn = &state;
 
     LLVMBasicBlockRef entry = cg_block(cg, "entry");
     state.unwind_block = cg_block(cg, "unwind");
@@ -98,8 +88,7 @@ static LLVMValueRef loop_callback(struct codegen *cg, struct expr *cond, struct 
     set_loop_exit(cg, LOOP_UNWIND);
     loop_return(cg, 1);
 
-    cg->fn = parent;
-    cg_position(cg, saved_block);
+    cg_end_callback(cg, &state);
     cg_set_location(cg, body ? body->span : (struct span){.line = 1, .col = 1});
     return fn;
 }

@@ -96,18 +96,8 @@ static void loop_stop(struct codegen *cg)
 
 static void run_loop(struct codegen *cg, struct span span, LLVMValueRef count, loop_body body, void *data)
 {
-    char name[32];
-    snprintf(name, sizeof(name), "string_loop_%d", cg->callback_count++);
-    LLVMTypeRef params[2] = {cg->i64, cg->ptr};
-    const char *names[2] = {"index", "ctx"};
-    LLVMValueRef fn = cg_new_function(cg, name, LLVMFunctionType(cg->i64, params, 2, 0), ".text", names, 1);
-    struct fn_state *parent = cg->fn;
-    struct fn_state state = *parent;
-    state.kind = FN_USER;
-    state.function = fn;
-    state.scope = LLVMGetSubprogram(fn);
-    LLVMBasicBlockRef saved = LLVMGetInsertBlock(cg->builder);
-    cg->fn = &state;
+    struct fn_state state;
+    LLVMValueRef fn = cg_begin_callback(cg, "string_loop", 0, &state);
     LLVMBasicBlockRef entry = cg_block(cg, "entry"), none = cg_block(cg, "no_scratch"), run = cg_block(cg, "run");
     cg_position(cg, entry);
     cg_set_location(cg, span);
@@ -117,8 +107,7 @@ static void run_loop(struct codegen *cg, struct span span, LLVMValueRef count, l
     loop_stop(cg);
     cg_position(cg, run);
     body(cg, LLVMGetParam(fn, 0), data);
-    cg->fn = parent;
-    cg_position(cg, saved);
+    cg_end_callback(cg, &state);
     cg_set_location(cg, span);
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef n = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, count, cg_const(cg, 0), ""), cg_const(cg, 0),
