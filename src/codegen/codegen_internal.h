@@ -7,6 +7,8 @@
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 
+#include <stddef.h>
+
 #include "base/arena.h"
 #include "base/diag.h"
 #include "codegen/codegen.h"
@@ -22,6 +24,15 @@
 #define SCRATCH_HEADER_SIZE 64
 
 enum unwind_reason { UNWIND_NONE, UNWIND_ERROR, UNWIND_NEXT };
+
+/* struct tap_state's u64 fields, by index, for cg_state_field(). */
+#define STATE_INDEX(member) ((int)(offsetof(struct tap_state, member) / sizeof(uint64_t)))
+#define STATE_EXITING STATE_INDEX(exiting)
+#define STATE_ERROR_COUNT STATE_INDEX(error_count)
+#define STATE_LOST_EVENTS STATE_INDEX(lost_events)
+#define STATE_SKIPPED STATE_INDEX(skipped_probes)
+#define STATE_TARGET_PID STATE_INDEX(target_pid)
+#define STATE_REALTIME_OFFSET STATE_INDEX(realtime_offset_ns)
 
 /* Every probe and function has a frame in scratch (not on the BPF stack: the
  * verifier tracks stack values precisely, so loop callbacks that change them
@@ -79,6 +90,7 @@ struct codegen {
     struct program *program;         /* being filled: formats, errors, globals */
     int format_capacity, error_capacity;
     struct fn_state *fn;
+    struct task_offsets *task_offsets;   /* context.c: task_struct layout from BTF */
     uint32_t regs_offset;            /* target.c: the probed thread's registers in scratch, 0 until used */
     struct cg_array **arrays;        /* per global index: arrays and statistics, else NULL */
     int callback_count;              /* foreach, delete and string-loop callbacks */
@@ -220,7 +232,8 @@ const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe
 LLVMValueRef cg_ctx_read(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_user_string(struct codegen *cg, struct expr *e, int with_fallback);
 
-/* context.c: ppid(), pexecname(), euid(), jiffies() */
+/* context.c: ppid(), pexecname(), euid(), jiffies(); the -c/-x process tree */
+LLVMValueRef cg_in_target_tree(struct codegen *cg, LLVMValueRef target);
 LLVMValueRef cg_context_call(struct codegen *cg, struct expr *e, int builtin_id);
 
 /* probes.c */

@@ -37,15 +37,19 @@ struct task_offsets {
     long real_parent, tgid, comm, cred, euid, mm, arg_start, arg_end;
 };
 
-static const struct task_offsets *task_offsets(void)
+/* Read from the kernel's BTF once per compilation. */
+static const struct task_offsets *task_offsets(struct codegen *cg)
 {
-    static struct task_offsets offsets;
-    if (offsets.loaded)
-        return &offsets;
-    offsets = (struct task_offsets){.loaded = 1, -1, -1, -1, -1, -1, -1, -1, -1};
+    if (cg->task_offsets)
+        return cg->task_offsets;
+    struct task_offsets *result = ARENA_NEW(cg->arena, struct task_offsets);
+    cg->task_offsets = result;
+    struct task_offsets offsets = {.loaded = 1, -1, -1, -1, -1, -1, -1, -1, -1};
     struct btf *btf = btf__load_vmlinux_btf();
-    if (!btf)
-        return &offsets;
+    if (!btf) {
+        *result = offsets;
+        return result;
+    }
     int task = btf__find_by_name_kind(btf, "task_struct", BTF_KIND_STRUCT);
     int cred = btf__find_by_name_kind(btf, "cred", BTF_KIND_STRUCT);
     int mm = btf__find_by_name_kind(btf, "mm_struct", BTF_KIND_STRUCT);
@@ -63,7 +67,8 @@ static const struct task_offsets *task_offsets(void)
     if (cred > 0)
         offsets.euid = member_offset(btf, cred, "euid", 0);
     btf__free(btf);
-    return &offsets;
+    *result = offsets;
+    return result;
 }
 
 /* *(u64 *)(base + offset) from kernel memory; 0 when unreadable. */
@@ -86,7 +91,7 @@ static LLVMValueRef current_task(struct codegen *cg)
 
 LLVMValueRef cg_context_call(struct codegen *cg, struct expr *e, int builtin_id)
 {
-    const struct task_offsets *o = task_offsets();
+    const struct task_offsets *o = task_offsets(cg);
     int missing = (builtin_id == BUILTIN_PPID && (o->real_parent < 0 || o->tgid < 0)) ||
                   (builtin_id == BUILTIN_PEXECNAME && (o->real_parent < 0 || o->comm < 0)) ||
                   (builtin_id == BUILTIN_EUID && (o->cred < 0 || o->euid < 0)) ||
@@ -120,4 +125,47 @@ LLVMValueRef cg_context_call(struct codegen *cg, struct expr *e, int builtin_id)
         return cg_helper(cg, BPF_FUNC_jiffies64, cg->i64, NULL, 0);
     }
     return cg_const(cg, 0);
+}
+
+/* -c/-x: process probes fire in the target and its descendants (as in
+ * SystemTap), so the attachment is not filtered by pid: the handler checks
+ * the current process, then up to 16 ancestors. The target itself takes the
+ * first comparison. Returns an i1. */
+#define ANCESTOR_DEPTH 16
+
+LLVMValueRef cg_in_target_tree(struct codegen *cg, LLVMValueRef target)
+{
+    LLVMValueRef tgid = LLVMBuildLShr(cg->builder, cg_helper(cg, BPF_FUNC_get_current_pid_tgid, cg->i64, NULL, 0),
+                                      cg_const(cg, 32), "");
+    const struct task_offsets *o = task_offsets(cg);
+    if (o->real_parent < 0 || o->tgid < 0)
+        return LLVMBuildICmp(cg->builder, LLVMIntEQ, tgid, target, "");
+    LLVMBasicBlockRef yes = cg_block(cg, "in_tree"), no = cg_block(cg, "not_in_tree"),
+                      done = cg_block(cg, "tree_done");
+    LLVMBasicBlockRef next = cg_block(cg, "ancestors");
+    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, tgid, target, ""), yes, next);
+    cg_position(cg, next);
+    LLVMValueRef task = current_task(cg);
+    for (int level = 0; level < ANCESTOR_DEPTH; level++) {
+        task = read_kernel(cg, task, o->real_parent, 8);
+        LLVMValueRef id = read_kernel(cg, task, o->tgid, 4);
+        LLVMBasicBlockRef deeper = cg_block(cg, "ancestor");
+        LLVMBasicBlockRef match_checked = cg_block(cg, "ancestor_checked");
+        LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, id, target, ""), yes, match_checked);
+        cg_position(cg, match_checked);
+        /* init (1) or an unreadable task (0): the top of the tree */
+        LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntULE, id, cg_const(cg, 1), ""), no, deeper);
+        cg_position(cg, deeper);
+    }
+    LLVMBuildBr(cg->builder, no);
+    cg_position(cg, yes);
+    LLVMBuildBr(cg->builder, done);
+    cg_position(cg, no);
+    LLVMBuildBr(cg->builder, done);
+    cg_position(cg, done);
+    LLVMValueRef phi = LLVMBuildPhi(cg->builder, cg->i1, "in_target_tree");
+    LLVMValueRef values[2] = {LLVMConstInt(cg->i1, 1, 0), LLVMConstInt(cg->i1, 0, 0)};
+    LLVMBasicBlockRef blocks[2] = {yes, no};
+    LLVMAddIncoming(phi, values, blocks, 2);
+    return phi;
 }

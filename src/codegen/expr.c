@@ -7,9 +7,6 @@
 #include "codegen/codegen_internal.h"
 #include "sema/builtins.h"
 
-#define STATE_EXITING 0
-#define STATE_TARGET_PID 4
-#define STATE_REALTIME_OFFSET 5
 
 static LLVMValueRef unsupported(struct codegen *cg, struct expr *e, const char *what)
 {

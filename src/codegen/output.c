@@ -11,9 +11,6 @@
 #include "runtime/format.h"
 #include "sema/builtins.h"
 
-#define STATE_EXITING 0
-#define STATE_ERROR_COUNT 1
-#define STATE_LOST_EVENTS 2
 
 #define MAX_PRINT_ARGS 32
 

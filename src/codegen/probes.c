@@ -7,8 +7,6 @@
 #include "codegen/codegen_internal.h"
 #include "runtime/program_io.h"
 
-#define STATE_EXITING 0
-#define STATE_SKIPPED 3
 
 static const char *section_of(const struct probe *probe)
 {
@@ -97,6 +95,15 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
         LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntNE, exiting, cg_const(cg, 0), ""),
                         skip, live);
         cg_position(cg, live);
+    }
+    if (probe->kind == PROBE_UPROBE || probe->kind == PROBE_URETPROBE) {
+        LLVMValueRef target = LLVMBuildLoad2(cg->builder, cg->i64, cg_state_field(cg, STATE_TARGET_PID), "");
+        LLVMBasicBlockRef filter = cg_block(cg, "filter"), wanted = cg_block(cg, "wanted");
+        LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, target, cg_const(cg, 0), ""),
+                        wanted, filter);
+        cg_position(cg, filter);
+        LLVMBuildCondBr(cg->builder, cg_in_target_tree(cg, target), wanted, skip);
+        cg_position(cg, wanted);
     }
     state.scratch = cg_load_scratch(cg);
     LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, state.scratch, ""), no_scratch, run);

@@ -13,7 +13,6 @@
 
 #include "codegen/codegen_internal.h"
 
-#define STATE_LOST_EVENTS 2
 #define FIELD_COUNT 0
 #define FIELD_SUM 1
 #define FIELD_MIN 2

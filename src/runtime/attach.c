@@ -125,7 +125,8 @@ static int attach_uprobe(struct session *s, struct bpf_program *prog,
 {
     LIBBPF_OPTS(bpf_uprobe_opts, opts, .bpf_cookie = probe->cookie,
                 .retprobe = probe->kind == PROGRAM_PROBE_URETPROBE);
-    pid_t pid = s->target_pid ? s->target_pid : -1;
+    /* Not filtered by pid: the handler keeps the target and its descendants. */
+    pid_t pid = -1;
     struct bpf_link *link =
         bpf_program__attach_uprobe_opts(prog, pid, probe->path, probe->offset, &opts);
     if (!link)
@@ -169,7 +170,7 @@ static int attach_uprobe_group(struct session *s, struct bpf_program *prog, int 
         attached[i] = 1;
     }
     int fd = uprobe_multi_attach(bpf_program__fd(prog), head->path, offsets, cookies, count,
-                                 head->kind == PROGRAM_PROBE_URETPROBE, s->target_pid);
+                                 head->kind == PROGRAM_PROBE_URETPROBE);
     free(offsets);
     free(cookies);
     return fd < 0 ? fd : add_raw_link(s, fd);

@@ -92,7 +92,7 @@ void session_report_losses(struct session *s);
 /* uprobe_multi.c */
 int uprobe_multi_supported(void);
 int uprobe_multi_attach(int prog_fd, const char *path, const uint64_t *offsets, const uint64_t *cookies,
-                        uint32_t count, int is_return, pid_t pid);
+                        uint32_t count, int is_return);
 void append_json_string(struct strbuf *out, const char *s, size_t n);
 /* maps_print.c */
 void session_print_hist(struct session *s, uint32_t id, const void *data, size_t size);

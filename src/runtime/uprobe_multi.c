@@ -54,7 +54,7 @@ int uprobe_multi_supported(void)
 
 /* Returns the link fd, or -errno. */
 int uprobe_multi_attach(int prog_fd, const char *path, const uint64_t *offsets, const uint64_t *cookies,
-                        uint32_t count, int is_return, pid_t pid)
+                        uint32_t count, int is_return)
 {
     unsigned char attr[128];
     memset(attr, 0, sizeof(attr));
@@ -65,7 +65,6 @@ int uprobe_multi_attach(int prog_fd, const char *path, const uint64_t *offsets, 
     put64(attr, 40, (uint64_t)(uintptr_t)cookies);
     put32(attr, 48, count);
     put32(attr, 52, is_return ? UPROBE_MULTI_RETURN : 0);
-    put32(attr, 56, pid > 0 ? (uint32_t)pid : 0);
     int fd = sys_bpf(BPF_LINK_CREATE, attr, sizeof(attr));
     return fd < 0 ? -errno : fd;
 }
