@@ -435,6 +435,12 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, struct parser_ctx *c
         msg = "expected expression";
     else if (expects(expected, n, IDENT) && n == 1)
         msg = "expected identifier";
+    else if (expects(expected, n, ';') && expects(expected, n, '+'))
+        msg = "expected ';'";    /* not the 30 operators that could continue the expression */
+    else if (expects(expected, n, '{') && expects(expected, n, EMBEDDED))
+        msg = "expected '{' or '%{'";
+    else if (expects(expected, n, '{') && expects(expected, n, ','))
+        msg = "expected '{'";    /* after a probe point: not '.', '?', '!', ',' or 'if' */
     if (msg) {
         diag_parse_error(ctx->diags, span, "%s", msg);
     } else {
