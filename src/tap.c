@@ -73,7 +73,7 @@ static void usage(FILE *out)
 static int parse_limit(struct options *opts, const char *setting)
 {
     const char *eq = strchr(setting, '=');
-    if (!eq) {
+    if (!eq || eq == setting) {
         fprintf(stderr, "ERROR: -D needs NAME=VALUE, got '%s'\n", setting);
         return -1;
     }
@@ -141,7 +141,8 @@ static int parse_options(int argc, char **argv, struct options *opts)
     opts->last_pass = 5;
     int c;
     double number;
-    while ((c = getopt_long(argc, argv, "+e:c:x:o:p:vT:G:D:I:s:uwWl:L:Vh", long_options, NULL)) != -1) {
+    opterr = 0;   /* one line of our own, not getopt's message and the whole usage */
+    while ((c = getopt_long(argc, argv, "+:e:c:x:o:p:vT:G:D:I:s:uwWl:L:Vh", long_options, NULL)) != -1) {
         switch (c) {
         case 'e': opts->script_text = optarg; break;
         case 'c': opts->runtime.target_command = optarg; break;
@@ -187,7 +188,20 @@ static int parse_options(int argc, char **argv, struct options *opts)
             break;
         case 'V': printf("tap %s (LLVM 19, libbpf)\n", TAP_VERSION); return 1;
         case 'h': usage(stdout); return 1;
-        default: usage(stderr); return -1;
+        case ':':
+            if (optopt == 'F')
+                fprintf(stderr, "ERROR: --format needs an argument: text or json\n");
+            else
+                fprintf(stderr, "ERROR: option -%c needs an argument\n", optopt);
+            fprintf(stderr, "Try 'tap --help' for the list of options.\n");
+            return -1;
+        default:
+            if (optopt)
+                fprintf(stderr, "ERROR: unknown option '-%c'\n", optopt);
+            else
+                fprintf(stderr, "ERROR: unknown option '%s'\n", argv[optind - 1]);
+            fprintf(stderr, "Try 'tap --help' for the list of options.\n");
+            return -1;
         }
     }
     if (!opts->script_text && !opts->list_point) {
