@@ -40,18 +40,19 @@ struct source_file *source_from_path(struct arena *arena, const char *path)
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f)
         return NULL;
+    errno = 0;
     struct strbuf sb;
     strbuf_init(&sb);
     char chunk[65536];
     size_t n;
     while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
         strbuf_append(&sb, chunk, n);
-    int failed = ferror(f);
+    int failed = ferror(f), read_errno = errno;
     if (f != stdin)
         fclose(f);
     if (failed) {
         strbuf_free(&sb);
-        errno = EIO;
+        errno = read_errno ? read_errno : EIO;   /* EISDIR for a directory */
         return NULL;
     }
     struct source_file *file = source_from_string(
