@@ -555,16 +555,19 @@ static int cond_or(struct pp_cond *c)
     return v;
 }
 
-/* Reads COND up to %? and evaluates it; errors count as false. */
-static int pp_condition(struct pp *pp, const struct token *start)
+/* Reads COND up to %? and evaluates it; errors count as false. When a %:, %)
+ * or the end comes before %?, *stopped is that token (reported here). */
+static int pp_condition(struct pp *pp, const struct token *start, const struct token **stopped)
 {
     struct token_array tokens = {0};
+    *stopped = NULL;
     for (;;) {
         const struct token *t = pp_next(pp);
         if (t->kind == PP_THEN)
             break;
         if (t->kind == YYEOF || t->kind == PP_END || t->kind == PP_ELSE) {
             pp_error(pp, t->kind == YYEOF ? start->span : t->span, "%s", "expected '%?'");
+            *stopped = t;
             return 0;
         }
         token_array_push(pp->arena, &tokens, t);
@@ -716,8 +719,15 @@ int preprocess(struct arena *arena, struct diags *diags, const struct parse_opti
                 pp_error(&pp, t->span, "%s", "conditionals nested too deeply");
                 break;
             }
-            int cond = pp_condition(&pp, t);
+            const struct token *stopped;
+            int cond = pp_condition(&pp, t, &stopped);
+            if (stopped && stopped->kind == YYEOF)
+                break;          /* reported: not "unterminated" too */
+            if (stopped && stopped->kind == PP_END)
+                continue;       /* `%( COND %)`: reported, and closed */
             open[depth++] = t;
+            if (stopped)
+                continue;       /* `%( COND %:`: in the else branch */
             if (!cond && pp_skip(&pp, 1)->kind == PP_END)
                 depth--;
         } else if (t->kind == PP_ELSE && depth) {
