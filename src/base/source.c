@@ -108,7 +108,15 @@ void span_describe(struct strbuf *out, struct span span)
             start = line_len;
         if (start + len > line_len)
             len = line_len - start;
-        strbuf_printf(out, "%s '%.*s' at ", token_class_name(span.token_class), (int)len, line + start);
+        strbuf_printf(out, "%s '", token_class_name(span.token_class));
+        for (size_t i = start; i < start + len; i++) {
+            unsigned char c = (unsigned char)line[i];
+            if ((c < 0x20 && c != '\t') || c == 0x7f)
+                strbuf_printf(out, "\\%03o", c);   /* a stray control byte, made visible */
+            else
+                strbuf_putc(out, (char)c);
+        }
+        strbuf_puts(out, "' at ");
     }
     span_position(out, span);
 }
