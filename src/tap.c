@@ -2,6 +2,7 @@
  * The pipeline is tap_compile(): parse, resolve, generate; then the runtime. */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,13 +117,28 @@ static int add_setting(struct options *opts, char *setting)
     return 0;
 }
 
-static int parse_number_option(const char *text, const char *what, double *out)
+/* -T SECS: a finite number; the bound keeps the conversion to a timerfd's
+ * time_t defined. */
+static int parse_seconds_option(const char *text, double *out)
 {
     char *end;
     errno = 0;
     *out = strtod(text, &end);
-    if (errno || *end || *out < 0) {
-        fprintf(stderr, "ERROR: %s needs a non-negative number, got '%s'\n", what, text);
+    if (errno || end == text || *end || !(*out >= 0 && *out <= 1e9)) {
+        fprintf(stderr, "ERROR: -T needs a number of seconds from 0 to 1e9, got '%s'\n", text);
+        return -1;
+    }
+    return 0;
+}
+
+/* -x PID, -s MB: whole numbers from min to max. */
+static int parse_integer_option(const char *text, const char *what, long min, long max, long *out)
+{
+    char *end;
+    errno = 0;
+    *out = strtol(text, &end, 10);
+    if (errno || end == text || *end || *out < min || *out > max) {
+        fprintf(stderr, "ERROR: %s needs a whole number from %ld to %ld, got '%s'\n", what, min, max, text);
         return -1;
     }
     return 0;
@@ -140,14 +156,14 @@ static int parse_options(int argc, char **argv, struct options *opts)
     opts->runtime.settings = opts->settings;
     opts->last_pass = 5;
     int c;
-    double number;
+    long number;
     opterr = 0;   /* one line of our own, not getopt's message and the whole usage */
     while ((c = getopt_long(argc, argv, "+:e:c:x:o:p:vT:G:D:I:s:uwWl:L:Vh", long_options, NULL)) != -1) {
         switch (c) {
         case 'e': opts->script_text = optarg; break;
         case 'c': opts->runtime.target_command = optarg; break;
         case 'x':
-            if (parse_number_option(optarg, "-x", &number) < 0)
+            if (parse_integer_option(optarg, "-x", 1, INT_MAX, &number) < 0)
                 return -1;
             opts->runtime.target_pid = (pid_t)number;
             break;
@@ -161,7 +177,7 @@ static int parse_options(int argc, char **argv, struct options *opts)
             break;
         case 'v': opts->verbose++; break;
         case 'T':
-            if (parse_number_option(optarg, "-T", &opts->runtime.timeout_seconds) < 0)
+            if (parse_seconds_option(optarg, &opts->runtime.timeout_seconds) < 0)
                 return -1;
             break;
         case 'G': if (add_setting(opts, optarg) < 0) return -1; break;
@@ -171,9 +187,10 @@ static int parse_options(int argc, char **argv, struct options *opts)
                 opts->tapset_dirs[opts->tapset_dir_count++] = optarg;
             break;
         case 's':
-            if (parse_number_option(optarg, "-s", &number) < 0)
+            /* The ring buffer's size is a u32 power of two. */
+            if (parse_integer_option(optarg, "-s", 1, 1024, &number) < 0)
                 return -1;
-            opts->runtime.ringbuf_bytes = (uint64_t)(number * 1024 * 1024);
+            opts->runtime.ringbuf_bytes = (uint64_t)number << 20;
             break;
         case 'u': opts->keep_unused = 1; break;
         case 'w': opts->no_warnings = 1; break;
