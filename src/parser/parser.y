@@ -456,9 +456,12 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, struct parser_ctx *c
     return 0;
 }
 
-/* Only "memory exhausted" comes here; syntax errors go through the function above. */
+/* Only "memory exhausted" comes here (bison's stack reached YYMAXDEPTH, 10000
+ * entries); syntax errors go through the function above. */
 static void yyerror(YYLTYPE *lloc, struct parser_ctx *ctx, const char *msg)
 {
+    if (strcmp(msg, "memory exhausted") == 0)
+        msg = "too deeply nested: split the expression or statement";
     diag_parse_error(ctx->diags, *lloc, "%s", msg);
     ctx->errors++;
 }
