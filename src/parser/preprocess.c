@@ -560,11 +560,14 @@ static int cond_or(struct pp_cond *c)
 static int pp_condition(struct pp *pp, const struct token *start, const struct token **stopped)
 {
     struct token_array tokens = {0};
+    const struct token *then;
     *stopped = NULL;
     for (;;) {
         const struct token *t = pp_next(pp);
-        if (t->kind == PP_THEN)
+        if (t->kind == PP_THEN) {
+            then = t;
             break;
+        }
         if (t->kind == YYEOF || t->kind == PP_END || t->kind == PP_ELSE) {
             pp_error(pp, t->kind == YYEOF ? start->span : t->span, "%s", "expected '%?'");
             *stopped = t;
@@ -572,10 +575,11 @@ static int pp_condition(struct pp *pp, const struct token *start, const struct t
         }
         token_array_push(pp->arena, &tokens, t);
     }
-    token_array_push(pp->arena, &tokens, pp->eof);
+    /* %? ends the condition, so "saw: ..." names it when the condition is cut short. */
+    token_array_push(pp->arena, &tokens, then);
     struct pp_cond c = { pp, tokens.items, tokens.count, 0, 0 };
     int v = cond_or(&c);
-    if (!c.failed && cond_peek(&c)->kind != YYEOF)
+    if (!c.failed && cond_peek(&c)->kind != PP_THEN)
         cond_error(&c, cond_peek(&c), "expected '%?'");
     return c.failed ? 0 : v;
 }
