@@ -4,7 +4,8 @@
 # FUZZ_BUILD names the clang build (default: build-fuzz in the source tree);
 # it is configured and built when the harnesses are missing. The corpus grows
 # in $FUZZ_BUILD/fuzz-corpus/HARNESS across runs; crashes are written to
-# $FUZZ_BUILD/fuzz-artifacts/ and make the script exit 1.
+# $FUZZ_BUILD/fuzz-artifacts/ and make the script exit 1. Every run starts by
+# replaying tests/fuzz/regressions/HARNESS: the inputs of crashes fixed before.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -43,7 +44,7 @@ for h in "${harnesses[@]}"; do
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
     nice -n 10 "$build/tests/fuzz/fuzz_$h" "${extra[@]}" -timeout="${FUZZ_TIMEOUT:-30}" \
     -max_total_time="$seconds" -print_final_stats=1 \
-    -artifact_prefix="$build/fuzz-artifacts/$h-" "$corpus" "$build/fuzz-seeds/$h" >"$log" 2>&1
+    -artifact_prefix="$build/fuzz-artifacts/$h-" "$corpus" "$build/fuzz-seeds/$h" "$here/regressions/$h" >"$log" 2>&1
   rc=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
   echo "fuzz_$h: ${runs:-?} executions in $(($(date +%s) - start)) s, corpus $(ls "$corpus" | wc -l) files, exit $rc"
