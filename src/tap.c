@@ -169,8 +169,8 @@ static int parse_options(int argc, char **argv, struct options *opts)
             break;
         case 'o': opts->output_path = optarg; break;
         case 'p':
-            opts->last_pass = atoi(optarg);
-            if (opts->last_pass < 1 || opts->last_pass > 5) {
+            opts->last_pass = optarg[0] >= '1' && optarg[0] <= '5' && !optarg[1] ? optarg[0] - '0' : 0;
+            if (opts->last_pass == 0) {   /* "4x" and " 2" too, which atoi took */
                 fprintf(stderr, "ERROR: -p takes a pass number from 1 to 5\n");
                 return -1;
             }
