@@ -15,6 +15,7 @@
 #include "codegen/codegen.h"
 #include "parser/parse.h"
 #include "runtime/program.h"
+#include "runtime/program_io.h"
 #include "runtime/runtime.h"
 #include "sema/sema.h"
 
@@ -29,6 +30,7 @@ struct options {
     int verbose;
     const char *output_path;
     const char *list_point;          /* -l / -L */
+    const char *run_object;          /* --run OBJ */
     int list_variables;
     const char *tapset_dirs[MAX_TAPSET_DIRS];
     int tapset_dir_count;
@@ -66,6 +68,7 @@ static void usage(FILE *out)
           "  -s MB          output buffer size in megabytes\n"
           "  -u -w -W       keep unused code; no warnings; warnings are errors\n"
           "  -l PP, -L PP   list matching probe points (-L with variables)\n"
+          "  --run OBJ      run an object written by -p4 -o OBJ (no LLVM or debug info needed)\n"
           "  -V, --version  print the version\n"
           "  -h, --help     print this help\n",
           out);
@@ -81,11 +84,12 @@ static int parse_limit(struct options *opts, const char *setting)
     char *end;
     errno = 0;
     long long value = strtoll(eq + 1, &end, 0);
-    if (errno || *end || value <= 0) {
+    size_t name_len = (size_t)(eq - setting);
+    int zero_ok = name_len == 12 && strncmp(setting, "HIST_ELISION", 12) == 0;
+    if (errno || *end || value < 0 || (value == 0 && !zero_ok)) {
         fprintf(stderr, "ERROR: -D %.*s needs a positive number, got '%s'\n", (int)(eq - setting), setting, eq + 1);
         return -1;
     }
-    size_t name_len = (size_t)(eq - setting);
     if (strncmp(setting, "MAXSTRINGLEN", name_len) == 0 && name_len == 12) {
         uint32_t size = 16;
         while (size < (uint64_t)value + 1 && size < 65536)
@@ -95,6 +99,10 @@ static int parse_limit(struct options *opts, const char *setting)
         opts->codegen.max_action = value > (1 << 23) ? (1 << 23) : value;
     } else if (strncmp(setting, "MAXNESTING", name_len) == 0 && name_len == 10) {
         opts->codegen.max_nesting = (int)(value > 6 ? 6 : value);
+    } else if (strncmp(setting, "MAXMAPENTRIES", name_len) == 0 && name_len == 13) {
+        opts->codegen.max_map_entries = value > (1 << 24) ? (1 << 24) : value;
+    } else if (zero_ok) {
+        opts->codegen.hist_elision = (int)(value > 1000 ? 1000 : value);
     }
     /* Other limits (MAXMAPENTRIES, HIST_ELISION, ...) are accepted for
      * compatibility; the passes that use them read them when they exist. */
@@ -149,16 +157,17 @@ static int parse_options(int argc, char **argv, struct options *opts)
 {
     static const struct option long_options[] = {
         {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'},
-        {"format", required_argument, 0, 'F'}, {0, 0, 0, 0},
+        {"format", required_argument, 0, 'F'}, {"run", required_argument, 0, 'R'}, {0, 0, 0, 0},
     };
     opts->codegen = (struct codegen_options){.string_size = 512, .events_size = 8 << 20,
-                                             .max_action = 1 << 20, .max_nesting = 6};
+                                             .max_action = 1 << 20, .max_nesting = 6,
+                                             .hist_elision = 2};
     opts->runtime.settings = opts->settings;
     opts->last_pass = 5;
     int c;
     long number;
     opterr = 0;   /* one line of our own, not getopt's message and the whole usage */
-    while ((c = getopt_long(argc, argv, "+:e:c:x:o:p:vT:G:D:I:s:uwWl:L:Vh", long_options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":e:c:x:o:p:vT:G:D:I:s:uwWl:L:Vh", long_options, NULL)) != -1) {
         switch (c) {
         case 'e': opts->script_text = optarg; break;
         case 'c': opts->runtime.target_command = optarg; break;
@@ -203,11 +212,14 @@ static int parse_options(int argc, char **argv, struct options *opts)
             }
             opts->runtime.json = strcmp(optarg, "json") == 0;
             break;
+        case 'R': opts->run_object = optarg; break;
         case 'V': printf("tap %s (LLVM 19, libbpf)\n", TAP_VERSION); return 1;
         case 'h': usage(stdout); return 1;
         case ':':
             if (optopt == 'F')
                 fprintf(stderr, "ERROR: --format needs an argument: text or json\n");
+            else if (optopt == 'R')
+                fprintf(stderr, "ERROR: --run needs a BPF object written by tap -p4\n");
             else
                 fprintf(stderr, "ERROR: option -%c needs an argument\n", optopt);
             fprintf(stderr, "Try 'tap --help' for the list of options.\n");
@@ -221,7 +233,7 @@ static int parse_options(int argc, char **argv, struct options *opts)
             return -1;
         }
     }
-    if (!opts->script_text && !opts->list_point) {
+    if (!opts->script_text && !opts->list_point && !opts->run_object) {
         if (optind >= argc) {
             fprintf(stderr, "ERROR: no script given: use -e SCRIPT, a script file, or - for standard input\n");
             return -1;
@@ -295,7 +307,9 @@ static struct program *tap_compile(struct arena *arena, struct diags *diags, str
     struct sema_options sema_options = {.tapset_dirs = opts->tapset_dirs,
                                         .tapset_dir_count = opts->tapset_dir_count,
                                         .keep_unused = opts->keep_unused,
-                                        .string_size = (int)opts->codegen.string_size};
+                                        .string_size = (int)opts->codegen.string_size,
+                                        .target_command = opts->runtime.target_command,
+                                        .target_pid = (int)opts->runtime.target_pid};
     struct script *script = sema_analyze(arena, diags, ast, &sema_options);
     if (!script)
         return NULL;
@@ -335,6 +349,29 @@ static int write_object(const struct program *program, const char *path)
     return 0;
 }
 
+static int run_program(struct program *program, struct options *opts)
+{
+    opts->runtime.output_path = opts->output_path;
+    opts->runtime.verbose = opts->verbose;
+    return runtime_run(program, &opts->runtime);
+}
+
+/* --run: the object carries its own metadata; the probed binaries must be the
+ * ones it was compiled against. */
+static int run_object(struct options *opts)
+{
+    char error[512];
+    struct program *program = program_read_object(opts->run_object, error, sizeof(error));
+    if (!program || program_check_build_ids(program, error, sizeof(error)) < 0) {
+        fprintf(stderr, "ERROR: --run: %s\n", error);
+        program_free(program);
+        return 1;
+    }
+    int status = run_program(program, opts);
+    program_free(program);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     struct options opts = {0};
@@ -345,9 +382,23 @@ int main(int argc, char **argv)
     arena_init(&arena);
     add_default_tapset_dirs(&opts, &arena);
     if (opts.list_point) {
-        fprintf(stderr, "ERROR: listing probe points (-l/-L) is not supported yet\n");
+        struct diags diags;
+        diags_init(&diags);
+        struct sema_options sema_options = {.tapset_dirs = opts.tapset_dirs,
+                                            .tapset_dir_count = opts.tapset_dir_count,
+                                            .string_size = (int)opts.codegen.string_size,
+                                            .target_command = opts.runtime.target_command,
+                                            .target_pid = (int)opts.runtime.target_pid};
+        int status = sema_list_points(&arena, &diags, opts.list_point, &sema_options, opts.list_variables,
+                                      opts.verbose, stdout);
+        diags_print(&diags, stderr);
+        diags_free(&diags);
         arena_free(&arena);
-        return 1;
+        return status;
+    }
+    if (opts.run_object) {
+        arena_free(&arena);
+        return run_object(&opts);
     }
     struct diags diags;
     diags_init(&diags);
@@ -361,11 +412,8 @@ int main(int argc, char **argv)
         status = write_object(program, opts.output_path ? opts.output_path : "tap.bpf.o");
     else if (program && opts.last_pass == 3)
         status = 0;
-    else if (program) {
-        opts.runtime.output_path = opts.output_path;
-        opts.runtime.verbose = opts.verbose;
-        status = runtime_run(program, &opts.runtime);
-    }
+    else if (program)
+        status = run_program(program, &opts);
     if (program)
         program_free(program);
     diags_free(&diags);

@@ -43,11 +43,7 @@ struct source_file *source_from_path(struct arena *arena, const char *path)
     errno = 0;
     struct strbuf sb;
     strbuf_init(&sb);
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-        strbuf_append(&sb, chunk, n);
-    int failed = ferror(f), read_errno = errno;
+    int failed = strbuf_read_file(&sb, f), read_errno = errno;
     if (f != stdin)
         fclose(f);
     if (failed) {

@@ -79,6 +79,17 @@ void strbuf_printf(struct strbuf *sb, const char *fmt, ...)
     sb->len += (size_t)n;
 }
 
+int strbuf_read_file(struct strbuf *sb, FILE *f)
+{
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+        strbuf_append(sb, chunk, n);
+    if (!sb->data)
+        strbuf_append(sb, "", 0);
+    return ferror(f) ? -1 : 0;
+}
+
 void strbuf_quote(struct strbuf *sb, const char *s, size_t n)
 {
     strbuf_putc(sb, '"');

@@ -4,6 +4,7 @@
 #define TAP_BASE_STRBUF_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 struct strbuf {
     char *data;     /* always NUL-terminated once anything was appended */
@@ -19,6 +20,8 @@ void strbuf_putc(struct strbuf *sb, char c);
 void strbuf_repeat(struct strbuf *sb, char c, size_t n);
 void strbuf_printf(struct strbuf *sb, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* Appends everything left in `f`; returns 0, or -1 on a read error. */
+int strbuf_read_file(struct strbuf *sb, FILE *f);
 /* Appends s as a double-quoted literal with C escapes. */
 void strbuf_quote(struct strbuf *sb, const char *s, size_t n);
 

@@ -16,6 +16,8 @@ struct codegen_options {
     uint32_t events_size;        /* bytes in the output ring buffer: a power of two */
     int64_t max_action;          /* MAXACTION: iterations a loop may run per handler */
     int max_nesting;             /* MAXNESTING: recursion depth */
+    int64_t max_map_entries;     /* MAXMAPENTRIES: arrays declared without a size; 0: 2048 */
+    int hist_elision;            /* HIST_ELISION: empty histogram rows kept around data; < 0: 2 */
     FILE *ir_out;                /* -p3: the optimised IR is printed here */
     double *translate_ms;        /* out: time to build and optimise the IR (pass 3) */
     double *object_ms;           /* out: time to emit the object (pass 4) */

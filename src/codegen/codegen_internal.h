@@ -14,9 +14,11 @@
 #include "sema/sema.h"
 
 /* Scratch layout, per CPU: a header, then string slots of string_size bytes,
- * then string_size bytes of slack so a bounded write at a variable offset
- * inside the last slot stays inside the map value. */
+ * then 2 * string_size bytes of slack so a bounded access at a variable offset
+ * inside the last slot (plus another masked offset, as string functions
+ * do) stays inside the map value. */
 #define SCRATCH_UNWIND 0        /* u64: 0, or why the handler is unwinding */
+#define SCRATCH_BUSY 8          /* u64: a handler owns this CPU's scratch (see probes.c) */
 #define SCRATCH_HEADER_SIZE 64
 
 enum unwind_reason { UNWIND_NONE, UNWIND_ERROR, UNWIND_NEXT };
@@ -76,6 +78,14 @@ struct codegen {
     int format_capacity, error_capacity;
     struct fn_state *fn;
     int loop_body_count;
+    uint32_t regs_offset;            /* target.c: the probed thread's registers in scratch, 0 until used */
+    struct cg_array **arrays;        /* per global index: arrays and statistics, else NULL */
+    int callback_count;              /* foreach, delete and string-loop callbacks */
+    uint32_t tokenize_buffer, tokenize_position;
+    LLVMValueRef seq_map;            /* tap_seq: the next insertion number */
+    uint32_t insert_buffer;          /* scratch: a new element's value */
+    const struct symbol *foreach_arrays[16];   /* arrays being walked by enclosing foreach */
+    int foreach_depth;   /* tokenize()'s state in scratch, 0 until used */
 };
 
 /* module.c */
@@ -117,6 +127,10 @@ LLVMValueRef cg_condition(struct codegen *cg, struct expr *e);   /* i1 */
 /* stmt.c */
 void cg_stmt(struct codegen *cg, struct stmt *st);
 LLVMValueRef cg_local_ptr(struct codegen *cg, const struct symbol *sym);
+/* A bpf_loop whose every iteration first runs hook (inside the callback):
+ * it returns an i1, false ends the loop; then body (break/continue work). */
+typedef LLVMValueRef (*cg_loop_hook)(struct codegen *cg, void *data);
+void cg_loop_custom(struct codegen *cg, struct stmt *st, struct stmt *body, cg_loop_hook hook, void *hook_data);
 
 /* output.c */
 void cg_output_call(struct codegen *cg, struct expr *call, int builtin_id);
@@ -124,11 +138,79 @@ void cg_raise_error(struct codegen *cg, struct span span, const char *message, L
 void cg_unwind_if_needed(struct codegen *cg);
 void cg_exit(struct codegen *cg);
 
+/* arrays.c: arrays and statistics are BPF hash maps, one per global */
+struct cg_array {
+    const struct symbol *symbol;
+    LLVMValueRef map;
+    int is_stats, is_percpu;
+    int is_scalar_stat;              /* a statistic that is not an array: PERCPU_ARRAY, key u32 0 */
+    uint32_t key_size, value_size;
+    uint32_t seq_offset;             /* the element's insertion number (u64), after the payload */
+    uint32_t key_offsets[MAX_ARRAY_KEYS];
+    int hist;                        /* enum program_hist_kind */
+    int64_t hist_start, hist_stop, hist_interval;
+    int bucket_count;
+    int map_index;                   /* in program->maps */
+};
+void cg_define_arrays(struct codegen *cg);
+void cg_zero(struct codegen *cg, LLVMValueRef ptr, uint32_t size);
+void cg_check_not_iterated(struct codegen *cg, const struct symbol *array, struct span span);
+void cg_finish_arrays(struct codegen *cg);
+struct cg_array *cg_array_of(struct codegen *cg, const struct symbol *sym);
+LLVMValueRef cg_array_key(struct codegen *cg, struct cg_array *a, struct expr *indices);
+LLVMValueRef cg_array_element(struct codegen *cg, struct cg_array *a, LLVMValueRef key, struct span span);
+LLVMValueRef cg_map_lookup(struct codegen *cg, LLVMValueRef map, LLVMValueRef key);
+LLVMValueRef cg_array_read(struct codegen *cg, struct expr *e);
+LLVMValueRef cg_array_lvalue(struct codegen *cg, struct expr *e);
+LLVMValueRef cg_array_in(struct codegen *cg, struct expr *e);
+void cg_delete(struct codegen *cg, struct stmt *st);
+
+/* stats.c */
+void cg_stat_add(struct codegen *cg, struct expr *e);
+LLVMValueRef cg_stat_extract(struct codegen *cg, struct expr *e);
+LLVMValueRef cg_hist_bucket(struct codegen *cg, struct expr *e);
+void cg_hist_print(struct codegen *cg, struct expr *hist);
+LLVMValueRef cg_stat_value(struct codegen *cg, struct cg_array *a, LLVMValueRef key, enum stat_op op);
+LLVMValueRef cg_stat_seq(struct codegen *cg, struct cg_array *a, LLVMValueRef key);
+void cg_stat_reset(struct codegen *cg, struct cg_array *a);
+void cg_copy(struct codegen *cg, LLVMValueRef dst, LLVMValueRef src, uint32_t size);
+void cg_emit_record(struct codegen *cg, LLVMValueRef ring, uint32_t size, int lost_field,
+                    void (*fill)(struct codegen *cg, LLVMValueRef record, void *data), void *data);
+
+/* string_functions.c, regex.c */
+LLVMValueRef cg_string_builtin(struct codegen *cg, struct expr *call, int builtin_id);
+LLVMValueRef cg_regex_match(struct codegen *cg, struct expr *e);
+LLVMValueRef cg_opaque_clamp(struct codegen *cg, LLVMValueRef value, int64_t max);
+
+/* foreach.c */
+void cg_foreach(struct codegen *cg, struct stmt *st);
+
 /* functions.c */
 LLVMTypeRef cg_frame_type(struct codegen *cg, const struct frame_layout *layout);
 void cg_setup_frame(struct codegen *cg, struct frame_layout *layout);
 void cg_define_user_functions(struct codegen *cg);
 LLVMValueRef cg_call_user(struct codegen *cg, struct expr *call);
+
+/* meta.c */
+void cg_embed_metadata(struct codegen *cg);
+
+/* target.c: registers and user memory of the probed thread */
+void cg_target_probe_entry(struct codegen *cg, LLVMValueRef ctx);
+LLVMValueRef cg_register(struct codegen *cg, struct expr *e);
+LLVMValueRef cg_user_read(struct codegen *cg, struct expr *e);
+LLVMValueRef cg_target_builtin(struct codegen *cg, struct expr *call, int builtin_id);
+/* pp() (which 0) or ppfunc() (1) of a program serving a group of probes:
+ * picked by the attach cookie. */
+LLVMValueRef cg_group_string(struct codegen *cg, int which);
+/* The entry program that saves a .return probe's @entry values. */
+const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe *ret, const char **prog_name);
+
+/* tracepoint.c */
+LLVMValueRef cg_ctx_read(struct codegen *cg, struct expr *e);
+LLVMValueRef cg_user_string(struct codegen *cg, struct expr *e, int with_fallback);
+
+/* context.c: ppid(), pexecname(), euid(), jiffies() */
+LLVMValueRef cg_context_call(struct codegen *cg, struct expr *e, int builtin_id);
 
 /* probes.c */
 void cg_define_probes(struct codegen *cg);

@@ -71,6 +71,7 @@ static void describe_globals(struct codegen *cg)
             continue;
         struct program_global *out = &program->globals[program->global_count++];
         out->name = strdup(g->name);
+        out->decl_index = g->global_index;
         out->kind = g->type == TYPE_STRING ? PROGRAM_GLOBAL_STRING : PROGRAM_GLOBAL_LONG;
         out->offset = (uint32_t)LLVMOffsetOfElement(cg->layout, cg->data_type, (unsigned)field);
         out->size = g->type == TYPE_STRING ? cg->string_size : 8;
@@ -170,7 +171,7 @@ void cg_finish_data(struct codegen *cg)
     describe_globals(cg);
     ringbuf_debug_info(cg, cg->events_map, "tap_events", cg->options->events_size);
     ringbuf_debug_info(cg, cg->control_map, "tap_control", 64 * 1024);
-    uint64_t scratch_size = cg->scratch_size + cg->string_size;   /* slack: see codegen_internal.h */
+    uint64_t scratch_size = cg->scratch_size + 2 * (uint64_t)cg->string_size;   /* slack: see codegen_internal.h */
     LLVMMetadataRef range = LLVMDIBuilderGetOrCreateSubrange(cg->di, 0, (int64_t)scratch_size);
     LLVMMetadataRef value = LLVMDIBuilderCreateArrayType(cg->di, scratch_size * 8, 64, cg->di_char, &range, 1);
     int cpus = libbpf_num_possible_cpus();

@@ -26,6 +26,12 @@ struct lvalue {
 
 static int lvalue_of(struct codegen *cg, struct expr *e, struct lvalue *out)
 {
+    if (e->kind == EXPR_INDEX && cg_array_of(cg, e->symbol) && e->symbol->type != TYPE_STATS) {
+        out->is_string = e->symbol->type == TYPE_STRING;
+        out->is_shared = 1;
+        out->ptr = cg_array_lvalue(cg, e);
+        return 1;
+    }
     if (e->kind != EXPR_IDENT || !e->symbol) {
         unsupported(cg, e, "assignment to arrays is");
         return 0;
@@ -131,7 +137,7 @@ static LLVMValueRef binary(struct codegen *cg, struct expr *e)
     if (op == BINARY_LOGAND || op == BINARY_LOGOR)
         return logical(cg, e);
     if (op == BINARY_REGEX_MATCH || op == BINARY_REGEX_NOMATCH)
-        return unsupported(cg, e, "regular expression matching is");
+        return cg_regex_match(cg, e);
     LLVMValueRef lhs = cg_expr(cg, e->binary.lhs);
     LLVMValueRef rhs = cg_expr(cg, e->binary.rhs);
     cg_set_location(cg, e->span);
@@ -307,6 +313,8 @@ static LLVMValueRef builtin_call(struct codegen *cg, struct expr *e, const struc
     case BUILTIN_EXECNAME: return execname(cg);
     case BUILTIN_TARGET: return state_load(cg, STATE_TARGET_PID);
     case BUILTIN_PP:
+        if (cg->fn->probe && cg->fn->probe->group_count > 1)
+            return cg_group_string(cg, 0);
         return cg_string_literal(cg, cg->fn->probe ? cg->fn->probe->point : "",
                                  cg->fn->probe ? (int)strlen(cg->fn->probe->point) : 0);
     case BUILTIN_GETTIMEOFDAY_S: return wall_clock(cg, 1000000000);
@@ -318,6 +326,14 @@ static LLVMValueRef builtin_call(struct codegen *cg, struct expr *e, const struc
         return cg_helper(cg, BPF_FUNC_ktime_get_ns, cg->i64, NULL, 0);
     case BUILTIN_RANDINT: return randint(cg, e);
     case BUILTIN_STRLEN: return cg_string_length(cg, cg_expr(cg, e->call.args));
+    case BUILTIN_USER_STRING: case BUILTIN_USER_STRING_N: case BUILTIN_USER_STRING2:
+    case BUILTIN_USER_STRING_QUOTED: case BUILTIN_USER_INTEGER: case BUILTIN_UADDR: case BUILTIN_PPFUNC:
+    case BUILTIN_TAP_FORMAT:
+        return cg_target_builtin(cg, e, (int)b->id);
+    case BUILTIN_PPID: case BUILTIN_PEXECNAME: case BUILTIN_EUID: case BUILTIN_JIFFIES:
+    case BUILTIN_ARG_START: case BUILTIN_ARG_END:
+        return cg_context_call(cg, e, (int)b->id);
+    default: return cg_string_builtin(cg, e, (int)b->id);
     }
     return cg_const(cg, 0);
 }
@@ -343,15 +359,16 @@ LLVMValueRef cg_expr(struct codegen *cg, struct expr *e)
     case EXPR_INCDEC: return incdec(cg, e);
     case EXPR_TERNARY: return ternary(cg, e);
     case EXPR_CALL: return call(cg, e);
-    case EXPR_AGGREGATE: return unsupported(cg, e, "statistics (<<<) are");
-    case EXPR_INDEX: return unsupported(cg, e, "arrays are");
-    case EXPR_IN: return unsupported(cg, e, "array membership (in) is");
-    case EXPR_STAT: return unsupported(cg, e, "statistics extractors are");
-    case EXPR_HIST_BUCKET: return unsupported(cg, e, "histogram buckets are");
+    case EXPR_AGGREGATE: cg_stat_add(cg, e); return cg_const(cg, 0);
+    case EXPR_INDEX: return cg_array_read(cg, e);
+    case EXPR_IN: return cg_array_in(cg, e);
+    case EXPR_STAT: return cg_stat_extract(cg, e);
+    case EXPR_HIST_BUCKET: return cg_hist_bucket(cg, e);
     case EXPR_TARGET: case EXPR_ENTRY: case EXPR_DEFINED: case EXPR_CAST: case EXPR_VAR:
         return unsupported(cg, e, "target variables are");
-    case EXPR_REGISTER: case EXPR_USER_READ:
-        return unsupported(cg, e, "register and user-memory reads are");
+    case EXPR_REGISTER: return cg_register(cg, e);
+    case EXPR_USER_READ: return cg_user_read(cg, e);
+    case EXPR_CTX_READ: return cg_ctx_read(cg, e);
     }
     return cg_const(cg, 0);
 }

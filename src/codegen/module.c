@@ -269,10 +269,14 @@ struct program *codegen_emit(struct arena *arena, struct diags *diags, const str
         define_license(&cg);
         cg_define_data(&cg);
         cg_define_maps(&cg);
+        cg_define_arrays(&cg);
         cg_define_string_functions(&cg);
         cg_define_user_functions(&cg);
         cg_define_probes(&cg);
         cg_finish_data(&cg);
+        cg_finish_arrays(&cg);
+        cg.program->hist_elision = options->hist_elision < 0 ? 2 : options->hist_elision;
+        cg_embed_metadata(&cg);
         ok = !diags->error_count && optimize_and_emit(&cg, started) == 0;
     }
     dispose(&cg);

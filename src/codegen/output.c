@@ -52,6 +52,12 @@ static void emit_record(struct codegen *cg, LLVMValueRef ring, uint32_t size, in
     cg_position(cg, done);
 }
 
+void cg_emit_record(struct codegen *cg, LLVMValueRef ring, uint32_t size, int lost_field,
+                    record_filler fill, void *data)
+{
+    emit_record(cg, ring, size, lost_field, fill, data);
+}
+
 static LLVMValueRef record_at(struct codegen *cg, LLVMValueRef record, uint32_t offset)
 {
     LLVMValueRef index = cg_const(cg, offset);
@@ -117,6 +123,42 @@ static void synthesize_format(struct strbuf *format, struct expr **args, int cou
         strbuf_putc(format, '\n');
 }
 
+static void print_values(struct codegen *cg, struct expr *call, struct expr **args, int count, int newline)
+{
+    struct strbuf format;
+    strbuf_init(&format);
+    synthesize_format(&format, args, count, NULL, newline);
+    struct print_record print = {0};
+    for (int i = 0; i < count; i++)
+        print.values[i] = cg_expr(cg, args[i]);
+    cg_set_location(cg, call->span);
+    print.format_id = add_format(cg, format.data ? format.data : "", args, count);
+    print.format = &cg->program->formats[print.format_id];
+    strbuf_free(&format);
+    emit_record(cg, cg->events_map, print.format->record_size, STATE_LOST_EVENTS, fill_print, &print);
+}
+
+/* print(@hist_log(s)) and friends: each histogram is a RECORD_HIST, the
+ * values between them printf records, in order. */
+static void print_with_histograms(struct codegen *cg, struct expr *call, int builtin_id)
+{
+    struct expr *run[MAX_PRINT_ARGS];
+    int count = 0;
+    for (struct expr *a = call->call.args; a; a = a->next) {
+        if (a->type != TYPE_STATS) {
+            if (count < MAX_PRINT_ARGS)
+                run[count++] = a;
+            continue;
+        }
+        if (count)
+            print_values(cg, call, run, count, 0);
+        count = 0;
+        cg_hist_print(cg, a);
+    }
+    if (count || builtin_id == BUILTIN_PRINTLN)
+        print_values(cg, call, run, count, builtin_id == BUILTIN_PRINTLN);
+}
+
 void cg_output_call(struct codegen *cg, struct expr *call, int builtin_id)
 {
     struct expr *args[MAX_PRINT_ARGS];
@@ -130,7 +172,11 @@ void cg_output_call(struct codegen *cg, struct expr *call, int builtin_id)
             return;
         }
         if (a->type == TYPE_STATS) {
-            diag_error(cg->diags, a->span, "printing histograms not supported yet");
+            if (has_format || is_delimited) {
+                diag_error(cg->diags, a->span, "histograms print with print or println");
+                return;
+            }
+            print_with_histograms(cg, call, builtin_id);
             return;
         }
         args[count++] = a;

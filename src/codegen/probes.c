@@ -5,17 +5,18 @@
 #include <string.h>
 
 #include "codegen/codegen_internal.h"
+#include "runtime/program_io.h"
 
 #define STATE_EXITING 0
 #define STATE_SKIPPED 3
 
-static const char *section_of(enum probe_kind kind)
+static const char *section_of(const struct probe *probe)
 {
-    switch (kind) {
+    switch (probe->kind) {
     case PROBE_BEGIN: case PROBE_END: case PROBE_ERROR: return "raw_tp";
     case PROBE_TIMER: case PROBE_PROFILE: case PROBE_PERF: return "perf_event";
-    case PROBE_UPROBE: return "uprobe";
-    case PROBE_URETPROBE: return "uretprobe";
+    case PROBE_UPROBE: return probe->sleepable ? "uprobe.s" : "uprobe";
+    case PROBE_URETPROBE: return probe->sleepable ? "uretprobe.s" : "uretprobe";
     case PROBE_TRACEPOINT: return "tracepoint";
     }
     return "raw_tp";
@@ -58,8 +59,18 @@ static void describe_probe(struct codegen *cg, const struct probe *probe, const 
     out->sample_period = probe->sample_period;
     out->path = dup_or_null(probe->path);
     out->offset = probe->offset;
+    out->cookie = probe->cookie;
     out->tp_category = dup_or_null(probe->tp_category);
     out->tp_name = dup_or_null(probe->tp_name);
+    if (probe->path) {
+        /* a wildcard gives thousands of probes in one binary: read its build id once */
+        static char last_path[4096], build_id[128];
+        if (strcmp(last_path, probe->path) != 0) {
+            elf_build_id(probe->path, build_id, sizeof(build_id));
+            snprintf(last_path, sizeof(last_path), "%s", probe->path);
+        }
+        out->build_id = strdup(build_id);
+    }
 }
 
 static void define_probe(struct codegen *cg, const struct probe *probe)
@@ -69,7 +80,7 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
     LLVMTypeRef param = cg->ptr;
     const char *param_names[1] = {"ctx"};
     LLVMValueRef function = cg_new_function(cg, name, LLVMFunctionType(cg->i32, &param, 1, 0),
-                                            section_of(probe->kind), param_names, 0);
+                                            section_of(probe), param_names, 0);
     struct fn_state state = {.kind = FN_PROBE, .function = function, .probe = probe,
                              .scope = LLVMGetSubprogram(function)};
     cg->fn = &state;
@@ -96,19 +107,37 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
     LLVMBuildBr(cg->builder, skip);
 
     cg_position(cg, run);
+    /* A handler may be interrupted on its CPU (a perf event in irq context)
+     * or sleep there (a sleepable uprobe faulting a page in) while another
+     * one runs: the second is skipped rather than share the scratch. */
+    LLVMBasicBlockRef release = skip;
+    if (probe->kind != PROBE_BEGIN && probe->kind != PROBE_END && probe->kind != PROBE_ERROR) {
+        LLVMValueRef busy = cg_scratch_ptr(cg, SCRATCH_BUSY);
+        LLVMValueRef owner = LLVMBuildAtomicCmpXchg(cg->builder, busy, cg_const(cg, 0), cg_const(cg, 1),
+                                                    LLVMAtomicOrderingMonotonic, LLVMAtomicOrderingMonotonic, 0);
+        LLVMBasicBlockRef own = cg_block(cg, "own_scratch");
+        release = cg_block(cg, "release");
+        LLVMBuildCondBr(cg->builder, LLVMBuildExtractValue(cg->builder, owner, 1, ""), own, no_scratch);
+        cg_position(cg, release);
+        LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, SCRATCH_BUSY));
+        LLVMBuildBr(cg->builder, skip);
+        cg_position(cg, own);
+    }
     LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, SCRATCH_UNWIND));
     cg_setup_frame(cg, probe->frame);
+    if (probe->kind == PROBE_UPROBE || probe->kind == PROBE_URETPROBE)
+        cg_target_probe_entry(cg, LLVMGetParam(function, 0));
     if (probe->condition) {
         LLVMBasicBlockRef body = cg_block(cg, "body");
-        LLVMBuildCondBr(cg->builder, cg_condition(cg, probe->condition), body, skip);
+        LLVMBuildCondBr(cg->builder, cg_condition(cg, probe->condition), body, release);
         cg_position(cg, body);
     }
     cg_stmt(cg, probe->body);
     if (cg_block_open(cg))
-        LLVMBuildBr(cg->builder, skip);
+        LLVMBuildBr(cg->builder, release);
 
     cg_position(cg, state.unwind_block);
-    LLVMBuildBr(cg->builder, skip);
+    LLVMBuildBr(cg->builder, release);
     cg_position(cg, skip);
     LLVMBuildRet(cg->builder, cg_i32(cg, 0));
     cg->fn = NULL;
@@ -118,7 +147,22 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
 void cg_define_probes(struct codegen *cg)
 {
     const struct script *script = cg->script;
-    cg->program->probes = calloc((size_t)script->probe_count + 1, sizeof(*cg->program->probes));
-    for (int i = 0; i < script->probe_count; i++)
+    /* Room for an @entry program beside each .return probe. */
+    cg->program->probes = calloc((size_t)script->probe_count * 2 + 1, sizeof(*cg->program->probes));
+    for (int i = 0; i < script->probe_count; i++) {
+        const struct probe *leader = script->probes[i]->group_leader;
+        if (leader) {
+            /* same code as its group's leader: one program, told apart by cookie */
+            char name[32];
+            snprintf(name, sizeof(name), "probe_%d", leader->index);
+            describe_probe(cg, script->probes[i], name);
+            continue;
+        }
         define_probe(cg, script->probes[i]);
+        if (script->probes[i]->entry_count) {
+            const char *name;
+            const struct probe *entry = cg_define_entry_probe(cg, script->probes[i], &name);
+            describe_probe(cg, entry, name);
+        }
+    }
 }

@@ -37,7 +37,8 @@ static void loop_return(struct codegen *cg, int stop)
 
 /* The callback: long body(u64 index, void *unused); the frame is found again
  * in this CPU's scratch. */
-static LLVMValueRef loop_callback(struct codegen *cg, struct expr *cond, struct stmt *body, struct expr *step)
+static LLVMValueRef loop_callback(struct codegen *cg, struct expr *cond, struct stmt *body, struct expr *step,
+                                  cg_loop_hook hook, void *hook_data)
 {
     char name[32];
     snprintf(name, sizeof(name), "loop_%d", cg->loop_body_count++);
@@ -72,6 +73,14 @@ static LLVMValueRef loop_callback(struct codegen *cg, struct expr *cond, struct 
     if (cond) {
         LLVMBasicBlockRef run = cg_block(cg, "run"), done = cg_block(cg, "done");
         LLVMBuildCondBr(cg->builder, cg_condition(cg, cond), run, done);
+        cg_position(cg, done);
+        set_loop_exit(cg, LOOP_DONE);
+        loop_return(cg, 1);
+        cg_position(cg, run);
+    }
+    if (hook) {
+        LLVMBasicBlockRef run = cg_block(cg, "run"), done = cg_block(cg, "done");
+        LLVMBuildCondBr(cg->builder, hook(cg, hook_data), run, done);
         cg_position(cg, done);
         set_loop_exit(cg, LOOP_DONE);
         loop_return(cg, 1);
@@ -120,15 +129,26 @@ static void after_loop(struct codegen *cg, struct span span, LLVMValueRef iterat
     cg_position(cg, after);
 }
 
-static void loop(struct codegen *cg, struct stmt *st, struct expr *cond, struct stmt *body, struct expr *step)
+static void loop_with(struct codegen *cg, struct stmt *st, struct expr *cond, struct stmt *body,
+                      struct expr *step, cg_loop_hook hook, void *hook_data)
 {
-    LLVMValueRef callback = loop_callback(cg, cond, body, step);
+    LLVMValueRef callback = loop_callback(cg, cond, body, step, hook, hook_data);
     set_loop_exit(cg, LOOP_RUNNING);
     LLVMValueRef limit = LLVMConstInt(cg->i32, (unsigned long long)cg->options->max_action, 0);
     LLVMValueRef args[4] = {limit, callback, LLVMConstNull(cg->ptr), cg_const(cg, 0)};
     cg_set_location(cg, st->span);
     cg_helper(cg, BPF_FUNC_loop, cg->i64, args, 4);
     after_loop(cg, st->span, cg_const(cg, cg->options->max_action));
+}
+
+static void loop(struct codegen *cg, struct stmt *st, struct expr *cond, struct stmt *body, struct expr *step)
+{
+    loop_with(cg, st, cond, body, step, NULL, NULL);
+}
+
+void cg_loop_custom(struct codegen *cg, struct stmt *st, struct stmt *body, cg_loop_hook hook, void *hook_data)
+{
+    loop_with(cg, st, NULL, body, NULL, hook, hook_data);
 }
 
 static void if_stmt(struct codegen *cg, struct stmt *st)
@@ -204,8 +224,8 @@ static void stmt_one(struct codegen *cg, struct stmt *st)
     case STMT_BREAK: case STMT_CONTINUE: break_or_continue(cg, st); break;
     case STMT_NEXT: next_stmt(cg); break;
     case STMT_RETURN: return_stmt(cg, st); break;
-    case STMT_FOREACH: unsupported_stmt(cg, st, "foreach is"); break;
-    case STMT_DELETE: unsupported_stmt(cg, st, "delete is"); break;
+    case STMT_FOREACH: cg_foreach(cg, st); break;
+    case STMT_DELETE: cg_delete(cg, st); break;
     case STMT_TRY: unsupported_stmt(cg, st, "try/catch is"); break;
     case STMT_EMBEDDED: break;   /* refused by sema */
     }

@@ -78,6 +78,14 @@ enum expr_kind {
     /* Generic reads that sema lowers target variables into (never parsed): */
     EXPR_REGISTER,       /* reg.number: a DWARF register of the probed thread, as a long */
     EXPR_USER_READ,      /* user_read: size bytes at address in the traced process */
+    EXPR_CTX_READ,       /* ctx_read: a field of the probe's context record (tracepoint fields) */
+};
+
+/* How an EXPR_CTX_READ turns record bytes into a value. */
+enum ctx_read_kind {
+    CTX_READ_LONG,       /* size bytes at offset, sign- or zero-extended */
+    CTX_READ_CHARS,      /* char[size] at offset: a string */
+    CTX_READ_DATA_LOC,   /* __data_loc: u32 at offset, low 16 bits locate the string in the record */
 };
 
 struct expr {
@@ -125,6 +133,12 @@ struct expr {
             int size;                 /* 1, 2, 4 or 8 */
             int is_signed;            /* sign-extend to 64 bits */
         } user_read;
+        struct {
+            enum ctx_read_kind kind;
+            int offset;               /* bytes into the record */
+            int size;                 /* CTX_READ_LONG: 1, 2, 4 or 8; CTX_READ_CHARS: array length */
+            int is_signed;
+        } ctx_read;
         struct {
             const char *name;         /* "name" or "name@file.c" */
             const char *module;

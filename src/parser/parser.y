@@ -53,6 +53,7 @@ static void yyerror(YYLTYPE *lloc, struct parser_ctx *ctx, const char *msg);
 %token <tok> AT_STAT "statistic operator" AT_DEFINE "'@define'" AT_MACRO "macro"
 %token <tok> ARG "'$N'" ARGSTR "'@N'" ARGCOUNT "'$#'" ARGSTRCOUNT "'@#'"
 %token <tok> PP_IF "'%('" PP_THEN "'%?'" PP_ELSE "'%:'" PP_END "'%)'"
+/* Keywords stay contiguous from KW_PROBE to KW_CATCH (preprocess.c relies on it). */
 %token <tok> KW_PROBE "'probe'" KW_GLOBAL "'global'" KW_PRIVATE "'private'" KW_FUNCTION "'function'"
 %token <tok> KW_IF "'if'" KW_ELSE "'else'" KW_FOR "'for'" KW_FOREACH "'foreach'" KW_IN "'in'"
 %token <tok> KW_LIMIT "'limit'" KW_RETURN "'return'" KW_DELETE "'delete'" KW_WHILE "'while'"

@@ -372,10 +372,7 @@ static void pp_load_config(struct pp *pp)
         return;
     struct strbuf sb;
     strbuf_init(&sb);
-    char chunk[4096];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-        strbuf_append(&sb, chunk, n);
+    strbuf_read_file(&sb, f);
     if (piped)
         pclose(f);
     else
@@ -616,15 +613,19 @@ static void pp_emit(struct pp *pp, const struct token *t)
     token_array_push(pp->arena, out, t);
 }
 
+/* Tokens pasted from one `$N` all carry the span of the `$N`: they count as
+ * adjacent, so `tap x.tp 'syscall.sys_*'` works in a probe point. */
 static int adjacent(const struct token *a, const struct token *b)
 {
-    return a->span.file == b->span.file && a->span.line == b->span.line &&
-           a->span.col + a->span.len == b->span.col;
+    if (a->span.file != b->span.file || a->span.line != b->span.line)
+        return 0;
+    return a->span.col + a->span.len == b->span.col ||
+           (a->span.col == b->span.col && a->span.len == b->span.len);
 }
 
 static int name_piece(const struct token *t)
 {
-    if (t->span.token_class == TOKEN_CLASS_KEYWORD)
+    if (t->kind >= KW_PROBE && t->kind <= KW_CATCH)   /* declared in this order in parser.y */
         return t->kind != KW_IF;
     return t->kind == IDENT || t->kind == '*' || t->kind == NUMBER;
 }
@@ -665,8 +666,13 @@ static void pp_cook_probe_headers(struct pp *pp, const struct token_array *in, s
             token_array_push(pp->arena, out, t);
             continue;
         }
+        /* `{` right after a name piece or '.', or starting a point, opens
+         * `{a,b}`; otherwise it opens the body (`probe begin{x}` is
+         * ambiguous and taken as a name). */
+        const struct token *prev = &tok[i - 1];
         int opens_group = t->kind == '{' && brace_group(tok, in->count, i) &&
-                          (adjacent(&tok[i - 1], t) || tok[i - 1].kind == KW_PROBE || tok[i - 1].kind == ',');
+                          ((adjacent(prev, t) && (name_piece(prev) || prev->kind == '.')) ||
+                           prev->kind == KW_PROBE || prev->kind == ',');
         if (t->kind == '{' && !opens_group) {
             header = 0;
             token_array_push(pp->arena, out, t);

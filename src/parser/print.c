@@ -171,6 +171,7 @@ static void print_expr(struct strbuf *out, const struct expr *e, int top)
         break;
     case EXPR_REGISTER:      /* made by sema, after -p1 */
     case EXPR_USER_READ:
+    case EXPR_CTX_READ:
         strbuf_puts(out, "/* lowered target read */");
         break;
     case EXPR_VAR:

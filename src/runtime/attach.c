@@ -134,6 +134,47 @@ static int attach_uprobe(struct session *s, struct bpf_program *prog,
     return add_link(s, link);
 }
 
+static int add_raw_link(struct session *s, int fd)
+{
+    if (s->raw_link_count == s->raw_link_cap) {
+        int cap = s->raw_link_cap ? s->raw_link_cap * 2 : 8;
+        int *links = realloc(s->raw_links, cap * sizeof(*links));
+        if (!links) {
+            close(fd);
+            return -ENOMEM;
+        }
+        s->raw_links = links;
+        s->raw_link_cap = cap;
+    }
+    s->raw_links[s->raw_link_count++] = fd;
+    return 0;
+}
+
+/* Every probe entry of this program (one per function a wildcard matched)
+ * goes into one uprobe_multi link, each offset with its cookie. */
+static int attach_uprobe_group(struct session *s, struct bpf_program *prog, int first, char *attached)
+{
+    const struct program *program = s->program;
+    const struct program_probe *head = &program->probes[first];
+    uint64_t *offsets = calloc((size_t)program->probe_count, sizeof(uint64_t));
+    uint64_t *cookies = calloc((size_t)program->probe_count, sizeof(uint64_t));
+    uint32_t count = 0;
+    for (int i = first; i < program->probe_count; i++) {
+        const struct program_probe *p = &program->probes[i];
+        if (attached[i] || p->kind != head->kind || strcmp(p->prog_name, head->prog_name) != 0 ||
+            strcmp(p->path, head->path) != 0)
+            continue;
+        offsets[count] = p->offset;
+        cookies[count++] = p->cookie;
+        attached[i] = 1;
+    }
+    int fd = uprobe_multi_attach(bpf_program__fd(prog), head->path, offsets, cookies, count,
+                                 head->kind == PROGRAM_PROBE_URETPROBE, s->target_pid);
+    free(offsets);
+    free(cookies);
+    return fd < 0 ? fd : add_raw_link(s, fd);
+}
+
 /* libbpf reads tracepoint ids from tracefs, which may not be mounted. */
 static void ensure_tracefs(void)
 {
@@ -153,6 +194,7 @@ static int attach_tracepoint(struct session *s, struct bpf_program *prog,
         bpf_program__attach_tracepoint_opts(prog, probe->tp_category, probe->tp_name, &opts);
     if (!link)
         return -errno;
+    s->slow_detach = 1;   /* each detach waits for an RCU grace period: syscall.* has hundreds */
     return add_link(s, link);
 }
 
@@ -170,8 +212,12 @@ static void report_attach_failure(const struct program_probe *probe, int err)
 
 int session_attach(struct session *s)
 {
-    for (int i = 0; i < s->program->probe_count; i++) {
+    char *attached = calloc((size_t)s->program->probe_count + 1, 1);
+    int status = attached ? 0 : -1;
+    for (int i = 0; i < s->program->probe_count && status == 0; i++) {
         const struct program_probe *probe = &s->program->probes[i];
+        if (attached[i])
+            continue;
         struct bpf_program *prog = bpf_object__find_program_by_name(s->object, probe->prog_name);
         int err = 0;
 
@@ -189,7 +235,7 @@ int session_attach(struct session *s)
             break;
         case PROGRAM_PROBE_UPROBE:
         case PROGRAM_PROBE_URETPROBE:
-            err = attach_uprobe(s, prog, probe);
+            err = s->uprobe_multi ? attach_uprobe_group(s, prog, i, attached) : attach_uprobe(s, prog, probe);
             break;
         case PROGRAM_PROBE_TRACEPOINT:
             err = attach_tracepoint(s, prog, probe);
@@ -197,10 +243,11 @@ int session_attach(struct session *s)
         }
         if (err < 0) {
             report_attach_failure(probe, err);
-            return -1;
+            status = -1;
         }
     }
-    return 0;
+    free(attached);
+    return status;
 }
 
 /* close_range(first, last) except the fd keep. */
@@ -229,12 +276,15 @@ static int compare_int(const void *a, const void *b)
  * and only then lets go of the links. */
 static void detach_in_background(struct session *s)
 {
-    int *fds = malloc(s->link_count * sizeof(int));
+    int total = s->link_count + s->raw_link_count;
+    int *fds = malloc((size_t)total * sizeof(int));
     if (!fds)
         return;
     for (int i = 0; i < s->link_count; i++)
         fds[i] = bpf_link__fd(s->links[i]);
-    qsort(fds, s->link_count, sizeof(int), compare_int);
+    for (int i = 0; i < s->raw_link_count; i++)
+        fds[s->link_count + i] = s->raw_links[i];
+    qsort(fds, total, sizeof(int), compare_int);
 
     int parent = (int)syscall(SYS_pidfd_open, getpid(), 0);
     pid_t pid = parent < 0 ? -1 : fork();
@@ -245,7 +295,7 @@ static void detach_in_background(struct session *s)
         return;
     }
     unsigned int next = 0;
-    for (int i = 0; i < s->link_count; i++) {
+    for (int i = 0; i < total; i++) {
         if (fds[i] < 0 || (unsigned int)fds[i] < next)
             continue;
         if ((unsigned int)fds[i] > next)
@@ -262,7 +312,7 @@ static void detach_in_background(struct session *s)
 
 void session_detach(struct session *s)
 {
-    if (s->slow_detach && s->link_count > 0) {
+    if ((s->slow_detach && s->link_count > 0) || s->raw_link_count > 0) {
         detach_in_background(s);
         /* the child holds the links now: drop ours without detaching */
         for (int i = 0; i < s->link_count; i++)
@@ -270,7 +320,11 @@ void session_detach(struct session *s)
     }
     for (int i = 0; i < s->link_count; i++)
         bpf_link__destroy(s->links[i]);
+    for (int i = 0; i < s->raw_link_count; i++)
+        close(s->raw_links[i]);
     free(s->links);
+    free(s->raw_links);
     s->links = NULL;
-    s->link_count = s->link_cap = 0;
+    s->raw_links = NULL;
+    s->link_count = s->link_cap = s->raw_link_count = s->raw_link_cap = 0;
 }

@@ -22,7 +22,7 @@
 /* A raw_tp program may read up to 12 arguments from its context. */
 #define RAW_TP_CTX_SIZE (12 * sizeof(uint64_t))
 
-static void append_json_string(struct strbuf *out, const char *s, size_t n)
+void append_json_string(struct strbuf *out, const char *s, size_t n)
 {
     strbuf_putc(out, '"');
     for (size_t i = 0; i < n; i++) {
@@ -152,6 +152,9 @@ static int on_record(void *ctx, void *data, size_t size)
     case RECORD_ERROR:
         on_error(s, header.id, data, size);
         return 0;
+    case RECORD_HIST:
+        session_print_hist(s, header.id, data, size);
+        return ++s->batch_records >= BATCH_RECORDS ? -EAGAIN : 0;
     }
     return 0;
 }
@@ -266,24 +269,51 @@ int session_run_probes(struct session *s, enum program_probe_kind kind)
     return 0;
 }
 
-/* Globals the script writes but never reads, as stap prints them. */
-void session_print_globals(struct session *s)
+/* Globals the script writes but never reads, as stap prints them, in
+ * declaration order (arrays and statistics through maps_print.c). */
+static void print_scalar(struct session *s, const struct program_global *g)
 {
-    for (int i = 0; i < s->program->global_count; i++) {
-        const struct program_global *g = &s->program->globals[i];
-        const char *value = s->data + g->offset;
+    const char *value = s->data + g->offset;
 
-        if (!g->print_at_end || (size_t)g->offset + g->size > s->data_size)
-            continue;
+    if (!g->print_at_end || (size_t)g->offset + g->size > s->data_size)
+        return;
+    if (s->options->json) {
+        strbuf_puts(&s->out, "{\"type\":\"global\",\"name\":");
+        append_json_string(&s->out, g->name, strlen(g->name));
+        strbuf_puts(&s->out, ",\"value\":");
         if (g->kind == PROGRAM_GLOBAL_LONG) {
             int64_t v;
             memcpy(&v, value, sizeof(v));
-            strbuf_printf(&s->out, "%s=%" PRId64 "\n", g->name, v);
+            strbuf_printf(&s->out, "%" PRId64, v);
         } else {
-            strbuf_printf(&s->out, "%s=", g->name);
-            strbuf_quote(&s->out, value, strnlen(value, g->size));
-            strbuf_putc(&s->out, '\n');
+            append_json_string(&s->out, value, strnlen(value, g->size));
         }
+        strbuf_puts(&s->out, "}\n");
+    } else if (g->kind == PROGRAM_GLOBAL_LONG) {
+        int64_t v;
+        memcpy(&v, value, sizeof(v));
+        strbuf_printf(&s->out, "%s=%" PRId64 "\n", g->name, v);
+    } else {
+        strbuf_printf(&s->out, "%s=", g->name);
+        strbuf_quote(&s->out, value, strnlen(value, g->size));
+        strbuf_putc(&s->out, '\n');
+    }
+}
+
+void session_print_globals(struct session *s)
+{
+    int last = -1;
+    for (int i = 0; i < s->program->global_count; i++)
+        if (s->program->globals[i].decl_index > last)
+            last = s->program->globals[i].decl_index;
+    for (int i = 0; i < s->program->map_count; i++)
+        if (s->program->maps[i].decl_index > last)
+            last = s->program->maps[i].decl_index;
+    for (int d = 0; d <= last; d++) {
+        for (int i = 0; i < s->program->global_count; i++)
+            if (s->program->globals[i].decl_index == d)
+                print_scalar(s, &s->program->globals[i]);
+        session_print_maps_at(s, d);
     }
 }
 

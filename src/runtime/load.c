@@ -30,7 +30,10 @@ static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list 
         if (q && !s->failed_prog[0])
             snprintf(s->failed_prog, sizeof(s->failed_prog), "%.*s", (int)(q - p - 6), p + 6);
     }
-    if (s && s->options->verbose > (level == LIBBPF_DEBUG ? 2 : 0))
+    /* -v reports tap's passes; libbpf's warnings join at -vv, its info and
+     * debug chatter at -vvv. */
+    int needed = level == LIBBPF_WARN ? 1 : 2;
+    if (s && s->options->verbose > needed)
         fputs(line, stderr);
     return 0;
 }
@@ -68,6 +71,7 @@ static int configure_programs(struct session *s)
 {
     struct bpf_program *prog;
 
+    s->uprobe_multi = uprobe_multi_supported();
     bpf_object__for_each_program(prog, s->object) {
         const struct program_probe *probe = probe_of_prog(s->program, bpf_program__name(prog));
         if (!probe) {
@@ -76,6 +80,9 @@ static int configure_programs(struct session *s)
             continue;
         }
         bpf_program__set_type(prog, prog_type_of(probe->kind));
+        if (s->uprobe_multi &&
+            (probe->kind == PROGRAM_PROBE_UPROBE || probe->kind == PROGRAM_PROBE_URETPROBE))
+            bpf_program__set_expected_attach_type(prog, (enum bpf_attach_type)48 /* uprobe_multi */);
         bpf_program__set_autoattach(prog, false);
         bpf_program__set_log_buf(prog, s->log_buf, LOG_BUF_SIZE);
     }
@@ -127,6 +134,20 @@ static int configure_data(struct session *s)
     return 0;
 }
 
+/* The kernel zeroes and maps the whole ring at creation (~4 ms a MiB here):
+ * scripts whose probes fire at a bounded rate get a small one, scripts with
+ * uprobes, tracepoints or perf events (millions of events a second) a big one. */
+static uint64_t default_ring_bytes(const struct program *program)
+{
+    for (int i = 0; i < program->probe_count; i++) {
+        enum program_probe_kind kind = program->probes[i].kind;
+        if (kind == PROGRAM_PROBE_UPROBE || kind == PROGRAM_PROBE_URETPROBE ||
+            kind == PROGRAM_PROBE_TRACEPOINT || kind == PROGRAM_PROBE_PERF || kind == PROGRAM_PROBE_PROFILE)
+            return 8u << 20;
+    }
+    return 256u << 10;
+}
+
 static int configure_rings(struct session *s)
 {
     struct bpf_map *events = bpf_object__find_map_by_name(s->object, "tap_events");
@@ -136,8 +157,8 @@ static int configure_rings(struct session *s)
         fprintf(stderr, "ERROR: internal: the BPF object lacks tap_events or tap_control\n");
         return -1;
     }
-    if (s->options->ringbuf_bytes)
-        bpf_map__set_max_entries(events, (uint32_t)round_up_pow2(s->options->ringbuf_bytes));
+    uint64_t ring_bytes = s->options->ringbuf_bytes ? s->options->ringbuf_bytes : default_ring_bytes(s->program);
+    bpf_map__set_max_entries(events, (uint32_t)round_up_pow2(ring_bytes));
     /* Scratch is indexed by CPU: one entry per possible CPU of this machine,
      * which may differ from the one the object was compiled on. */
     struct bpf_map *scratch = bpf_object__find_map_by_name(s->object, "tap_scratch");

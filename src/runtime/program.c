@@ -15,6 +15,7 @@ void program_free(struct program *program)
         free(p->path);
         free(p->tp_category);
         free(p->tp_name);
+        free(p->build_id);
     }
     free(program->probes);
     for (int i = 0; i < program->format_count; i++) {
@@ -30,6 +31,11 @@ void program_free(struct program *program)
     for (int i = 0; i < program->global_count; i++)
         free(program->globals[i].name);
     free(program->globals);
+    for (int i = 0; i < program->map_count; i++) {
+        free(program->maps[i].name);
+        free(program->maps[i].map_name);
+    }
+    free(program->maps);
     free(program->object);
     free(program);
 }

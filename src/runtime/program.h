@@ -29,6 +29,8 @@ enum record_kind {
     RECORD_PRINTF = 1,       /* id: format index; arguments follow at their offsets */
     RECORD_EXIT = 2,         /* exit() was called */
     RECORD_ERROR = 3,        /* id: error index; struct record_error follows the header */
+    RECORD_HIST = 4,         /* id: index in program.maps; the key (key_size bytes) follows
+                              * the header: print that statistic's histogram */
 };
 
 struct record_error {
@@ -79,6 +81,8 @@ struct program_probe {
     /* PROGRAM_PROBE_TRACEPOINT: */
     char *tp_category;
     char *tp_name;
+    char *build_id;          /* PROGRAM_PROBE_UPROBE/_URETPROBE: hex build-id of path at
+                              * compile time, checked by --run; NULL or "" when none */
 };
 
 enum format_arg_kind {
@@ -118,6 +122,50 @@ struct program_global {
     uint32_t offset;         /* in .data */
     uint32_t size;
     int print_at_end;        /* written but never read: printed when the session ends */
+    int decl_index;          /* declaration order among all globals (arrays too) */
+};
+
+/* Arrays and statistics: one BPF hash map each (`map_name` in the object).
+ * Keys are structs of key_count fields: int64_t for longs, string_size chars
+ * (NUL-padded) for strings; a scalar statistic is a PERCPU_ARRAY with one
+ * element, key (uint32_t) 0, whose count is 0 until something is added.
+ * Values: int64_t, string_size chars, or struct stat_value followed by
+ * bucket_count int64_t buckets; then the insertion number at seq_offset.
+ * Statistics are per-CPU maps, summed here. */
+enum program_map_kind {
+    PROGRAM_MAP_LONG,
+    PROGRAM_MAP_STRING,
+    PROGRAM_MAP_STATS,
+};
+
+enum program_hist_kind {
+    PROGRAM_HIST_NONE,
+    PROGRAM_HIST_LOG,        /* HIST_LOG_BUCKETS buckets, see hist.h */
+    PROGRAM_HIST_LINEAR,     /* hist_linear_bucket_count(start, stop, interval) buckets */
+};
+
+struct stat_value {
+    int64_t count, sum, min, max, sum_squares;
+};
+
+#define PROGRAM_MAX_KEYS 9
+
+struct program_map {
+    char *name;              /* the script's name */
+    char *map_name;          /* the BPF map */
+    int decl_index;          /* declaration order among all globals */
+    enum program_map_kind kind;
+    int is_scalar;           /* a statistic, not an array */
+    int key_count;
+    enum format_arg_kind key_kinds[PROGRAM_MAX_KEYS];
+    uint32_t key_offsets[PROGRAM_MAX_KEYS];
+    uint32_t key_size, value_size;
+    uint32_t seq_offset;     /* in the value: the element's insertion number (int64_t), which
+                              * orders equal sort values as stap does (insertion order) */
+    int print_at_end;
+    enum program_hist_kind hist;
+    int64_t hist_start, hist_stop, hist_interval;
+    int bucket_count;
 };
 
 struct program {
@@ -133,6 +181,9 @@ struct program {
     int global_count;
     uint32_t state_offset;   /* struct tap_state within .data */
     uint32_t string_size;    /* MAXSTRINGLEN */
+    struct program_map *maps;
+    int map_count;
+    int hist_elision;        /* HIST_ELISION */
 };
 
 /* Frees everything a struct program owns (it is heap-allocated, not in an

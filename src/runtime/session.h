@@ -47,6 +47,9 @@ struct session {
     struct bpf_link **links;
     int link_count, link_cap;
     int slow_detach;         /* holds uprobes: closing them takes ~100 ms each */
+    int *raw_links;          /* uprobe_multi link fds (libbpf 1.1 has no object for them) */
+    int raw_link_count, raw_link_cap;
+    int uprobe_multi;        /* the kernel has uprobe_multi links */
 
     /* events.c */
     struct ring_buffer *events;   /* tap_events */
@@ -86,6 +89,14 @@ int session_flush(struct session *s);
 int session_run_probes(struct session *s, enum program_probe_kind kind);
 void session_print_globals(struct session *s);
 void session_report_losses(struct session *s);
+/* uprobe_multi.c */
+int uprobe_multi_supported(void);
+int uprobe_multi_attach(int prog_fd, const char *path, const uint64_t *offsets, const uint64_t *cookies,
+                        uint32_t count, int is_return, pid_t pid);
+void append_json_string(struct strbuf *out, const char *s, size_t n);
+/* maps_print.c */
+void session_print_hist(struct session *s, uint32_t id, const void *data, size_t size);
+void session_print_maps_at(struct session *s, int decl_index);
 /* target.c */
 int session_start_child(struct session *s);
 int session_release_child(struct session *s);

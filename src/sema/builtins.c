@@ -4,6 +4,9 @@
 
 #define FIXED0(n, id, ret) {n, id, ret, BUILTIN_ARGS_FIXED, 0, {0}}
 #define FIXED1(n, id, ret, a) {n, id, ret, BUILTIN_ARGS_FIXED, 1, {a}}
+#define FIXED2(n, id, ret, a, b) {n, id, ret, BUILTIN_ARGS_FIXED, 2, {a, b}}
+#define USER_INTEGER(n) FIXED1(n, BUILTIN_USER_INTEGER, TYPE_LONG, TYPE_LONG), \
+                        FIXED1(n "_error", BUILTIN_USER_INTEGER, TYPE_LONG, TYPE_LONG)
 
 static const struct builtin builtins[] = {
     {"printf", BUILTIN_PRINTF, TYPE_VOID, BUILTIN_ARGS_FORMAT, 0, {0}},
@@ -29,6 +32,38 @@ static const struct builtin builtins[] = {
     FIXED0("local_clock_ns", BUILTIN_LOCAL_CLOCK_NS, TYPE_LONG),
     FIXED1("randint", BUILTIN_RANDINT, TYPE_LONG, TYPE_LONG),
     FIXED1("strlen", BUILTIN_STRLEN, TYPE_LONG, TYPE_STRING),
+    FIXED1("user_string", BUILTIN_USER_STRING, TYPE_STRING, TYPE_LONG),
+    FIXED2("user_string_n", BUILTIN_USER_STRING_N, TYPE_STRING, TYPE_LONG, TYPE_LONG),
+    FIXED2("user_string2", BUILTIN_USER_STRING2, TYPE_STRING, TYPE_LONG, TYPE_STRING),
+    FIXED1("user_string_quoted", BUILTIN_USER_STRING_QUOTED, TYPE_STRING, TYPE_LONG),
+    USER_INTEGER("user_char"), USER_INTEGER("user_short"), USER_INTEGER("user_ushort"),
+    USER_INTEGER("user_int"), USER_INTEGER("user_uint"), USER_INTEGER("user_long"),
+    USER_INTEGER("user_ulong"), USER_INTEGER("user_int8"), USER_INTEGER("user_uint8"),
+    USER_INTEGER("user_int16"), USER_INTEGER("user_uint16"), USER_INTEGER("user_int32"),
+    USER_INTEGER("user_uint32"), USER_INTEGER("user_int64"), USER_INTEGER("user_uint64"),
+    FIXED0("uaddr", BUILTIN_UADDR, TYPE_LONG),
+    FIXED0("ppfunc", BUILTIN_PPFUNC, TYPE_STRING),
+    FIXED0("probefunc", BUILTIN_PPFUNC, TYPE_STRING),
+    FIXED0("ppid", BUILTIN_PPID, TYPE_LONG),
+    FIXED0("pexecname", BUILTIN_PEXECNAME, TYPE_STRING),
+    FIXED0("euid", BUILTIN_EUID, TYPE_LONG),
+    FIXED0("jiffies", BUILTIN_JIFFIES, TYPE_LONG),
+    FIXED0("__tap_arg_start", BUILTIN_ARG_START, TYPE_LONG),   /* current->mm->arg_start */
+    FIXED0("__tap_arg_end", BUILTIN_ARG_END, TYPE_LONG),
+    {"__tap_format", BUILTIN_TAP_FORMAT, TYPE_STRING, BUILTIN_ARGS_ANY, 0, {0}},
+    {"sprintf", BUILTIN_SPRINTF, TYPE_STRING, BUILTIN_ARGS_FORMAT, 0, {0}},
+    {"sprint", BUILTIN_SPRINT, TYPE_STRING, BUILTIN_ARGS_ANY, 0, {0}},
+    {"sprintln", BUILTIN_SPRINTLN, TYPE_STRING, BUILTIN_ARGS_ANY, 0, {0}},
+    {"substr", BUILTIN_SUBSTR, TYPE_STRING, BUILTIN_ARGS_FIXED, 3, {TYPE_STRING, TYPE_LONG, TYPE_LONG}},
+    {"isinstr", BUILTIN_ISINSTR, TYPE_LONG, BUILTIN_ARGS_FIXED, 2, {TYPE_STRING, TYPE_STRING}},
+    {"strpos", BUILTIN_STRPOS, TYPE_LONG, BUILTIN_ARGS_FIXED, 2, {TYPE_STRING, TYPE_STRING}},
+    {"str_replace", BUILTIN_STR_REPLACE, TYPE_STRING, BUILTIN_ARGS_FIXED, 3,
+     {TYPE_STRING, TYPE_STRING, TYPE_STRING}},
+    {"strtol", BUILTIN_STRTOL, TYPE_LONG, BUILTIN_ARGS_FIXED, 2, {TYPE_STRING, TYPE_LONG}},
+    FIXED1("isdigit", BUILTIN_ISDIGIT, TYPE_LONG, TYPE_STRING),
+    {"tokenize", BUILTIN_TOKENIZE, TYPE_STRING, BUILTIN_ARGS_FIXED, 2, {TYPE_STRING, TYPE_STRING}},
+    FIXED1("text_str", BUILTIN_TEXT_STR, TYPE_STRING, TYPE_STRING),
+    FIXED1("string_quoted", BUILTIN_STRING_QUOTED, TYPE_STRING, TYPE_STRING),
 };
 
 const struct builtin *builtin_lookup(const char *name)

@@ -49,7 +49,11 @@ void sema_print(FILE *out, const struct script *script)
     fprintf(out, "# probes\n");
     for (int i = 0; i < script->probe_count; i++) {
         const struct probe *probe = script->probes[i];
-        fprintf(out, "%s /* %s */", probe->point, probe_kind_name(probe->kind));
+        if (probe->kind == PROBE_UPROBE || probe->kind == PROBE_URETPROBE)
+            fprintf(out, "%s /* %s pc=0x%llx%s */", probe->point, probe_kind_name(probe->kind),
+                    (unsigned long long)probe->vaddr, probe->sleepable ? " sleepable" : "");
+        else
+            fprintf(out, "%s /* %s */", probe->point, probe_kind_name(probe->kind));
         for (int l = 0; l < probe->frame->local_count; l++) {
             fputs(l == 0 ? " locals: " : ", ", out);
             print_symbol(out, probe->frame->locals[l]);

@@ -4,12 +4,14 @@
 
 #include "base/strbuf.h"
 #include "sema/sema_internal.h"
+#include "sema/uprobe.h"
+
 
 /* A resolver reports an error (unless the point is optional) and returns 0
  * when the point names nothing it can attach. */
 typedef int (*point_resolver)(struct sema *s, struct probe_point *point, struct probe *probe);
 
-static const char *point_text(struct sema *s, const struct probe_point *point)
+const char *sema_point_text(struct sema *s, const struct probe_point *point)
 {
     struct strbuf sb;
     strbuf_init(&sb);
@@ -48,7 +50,7 @@ static int resolve_run_once(struct sema *s, struct probe_point *point, struct pr
     struct probe_component *c = point->components;
     if (component_count(point) != 1 || c->arg_kind == PROBE_ARG_STRING)
         return point_error(s, point, c->span, "while resolving probe point: unknown probe point %s",
-                           point_text(s, point));
+                           sema_point_text(s, point));
     probe->kind = strcmp(c->name, "begin") == 0 ? PROBE_BEGIN
                 : strcmp(c->name, "end") == 0 ? PROBE_END : PROBE_ERROR;
     probe->order = c->arg_kind == PROBE_ARG_INT ? c->arg_int : 0;
@@ -101,35 +103,44 @@ static int resolve_unavailable(struct sema *s, struct probe_point *point, struct
         return point_error(s, point, c->span,
                            "probe point %s needs kprobes or BPF trampolines: this kernel has no kprobes "
                            "(CONFIG_KPROBES is off) and refuses fentry programs (lockdown)",
-                           point_text(s, point));
+                           sema_point_text(s, point));
     if (strcmp(c->name, "module") == 0 || strcmp(c->name, "kprobe") == 0)
         return point_error(s, point, c->span,
                            "probe point %s needs kprobes, which this kernel does not have",
-                           point_text(s, point));
+                           sema_point_text(s, point));
     return point_error(s, point, c->span, "while resolving probe point: %s is not supported yet",
-                       point_text(s, point));
+                       sema_point_text(s, point));
+}
+
+/* kernel.trace("...") is a tracepoint; everything else under kernel needs kprobes. */
+static int resolve_kernel(struct sema *s, struct probe_point *point, struct probe *probe)
+{
+    struct probe_component *c = point->components->next;
+    if (c && strcmp(c->name, "trace") == 0)
+        return sema_resolve_tracepoint(s, point, probe);
+    return resolve_unavailable(s, point, probe);
 }
 
 static const struct { const char *name; point_resolver resolve; } resolvers[] = {
     {"begin", resolve_run_once}, {"end", resolve_run_once}, {"error", resolve_run_once},
     {"timer", resolve_timer},
-    {"process", resolve_unavailable}, {"kernel", resolve_unavailable}, {"module", resolve_unavailable},
-    {"kprobe", resolve_unavailable}, {"perf", resolve_unavailable}, {"syscall", resolve_unavailable},
+    {"kernel", resolve_kernel}, {"module", resolve_unavailable},
+    {"kprobe", resolve_unavailable}, {"perf", sema_resolve_perf},
 };
 
-static struct probe *new_probe(struct sema *s, struct decl *decl, struct probe_point *point,
-                               struct frame_layout *frame)
+struct probe *sema_new_probe(struct sema *s, struct probe_point *point, struct stmt *body,
+                             struct frame_layout *frame)
 {
     struct probe *probe = ARENA_NEW(s->arena, struct probe);
     probe->span = point->span;
-    probe->body = decl->probe.body;
+    probe->body = body;
     probe->frame = frame;
     probe->condition = point->condition;
-    probe->point = point_text(s, point);
+    probe->point = sema_point_text(s, point);
     return probe;
 }
 
-static void add_probe(struct sema *s, struct probe *probe)
+void sema_add_probe(struct sema *s, struct probe *probe)
 {
     struct script *script = s->script;
     if (script->probe_count == s->probe_capacity) {
@@ -143,27 +154,62 @@ static void add_probe(struct sema *s, struct probe *probe)
     script->probes[script->probe_count++] = probe;
 }
 
+struct probe *sema_add_probe_copy(struct sema *s, const struct probe *model)
+{
+    struct probe *probe = ARENA_NEW(s->arena, struct probe);
+    *probe = *model;
+    probe->body = sema_clone_stmt(s->arena, model->body);
+    probe->condition = sema_clone_expr(s->arena, model->condition);
+    probe->frame = ARENA_NEW(s->arena, struct frame_layout);
+    sema_add_probe(s, probe);
+    return probe;
+}
+
+int sema_resolve_point(struct sema *s, struct probe_point *point, struct stmt *body,
+                       struct frame_layout *frame)
+{
+    const char *head = point->components->name;
+    point_resolver resolve = NULL;
+    for (size_t i = 0; i < sizeof(resolvers) / sizeof(resolvers[0]); i++)
+        if (strcmp(resolvers[i].name, head) == 0)
+            resolve = resolvers[i].resolve;
+    if (strcmp(head, "never") == 0 && !point->components->next)
+        return 0;   /* `never` resolves and never fires */
+    /* process.begin/.end are tapset aliases although `process` has a resolver */
+    int lifetime = strcmp(head, "process") == 0 && point->components->arg_kind == PROBE_ARG_NONE &&
+                   point->components->next && !point->components->next->next &&
+                   (strcmp(point->components->next->name, "begin") == 0 ||
+                    strcmp(point->components->next->name, "end") == 0);
+    if (strcmp(head, "process") == 0 && !lifetime)
+        return sema_resolve_process(s, body, point, frame);
+    if (!resolve || lifetime) {
+        int added = sema_expand_alias(s, point, body);
+        if (added < 0)
+            point_error(s, point, point->components->span,
+                        "while resolving probe point: unknown probe point %s", sema_point_text(s, point));
+        else if (added == 0 && !point->optional && !s->diags->error_count)
+            diag_error(s->diags, point->span, "while resolving probe point: %s matched no probe point",
+                       sema_point_text(s, point));
+        return added > 0 ? added : 0;
+    }
+    struct probe *probe = sema_new_probe(s, point, body, frame);
+    /* A resolver fills `probe` (its last match) and returns how many probes
+     * it matched; it adds the earlier matches itself with sema_add_probe_copy. */
+    int count = resolve(s, point, probe);
+    if (count <= 0)
+        return 0;
+    if (probe->kind == PROBE_TRACEPOINT)
+        sema_add_probe_copy(s, probe);   /* $fields are lowered per tracepoint */
+    else
+        sema_add_probe(s, probe);
+    return count;
+}
+
 void sema_resolve_probe(struct sema *s, struct decl *decl)
 {
     struct frame_layout *frame = ARENA_NEW(s->arena, struct frame_layout);
     for (struct probe_point *point = decl->probe.points; point; point = point->next) {
-        const char *head = point->components->name;
-        point_resolver resolve = NULL;
-        for (size_t i = 0; i < sizeof(resolvers) / sizeof(resolvers[0]); i++)
-            if (strcmp(resolvers[i].name, head) == 0)
-                resolve = resolvers[i].resolve;
-        if (strcmp(head, "never") == 0 && !point->components->next)
-            continue;   /* `never` resolves and never fires */
-        if (!resolve) {
-            point_error(s, point, point->components->span,
-                        "while resolving probe point: unknown probe point %s", point_text(s, point));
-            continue;
-        }
-        struct probe *probe = new_probe(s, decl, point, frame);
-        if (!resolve(s, point, probe))
-            continue;
-        add_probe(s, probe);
-        if (point->sufficient)
+        if (sema_resolve_point(s, point, decl->probe.body, frame) && point->sufficient)
             break;
     }
 }

@@ -4,6 +4,7 @@
 
 #include "sema/builtins.h"
 #include "sema/sema_internal.h"
+#include "sema/uprobe.h"
 
 static void resolve_expr(struct sema *s, struct expr *e);
 static void resolve_stmt(struct sema *s, struct stmt *st);
@@ -69,18 +70,51 @@ static void add_callee(struct sema *s, struct function_decl *fn)
     caller->callees[caller->callee_count++] = fn;
 }
 
+/* A private tapset function is visible only inside its own file. */
+static struct function_decl *visible_function(struct sema *s, const char *name, struct span use)
+{
+    struct function_decl *fn = sema_find_function(s, name);
+    if (fn && fn->decl->is_private && fn->decl->span.file != use.file)
+        return NULL;
+    return fn;
+}
+
+/* Tapset functions are resolved when first called, in their own frame. */
+static void resolve_tapset_callee(struct sema *s, struct function_decl *fn)
+{
+    if (fn->is_resolved)
+        return;
+    struct function_decl *function = s->function;
+    struct frame_layout *frame = s->frame;
+    int loop_depth = s->loop_depth;
+    sema_resolve_function(s, fn);
+    s->function = function;
+    s->frame = frame;
+    s->loop_depth = loop_depth;
+}
+
 static void resolve_call(struct sema *s, struct expr *e)
 {
     resolve_list(s, e->call.args);
-    struct function_decl *fn = sema_find_function(s, e->call.name);
+    struct function_decl *fn = visible_function(s, e->call.name, e->span);
+    const struct builtin *builtin = fn ? NULL : builtin_lookup(e->call.name);
+    if (!fn && !builtin && sema_tapset_function(s, e->call.name))
+        fn = visible_function(s, e->call.name, e->span);
     if (fn) {
         e->sema_data = fn;
         add_callee(s, fn);
+        if (fn->is_builtin_tapset)
+            resolve_tapset_callee(s, fn);
         return;
     }
-    const struct builtin *builtin = builtin_lookup(e->call.name);
     if (builtin) {
         e->sema_data = (void *)builtin;
+        return;
+    }
+    struct function_decl *hidden = sema_find_function(s, e->call.name);
+    if (hidden) {
+        diag_error(s->diags, e->span, "function %s is private to %s", e->call.name,
+                   hidden->decl->span.file->name);
         return;
     }
     const char *similar = sema_similar_names(s, e->call.name, 1);
@@ -162,16 +196,27 @@ static void resolve_expr(struct sema *s, struct expr *e)
         resolve_expr(s, e->hist_bucket.hist);
         resolve_expr(s, e->hist_bucket.bucket);
         return;
-    case EXPR_ENTRY:
-    case EXPR_DEFINED:
-        resolve_expr(s, e->unary_at.operand);
-        return;
     case EXPR_CAST:
         resolve_expr(s, e->cast.address);
-        return;
+        __attribute__((fallthrough));
+    case EXPR_ENTRY:
+    case EXPR_DEFINED:
     case EXPR_TARGET:
+        /* Tracepoint fields become reads of the probe's record (tracepoint.c). */
+        if (e->kind == EXPR_TARGET && s->probe && s->frame == s->probe->frame &&
+            s->probe->kind == PROBE_TRACEPOINT) {
+            if (sema_lower_tracepoint_target(s, e) && e->kind != EXPR_TARGET)
+                resolve_expr(s, e);
+            return;
+        }
+        __attribute__((fallthrough));
     case EXPR_VAR:
+        /* Target variables become generic reads here (sema/target.c). */
+        if (sema_lower_target(s, e))
+            resolve_expr(s, e);
+        return;
     case EXPR_REGISTER:
+    case EXPR_CTX_READ:
         return;
     case EXPR_USER_READ:
         resolve_expr(s, e->user_read.address);

@@ -98,6 +98,11 @@ void sema_add_function(struct sema *s, struct decl *decl)
         diag_error(s->diags, decl->span, "duplicate function '%s'", decl->function.name);
         return;
     }
+    if (builtin_lookup(decl->function.name)) {
+        diag_error(s->diags, decl->span, "function '%s' has the name of a built-in function",
+                   decl->function.name);
+        return;
+    }
     struct function_decl *fn = ARENA_NEW(s->arena, struct function_decl);
     fn->decl = decl;
     fn->name = decl->function.name;

@@ -14,9 +14,7 @@ static void collect_decls(struct sema *s, struct ast *ast)
             diag_error(s->diags, d->span,
                        "embedded C (%%{ %%}) is not available: tap runs scripts as BPF programs, with no guru mode");
             break;
-        case DECL_ALIAS:
-            diag_error(s->diags, d->span, "probe aliases are not supported yet");
-            break;
+        case DECL_ALIAS: sema_add_alias(s, d); break;
         case DECL_PROBE: break;
         }
     }
@@ -25,7 +23,7 @@ static void collect_decls(struct sema *s, struct ast *ast)
             sema_resolve_probe(s, d);
 }
 
-static void resolve_function(struct sema *s, struct function_decl *fn)
+void sema_resolve_function(struct sema *s, struct function_decl *fn)
 {
     if (fn->is_resolved)
         return;
@@ -60,6 +58,20 @@ static int reaches(struct function_decl *from, struct function_decl *target, int
     return 0;
 }
 
+/* Binds the names in a probe's condition and body; calls are recorded as
+ * callees of `caller` (the probes' pseudo-function, for reachability). */
+void sema_resolve_probe_body(struct sema *s, struct probe *probe, struct function_decl *caller)
+{
+    s->function = caller;
+    s->frame = probe->frame;
+    s->probe = probe;
+    if (probe->condition) {
+        struct stmt cond = {.kind = STMT_EXPR, .expr = probe->condition};
+        sema_resolve_body(s, &cond);
+    }
+    sema_resolve_body(s, probe->body);
+}
+
 static void resolve_bodies(struct sema *s)
 {
     struct script *script = s->script;
@@ -70,19 +82,12 @@ static void resolve_bodies(struct sema *s)
         struct probe *probe = script->probes[i];
         if (i > 0 && script->probes[i - 1]->body == probe->body)
             continue;
-        s->function = &roots;
-        s->frame = probe->frame;
-        s->probe = probe;
-        if (probe->condition) {
-            struct stmt cond = {.kind = STMT_EXPR, .expr = probe->condition};
-            sema_resolve_body(s, &cond);
-        }
-        sema_resolve_body(s, probe->body);
+        sema_resolve_probe_body(s, probe, &roots);
     }
     s->function = NULL;
     for (int i = 0; i < script->function_count; i++)
         if (!script->functions[i]->is_builtin_tapset)
-            resolve_function(s, script->functions[i]);
+            sema_resolve_function(s, script->functions[i]);
     for (int i = 0; i < roots.callee_count; i++)
         mark_reachable(roots.callees[i]);
     for (int i = 0; i < script->function_count; i++) {
@@ -109,6 +114,7 @@ struct script *sema_analyze(struct arena *arena, struct diags *diags, struct ast
     resolve_bodies(&s);
     if (diags->error_count)
         return NULL;
+    sema_elide_alias_stores(&s);
     sema_infer_types(&s);
     return diags->error_count ? NULL : s.script;
 }

@@ -11,6 +11,7 @@
 
 struct arena;
 struct diags;
+struct tp_format;
 
 enum symbol_kind {
     SYMBOL_GLOBAL,       /* script global: scalar or array */
@@ -93,7 +94,23 @@ struct probe {
     uint64_t sample_period;
     const char *path;
     uint64_t offset;
+    uint64_t vaddr;              /* PROBE_UPROBE/URETPROBE: file address of the probed pc */
+    const char *function;        /* PROBE_UPROBE/URETPROBE: ppfunc() */
+    void *site;                  /* PROBE_UPROBE/URETPROBE: sema's struct uprobe_site */
+    int sleepable;               /* PROBE_UPROBE/URETPROBE: may fault user pages in (user_string) */
+    struct expr **entry_values;  /* @entry snapshots and entry values, taken by an extra entry program */
+    int entry_count;
+    struct expr *entry_key;      /* the CFA of the probed frame (rsp after a return), keying them */
+    uint64_t entry_offset, entry_vaddr;  /* where the entry program sits: the function's entry */
+    /* PROBE_UPROBE/URETPROBE whose bodies read no target variables: one
+     * program serves the group (a uprobe_multi link), pp()/ppfunc() by cookie. */
+    struct probe *group_leader;  /* NULL: generates its own program */
+    struct probe **group;        /* the leader: every member, itself first */
+    int group_count;
+    uint64_t cookie;             /* index in the leader's group */
     const char *tp_category, *tp_name;
+    const struct tp_format *tp_format;   /* PROBE_TRACEPOINT from tracefs: the record's fields */
+    const char *alias_point;     /* expanded from an alias: the alias name the user's point matched */
     int index;                   /* in script order */
 };
 
@@ -103,6 +120,8 @@ struct sema_options {
     int keep_unused;             /* -u */
     int64_t max_map_entries;     /* -D MAXMAPENTRIES */
     int string_size;             /* -D MAXSTRINGLEN */
+    const char *target_command;  /* -c: names the binary of process.function(...) */
+    int target_pid;              /* -x: likewise, through /proc/PID/exe */
 };
 
 struct script {
@@ -119,6 +138,11 @@ struct script {
  * error was reported. */
 struct script *sema_analyze(struct arena *arena, struct diags *diags, struct ast *user,
                             const struct sema_options *options);
+
+/* -l/-L PP: prints the matching probe points (with variables when asked,
+ * with addresses under -v); returns the exit status. */
+int sema_list_points(struct arena *arena, struct diags *diags, const char *point,
+                     const struct sema_options *options, int with_variables, int verbose, FILE *out);
 
 /* -p2: probes, globals and functions with their types. */
 void sema_print(FILE *out, const struct script *script);

@@ -20,6 +20,7 @@ struct sema {
     /* Type inference runs to a fixpoint; errors only on the last round. */
     int changed;
     int report;
+    struct tapsets *tapsets;         /* tapset.c: files, aliases; NULL until needed */
 };
 
 /* scope.c */
@@ -35,6 +36,45 @@ const char *sema_similar_names(struct sema *s, const char *name, int functions);
 
 /* probes.c */
 void sema_resolve_probe(struct sema *s, struct decl *decl);
+struct probe *sema_new_probe(struct sema *s, struct probe_point *point, struct stmt *body,
+                             struct frame_layout *frame);
+void sema_add_probe(struct sema *s, struct probe *probe);
+/* Resolves one point (aliases included) into probes running `body` with
+ * `frame`; returns how many probes were added. */
+int sema_resolve_point(struct sema *s, struct probe_point *point, struct stmt *body,
+                       struct frame_layout *frame);
+/* Adds `model`'s twin with its own copy of the body, condition and frame:
+ * for probes whose bodies are lowered per probe (tracepoint fields). */
+struct probe *sema_add_probe_copy(struct sema *s, const struct probe *model);
+const char *sema_point_text(struct sema *s, const struct probe_point *point);
+
+/* tapset.c */
+void sema_add_alias(struct sema *s, struct decl *decl);
+/* -1 when no alias has this name, else the number of probes added. */
+int sema_expand_alias(struct sema *s, struct probe_point *point, struct stmt *body);
+/* Loads the tapset file defining `name`; NULL when none does. */
+struct function_decl *sema_tapset_function(struct sema *s, const char *name);
+/* Drops alias assignments to locals the handler never reads (after resolution). */
+void sema_elide_alias_stores(struct sema *s);
+
+/* clone.c */
+struct expr *sema_clone_expr(struct arena *arena, const struct expr *e);
+struct stmt *sema_clone_stmt(struct arena *arena, const struct stmt *list);
+
+/* sema.c */
+void sema_resolve_function(struct sema *s, struct function_decl *fn);
+void sema_resolve_probe_body(struct sema *s, struct probe *probe, struct function_decl *caller);
+
+/* perf.c */
+int sema_resolve_perf(struct sema *s, struct probe_point *point, struct probe *probe);
+
+/* tracepoint.c */
+int sema_resolve_tracepoint(struct sema *s, struct probe_point *point, struct probe *probe);
+/* Rewrites $field, $$vars ... in place; 1 when the result needs resolving. */
+int sema_lower_tracepoint_target(struct sema *s, struct expr *e);
+
+/* list_kernel.c: -l/-L of kernel.trace("...") points */
+int sema_list_tracepoints(FILE *out, struct arena *arena, const char *point, int with_variables);
 
 /* resolve.c: binds identifiers and calls in one body to symbols. */
 void sema_resolve_body(struct sema *s, struct stmt *body);

@@ -320,6 +320,7 @@ static enum value_type infer_expr_kind(struct sema *s, struct expr *e)
     case EXPR_CAST: return infer_unsupported(s, e, "@cast expressions");
     case EXPR_VAR: return infer_unsupported(s, e, "@var expressions");
     case EXPR_REGISTER: return TYPE_LONG;
+    case EXPR_CTX_READ: return e->ctx_read.kind == CTX_READ_LONG ? TYPE_LONG : TYPE_STRING;
     case EXPR_USER_READ:
         expect(s, e->user_read.address, TYPE_LONG);
         return TYPE_LONG;
@@ -472,7 +473,8 @@ static void default_locals(struct sema *s, struct frame_layout *frame)
         if (sym->kind == SYMBOL_PARAM)
             continue;
         if (!sym->is_written) {
-            diag_warning(s->diags, sym->span, "never-assigned local variable '%s'", sym->name);
+            if (sym->is_read)   /* neither: only elided alias stores used it */
+                diag_warning(s->diags, sym->span, "never-assigned local variable '%s'", sym->name);
             if (sym->type == TYPE_UNKNOWN)
                 sym->type = TYPE_LONG;
         } else if (sym->type == TYPE_UNKNOWN) {

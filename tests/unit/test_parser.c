@@ -175,6 +175,10 @@ static void test_probe_points(void)
     CHECK_STR(print_ok("probe kernel.trace(\"sched:*\") !, syscall.read ?, timer.s(1) if (x > 1) {}"),
               "probe kernel.trace(\"sched:*\") !, syscall.read ?, timer.s(1) if (x > 1) {\n}\n");
     CHECK_STR(print_ok("probe begin{exit()}"), "probe begin {\n  exit();\n}\n");
+    CHECK_STR(print_ok("probe a.b ?{x}\nprobe {a,b}.c, x.{d,e} {}"),
+              "probe a.b ? {\n  x;\n}\nprobe {a,b}.c, x.{d,e} {\n}\n");
+    char *args[] = { "syscall.sys_*.return" };
+    CHECK_STR(parse_args("probe $1 {}", args, 1).text, "probe syscall.sys_*.return {\n}\n");
     CHECK_STR(print_ok("probe process.function(\"f\").return{}"),
               "probe process.function(\"f\").return {\n}\n");
 

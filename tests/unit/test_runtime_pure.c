@@ -9,8 +9,8 @@
 #include "runtime/session.h"
 
 static struct program_global globals[] = {
-    { "count", PROGRAM_GLOBAL_LONG, 0, 8, 1 },
-    { "name", PROGRAM_GLOBAL_STRING, 8, 8, 1 },
+    { "count", PROGRAM_GLOBAL_LONG, 0, 8, 1, 0 },
+    { "name", PROGRAM_GLOBAL_STRING, 8, 8, 1, 1 },
 };
 static struct program program = { .globals = globals, .global_count = 2 };
 

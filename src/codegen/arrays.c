@@ -1,0 +1,675 @@
+/* Arrays and statistics: one BPF hash map per global (per-CPU for
+ * statistics, LRU for wrapping arrays `a%[N]`). Keys are built in scratch as
+ * a struct of fields (i64, or string_size NUL-padded chars), so equal keys
+ * hash equally whatever was in the slot before. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/bpf.h>
+
+#include "codegen/codegen_internal.h"
+
+#define DEFAULT_MAX_ENTRIES 2048
+#define E2BIG_ERRNO 7
+
+/* Histogram kind and parameters of each statistic, from every extractor in
+ * the script: the `<<<` code must know which buckets to count. */
+static void scan_expr(struct codegen *cg, struct expr *e);
+
+static void scan_stmt(struct codegen *cg, struct stmt *st)
+{
+    for (; st; st = st->next) {
+        switch (st->kind) {
+        case STMT_BLOCK: scan_stmt(cg, st->block.body); break;
+        case STMT_EXPR: case STMT_RETURN: case STMT_DELETE:
+            if (st->expr)
+                scan_expr(cg, st->expr);
+            break;
+        case STMT_IF:
+            scan_expr(cg, st->if_stmt.cond);
+            scan_stmt(cg, st->if_stmt.then_stmt);
+            scan_stmt(cg, st->if_stmt.else_stmt);
+            break;
+        case STMT_WHILE:
+            scan_expr(cg, st->while_stmt.cond);
+            scan_stmt(cg, st->while_stmt.body);
+            break;
+        case STMT_FOR:
+            if (st->for_stmt.init) scan_expr(cg, st->for_stmt.init);
+            if (st->for_stmt.cond) scan_expr(cg, st->for_stmt.cond);
+            if (st->for_stmt.step) scan_expr(cg, st->for_stmt.step);
+            scan_stmt(cg, st->for_stmt.body);
+            break;
+        case STMT_FOREACH:
+            if (st->foreach.limit) scan_expr(cg, st->foreach.limit);
+            scan_stmt(cg, st->foreach.body);
+            break;
+        case STMT_TRY:
+            scan_stmt(cg, st->try_stmt.body);
+            scan_stmt(cg, st->try_stmt.catch_body);
+            break;
+        default: break;
+        }
+    }
+}
+
+static int constant_of(struct expr *e, int64_t *out)
+{
+    if (e && e->kind == EXPR_INT) {
+        *out = e->int_value;
+        return 1;
+    }
+    if (e && e->kind == EXPR_UNARY && e->unary.op == UNARY_NEG && e->unary.operand->kind == EXPR_INT) {
+        *out = -e->unary.operand->int_value;
+        return 1;
+    }
+    return 0;
+}
+
+static void note_hist(struct codegen *cg, struct expr *e)
+{
+    struct cg_array *a = e->stat.operand->symbol ? cg_array_of(cg, e->stat.operand->symbol) : NULL;
+    if (!a)
+        return;
+    if (e->stat.op == STAT_HIST_LOG) {
+        if (a->hist == PROGRAM_HIST_LINEAR)
+            diag_error(cg->diags, e->span, "statistic %s used with both @hist_log and @hist_linear",
+                       a->symbol->name);
+        a->hist = PROGRAM_HIST_LOG;
+        return;
+    }
+    int64_t p[3];
+    struct expr *arg = e->stat.args;
+    for (int i = 0; i < 3; i++, arg = arg ? arg->next : NULL) {
+        if (!constant_of(arg, &p[i])) {
+            diag_error(cg->diags, e->span, "@hist_linear needs literal start, stop and interval");
+            return;
+        }
+    }
+    if (p[2] <= 0 || p[1] <= p[0]) {
+        diag_error(cg->diags, e->span, "@hist_linear needs start < stop and a positive interval");
+        return;
+    }
+    /* stap's limit (STP_MAX_BUCKETS); it also keeps a per-CPU value small */
+    if ((p[1] - p[0]) / p[2] > 128) {
+        diag_error(cg->diags, e->span, "@hist_linear with %lld buckets: at most 128",
+                   (long long)((p[1] - p[0]) / p[2]));
+        return;
+    }
+    if (a->hist == PROGRAM_HIST_LOG ||
+        (a->hist == PROGRAM_HIST_LINEAR &&
+         (a->hist_start != p[0] || a->hist_stop != p[1] || a->hist_interval != p[2]))) {
+        diag_error(cg->diags, e->span, "statistic %s used with different histograms", a->symbol->name);
+        return;
+    }
+    a->hist = PROGRAM_HIST_LINEAR;
+    a->hist_start = p[0];
+    a->hist_stop = p[1];
+    a->hist_interval = p[2];
+}
+
+static void scan_expr(struct codegen *cg, struct expr *e)
+{
+    for (; e; e = NULL) {
+        switch (e->kind) {
+        case EXPR_UNARY: scan_expr(cg, e->unary.operand); break;
+        case EXPR_BINARY: scan_expr(cg, e->binary.lhs); scan_expr(cg, e->binary.rhs); break;
+        case EXPR_ASSIGN: scan_expr(cg, e->assign.lhs); scan_expr(cg, e->assign.rhs); break;
+        case EXPR_AGGREGATE: scan_expr(cg, e->aggregate.rhs); break;
+        case EXPR_INCDEC: scan_expr(cg, e->incdec.operand); break;
+        case EXPR_TERNARY:
+            scan_expr(cg, e->ternary.cond);
+            scan_expr(cg, e->ternary.then_expr);
+            scan_expr(cg, e->ternary.else_expr);
+            break;
+        case EXPR_CALL:
+            for (struct expr *a = e->call.args; a; a = a->next)
+                scan_expr(cg, a);
+            break;
+        case EXPR_INDEX:
+            for (struct expr *a = e->index.indices; a; a = a->next)
+                scan_expr(cg, a);
+            break;
+        case EXPR_IN:
+            for (struct expr *a = e->in.keys; a; a = a->next)
+                scan_expr(cg, a);
+            break;
+        case EXPR_STAT:
+            if (e->stat.op == STAT_HIST_LOG || e->stat.op == STAT_HIST_LINEAR)
+                note_hist(cg, e);
+            break;
+        case EXPR_HIST_BUCKET:
+            scan_expr(cg, e->hist_bucket.hist);
+            scan_expr(cg, e->hist_bucket.bucket);
+            break;
+        default: break;
+        }
+    }
+}
+
+static void scan_script(struct codegen *cg)
+{
+    const struct script *script = cg->script;
+    for (int i = 0; i < script->probe_count; i++) {
+        scan_stmt(cg, script->probes[i]->body);
+        if (script->probes[i]->condition)
+            scan_expr(cg, script->probes[i]->condition);
+    }
+    for (int i = 0; i < script->function_count; i++)
+        if (script->functions[i]->is_reachable)
+            scan_stmt(cg, script->functions[i]->decl->function.body);
+}
+
+struct cg_array *cg_array_of(struct codegen *cg, const struct symbol *sym)
+{
+    if (!sym || sym->kind != SYMBOL_GLOBAL || !cg->arrays)
+        return NULL;
+    return cg->arrays[sym->global_index];
+}
+
+void cg_define_arrays(struct codegen *cg)
+{
+    const struct script *script = cg->script;
+    cg->arrays = ARENA_ARRAY(cg->arena, struct cg_array *, script->global_count + 1);
+    int map_count = 0;
+    for (int i = 0; i < script->global_count; i++) {
+        const struct symbol *g = script->globals[i];
+        if (!g->is_array && g->type != TYPE_STATS)
+            continue;
+        struct cg_array *a = ARENA_NEW(cg->arena, struct cg_array);
+        cg->arrays[i] = a;
+        a->symbol = g;
+        a->map_index = map_count++;
+        a->is_stats = g->type == TYPE_STATS;
+        a->is_percpu = a->is_stats;
+        uint32_t offset = 0;
+        for (int k = 0; k < g->key_count; k++) {
+            a->key_offsets[k] = offset;
+            offset += g->key_types[k] == TYPE_STRING ? cg->string_size : 8;
+        }
+        a->is_scalar_stat = a->is_stats && !g->is_array;
+        a->key_size = offset ? offset : 4;
+        char name[64];
+        snprintf(name, sizeof(name), "tap_g%d", i);
+        LLVMTypeRef members[4] = {cg->ptr, cg->ptr, cg->ptr, cg->ptr};
+        LLVMTypeRef type = LLVMStructTypeInContext(cg->context, members, 4, 0);
+        a->map = LLVMAddGlobal(cg->module, type, name);
+        LLVMSetInitializer(a->map, LLVMConstNull(type));
+        LLVMSetSection(a->map, ".maps");
+        LLVMSetAlignment(a->map, 8);
+    }
+    scan_script(cg);
+    uint32_t max_value = 0;
+    for (int i = 0; i < script->global_count; i++) {
+        struct cg_array *a = cg->arrays[i];
+        if (!a)
+            continue;
+        if (a->hist == PROGRAM_HIST_LOG)
+            a->bucket_count = 129;
+        else if (a->hist == PROGRAM_HIST_LINEAR)
+            a->bucket_count = (int)((a->hist_stop - a->hist_start) / a->hist_interval) + 3;
+        if (a->is_stats)
+            a->seq_offset = (uint32_t)(sizeof(struct stat_value) + 8 * (size_t)a->bucket_count);
+        else
+            a->seq_offset = a->symbol->type == TYPE_STRING ? cg->string_size : 8;
+        a->value_size = a->seq_offset + 8;
+        if (a->value_size > max_value)
+            max_value = a->value_size;
+    }
+    if (!max_value)
+        return;
+    cg->insert_buffer = cg_alloc_scratch(cg, max_value);
+    LLVMTypeRef members[4] = {cg->ptr, cg->ptr, cg->ptr, cg->ptr};
+    LLVMTypeRef type = LLVMStructTypeInContext(cg->context, members, 4, 0);
+    cg->seq_map = LLVMAddGlobal(cg->module, type, "tap_seq");
+    LLVMSetInitializer(cg->seq_map, LLVMConstNull(type));
+    LLVMSetSection(cg->seq_map, ".maps");
+    LLVMSetAlignment(cg->seq_map, 8);
+}
+
+static LLVMMetadataRef di_bytes(struct codegen *cg, uint64_t size)
+{
+    LLVMMetadataRef range = LLVMDIBuilderGetOrCreateSubrange(cg->di, 0, (int64_t)size);
+    return LLVMDIBuilderCreateArrayType(cg->di, size * 8, 64, cg->di_char, &range, 1);
+}
+
+static LLVMMetadataRef di_int_array_ptr(struct codegen *cg, uint64_t count)
+{
+    LLVMMetadataRef range = LLVMDIBuilderGetOrCreateSubrange(cg->di, 0, (int64_t)count);
+    LLVMMetadataRef array = LLVMDIBuilderCreateArrayType(cg->di, count * 32, 32, cg->di_int, &range, 1);
+    return LLVMDIBuilderCreatePointerType(cg->di, array, 64, 0, 0, "", 0);
+}
+
+static LLVMMetadataRef di_member(struct codegen *cg, const char *name, LLVMMetadataRef type, int index)
+{
+    return LLVMDIBuilderCreateMemberType(cg->di, cg->di_unit, name, strlen(name), cg->di_file, 0, 64, 64,
+                                         (uint64_t)index * 64, LLVMDIFlagZero, type);
+}
+
+static int64_t max_entries_of(struct codegen *cg, const struct symbol *g)
+{
+    if (g->max_entries > 0)
+        return g->max_entries;
+    if (g->type == TYPE_STATS && !g->is_array)
+        return 1;
+    return cg->options->max_map_entries > 0 ? cg->options->max_map_entries : DEFAULT_MAX_ENTRIES;
+}
+
+static void describe_map(struct codegen *cg, struct cg_array *a, const char *map_name)
+{
+    struct program *program = cg->program;
+    const struct symbol *g = a->symbol;
+    struct program_map *m = &program->maps[a->map_index];
+    program->map_count++;
+    m->name = strdup(g->name);
+    m->map_name = strdup(map_name);
+    m->decl_index = g->global_index;
+    m->kind = a->is_stats ? PROGRAM_MAP_STATS
+            : g->type == TYPE_STRING ? PROGRAM_MAP_STRING : PROGRAM_MAP_LONG;
+    m->is_scalar = !g->is_array;
+    m->key_count = g->key_count;
+    for (int k = 0; k < g->key_count; k++) {
+        m->key_kinds[k] = g->key_types[k] == TYPE_STRING ? FORMAT_ARG_STRING : FORMAT_ARG_LONG;
+        m->key_offsets[k] = a->key_offsets[k];
+    }
+    m->key_size = a->key_size;
+    m->value_size = a->value_size;
+    m->seq_offset = a->seq_offset;
+    m->print_at_end = g->is_written && !g->is_read;
+    m->hist = (enum program_hist_kind)a->hist;
+    m->hist_start = a->hist_start;
+    m->hist_stop = a->hist_stop;
+    m->hist_interval = a->hist_interval;
+    m->bucket_count = a->bucket_count;
+}
+
+static void map_btf(struct codegen *cg, LLVMValueRef map, int type, uint64_t max_entries, uint32_t key_size,
+                    uint32_t value_size)
+{
+    LLVMMetadataRef members[4] = {
+        di_member(cg, "type", di_int_array_ptr(cg, (uint64_t)type), 0),
+        di_member(cg, "max_entries", di_int_array_ptr(cg, max_entries), 1),
+        di_member(cg, "key", LLVMDIBuilderCreatePointerType(cg->di, di_bytes(cg, key_size), 64, 0, 0, "", 0), 2),
+        di_member(cg, "value", LLVMDIBuilderCreatePointerType(cg->di, di_bytes(cg, value_size), 64, 0, 0, "", 0), 3),
+    };
+    size_t len;
+    const char *name = LLVMGetValueName2(map, &len);
+    LLVMMetadataRef st = LLVMDIBuilderCreateStructType(cg->di, cg->di_unit, "", 0, cg->di_file, 0, 4 * 64,
+                                                       64, LLVMDIFlagZero, NULL, members, 4, 0, NULL, "", 0);
+    LLVMMetadataRef expr = LLVMDIBuilderCreateExpression(cg->di, NULL, 0);
+    LLVMMetadataRef gve = LLVMDIBuilderCreateGlobalVariableExpression(
+        cg->di, cg->di_unit, name, len, name, len, cg->di_file, 0, st, 0, expr, NULL, 64);
+    LLVMGlobalSetMetadata(map, LLVMGetMDKindIDInContext(cg->context, "dbg", 3), gve);
+}
+
+/* BTF for each map, once value sizes are final; and the runtime's view. */
+void cg_finish_arrays(struct codegen *cg)
+{
+    const struct script *script = cg->script;
+    if (cg->seq_map)
+        map_btf(cg, cg->seq_map, BPF_MAP_TYPE_ARRAY, 1, 4, 8);
+    cg->program->maps = calloc((size_t)script->global_count + 1, sizeof(*cg->program->maps));
+    for (int i = 0; i < script->global_count; i++) {
+        struct cg_array *a = cg->arrays[i];
+        if (!a)
+            continue;
+        /* wrapping arrays evict their oldest element themselves (the kernel's
+         * LRU maps evict in batches, before they are full) */
+        int type = a->is_scalar_stat ? BPF_MAP_TYPE_PERCPU_ARRAY
+                 : a->is_percpu ? BPF_MAP_TYPE_PERCPU_HASH : BPF_MAP_TYPE_HASH;
+        map_btf(cg, a->map, type, (uint64_t)max_entries_of(cg, a->symbol), a->key_size, a->value_size);
+        const char *name = LLVMGetValueName(a->map);
+        describe_map(cg, a, name);
+    }
+}
+
+LLVMValueRef cg_map_lookup(struct codegen *cg, LLVMValueRef map, LLVMValueRef key)
+{
+    LLVMValueRef args[2] = {map, key};
+    return cg_helper(cg, BPF_FUNC_map_lookup_elem, cg->ptr, args, 2);
+}
+
+static LLVMValueRef byte_at(struct codegen *cg, LLVMValueRef base, uint32_t offset)
+{
+    LLVMValueRef index = cg_const(cg, offset);
+    return LLVMBuildGEP2(cg->builder, cg->i8, base, &index, 1, "");
+}
+
+/* A .rodata block of zeros of at least `size` bytes: a map value, so helpers
+ * accept it as a source (LLVM expands only small memsets for BPF). */
+static LLVMValueRef zeros(struct codegen *cg, uint32_t size)
+{
+    LLVMTypeRef type = LLVMArrayType2(cg->i8, size);
+    LLVMValueRef global = LLVMAddGlobal(cg->module, type, "zeros");
+    LLVMSetInitializer(global, LLVMConstNull(type));
+    LLVMSetGlobalConstant(global, 1);
+    LLVMSetLinkage(global, LLVMPrivateLinkage);
+    LLVMSetSection(global, ".rodata");
+    LLVMSetAlignment(global, 8);
+    return global;
+}
+
+void cg_zero(struct codegen *cg, LLVMValueRef ptr, uint32_t size)
+{
+    if (size <= 256) {
+        LLVMBuildMemSet(cg->builder, ptr, LLVMConstInt(cg->i8, 0, 0), LLVMConstInt(cg->i64, size, 0), 8);
+        return;
+    }
+    LLVMValueRef args[3] = {ptr, LLVMConstInt(cg->i32, size, 0), zeros(cg, size)};
+    cg_helper(cg, BPF_FUNC_probe_read_kernel, cg->i64, args, 3);
+}
+
+void cg_copy(struct codegen *cg, LLVMValueRef dst, LLVMValueRef src, uint32_t size)
+{
+    if (size <= 256) {
+        LLVMBuildMemCpy(cg->builder, dst, 8, src, 8, LLVMConstInt(cg->i64, size, 0));
+        return;
+    }
+    LLVMValueRef args[3] = {dst, LLVMConstInt(cg->i32, size, 0), src};
+    cg_helper(cg, BPF_FUNC_probe_read_kernel, cg->i64, args, 3);
+}
+
+/* The key in a scratch area of its own (values first: evaluating an index
+ * may use other keys' areas, never this one). */
+LLVMValueRef cg_array_key(struct codegen *cg, struct cg_array *a, struct expr *indices)
+{
+    const struct symbol *g = a->symbol;
+    LLVMValueRef values[MAX_ARRAY_KEYS];
+    int count = 0;
+    for (struct expr *k = indices; k && count < MAX_ARRAY_KEYS; k = k->next)
+        values[count++] = cg_expr(cg, k);
+    LLVMValueRef key = cg_scratch_ptr(cg, cg_alloc_scratch(cg, a->key_size));
+    if (g->key_count == 0) {
+        LLVMBuildStore(cg->builder, LLVMConstInt(cg->i32, 0, 0), key);
+        return key;
+    }
+    for (int i = 0; i < count && i < g->key_count; i++) {
+        LLVMValueRef field = byte_at(cg, key, a->key_offsets[i]);
+        if (g->key_types[i] == TYPE_STRING) {
+            cg_zero(cg, field, cg->string_size);
+            cg_string_copy(cg, field, values[i]);
+        } else {
+            LLVMBuildStore(cg->builder, values[i], field);
+        }
+    }
+    return key;
+}
+
+/* stap's words: the declared limit, or MAXMAPENTRIES for the default one. */
+static void raise_full(struct codegen *cg, struct cg_array *a, struct span span)
+{
+    char message[160];
+    if (a->symbol->max_entries > 0)
+        snprintf(message, sizeof(message), "Array overflow, check size limit (%lld)",
+                 (long long)a->symbol->max_entries);
+    else
+        snprintf(message, sizeof(message), "Array overflow, check MAXMAPENTRIES");
+    cg_raise_error(cg, span, message, cg_const(cg, 0));
+}
+
+/* long evict_scan(map, key, value, ctx): finds the element inserted first. */
+static LLVMValueRef evict_callback(struct codegen *cg, struct cg_array *a, uint32_t best_key, uint32_t best_seq,
+                                   uint32_t have, uint32_t cand_key, struct span span)
+{
+    char name[32];
+    snprintf(name, sizeof(name), "evict_scan_%d", cg->callback_count++);
+    LLVMTypeRef params[4] = {cg->ptr, cg->ptr, cg->ptr, cg->ptr};
+    const char *names[4] = {"map", "key", "value", "ctx"};
+    LLVMValueRef fn = cg_new_function(cg, name, LLVMFunctionType(cg->i64, params, 4, 0), ".text", names, 1);
+    struct fn_state *parent = cg->fn;
+    struct fn_state state = *parent;
+    state.kind = FN_USER;
+    state.function = fn;
+    state.scope = LLVMGetSubprogram(fn);
+    LLVMBasicBlockRef saved = LLVMGetInsertBlock(cg->builder);
+    cg->fn = &state;
+    LLVMBuilderRef b = cg->builder;
+    LLVMBasicBlockRef entry = cg_block(cg, "entry"), skip = cg_block(cg, "skip"), run = cg_block(cg, "run"),
+                      take = cg_block(cg, "take"), check = cg_block(cg, "check");
+    cg_position(cg, entry);
+    cg_set_location(cg, span);
+    state.scratch = cg_load_scratch(cg);
+    LLVMBuildCondBr(b, LLVMBuildIsNull(b, state.scratch, ""), skip, run);
+    cg_position(cg, skip);
+    LLVMBuildRet(b, cg_const(cg, 0));
+    cg_position(cg, run);
+    cg_copy(cg, cg_scratch_ptr(cg, cand_key), LLVMGetParam(fn, 1), a->key_size);
+    LLVMValueRef seq;
+    if (a->is_stats) {
+        seq = cg_stat_seq(cg, a, cg_scratch_ptr(cg, cand_key));
+    } else {
+        LLVMValueRef offset = cg_const(cg, a->seq_offset);
+        seq = LLVMBuildLoad2(b, cg->i64, LLVMBuildGEP2(b, cg->i8, LLVMGetParam(fn, 2), &offset, 1, ""), "");
+    }
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildLoad2(b, cg->i64, cg_scratch_ptr(cg, have), ""),
+                                     cg_const(cg, 0), ""), take, check);
+    cg_position(cg, check);
+    LLVMValueRef older = LLVMBuildICmp(b, LLVMIntULT, seq, LLVMBuildLoad2(b, cg->i64, cg_scratch_ptr(cg, best_seq), ""), "");
+    LLVMBuildCondBr(b, older, take, skip);
+    cg_position(cg, take);
+    LLVMBuildStore(b, seq, cg_scratch_ptr(cg, best_seq));
+    LLVMBuildStore(b, cg_const(cg, 1), cg_scratch_ptr(cg, have));
+    cg_copy(cg, cg_scratch_ptr(cg, best_key), cg_scratch_ptr(cg, cand_key), a->key_size);
+    LLVMBuildRet(b, cg_const(cg, 0));
+    cg->fn = parent;
+    cg_position(cg, saved);
+    cg_set_location(cg, span);
+    return fn;
+}
+
+/* a%[N] is full: delete the element inserted first (O(N), only when full). */
+static void evict_oldest(struct codegen *cg, struct cg_array *a, struct span span)
+{
+    uint32_t best_key = cg_alloc_scratch(cg, a->key_size), cand_key = cg_alloc_scratch(cg, a->key_size);
+    uint32_t best_seq = cg_alloc_scratch(cg, 8), have = cg_alloc_scratch(cg, 8);
+    LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, have));
+    LLVMValueRef callback = evict_callback(cg, a, best_key, best_seq, have, cand_key, span);
+    LLVMValueRef args[4] = {a->map, callback, LLVMConstNull(cg->ptr), cg_const(cg, 0)};
+    cg_helper(cg, BPF_FUNC_for_each_map_elem, cg->i64, args, 4);
+    LLVMValueRef found = LLVMBuildICmp(cg->builder, LLVMIntNE,
+                                       LLVMBuildLoad2(cg->builder, cg->i64, cg_scratch_ptr(cg, have), ""),
+                                       cg_const(cg, 0), "");
+    LLVMBasicBlockRef drop = cg_block(cg, "evict"), done = cg_block(cg, "evicted");
+    LLVMBuildCondBr(cg->builder, found, drop, done);
+    cg_position(cg, drop);
+    LLVMValueRef del[2] = {a->map, cg_scratch_ptr(cg, best_key)};
+    cg_helper(cg, BPF_FUNC_map_delete_elem, cg->i64, del, 2);
+    LLVMBuildBr(cg->builder, done);
+    cg_position(cg, done);
+}
+
+/* The element for `key`, inserted as zero when missing; a full array is a
+ * runtime error (a wrapping one evicts its oldest entry instead). */
+LLVMValueRef cg_array_element(struct codegen *cg, struct cg_array *a, LLVMValueRef key, struct span span)
+{
+    LLVMValueRef found = cg_map_lookup(cg, a->map, key);
+    LLVMBasicBlockRef start = LLVMGetInsertBlock(cg->builder);
+    LLVMBasicBlockRef insert = cg_block(cg, "elem_insert"), retry = cg_block(cg, "elem_retry"),
+                      full = cg_block(cg, "elem_full"), missing = cg_block(cg, "elem_missing"),
+                      done = cg_block(cg, "elem_done");
+    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, found, ""), insert, done);
+
+    cg_position(cg, insert);
+    LLVMValueRef fresh = cg_scratch_ptr(cg, cg->insert_buffer);
+    cg_zero(cg, fresh, a->value_size);
+    LLVMValueRef seq_index = cg_scratch_ptr(cg, cg->insert_buffer + a->seq_offset);
+    LLVMBuildStore(cg->builder, LLVMConstInt(cg->i32, 0, 0), seq_index);   /* key 0 of tap_seq */
+    LLVMValueRef counter = cg_map_lookup(cg, cg->seq_map, seq_index);
+    LLVMBasicBlockRef numbered = cg_block(cg, "numbered"), number = cg_block(cg, "number");
+    LLVMBuildStore(cg->builder, cg_const(cg, 0), seq_index);
+    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, counter, ""), numbered, number);
+    cg_position(cg, number);
+    LLVMValueRef seq = LLVMBuildAtomicRMW(cg->builder, LLVMAtomicRMWBinOpAdd, counter, cg_const(cg, 1),
+                                          LLVMAtomicOrderingMonotonic, 0);
+    LLVMBuildStore(cg->builder, LLVMBuildAdd(cg->builder, seq, cg_const(cg, 1), ""), seq_index);
+    LLVMBuildBr(cg->builder, numbered);
+    cg_position(cg, numbered);
+    LLVMValueRef args[4] = {a->map, key, fresh, cg_const(cg, BPF_NOEXIST)};
+    LLVMValueRef status = cg_helper(cg, BPF_FUNC_map_update_elem, cg->i64, args, 4);
+    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, status, cg_const(cg, -E2BIG_ERRNO), ""),
+                    full, retry);
+    cg_position(cg, full);
+    if (a->symbol->wrap) {
+        evict_oldest(cg, a, span);
+        LLVMValueRef again_args[4] = {a->map, key, fresh, cg_const(cg, BPF_NOEXIST)};
+        LLVMValueRef second = cg_helper(cg, BPF_FUNC_map_update_elem, cg->i64, again_args, 4);
+        LLVMBasicBlockRef still_full = cg_block(cg, "still_full");
+        LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, second, cg_const(cg, -E2BIG_ERRNO), ""),
+                        still_full, retry);
+        cg_position(cg, still_full);
+    }
+    raise_full(cg, a, span);
+
+    cg_position(cg, retry);
+    LLVMValueRef again = cg_map_lookup(cg, a->map, key);
+    LLVMBasicBlockRef retry_end = LLVMGetInsertBlock(cg->builder);
+    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, again, ""), missing, done);
+    /* Inserted and gone at once: only another CPU's delete does that. */
+    cg_position(cg, missing);
+    raise_full(cg, a, span);
+
+    cg_position(cg, done);
+    LLVMValueRef phi = LLVMBuildPhi(cg->builder, cg->ptr, "elem");
+    LLVMValueRef values[2] = {found, again};
+    LLVMBasicBlockRef blocks[2] = {start, retry_end};
+    LLVMAddIncoming(phi, values, blocks, 2);
+    return phi;
+}
+
+/* The spec forbids modifying an array inside its own foreach (where it can
+ * be seen: the loop body itself, not functions it calls). */
+void cg_check_not_iterated(struct codegen *cg, const struct symbol *array, struct span span)
+{
+    for (int i = 0; i < cg->foreach_depth; i++)
+        if (cg->foreach_arrays[i] == array) {
+            diag_error(cg->diags, span, "array %s modified inside a foreach over it", array->name);
+            return;
+        }
+}
+
+LLVMValueRef cg_array_lvalue(struct codegen *cg, struct expr *e)
+{
+    struct cg_array *a = cg_array_of(cg, e->symbol);
+    cg_check_not_iterated(cg, e->symbol, e->span);
+    LLVMValueRef key = cg_array_key(cg, a, e->index.indices);
+    cg_set_location(cg, e->span);
+    return cg_array_element(cg, a, key, e->span);
+}
+
+/* a[k]: 0 or "" when missing. Strings are copied out: the element may be
+ * deleted while the value is still in use. */
+LLVMValueRef cg_array_read(struct codegen *cg, struct expr *e)
+{
+    struct cg_array *a = cg_array_of(cg, e->symbol);
+    if (!a || a->is_stats) {
+        diag_error(cg->diags, e->span, "statistics can only be read with an extractor such as @count");
+        return cg_const(cg, 0);
+    }
+    LLVMValueRef key = cg_array_key(cg, a, e->index.indices);
+    cg_set_location(cg, e->span);
+    LLVMValueRef found = cg_map_lookup(cg, a->map, key);
+    int is_string = a->symbol->type == TYPE_STRING;
+    LLVMValueRef slot = is_string ? cg_scratch_ptr(cg, cg_alloc_string_slot(cg)) : NULL;
+    LLVMBasicBlockRef hit = cg_block(cg, "read_hit"), miss = cg_block(cg, "read_miss"),
+                      done = cg_block(cg, "read_done");
+    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, found, ""), miss, hit);
+    cg_position(cg, hit);
+    LLVMValueRef value = NULL;
+    if (is_string)
+        cg_string_copy(cg, slot, found);
+    else
+        value = LLVMBuildLoad2(cg->builder, cg->i64, found, "");
+    LLVMBasicBlockRef hit_end = LLVMGetInsertBlock(cg->builder);
+    LLVMBuildBr(cg->builder, done);
+    cg_position(cg, miss);
+    if (is_string)
+        LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, 0, 0), slot);
+    LLVMBuildBr(cg->builder, done);
+    cg_position(cg, done);
+    if (is_string)
+        return slot;
+    LLVMValueRef phi = LLVMBuildPhi(cg->builder, cg->i64, "");
+    LLVMValueRef values[2] = {value, cg_const(cg, 0)};
+    LLVMBasicBlockRef blocks[2] = {hit_end, miss};
+    LLVMAddIncoming(phi, values, blocks, 2);
+    return phi;
+}
+
+LLVMValueRef cg_array_in(struct codegen *cg, struct expr *e)
+{
+    struct cg_array *a = cg_array_of(cg, e->symbol);
+    if (!a) {
+        diag_error(cg->diags, e->span, "`in` needs an array");
+        return cg_const(cg, 0);
+    }
+    for (struct expr *k = e->in.keys; k; k = k->next)
+        if (k->kind == EXPR_IDENT && strcmp(k->ident.name, "*") == 0) {
+            diag_error(cg->diags, k->span, "wildcards in `in` not supported yet");
+            return cg_const(cg, 0);
+        }
+    LLVMValueRef key = cg_array_key(cg, a, e->in.keys);
+    cg_set_location(cg, e->span);
+    LLVMValueRef found = cg_map_lookup(cg, a->map, key);
+    return LLVMBuildZExt(cg->builder, LLVMBuildIsNotNull(cg->builder, found, ""), cg->i64, "");
+}
+
+/* long delete_one(map, key, value, ctx): bpf_for_each_map_elem's callback
+ * for `delete a`; hash maps allow deleting the element being visited. */
+static LLVMValueRef delete_callback(struct codegen *cg, struct span span)
+{
+    char name[32];
+    snprintf(name, sizeof(name), "delete_all_%d", cg->callback_count++);
+    LLVMTypeRef params[4] = {cg->ptr, cg->ptr, cg->ptr, cg->ptr};
+    const char *names[4] = {"map", "key", "value", "ctx"};
+    LLVMValueRef fn = cg_new_function(cg, name, LLVMFunctionType(cg->i64, params, 4, 0), ".text", names, 1);
+    struct fn_state state = {.kind = FN_USER, .function = fn, .scope = LLVMGetSubprogram(fn)};
+    struct fn_state *saved = cg->fn;
+    LLVMBasicBlockRef saved_block = LLVMGetInsertBlock(cg->builder);
+    cg->fn = &state;
+    cg_position(cg, cg_block(cg, "entry"));
+    cg_set_location(cg, (struct span){.line = 1, .col = 1});
+    LLVMValueRef args[2] = {LLVMGetParam(fn, 0), LLVMGetParam(fn, 1)};
+    cg_helper(cg, BPF_FUNC_map_delete_elem, cg->i64, args, 2);
+    LLVMBuildRet(cg->builder, cg_const(cg, 0));
+    cg->fn = saved;
+    cg_position(cg, saved_block);
+    cg_set_location(cg, span);
+    return fn;
+}
+
+void cg_delete(struct codegen *cg, struct stmt *st)
+{
+    struct expr *e = st->expr;
+    struct cg_array *a = cg_array_of(cg, e->symbol);
+    if (a)
+        cg_check_not_iterated(cg, e->symbol, e->span);
+    if (e->kind == EXPR_INDEX && a) {
+        LLVMValueRef key = cg_array_key(cg, a, e->index.indices);
+        cg_set_location(cg, st->span);
+        LLVMValueRef args[2] = {a->map, key};
+        cg_helper(cg, BPF_FUNC_map_delete_elem, cg->i64, args, 2);
+        return;
+    }
+    if (e->kind != EXPR_IDENT || !e->symbol) {
+        diag_error(cg->diags, st->span, "delete needs a variable, an array or an array element");
+        return;
+    }
+    if (a && a->symbol->is_array) {
+        LLVMValueRef callback = delete_callback(cg, st->span);
+        cg_set_location(cg, st->span);
+        LLVMValueRef args[4] = {a->map, callback, LLVMConstNull(cg->ptr), cg_const(cg, 0)};
+        cg_helper(cg, BPF_FUNC_for_each_map_elem, cg->i64, args, 4);
+        return;
+    }
+    if (a) {   /* a scalar statistic: every CPU's element back to zero */
+        cg_stat_reset(cg, a);
+        return;
+    }
+    const struct symbol *sym = e->symbol;
+    LLVMValueRef ptr = sym->kind == SYMBOL_GLOBAL ? cg_global_ptr(cg, sym) : cg_local_ptr(cg, sym);
+    if (sym->type == TYPE_STRING)
+        LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, 0, 0), ptr);
+    else
+        LLVMBuildStore(cg->builder, cg_const(cg, 0), ptr);
+}

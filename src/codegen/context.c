@@ -1,0 +1,123 @@
+/* Context functions that read the current task: ppid(), pexecname(), euid().
+ * Field offsets come from the running kernel's BTF at compile time (the
+ * program is built for this kernel anyway), then bpf_probe_read_kernel walks
+ * task->real_parent->tgid, task->real_parent->comm, task->cred->euid. */
+#include <string.h>
+
+#include <bpf/btf.h>
+#include <linux/bpf.h>
+
+#include "codegen/codegen_internal.h"
+#include "sema/builtins.h"
+
+/* Byte offset of `member` in struct `type`, looking inside anonymous members
+ * (randomized layouts group fields that way); -1 when absent. */
+static long member_offset(const struct btf *btf, int type_id, const char *member, int depth)
+{
+    const struct btf_type *t = btf__type_by_id(btf, (__u32)type_id);
+    if (!t || !btf_is_composite(t) || depth > 4)
+        return -1;
+    const struct btf_member *m = btf_members(t);
+    for (int i = 0; i < btf_vlen(t); i++, m++) {
+        const char *name = btf__name_by_offset(btf, m->name_off);
+        long bits = (long)btf_member_bit_offset(t, (__u32)i);
+        if (name && strcmp(name, member) == 0)
+            return bits / 8;
+        if (!name || !*name) {
+            long inner = member_offset(btf, btf__resolve_type(btf, m->type), member, depth + 1);
+            if (inner >= 0)
+                return bits / 8 + inner;
+        }
+    }
+    return -1;
+}
+
+struct task_offsets {
+    int loaded;
+    long real_parent, tgid, comm, cred, euid, mm, arg_start, arg_end;
+};
+
+static const struct task_offsets *task_offsets(void)
+{
+    static struct task_offsets offsets;
+    if (offsets.loaded)
+        return &offsets;
+    offsets = (struct task_offsets){.loaded = 1, -1, -1, -1, -1, -1, -1, -1, -1};
+    struct btf *btf = btf__load_vmlinux_btf();
+    if (!btf)
+        return &offsets;
+    int task = btf__find_by_name_kind(btf, "task_struct", BTF_KIND_STRUCT);
+    int cred = btf__find_by_name_kind(btf, "cred", BTF_KIND_STRUCT);
+    int mm = btf__find_by_name_kind(btf, "mm_struct", BTF_KIND_STRUCT);
+    if (mm > 0) {
+        offsets.arg_start = member_offset(btf, mm, "arg_start", 0);
+        offsets.arg_end = member_offset(btf, mm, "arg_end", 0);
+    }
+    if (task > 0) {
+        offsets.real_parent = member_offset(btf, task, "real_parent", 0);
+        offsets.tgid = member_offset(btf, task, "tgid", 0);
+        offsets.comm = member_offset(btf, task, "comm", 0);
+        offsets.cred = member_offset(btf, task, "cred", 0);
+        offsets.mm = member_offset(btf, task, "mm", 0);
+    }
+    if (cred > 0)
+        offsets.euid = member_offset(btf, cred, "euid", 0);
+    btf__free(btf);
+    return &offsets;
+}
+
+/* *(u64 *)(base + offset) from kernel memory; 0 when unreadable. */
+static LLVMValueRef read_kernel(struct codegen *cg, LLVMValueRef base, long offset, int size)
+{
+    LLVMValueRef slot = cg_entry_alloca(cg, cg->i64, "kread");
+    LLVMBuildStore(cg->builder, cg_const(cg, 0), slot);
+    LLVMValueRef address = LLVMBuildAdd(cg->builder, base, cg_const(cg, offset), "");
+    LLVMValueRef args[3] = {slot, LLVMConstInt(cg->i32, (unsigned)size, 0),
+                            LLVMBuildIntToPtr(cg->builder, address, cg->ptr, "")};
+    cg_helper(cg, BPF_FUNC_probe_read_kernel, cg->i64, args, 3);
+    LLVMValueRef value = LLVMBuildLoad2(cg->builder, cg->i64, slot, "");
+    return size == 8 ? value : LLVMBuildAnd(cg->builder, value, cg_const(cg, (1ll << (size * 8)) - 1), "");
+}
+
+static LLVMValueRef current_task(struct codegen *cg)
+{
+    return cg_helper(cg, BPF_FUNC_get_current_task, cg->i64, NULL, 0);
+}
+
+LLVMValueRef cg_context_call(struct codegen *cg, struct expr *e, int builtin_id)
+{
+    const struct task_offsets *o = task_offsets();
+    int missing = (builtin_id == BUILTIN_PPID && (o->real_parent < 0 || o->tgid < 0)) ||
+                  (builtin_id == BUILTIN_PEXECNAME && (o->real_parent < 0 || o->comm < 0)) ||
+                  (builtin_id == BUILTIN_EUID && (o->cred < 0 || o->euid < 0)) ||
+                  ((builtin_id == BUILTIN_ARG_START || builtin_id == BUILTIN_ARG_END) &&
+                   (o->mm < 0 || o->arg_start < 0 || o->arg_end < 0));
+    if (missing) {
+        diag_error(cg->diags, e->span, "%s() needs the kernel's BTF (/sys/kernel/btf/vmlinux) "
+                   "to find task_struct fields", e->call.name);
+        return e->type == TYPE_STRING ? cg_string_literal(cg, "", 0) : cg_const(cg, 0);
+    }
+    switch (builtin_id) {
+    case BUILTIN_PPID:
+        return read_kernel(cg, read_kernel(cg, current_task(cg), o->real_parent, 8), o->tgid, 4);
+    case BUILTIN_EUID:
+        return read_kernel(cg, read_kernel(cg, current_task(cg), o->cred, 8), o->euid, 4);
+    case BUILTIN_PEXECNAME: {
+        LLVMValueRef parent = read_kernel(cg, current_task(cg), o->real_parent, 8);
+        LLVMValueRef address = LLVMBuildAdd(cg->builder, parent, cg_const(cg, o->comm), "");
+        LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
+        LLVMValueRef args[3] = {slot, LLVMConstInt(cg->i32, 16, 0),
+                                LLVMBuildIntToPtr(cg->builder, address, cg->ptr, "")};
+        cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
+        return slot;
+    }
+    case BUILTIN_ARG_START: case BUILTIN_ARG_END: {
+        /* a kernel thread has no mm: reading at offset from 0 fails and yields 0 */
+        LLVMValueRef mm = read_kernel(cg, current_task(cg), o->mm, 8);
+        return read_kernel(cg, mm, builtin_id == BUILTIN_ARG_START ? o->arg_start : o->arg_end, 8);
+    }
+    case BUILTIN_JIFFIES:
+        return cg_helper(cg, BPF_FUNC_jiffies64, cg->i64, NULL, 0);
+    }
+    return cg_const(cg, 0);
+}

@@ -1,0 +1,349 @@
+/* foreach, all of it in BPF. Every form is one sorted walk: the elements
+ * are put in a total order (the sort column with its direction, then the
+ * insertion number: without a sort column, insertion order, which is what
+ * stap's unsorted foreach and its stable sort give), and each iteration
+ * selects the smallest element after the previous one with one
+ * bpf_for_each_map_elem scan. That is O(n^2) map visits, but it needs only
+ * two keys of scratch whatever the array size, the body runs in the probe
+ * with its variables (break, continue, next, nested foreach, calls), and
+ * `limit N` stops after N scans. The walk is a bpf_loop (stmt.c), so the
+ * verifier sees each piece once. */
+#include <stdio.h>
+#include <string.h>
+
+#include <linux/bpf.h>
+
+#include "codegen/codegen_internal.h"
+
+enum sort_by { SORT_INSERTION, SORT_KEY, SORT_VALUE };
+
+struct walk {
+    struct stmt *st;
+    struct cg_array *a;
+    enum sort_by by;
+    int key;                     /* SORT_KEY: which */
+    int direction;               /* +1 ascending, -1 descending */
+    enum stat_op stat;           /* SORT_VALUE on statistics */
+    int value_is_string;
+    uint32_t sort_size;          /* bytes of a sort value */
+    /* scratch offsets */
+    uint32_t last_key, best_key, cand_key, last_sort, best_sort, cand_sort;
+    uint32_t last_seq, best_seq, cand_seq;
+    uint32_t have_last, have_best, count, limit, slice;
+    int has_limit;
+    int wildcard[MAX_ARRAY_KEYS];
+    int slice_count;
+};
+
+static LLVMValueRef at(struct codegen *cg, uint32_t offset)
+{
+    return cg_scratch_ptr(cg, offset);
+}
+
+static LLVMValueRef byte_at(struct codegen *cg, LLVMValueRef base, uint32_t offset)
+{
+    LLVMValueRef index = cg_const(cg, offset);
+    return LLVMBuildGEP2(cg->builder, cg->i8, base, &index, 1, "");
+}
+
+static LLVMValueRef load(struct codegen *cg, LLVMValueRef ptr)
+{
+    return LLVMBuildLoad2(cg->builder, cg->i64, ptr, "");
+}
+
+static LLVMValueRef sign(struct codegen *cg, LLVMValueRef a, LLVMValueRef b)
+{
+    LLVMBuilderRef bd = cg->builder;
+    LLVMValueRef gt = LLVMBuildZExt(bd, LLVMBuildICmp(bd, LLVMIntSGT, a, b, ""), cg->i64, "");
+    LLVMValueRef lt = LLVMBuildZExt(bd, LLVMBuildICmp(bd, LLVMIntSLT, a, b, ""), cg->i64, "");
+    return LLVMBuildSub(bd, gt, lt, "");
+}
+
+static LLVMValueRef compare_key(struct codegen *cg, struct walk *w, int k, LLVMValueRef x, LLVMValueRef y)
+{
+    const struct symbol *g = w->a->symbol;
+    LLVMValueRef fx = byte_at(cg, x, w->a->key_offsets[k]), fy = byte_at(cg, y, w->a->key_offsets[k]);
+    if (g->key_types[k] == TYPE_STRING)
+        return cg_string_compare(cg, fx, fy);
+    return sign(cg, load(cg, fx), load(cg, fy));
+}
+
+/* <0, 0, >0: where element x (key, sort value, insertion number) stands
+ * before element y. The insertion number is compared only when the sort
+ * column ties: a chain, not a tree of paths for the verifier. */
+static LLVMValueRef compare(struct codegen *cg, struct walk *w, LLVMValueRef x_key, LLVMValueRef x_sort,
+                            LLVMValueRef x_seq, LLVMValueRef y_key, LLVMValueRef y_sort, LLVMValueRef y_seq)
+{
+    LLVMBuilderRef b = cg->builder;
+    if (w->by == SORT_INSERTION)
+        return sign(cg, load(cg, x_seq), load(cg, y_seq));
+    LLVMValueRef c;
+    if (w->by == SORT_VALUE)
+        c = w->value_is_string ? cg_string_compare(cg, x_sort, y_sort) : sign(cg, load(cg, x_sort), load(cg, y_sort));
+    else
+        c = compare_key(cg, w, w->key, x_key, y_key);
+    if (w->direction < 0)
+        c = LLVMBuildNeg(b, c, "");
+    LLVMBasicBlockRef first = LLVMGetInsertBlock(b);
+    LLVMBasicBlockRef tie = cg_block(cg, "compare_tie"), done = cg_block(cg, "compared");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, c, cg_const(cg, 0), ""), done, tie);
+    cg_position(cg, tie);
+    LLVMValueRef by_seq = sign(cg, load(cg, x_seq), load(cg, y_seq));
+    LLVMBuildBr(b, done);
+    cg_position(cg, done);
+    LLVMValueRef phi = LLVMBuildPhi(b, cg->i64, "order");
+    LLVMValueRef values[2] = {c, by_seq};
+    LLVMBasicBlockRef blocks[2] = {first, tie};
+    LLVMAddIncoming(phi, values, blocks, 2);
+    return phi;
+}
+
+/* The element's sort value into cand_sort. */
+static void candidate_sort_value(struct codegen *cg, struct walk *w, LLVMValueRef value)
+{
+    LLVMValueRef seq = w->a->is_stats ? cg_stat_seq(cg, w->a, at(cg, w->cand_key))
+                                      : load(cg, LLVMBuildGEP2(cg->builder, cg->i8, value,
+                                                               (LLVMValueRef[]){cg_const(cg, w->a->seq_offset)}, 1, ""));
+    LLVMBuildStore(cg->builder, seq, at(cg, w->cand_seq));
+    if (w->by != SORT_VALUE)
+        return;
+    LLVMValueRef to = at(cg, w->cand_sort);
+    if (w->a->is_stats)
+        LLVMBuildStore(cg->builder, cg_stat_value(cg, w->a, at(cg, w->cand_key), w->stat), to);
+    else if (w->value_is_string)
+        cg_string_copy(cg, to, value);
+    else
+        LLVMBuildStore(cg->builder, load(cg, value), to);
+}
+
+/* long scan(map, key, value, ctx): keeps the smallest element after `last`. */
+static LLVMValueRef scan_callback(struct codegen *cg, struct walk *w)
+{
+    char name[32];
+    snprintf(name, sizeof(name), "foreach_scan_%d", cg->callback_count++);
+    LLVMTypeRef params[4] = {cg->ptr, cg->ptr, cg->ptr, cg->ptr};
+    const char *names[4] = {"map", "key", "value", "ctx"};
+    LLVMValueRef fn = cg_new_function(cg, name, LLVMFunctionType(cg->i64, params, 4, 0), ".text", names, 1);
+    struct fn_state *parent = cg->fn;
+    struct fn_state state = *parent;
+    state.kind = FN_USER;
+    state.function = fn;
+    state.scope = LLVMGetSubprogram(fn);
+    LLVMBasicBlockRef saved_block = LLVMGetInsertBlock(cg->builder);
+    cg->fn = &state;
+    LLVMBuilderRef b = cg->builder;
+    LLVMBasicBlockRef entry = cg_block(cg, "entry"), skip = cg_block(cg, "skip"), run = cg_block(cg, "run");
+    cg_position(cg, entry);
+    cg_set_location(cg, w->st->span);
+    state.scratch = cg_load_scratch(cg);
+    LLVMBuildCondBr(b, LLVMBuildIsNull(b, state.scratch, ""), skip, run);
+    cg_position(cg, skip);
+    LLVMBuildRet(b, cg_const(cg, 0));
+    cg_position(cg, run);
+
+    LLVMValueRef cand_key = at(cg, w->cand_key);
+    cg_copy(cg, cand_key, LLVMGetParam(fn, 1), w->a->key_size);
+    for (int k = 0; k < w->slice_count; k++) {
+        if (w->wildcard[k])
+            continue;
+        LLVMValueRef slice = at(cg, w->slice);
+        LLVMValueRef same = LLVMBuildICmp(b, LLVMIntEQ, compare_key(cg, w, k, cand_key, slice), cg_const(cg, 0), "");
+        LLVMBasicBlockRef match = cg_block(cg, "slice_match");
+        LLVMBuildCondBr(b, same, match, skip);
+        cg_position(cg, match);
+    }
+    candidate_sort_value(cg, w, LLVMGetParam(fn, 2));
+    LLVMValueRef cand_sort = at(cg, w->cand_sort);
+
+    LLVMBasicBlockRef after_last = cg_block(cg, "after_last"), check_last = cg_block(cg, "check_last");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, load(cg, at(cg, w->have_last)), cg_const(cg, 0), ""),
+                    check_last, after_last);
+    cg_position(cg, check_last);
+    LLVMValueRef cand_seq = at(cg, w->cand_seq);
+    LLVMValueRef vs_last = compare(cg, w, cand_key, cand_sort, cand_seq, at(cg, w->last_key), at(cg, w->last_sort),
+                                   at(cg, w->last_seq));
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLE, vs_last, cg_const(cg, 0), ""), skip, after_last);
+
+    cg_position(cg, after_last);
+    LLVMBasicBlockRef take = cg_block(cg, "take"), check_best = cg_block(cg, "check_best");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, load(cg, at(cg, w->have_best)), cg_const(cg, 0), ""),
+                    check_best, take);
+    cg_position(cg, check_best);
+    LLVMValueRef vs_best = compare(cg, w, at(cg, w->cand_key), at(cg, w->cand_sort), at(cg, w->cand_seq),
+                                   at(cg, w->best_key), at(cg, w->best_sort), at(cg, w->best_seq));
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGE, vs_best, cg_const(cg, 0), ""), skip, take);
+
+    cg_position(cg, take);
+    cg_copy(cg, at(cg, w->best_key), at(cg, w->cand_key), w->a->key_size);
+    LLVMBuildStore(b, load(cg, at(cg, w->cand_seq)), at(cg, w->best_seq));
+    if (w->by == SORT_VALUE)
+        cg_copy(cg, at(cg, w->best_sort), cand_sort, w->sort_size);
+    LLVMBuildStore(b, cg_const(cg, 1), at(cg, w->have_best));
+    LLVMBuildRet(b, cg_const(cg, 0));
+
+    cg->fn = parent;
+    cg_position(cg, saved_block);
+    cg_set_location(cg, w->st->span);
+    return fn;
+}
+
+/* Runs first in each iteration: find the next element, set the loop
+ * variables; false when the walk is over. */
+static LLVMValueRef next_element(struct codegen *cg, void *data)
+{
+    struct walk *w = data;
+    LLVMBuilderRef b = cg->builder;
+    struct stmt *st = w->st;
+    LLVMBasicBlockRef start = LLVMGetInsertBlock(b);
+    LLVMBasicBlockRef scan = cg_block(cg, "foreach_scan"), found = cg_block(cg, "foreach_found"),
+                      done = cg_block(cg, "foreach_next_done");
+    LLVMValueRef more = cg_const(cg, 1);
+    if (w->has_limit) {
+        LLVMValueRef count = load(cg, at(cg, w->count));
+        more = LLVMBuildICmp(b, LLVMIntSLT, count, load(cg, at(cg, w->limit)), "");
+        LLVMBuildStore(b, LLVMBuildAdd(b, count, cg_const(cg, 1), ""), at(cg, w->count));
+    } else {
+        more = LLVMConstInt(cg->i1, 1, 0);
+    }
+    LLVMBuildCondBr(b, more, scan, done);
+
+    cg_position(cg, scan);
+    LLVMBuildStore(b, cg_const(cg, 0), at(cg, w->have_best));
+    LLVMValueRef args[4] = {w->a->map, scan_callback(cg, w), LLVMConstNull(cg->ptr), cg_const(cg, 0)};
+    cg_helper(cg, BPF_FUNC_for_each_map_elem, cg->i64, args, 4);
+    LLVMValueRef have = LLVMBuildICmp(b, LLVMIntNE, load(cg, at(cg, w->have_best)), cg_const(cg, 0), "");
+    LLVMBasicBlockRef scan_end = LLVMGetInsertBlock(b);
+    LLVMBuildCondBr(b, have, found, done);
+
+    cg_position(cg, found);
+    LLVMValueRef best = at(cg, w->best_key);
+    cg_copy(cg, at(cg, w->last_key), best, w->a->key_size);
+    LLVMBuildStore(b, load(cg, at(cg, w->best_seq)), at(cg, w->last_seq));
+    if (w->by == SORT_VALUE)
+        cg_copy(cg, at(cg, w->last_sort), at(cg, w->best_sort), w->sort_size);
+    LLVMBuildStore(b, cg_const(cg, 1), at(cg, w->have_last));
+    int k = 0;
+    for (struct foreach_key *fk = st->foreach.keys; fk; fk = fk->next, k++) {
+        if (!fk->symbol)
+            continue;
+        LLVMValueRef field = byte_at(cg, best, w->a->key_offsets[k]);
+        if (fk->symbol->type == TYPE_STRING)
+            cg_string_copy(cg, cg_local_ptr(cg, fk->symbol), field);
+        else
+            LLVMBuildStore(b, load(cg, field), cg_local_ptr(cg, fk->symbol));
+    }
+    const struct symbol *v = st->foreach.value_symbol;
+    if (v) {
+        LLVMValueRef to = cg_local_ptr(cg, v);
+        if (w->a->is_stats) {
+            LLVMBuildStore(b, cg_stat_value(cg, w->a, best, w->stat), to);
+        } else {
+            LLVMValueRef elem = cg_map_lookup(cg, w->a->map, best);
+            LLVMBasicBlockRef hit = cg_block(cg, "value_hit"), miss = cg_block(cg, "value_miss");
+            LLVMBuildCondBr(b, LLVMBuildIsNull(b, elem, ""), miss, hit);
+            cg_position(cg, hit);
+            if (v->type == TYPE_STRING)
+                cg_string_copy(cg, to, elem);
+            else
+                LLVMBuildStore(b, load(cg, elem), to);
+            LLVMBuildBr(b, miss);
+            cg_position(cg, miss);
+        }
+    }
+    LLVMBasicBlockRef found_end = LLVMGetInsertBlock(b);
+    LLVMBuildBr(b, done);
+
+    cg_position(cg, done);
+    LLVMValueRef phi = LLVMBuildPhi(b, cg->i1, "more");
+    LLVMValueRef values[3] = {LLVMConstInt(cg->i1, 0, 0), LLVMConstInt(cg->i1, 0, 0), LLVMConstInt(cg->i1, 1, 0)};
+    LLVMBasicBlockRef blocks[3] = {start, scan_end, found_end};
+    LLVMAddIncoming(phi, values, blocks, 3);
+    return phi;
+}
+
+static int plan(struct codegen *cg, struct stmt *st, struct walk *w)
+{
+    w->st = st;
+    w->a = cg_array_of(cg, st->foreach.array->symbol);
+    if (!w->a || !w->a->symbol->is_array) {
+        diag_error(cg->diags, st->span, "foreach needs an array");
+        return 0;
+    }
+    w->direction = 1;
+    w->by = SORT_INSERTION;
+    int k = 0;
+    for (struct foreach_key *fk = st->foreach.keys; fk; fk = fk->next, k++)
+        if (fk->sort) {
+            w->by = SORT_KEY;
+            w->key = k;
+            w->direction = fk->sort;
+        }
+    if (st->foreach.value_sort) {
+        w->by = SORT_VALUE;
+        w->direction = st->foreach.value_sort;
+    }
+    w->stat = st->foreach.has_sort_stat ? st->foreach.sort_stat : STAT_COUNT;
+    w->value_is_string = !w->a->is_stats && w->a->symbol->type == TYPE_STRING;
+    w->sort_size = w->value_is_string ? cg->string_size : 8;
+    uint32_t key_size = w->a->key_size;
+    w->last_key = cg_alloc_scratch(cg, key_size);
+    w->best_key = cg_alloc_scratch(cg, key_size);
+    w->cand_key = cg_alloc_scratch(cg, key_size);
+    w->last_sort = cg_alloc_scratch(cg, w->sort_size);
+    w->best_sort = cg_alloc_scratch(cg, w->sort_size);
+    w->cand_sort = cg_alloc_scratch(cg, w->sort_size);
+    w->last_seq = cg_alloc_scratch(cg, 8);
+    w->best_seq = cg_alloc_scratch(cg, 8);
+    w->cand_seq = cg_alloc_scratch(cg, 8);
+    w->have_last = cg_alloc_scratch(cg, 8);
+    w->have_best = cg_alloc_scratch(cg, 8);
+    w->count = cg_alloc_scratch(cg, 8);
+    w->limit = cg_alloc_scratch(cg, 8);
+    return 1;
+}
+
+/* Slice values, evaluated once, into a key of their own (wildcards left zero). */
+static void slice_key(struct codegen *cg, struct walk *w)
+{
+    struct stmt *st = w->st;
+    if (!st->foreach.slice)
+        return;
+    w->slice = cg_alloc_scratch(cg, w->a->key_size);
+    LLVMValueRef slice = at(cg, w->slice);
+    int k = 0;
+    for (struct expr *e = st->foreach.slice; e && k < MAX_ARRAY_KEYS; e = e->next, k++) {
+        w->wildcard[k] = e->kind == EXPR_IDENT && strcmp(e->ident.name, "*") == 0;
+        if (w->wildcard[k])
+            continue;
+        LLVMValueRef value = cg_expr(cg, e);
+        LLVMValueRef field = byte_at(cg, slice, w->a->key_offsets[k]);
+        if (w->a->symbol->key_types[k] == TYPE_STRING) {
+            cg_zero(cg, field, cg->string_size);
+            cg_string_copy(cg, field, value);
+        } else {
+            LLVMBuildStore(cg->builder, value, field);
+        }
+    }
+    w->slice_count = k;
+}
+
+void cg_foreach(struct codegen *cg, struct stmt *st)
+{
+    struct walk *w = ARENA_NEW(cg->arena, struct walk);
+    if (!plan(cg, st, w))
+        return;
+    slice_key(cg, w);
+    if (st->foreach.limit) {
+        w->has_limit = 1;
+        LLVMValueRef limit = cg_expr(cg, st->foreach.limit);
+        LLVMBuildStore(cg->builder, limit, at(cg, w->limit));
+        LLVMBuildStore(cg->builder, cg_const(cg, 0), at(cg, w->count));
+    }
+    cg_set_location(cg, st->span);
+    LLVMBuildStore(cg->builder, cg_const(cg, 0), at(cg, w->have_last));
+    int depth = cg->foreach_depth;
+    if (depth < 16)
+        cg->foreach_arrays[cg->foreach_depth++] = w->a->symbol;
+    cg_loop_custom(cg, st, st->foreach.body, next_element, w);
+    cg->foreach_depth = depth;
+}

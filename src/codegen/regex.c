@@ -1,0 +1,118 @@
+/* `s =~ "re"` and `!~`: the literal regex becomes a DFA at compile time
+ * (regex_dfa.c); its transition table goes to .rodata and BPF runs it over
+ * the string in a bpf_loop callback, one table lookup per character.
+ * Anything the compiler does not support is a compile-time error. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/bpf.h>
+
+#include "codegen/codegen_internal.h"
+#include "codegen/regex_dfa.h"
+
+static LLVMValueRef rodata_bytes(struct codegen *cg, const uint8_t *bytes, size_t size, const char *name)
+{
+    LLVMValueRef init = LLVMConstStringInContext(cg->context, (const char *)bytes, (unsigned)size, 1);
+    LLVMValueRef global = LLVMAddGlobal(cg->module, LLVMTypeOf(init), name);
+    LLVMSetInitializer(global, init);
+    LLVMSetGlobalConstant(global, 1);
+    LLVMSetLinkage(global, LLVMPrivateLinkage);
+    LLVMSetSection(global, ".rodata");
+    return global;
+}
+
+struct run {
+    uint32_t slot, state;
+    LLVMValueRef table;
+    int states;
+};
+
+static LLVMValueRef byte_from(struct codegen *cg, LLVMValueRef base, LLVMValueRef index)
+{
+    LLVMValueRef p = LLVMBuildGEP2(cg->builder, cg->i8, base, &index, 1, "");
+    return LLVMBuildZExt(cg->builder, LLVMBuildLoad2(cg->builder, cg->i8, p, ""), cg->i64, "");
+}
+
+/* long step(index, ctx): one character through the table. */
+static LLVMValueRef step_callback(struct codegen *cg, struct run *r, struct span span)
+{
+    char name[32];
+    snprintf(name, sizeof(name), "regex_step_%d", cg->callback_count++);
+    LLVMTypeRef params[2] = {cg->i64, cg->ptr};
+    const char *names[2] = {"index", "ctx"};
+    LLVMValueRef fn = cg_new_function(cg, name, LLVMFunctionType(cg->i64, params, 2, 0), ".text", names, 1);
+    struct fn_state *parent = cg->fn;
+    struct fn_state state = *parent;
+    state.kind = FN_USER;
+    state.function = fn;
+    state.scope = LLVMGetSubprogram(fn);
+    LLVMBasicBlockRef saved = LLVMGetInsertBlock(cg->builder);
+    cg->fn = &state;
+    LLVMBuilderRef b = cg->builder;
+    LLVMBasicBlockRef entry = cg_block(cg, "entry"), stop = cg_block(cg, "stop"), run = cg_block(cg, "run"),
+                      go = cg_block(cg, "go");
+    cg_position(cg, entry);
+    cg_set_location(cg, span);
+    state.scratch = cg_load_scratch(cg);
+    LLVMBuildCondBr(b, LLVMBuildIsNull(b, state.scratch, ""), stop, run);
+    cg_position(cg, stop);
+    LLVMBuildRet(b, cg_const(cg, 1));
+    cg_position(cg, run);
+    LLVMValueRef index = LLVMBuildAnd(b, LLVMGetParam(fn, 0), cg_const(cg, cg->string_size - 1), "");
+    LLVMValueRef c = byte_from(cg, cg_scratch_ptr(cg, r->slot), index);
+    LLVMValueRef state_ptr = cg_scratch_ptr(cg, r->state);
+    LLVMValueRef current = LLVMBuildLoad2(b, cg->i64, state_ptr, "");
+    LLVMValueRef at = LLVMBuildAdd(b, LLVMBuildMul(b, current, cg_const(cg, 256), ""), c, "");
+    at = cg_opaque_clamp(cg, at, (int64_t)r->states * 256 - 1);
+    LLVMValueRef next = byte_from(cg, r->table, at);
+    LLVMBuildStore(b, next, state_ptr);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, next, cg_const(cg, REGEX_DEAD), ""), stop, go);
+    cg_position(cg, go);
+    LLVMBuildRet(b, cg_const(cg, 0));
+    cg->fn = parent;
+    cg_position(cg, saved);
+    cg_set_location(cg, span);
+    return fn;
+}
+
+LLVMValueRef cg_regex_match(struct codegen *cg, struct expr *e)
+{
+    struct expr *re = e->binary.rhs;
+    if (re->kind != EXPR_STRING) {
+        diag_error(cg->diags, re->span, "a regular expression must be a string literal");
+        return cg_const(cg, 0);
+    }
+    const char *text = re->string.value;
+    struct regex_dfa dfa;
+    const char *error = regex_compile(text, &dfa);
+    if (error) {
+        diag_error(cg->diags, re->span, "regular expression \"%s\": %s", text, error);
+        return cg_const(cg, 0);
+    }
+    LLVMValueRef subject = cg_expr(cg, e->binary.lhs);
+    cg_set_location(cg, e->span);
+    struct run r = {.states = dfa.count};
+    r.table = rodata_bytes(cg, dfa.table, (size_t)dfa.count * 256, "regex_table");
+    LLVMValueRef accept = rodata_bytes(cg, dfa.accept, (size_t)dfa.count + 1, "regex_accept");
+    regex_dfa_free(&dfa);
+    r.slot = cg_alloc_string_slot(cg);
+    r.state = cg_alloc_scratch(cg, 8);
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef args[3] = {cg_scratch_ptr(cg, r.slot), LLVMConstInt(cg->i32, cg->string_size, 0), subject};
+    LLVMValueRef copied = cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
+    LLVMValueRef length = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, copied, cg_const(cg, 1), ""),
+                                          cg_const(cg, 0), LLVMBuildSub(b, copied, cg_const(cg, 1), ""), "");
+    LLVMBuildStore(b, cg_const(cg, 0), cg_scratch_ptr(cg, r.state));
+    LLVMValueRef loop_args[4] = {LLVMBuildTrunc(b, length, cg->i32, ""), step_callback(cg, &r, e->span),
+                                 LLVMConstNull(cg->ptr), cg_const(cg, 0)};
+    cg_helper(cg, BPF_FUNC_loop, cg->i64, loop_args, 4);
+    LLVMValueRef final = LLVMBuildLoad2(b, cg->i64, cg_scratch_ptr(cg, r.state), "");
+    LLVMValueRef dead = LLVMBuildICmp(b, LLVMIntEQ, final, cg_const(cg, REGEX_DEAD), "");
+    LLVMValueRef at = cg_opaque_clamp(cg, final, dfa.count);
+    LLVMValueRef accepted = LLVMBuildICmp(b, LLVMIntNE, byte_from(cg, accept, at), cg_const(cg, 0), "");
+    LLVMValueRef matched = LLVMBuildAnd(b, accepted, LLVMBuildNot(b, dead, ""), "");
+    if (e->binary.op == BINARY_REGEX_NOMATCH)
+        matched = LLVMBuildNot(b, matched, "");
+    return LLVMBuildZExt(b, matched, cg->i64, "");
+}

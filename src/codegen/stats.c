@@ -1,0 +1,344 @@
+/* Statistics. `s <<< v` updates this CPU's element of a per-CPU hash map
+ * (struct stat_value, then histogram buckets): no atomics on the hot path,
+ * and every CPU's updates count exactly. Extractors read inside probes too
+ * (`if (@count(s) == 2000) exit()`): they sum every CPU's element with
+ * bpf_map_lookup_percpu_elem (kernel >= 5.19) in a loop bounded by the
+ * number of possible CPUs. Printing a histogram sends a RECORD_HIST record:
+ * user space reads the map and formats it, in order with other output. */
+#include <stddef.h>
+#include <stdio.h>
+
+#include <bpf/libbpf.h>
+#include <linux/bpf.h>
+
+#include "codegen/codegen_internal.h"
+
+#define STATE_LOST_EVENTS 2
+#define FIELD_COUNT 0
+#define FIELD_SUM 1
+#define FIELD_MIN 2
+#define FIELD_MAX 3
+#define FIELD_SQUARES 4
+#define FIELD_BUCKET 5     /* aggregate(): the requested bucket */
+#define FIELD_SEQ 6        /* aggregate(): the insertion number (the inserting CPU's) */
+#define FIELDS 7
+
+static LLVMValueRef field_ptr(struct codegen *cg, LLVMValueRef base, int field)
+{
+    LLVMValueRef index = cg_const(cg, field);
+    return LLVMBuildGEP2(cg->builder, cg->i64, base, &index, 1, "");
+}
+
+static LLVMValueRef load(struct codegen *cg, LLVMValueRef ptr)
+{
+    return LLVMBuildLoad2(cg->builder, cg->i64, ptr, "");
+}
+
+/* The verifier must see a bucket index bounded by the value size, whatever
+ * LLVM proved about it: hide it behind a volatile scratch round trip, then
+ * clamp. */
+LLVMValueRef cg_opaque_clamp(struct codegen *cg, LLVMValueRef index, int64_t max)
+{
+    LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_scratch(cg, 8));
+    LLVMValueRef store = LLVMBuildStore(cg->builder, index, slot);
+    LLVMSetVolatile(store, 1);
+    LLVMValueRef loaded = LLVMBuildLoad2(cg->builder, cg->i64, slot, "");
+    LLVMSetVolatile(loaded, 1);
+    LLVMValueRef too_big = LLVMBuildICmp(cg->builder, LLVMIntUGT, loaded, cg_const(cg, max), "");
+    return LLVMBuildSelect(cg->builder, too_big, cg_const(cg, max), loaded, "");
+}
+
+static LLVMValueRef log_bucket(struct codegen *cg, LLVMValueRef v)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef negative = LLVMBuildICmp(b, LLVMIntSLT, v, cg_const(cg, 0), "");
+    LLVMValueRef magnitude = LLVMBuildSelect(b, negative, LLVMBuildNeg(b, v, ""), v, "");
+    LLVMTypeRef types[1] = {cg->i64};
+    unsigned id = LLVMLookupIntrinsicID("llvm.ctlz", 9);
+    LLVMValueRef ctlz = LLVMGetIntrinsicDeclaration(cg->module, id, types, 1);
+    LLVMValueRef args[2] = {magnitude, LLVMConstInt(cg->i1, 0, 0)};
+    LLVMValueRef zeros = LLVMBuildCall2(b, LLVMIntrinsicGetType(cg->context, id, types, 1), ctlz, args, 2, "");
+    LLVMValueRef bits = LLVMBuildSub(b, cg_const(cg, 64), zeros, "");
+    LLVMValueRef index = LLVMBuildSelect(b, negative, LLVMBuildSub(b, cg_const(cg, 64), bits, ""),
+                                         LLVMBuildAdd(b, cg_const(cg, 64), bits, ""), "");
+    return cg_opaque_clamp(cg, index, 128);
+}
+
+static LLVMValueRef linear_bucket(struct codegen *cg, struct cg_array *a, LLVMValueRef v)
+{
+    LLVMBuilderRef b = cg->builder;
+    int64_t last = a->bucket_count - 1;
+    LLVMValueRef below = LLVMBuildICmp(b, LLVMIntSLT, v, cg_const(cg, a->hist_start), "");
+    LLVMValueRef offset = LLVMBuildSub(b, v, cg_const(cg, a->hist_start), "");
+    LLVMValueRef index = LLVMBuildAdd(b, LLVMBuildUDiv(b, offset, cg_const(cg, a->hist_interval), ""),
+                                      cg_const(cg, 1), "");
+    index = LLVMBuildSelect(b, below, cg_const(cg, 0), index, "");
+    return cg_opaque_clamp(cg, index, last);
+}
+
+static LLVMValueRef stat_key(struct codegen *cg, struct cg_array *a, struct expr *operand)
+{
+    return cg_array_key(cg, a, operand->kind == EXPR_INDEX ? operand->index.indices : NULL);
+}
+
+void cg_stat_add(struct codegen *cg, struct expr *e)
+{
+    struct expr *lhs = e->aggregate.lhs;
+    struct cg_array *a = cg_array_of(cg, lhs->symbol);
+    LLVMBuilderRef b = cg->builder;
+    if (!a) {
+        diag_error(cg->diags, e->span, "<<< needs a global statistic");
+        return;
+    }
+    cg_check_not_iterated(cg, lhs->symbol, lhs->span);
+    LLVMValueRef v = cg_expr(cg, e->aggregate.rhs);
+    LLVMValueRef key = stat_key(cg, a, lhs);
+    cg_set_location(cg, e->span);
+    LLVMValueRef elem = cg_array_element(cg, a, key, e->span);
+    LLVMValueRef count = load(cg, field_ptr(cg, elem, FIELD_COUNT));
+    LLVMValueRef first = LLVMBuildICmp(b, LLVMIntEQ, count, cg_const(cg, 0), "");
+    LLVMValueRef min = load(cg, field_ptr(cg, elem, FIELD_MIN));
+    LLVMValueRef max = load(cg, field_ptr(cg, elem, FIELD_MAX));
+    LLVMValueRef new_min = LLVMBuildSelect(b, LLVMBuildOr(b, first, LLVMBuildICmp(b, LLVMIntSLT, v, min, ""), ""),
+                                           v, min, "");
+    LLVMValueRef new_max = LLVMBuildSelect(b, LLVMBuildOr(b, first, LLVMBuildICmp(b, LLVMIntSGT, v, max, ""), ""),
+                                           v, max, "");
+    LLVMBuildStore(b, LLVMBuildAdd(b, count, cg_const(cg, 1), ""), field_ptr(cg, elem, FIELD_COUNT));
+    LLVMBuildStore(b, new_min, field_ptr(cg, elem, FIELD_MIN));
+    LLVMBuildStore(b, new_max, field_ptr(cg, elem, FIELD_MAX));
+    LLVMValueRef sum = field_ptr(cg, elem, FIELD_SUM);
+    LLVMBuildStore(b, LLVMBuildAdd(b, load(cg, sum), v, ""), sum);
+    LLVMValueRef squares = field_ptr(cg, elem, FIELD_SQUARES);
+    LLVMBuildStore(b, LLVMBuildAdd(b, load(cg, squares), LLVMBuildMul(b, v, v, ""), ""), squares);
+    if (a->hist == PROGRAM_HIST_NONE)
+        return;
+    LLVMValueRef bucket = a->hist == PROGRAM_HIST_LOG ? log_bucket(cg, v) : linear_bucket(cg, a, v);
+    LLVMValueRef index = LLVMBuildAdd(b, bucket, cg_const(cg, sizeof(struct stat_value) / 8), "");
+    LLVMValueRef slot = LLVMBuildGEP2(b, cg->i64, elem, &index, 1, "");
+    LLVMBuildStore(b, LLVMBuildAdd(b, load(cg, slot), cg_const(cg, 1), ""), slot);
+}
+
+static LLVMValueRef variance(struct codegen *cg, LLVMValueRef acc, LLVMValueRef count);
+
+/* Sums every CPU's element into FIELDS i64s in scratch (count 0 when the
+ * element does not exist); bucket: index of a bucket to sum too, or NULL. */
+static LLVMValueRef aggregate(struct codegen *cg, struct cg_array *a, LLVMValueRef key, LLVMValueRef bucket)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef acc = cg_scratch_ptr(cg, cg_alloc_scratch(cg, FIELDS * 8));
+    for (int i = 0; i < FIELDS; i++)
+        LLVMBuildStore(b, cg_const(cg, 0), field_ptr(cg, acc, i));
+    int cpus = libbpf_num_possible_cpus();
+    if (cpus < 1)
+        cpus = 1;
+    LLVMBasicBlockRef entry = LLVMGetInsertBlock(b);
+    LLVMBasicBlockRef head = cg_block(cg, "agg_cpu"), have = cg_block(cg, "agg_have"),
+                      merge = cg_block(cg, "agg_merge"), next = cg_block(cg, "agg_next"),
+                      done = cg_block(cg, "agg_done");
+    LLVMBuildBr(b, head);
+    cg_position(cg, head);
+    LLVMValueRef cpu = LLVMBuildPhi(b, cg->i64, "cpu");
+    LLVMValueRef args[3] = {a->map, key, LLVMBuildTrunc(b, cpu, cg->i32, "")};
+    LLVMValueRef elem = cg_helper(cg, BPF_FUNC_map_lookup_percpu_elem, cg->ptr, args, 3);
+    LLVMBuildCondBr(b, LLVMBuildIsNull(b, elem, ""), next, have);
+
+    cg_position(cg, have);
+    LLVMValueRef count = load(cg, field_ptr(cg, elem, FIELD_COUNT));
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, count, cg_const(cg, 0), ""), next, merge);
+
+    cg_position(cg, merge);
+    LLVMValueRef total = load(cg, field_ptr(cg, acc, FIELD_COUNT));
+    LLVMValueRef first = LLVMBuildICmp(b, LLVMIntEQ, total, cg_const(cg, 0), "");
+    LLVMValueRef min = load(cg, field_ptr(cg, elem, FIELD_MIN)), max = load(cg, field_ptr(cg, elem, FIELD_MAX));
+    LLVMValueRef acc_min = load(cg, field_ptr(cg, acc, FIELD_MIN)), acc_max = load(cg, field_ptr(cg, acc, FIELD_MAX));
+    LLVMBuildStore(b, LLVMBuildSelect(b, LLVMBuildOr(b, first, LLVMBuildICmp(b, LLVMIntSLT, min, acc_min, ""), ""),
+                                      min, acc_min, ""), field_ptr(cg, acc, FIELD_MIN));
+    LLVMBuildStore(b, LLVMBuildSelect(b, LLVMBuildOr(b, first, LLVMBuildICmp(b, LLVMIntSGT, max, acc_max, ""), ""),
+                                      max, acc_max, ""), field_ptr(cg, acc, FIELD_MAX));
+    LLVMBuildStore(b, LLVMBuildAdd(b, total, count, ""), field_ptr(cg, acc, FIELD_COUNT));
+    static const int summed[] = {FIELD_SUM, FIELD_SQUARES};
+    for (int i = 0; i < 2; i++) {
+        LLVMValueRef slot = field_ptr(cg, acc, summed[i]);
+        LLVMBuildStore(b, LLVMBuildAdd(b, load(cg, slot), load(cg, field_ptr(cg, elem, summed[i])), ""), slot);
+    }
+    LLVMValueRef seq = load(cg, field_ptr(cg, elem, (int)(a->seq_offset / 8)));
+    LLVMValueRef acc_seq = load(cg, field_ptr(cg, acc, FIELD_SEQ));
+    LLVMBuildStore(b, LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, seq, acc_seq, ""), seq, acc_seq, ""),
+                   field_ptr(cg, acc, FIELD_SEQ));
+    if (bucket) {
+        LLVMValueRef index = LLVMBuildAdd(b, bucket, cg_const(cg, sizeof(struct stat_value) / 8), "");
+        LLVMValueRef from = LLVMBuildGEP2(b, cg->i64, elem, &index, 1, "");
+        LLVMValueRef slot = field_ptr(cg, acc, FIELD_BUCKET);
+        LLVMBuildStore(b, LLVMBuildAdd(b, load(cg, slot), load(cg, from), ""), slot);
+    }
+    LLVMBuildBr(b, next);
+
+    cg_position(cg, next);
+    LLVMValueRef cpu_next = LLVMBuildAdd(b, cpu, cg_const(cg, 1), "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, cpu_next, cg_const(cg, cpus), ""), head, done);
+    LLVMValueRef values[2] = {cg_const(cg, 0), cpu_next};
+    LLVMBasicBlockRef blocks[2] = {entry, next};
+    LLVMAddIncoming(cpu, values, blocks, 2);
+    cg_position(cg, done);
+    return acc;
+}
+
+/* delete s: a scalar statistic is a PERCPU_ARRAY element, which cannot be
+ * deleted: zero it on every CPU. */
+void cg_stat_reset(struct codegen *cg, struct cg_array *a)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef key = cg_array_key(cg, a, NULL);
+    int cpus = libbpf_num_possible_cpus();
+    if (cpus < 1)
+        cpus = 1;
+    LLVMBasicBlockRef entry = LLVMGetInsertBlock(b);
+    LLVMBasicBlockRef head = cg_block(cg, "reset_cpu"), have = cg_block(cg, "reset_have"),
+                      next = cg_block(cg, "reset_next"), done = cg_block(cg, "reset_done");
+    LLVMBuildBr(b, head);
+    cg_position(cg, head);
+    LLVMValueRef cpu = LLVMBuildPhi(b, cg->i64, "cpu");
+    LLVMValueRef args[3] = {a->map, key, LLVMBuildTrunc(b, cpu, cg->i32, "")};
+    LLVMValueRef elem = cg_helper(cg, BPF_FUNC_map_lookup_percpu_elem, cg->ptr, args, 3);
+    LLVMBuildCondBr(b, LLVMBuildIsNull(b, elem, ""), next, have);
+    cg_position(cg, have);
+    cg_zero(cg, elem, a->value_size);
+    LLVMBuildBr(b, next);
+    cg_position(cg, next);
+    LLVMValueRef cpu_next = LLVMBuildAdd(b, cpu, cg_const(cg, 1), "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, cpu_next, cg_const(cg, cpus), ""), head, done);
+    LLVMValueRef values[2] = {cg_const(cg, 0), cpu_next};
+    LLVMBasicBlockRef blocks[2] = {entry, next};
+    LLVMAddIncoming(cpu, values, blocks, 2);
+    cg_position(cg, done);
+}
+
+LLVMValueRef cg_stat_seq(struct codegen *cg, struct cg_array *a, LLVMValueRef key)
+{
+    return load(cg, field_ptr(cg, aggregate(cg, a, key, NULL), FIELD_SEQ));
+}
+
+/* An extractor's value without raising errors (sorting foreach): 0 when empty. */
+LLVMValueRef cg_stat_value(struct codegen *cg, struct cg_array *a, LLVMValueRef key, enum stat_op op)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef acc = aggregate(cg, a, key, NULL);
+    LLVMValueRef count = load(cg, field_ptr(cg, acc, FIELD_COUNT));
+    LLVMValueRef safe = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, count, cg_const(cg, 0), ""),
+                                        cg_const(cg, 1), count, "");
+    switch (op) {
+    case STAT_SUM: return load(cg, field_ptr(cg, acc, FIELD_SUM));
+    case STAT_MIN: return load(cg, field_ptr(cg, acc, FIELD_MIN));
+    case STAT_MAX: return load(cg, field_ptr(cg, acc, FIELD_MAX));
+    case STAT_AVG: return LLVMBuildSDiv(b, load(cg, field_ptr(cg, acc, FIELD_SUM)), safe, "");
+    case STAT_VARIANCE: return variance(cg, acc, count);
+    default: return count;
+    }
+}
+
+static LLVMValueRef require_values(struct codegen *cg, struct span span, LLVMValueRef acc)
+{
+    LLVMValueRef count = load(cg, field_ptr(cg, acc, FIELD_COUNT));
+    LLVMBasicBlockRef empty = cg_block(cg, "empty_aggregate"), ok = cg_block(cg, "aggregate_ok");
+    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, count, cg_const(cg, 0), ""), empty, ok);
+    cg_position(cg, empty);
+    cg_raise_error(cg, span, "empty aggregate", cg_const(cg, 0));
+    cg_position(cg, ok);
+    return count;
+}
+
+/* stap's variance over n values: (n * sum(x^2) - sum(x)^2) / (n * (n - 1)). */
+static LLVMValueRef variance(struct codegen *cg, LLVMValueRef acc, LLVMValueRef count)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef sum = load(cg, field_ptr(cg, acc, FIELD_SUM));
+    LLVMValueRef squares = load(cg, field_ptr(cg, acc, FIELD_SQUARES));
+    LLVMValueRef top = LLVMBuildSub(b, LLVMBuildMul(b, count, squares, ""), LLVMBuildMul(b, sum, sum, ""), "");
+    LLVMValueRef single = LLVMBuildICmp(b, LLVMIntSLT, count, cg_const(cg, 2), "");
+    LLVMValueRef bottom = LLVMBuildMul(b, count, LLVMBuildSub(b, count, cg_const(cg, 1), ""), "");
+    bottom = LLVMBuildSelect(b, single, cg_const(cg, 1), bottom, "");
+    return LLVMBuildSelect(b, single, cg_const(cg, 0), LLVMBuildSDiv(b, top, bottom, ""), "");
+}
+
+LLVMValueRef cg_stat_extract(struct codegen *cg, struct expr *e)
+{
+    struct expr *operand = e->stat.operand;
+    struct cg_array *a = cg_array_of(cg, operand->symbol);
+    if (!a || !a->is_stats) {
+        diag_error(cg->diags, e->span, "@%s needs a statistic", stat_op_name(e->stat.op));
+        return cg_const(cg, 0);
+    }
+    if (e->stat.op == STAT_HIST_LOG || e->stat.op == STAT_HIST_LINEAR) {
+        diag_error(cg->diags, e->span, "a histogram can only be printed or indexed");
+        return cg_const(cg, 0);
+    }
+    LLVMValueRef key = stat_key(cg, a, operand);
+    cg_set_location(cg, e->span);
+    LLVMValueRef acc = aggregate(cg, a, key, NULL);
+    switch (e->stat.op) {
+    case STAT_COUNT: return load(cg, field_ptr(cg, acc, FIELD_COUNT));
+    case STAT_SUM: return load(cg, field_ptr(cg, acc, FIELD_SUM));
+    default: break;
+    }
+    LLVMValueRef count = require_values(cg, e->span, acc);
+    switch (e->stat.op) {
+    case STAT_MIN: return load(cg, field_ptr(cg, acc, FIELD_MIN));
+    case STAT_MAX: return load(cg, field_ptr(cg, acc, FIELD_MAX));
+    case STAT_AVG: return LLVMBuildSDiv(cg->builder, load(cg, field_ptr(cg, acc, FIELD_SUM)), count, "");
+    case STAT_VARIANCE: return variance(cg, acc, count);
+    default: return cg_const(cg, 0);
+    }
+}
+
+/* @hist_log(s)[i], @hist_linear(s, ...)[i]: the count in bucket i of the
+ * histogram as stap lays it out (log: 64 holds 0, 64 + k values of bit
+ * length k, 64 - k their negatives; linear: 0 is the underflow). Out of
+ * range is stap's runtime error. */
+LLVMValueRef cg_hist_bucket(struct codegen *cg, struct expr *e)
+{
+    struct expr *hist = e->hist_bucket.hist;
+    struct cg_array *a = hist->kind == EXPR_STAT ? cg_array_of(cg, hist->stat.operand->symbol) : NULL;
+    if (!a || !a->bucket_count) {
+        diag_error(cg->diags, e->span, "a histogram bucket needs @hist_log or @hist_linear of a statistic");
+        return cg_const(cg, 0);
+    }
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef index = cg_expr(cg, e->hist_bucket.bucket);
+    LLVMValueRef key = stat_key(cg, a, hist->stat.operand);
+    cg_set_location(cg, e->span);
+    LLVMBasicBlockRef bad = cg_block(cg, "bucket_out_of_range"), ok = cg_block(cg, "bucket_ok");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGE, index, cg_const(cg, a->bucket_count), ""), bad, ok);
+    cg_position(cg, bad);
+    cg_raise_error(cg, e->span, "histogram index out of range", index);
+    cg_position(cg, ok);
+    LLVMValueRef acc = aggregate(cg, a, key, cg_opaque_clamp(cg, index, a->bucket_count - 1));
+    return load(cg, field_ptr(cg, acc, FIELD_BUCKET));
+}
+
+struct hist_record {
+    struct cg_array *array;
+    LLVMValueRef key;
+};
+
+static void fill_hist(struct codegen *cg, LLVMValueRef record, void *data)
+{
+    struct hist_record *hist = data;
+    uint64_t header = RECORD_HIST | ((uint64_t)hist->array->map_index << 32);
+    LLVMBuildStore(cg->builder, cg_const(cg, (int64_t)header), record);
+    LLVMValueRef index = cg_const(cg, sizeof(struct record_header));
+    LLVMValueRef to = LLVMBuildGEP2(cg->builder, cg->i8, record, &index, 1, "");
+    cg_copy(cg, to, hist->key, hist->array->key_size);
+}
+
+void cg_hist_print(struct codegen *cg, struct expr *e)
+{
+    struct cg_array *a = cg_array_of(cg, e->stat.operand->symbol);
+    if (!a || !a->is_stats) {
+        diag_error(cg->diags, e->span, "@%s needs a statistic", stat_op_name(e->stat.op));
+        return;
+    }
+    struct hist_record hist = {.array = a, .key = stat_key(cg, a, e->stat.operand)};
+    cg_set_location(cg, e->span);
+    cg_emit_record(cg, cg->events_map, (uint32_t)sizeof(struct record_header) + a->key_size,
+                   STATE_LOST_EVENTS, fill_hist, &hist);
+}

@@ -1,0 +1,800 @@
+/* String functions in BPF. Every string they read is first copied into a
+ * scratch slot of its own, so a character is `slot + (i & (MAXSTRINGLEN-1))`:
+ * inside the map value for the verifier whatever i is (the scratch slack
+ * covers two masked offsets). Per-character work runs in bpf_loop callbacks
+ * (verified once, however long the string); a callback finds scratch again
+ * and reaches the slots by their constant offsets. Results are new slots,
+ * truncated at MAXSTRINGLEN like every string.
+ * sprintf uses bpf_snprintf (helper 165): the script's format is translated
+ * at compile time into the conversions the kernel accepts (flags `-+ 0`,
+ * widths, l/ll, d i u x X c s); `%#x` and `%p` become a literal 0x prefix and
+ * `%.Ns` truncates its argument first. The rest (%o %b %m %M, `*`, integer
+ * precision) is a compile-time error naming the conversion. */
+#include <stdio.h>
+#include <string.h>
+
+#include <linux/bpf.h>
+
+#include "base/strbuf.h"
+#include "codegen/codegen_internal.h"
+#include "runtime/format.h"
+#include "sema/builtins.h"
+
+#define MAX_SNPRINTF_ARGS 12
+
+static LLVMValueRef mask(struct codegen *cg, LLVMValueRef i)
+{
+    return LLVMBuildAnd(cg->builder, i, cg_const(cg, cg->string_size - 1), "");
+}
+
+static LLVMValueRef char_ptr(struct codegen *cg, uint32_t slot, LLVMValueRef i)
+{
+    LLVMValueRef base = cg_scratch_ptr(cg, slot);
+    LLVMValueRef index = mask(cg, i);
+    return LLVMBuildGEP2(cg->builder, cg->i8, base, &index, 1, "");
+}
+
+static LLVMValueRef char_at(struct codegen *cg, uint32_t slot, LLVMValueRef i)
+{
+    return LLVMBuildZExt(cg->builder, LLVMBuildLoad2(cg->builder, cg->i8, char_ptr(cg, slot, i), ""), cg->i64, "");
+}
+
+static void put_char(struct codegen *cg, uint32_t slot, LLVMValueRef i, LLVMValueRef c)
+{
+    LLVMBuildStore(cg->builder, LLVMBuildTrunc(cg->builder, c, cg->i8, ""), char_ptr(cg, slot, i));
+}
+
+static LLVMValueRef load(struct codegen *cg, LLVMValueRef ptr)
+{
+    return LLVMBuildLoad2(cg->builder, cg->i64, ptr, "");
+}
+
+static void store(struct codegen *cg, LLVMValueRef value, LLVMValueRef ptr)
+{
+    LLVMBuildStore(cg->builder, value, ptr);
+}
+
+/* A copy of s in a new slot; its length in *length. */
+static uint32_t copy_to_slot(struct codegen *cg, LLVMValueRef s, LLVMValueRef *length)
+{
+    uint32_t slot = cg_alloc_string_slot(cg);
+    LLVMValueRef args[3] = {cg_scratch_ptr(cg, slot), LLVMConstInt(cg->i32, cg->string_size, 0), s};
+    LLVMValueRef copied = cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
+    LLVMValueRef bad = LLVMBuildICmp(cg->builder, LLVMIntSLT, copied, cg_const(cg, 1), "");
+    if (length)
+        *length = LLVMBuildSelect(cg->builder, bad, cg_const(cg, 0),
+                                  LLVMBuildSub(cg->builder, copied, cg_const(cg, 1), ""), "");
+    LLVMBasicBlockRef fix = cg_block(cg, "copy_bad"), ok = cg_block(cg, "copy_ok");
+    LLVMBuildCondBr(cg->builder, bad, fix, ok);
+    cg_position(cg, fix);
+    LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, 0, 0), cg_scratch_ptr(cg, slot));
+    LLVMBuildBr(cg->builder, ok);
+    cg_position(cg, ok);
+    return slot;
+}
+
+static uint32_t new_slot(struct codegen *cg)
+{
+    uint32_t slot = cg_alloc_string_slot(cg);
+    LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, 0, 0), cg_scratch_ptr(cg, slot));
+    return slot;
+}
+
+/* bpf_loop(count, callback): body(cg, index, data) runs inside the callback
+ * and must end every path with loop_continue/loop_stop. */
+typedef void (*loop_body)(struct codegen *cg, LLVMValueRef index, void *data);
+
+static void loop_continue(struct codegen *cg)
+{
+    LLVMBuildRet(cg->builder, cg_const(cg, 0));
+}
+
+static void loop_stop(struct codegen *cg)
+{
+    LLVMBuildRet(cg->builder, cg_const(cg, 1));
+}
+
+static void run_loop(struct codegen *cg, struct span span, LLVMValueRef count, loop_body body, void *data)
+{
+    char name[32];
+    snprintf(name, sizeof(name), "string_loop_%d", cg->callback_count++);
+    LLVMTypeRef params[2] = {cg->i64, cg->ptr};
+    const char *names[2] = {"index", "ctx"};
+    LLVMValueRef fn = cg_new_function(cg, name, LLVMFunctionType(cg->i64, params, 2, 0), ".text", names, 1);
+    struct fn_state *parent = cg->fn;
+    struct fn_state state = *parent;
+    state.kind = FN_USER;
+    state.function = fn;
+    state.scope = LLVMGetSubprogram(fn);
+    LLVMBasicBlockRef saved = LLVMGetInsertBlock(cg->builder);
+    cg->fn = &state;
+    LLVMBasicBlockRef entry = cg_block(cg, "entry"), none = cg_block(cg, "no_scratch"), run = cg_block(cg, "run");
+    cg_position(cg, entry);
+    cg_set_location(cg, span);
+    state.scratch = cg_load_scratch(cg);
+    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, state.scratch, ""), none, run);
+    cg_position(cg, none);
+    loop_stop(cg);
+    cg_position(cg, run);
+    body(cg, LLVMGetParam(fn, 0), data);
+    cg->fn = parent;
+    cg_position(cg, saved);
+    cg_set_location(cg, span);
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef n = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, count, cg_const(cg, 0), ""), cg_const(cg, 0),
+                                     count, "");
+    n = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, n, cg_const(cg, cg->string_size), ""),
+                        cg_const(cg, cg->string_size), n, "");
+    LLVMValueRef args[4] = {LLVMBuildTrunc(b, n, cg->i32, ""), fn, LLVMConstNull(cg->ptr), cg_const(cg, 0)};
+    cg_helper(cg, BPF_FUNC_loop, cg->i64, args, 4);
+}
+
+/* Whether `needle` (a slot) occurs in `hay` (a slot) at i: a loop bounded by
+ * MAXSTRINGLEN, inside a callback. Branches to match or differ. */
+static void match_at(struct codegen *cg, uint32_t hay, uint32_t needle, LLVMValueRef i,
+                     LLVMBasicBlockRef match, LLVMBasicBlockRef differ)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMBasicBlockRef entry = LLVMGetInsertBlock(b);
+    LLVMBasicBlockRef head = cg_block(cg, "match_head"), more = cg_block(cg, "match_more"),
+                      next = cg_block(cg, "match_next");
+    LLVMBuildBr(b, head);
+    cg_position(cg, head);
+    LLVMValueRef j = LLVMBuildPhi(b, cg->i64, "j");
+    LLVMValueRef cn = char_at(cg, needle, j);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, cn, cg_const(cg, 0), ""), match, more);
+    cg_position(cg, more);
+    LLVMValueRef ch = char_at(cg, hay, LLVMBuildAdd(b, mask(cg, i), j, ""));
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, ch, cn, ""), differ, next);
+    cg_position(cg, next);
+    LLVMValueRef j_next = LLVMBuildAdd(b, j, cg_const(cg, 1), "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, j_next, cg_const(cg, cg->string_size), ""), head, match);
+    LLVMValueRef values[2] = {cg_const(cg, 0), j_next};
+    LLVMBasicBlockRef blocks[2] = {entry, next};
+    LLVMAddIncoming(j, values, blocks, 2);
+}
+
+/* ---- strpos, isinstr ---- */
+
+struct find {
+    uint32_t hay, needle, result;
+};
+
+static void find_body(struct codegen *cg, LLVMValueRef index, void *data)
+{
+    struct find *f = data;
+    LLVMBasicBlockRef match = cg_block(cg, "found"), differ = cg_block(cg, "not_here");
+    match_at(cg, f->hay, f->needle, index, match, differ);
+    cg_position(cg, match);
+    store(cg, index, cg_scratch_ptr(cg, f->result));
+    loop_stop(cg);
+    cg_position(cg, differ);
+    loop_continue(cg);
+}
+
+static LLVMValueRef strpos(struct codegen *cg, struct expr *call, LLVMValueRef hay, LLVMValueRef needle)
+{
+    struct find f;
+    LLVMValueRef hay_len, needle_len;
+    f.hay = copy_to_slot(cg, hay, &hay_len);
+    f.needle = copy_to_slot(cg, needle, &needle_len);
+    f.result = cg_alloc_scratch(cg, 8);
+    store(cg, cg_const(cg, -1), cg_scratch_ptr(cg, f.result));
+    LLVMValueRef count = LLVMBuildAdd(cg->builder, LLVMBuildSub(cg->builder, hay_len, needle_len, ""),
+                                      cg_const(cg, 1), "");
+    run_loop(cg, call->span, count, find_body, &f);
+    return load(cg, cg_scratch_ptr(cg, f.result));
+}
+
+/* ---- substr ---- */
+
+static LLVMValueRef substr(struct codegen *cg, LLVMValueRef s, LLVMValueRef start, LLVMValueRef length)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef len;
+    uint32_t from = copy_to_slot(cg, s, &len);
+    uint32_t out = new_slot(cg);
+    LLVMValueRef bad = LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntSLT, start, cg_const(cg, 0), ""),
+                                   LLVMBuildICmp(b, LLVMIntSGE, start, len, ""), "");
+    LLVMValueRef room = LLVMBuildSub(b, len, start, "");
+    LLVMValueRef n = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, length, room, ""), length, room, "");
+    bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntSLE, n, cg_const(cg, 0), ""), "");
+    LLVMBasicBlockRef copy = cg_block(cg, "substr_copy"), done = cg_block(cg, "substr_done");
+    LLVMBuildCondBr(b, bad, done, copy);
+    cg_position(cg, copy);
+    LLVMValueRef size = cg_opaque_clamp(cg, LLVMBuildAdd(b, n, cg_const(cg, 1), ""), cg->string_size);
+    LLVMValueRef args[3] = {cg_scratch_ptr(cg, out), LLVMBuildTrunc(b, size, cg->i32, ""), char_ptr(cg, from, start)};
+    cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
+    LLVMBuildBr(b, done);
+    cg_position(cg, done);
+    return cg_scratch_ptr(cg, out);
+}
+
+/* ---- appending to an output slot, truncating at MAXSTRINGLEN - 1 ---- */
+
+struct output {
+    uint32_t slot, length;       /* length: scratch offset of an i64 */
+};
+
+static void output_start(struct codegen *cg, struct output *o)
+{
+    o->slot = new_slot(cg);
+    o->length = cg_alloc_scratch(cg, 8);
+    store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, o->length));
+}
+
+static void output_char(struct codegen *cg, struct output *o, LLVMValueRef c)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef length_ptr = cg_scratch_ptr(cg, o->length);
+    LLVMValueRef length = load(cg, length_ptr);
+    LLVMBasicBlockRef put = cg_block(cg, "put"), done = cg_block(cg, "put_done");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, length, cg_const(cg, cg->string_size - 1), ""), put, done);
+    cg_position(cg, put);
+    put_char(cg, o->slot, length, c);
+    store(cg, LLVMBuildAdd(b, length, cg_const(cg, 1), ""), length_ptr);
+    LLVMBuildBr(b, done);
+    cg_position(cg, done);
+}
+
+static void output_string(struct codegen *cg, struct output *o, uint32_t slot)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef length_ptr = cg_scratch_ptr(cg, o->length);
+    LLVMValueRef length = mask(cg, load(cg, length_ptr));
+    LLVMValueRef room = LLVMBuildSub(b, cg_const(cg, cg->string_size), length, "");
+    LLVMValueRef args[3] = {char_ptr(cg, o->slot, length), LLVMBuildTrunc(b, room, cg->i32, ""),
+                            cg_scratch_ptr(cg, slot)};
+    LLVMValueRef copied = cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
+    LLVMValueRef added = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, copied, cg_const(cg, 1), ""),
+                                         cg_const(cg, 0), LLVMBuildSub(b, copied, cg_const(cg, 1), ""), "");
+    store(cg, LLVMBuildAdd(b, length, added, ""), length_ptr);
+}
+
+static LLVMValueRef output_finish(struct codegen *cg, struct output *o)
+{
+    put_char(cg, o->slot, load(cg, cg_scratch_ptr(cg, o->length)), cg_const(cg, 0));
+    return cg_scratch_ptr(cg, o->slot);
+}
+
+/* ---- str_replace ---- */
+
+struct replace {
+    uint32_t from, search, with, skip;
+    struct output out;
+    uint32_t search_len;         /* scratch i64 */
+};
+
+static void replace_body(struct codegen *cg, LLVMValueRef index, void *data)
+{
+    struct replace *r = data;
+    LLVMBuilderRef b = cg->builder;
+    LLVMBasicBlockRef check = cg_block(cg, "replace_check"), skip = cg_block(cg, "replace_skip");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, index, load(cg, cg_scratch_ptr(cg, r->skip)), ""), skip, check);
+    cg_position(cg, skip);
+    loop_continue(cg);
+    cg_position(cg, check);
+    LLVMBasicBlockRef match = cg_block(cg, "replace_match"), differ = cg_block(cg, "replace_keep");
+    match_at(cg, r->from, r->search, index, match, differ);
+    cg_position(cg, match);
+    output_string(cg, &r->out, r->with);
+    store(cg, LLVMBuildAdd(b, index, load(cg, cg_scratch_ptr(cg, r->search_len)), ""), cg_scratch_ptr(cg, r->skip));
+    loop_continue(cg);
+    cg_position(cg, differ);
+    output_char(cg, &r->out, char_at(cg, r->from, index));
+    loop_continue(cg);
+}
+
+static LLVMValueRef str_replace(struct codegen *cg, struct expr *call, LLVMValueRef s, LLVMValueRef search,
+                                LLVMValueRef with)
+{
+    struct replace r;
+    LLVMValueRef len, search_len;
+    r.from = copy_to_slot(cg, s, &len);
+    r.search = copy_to_slot(cg, search, &search_len);
+    r.with = copy_to_slot(cg, with, NULL);
+    r.skip = cg_alloc_scratch(cg, 8);
+    r.search_len = cg_alloc_scratch(cg, 8);
+    store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, r.skip));
+    store(cg, search_len, cg_scratch_ptr(cg, r.search_len));
+    LLVMValueRef unchanged = cg_scratch_ptr(cg, r.from);
+    LLVMBasicBlockRef empty = cg_block(cg, "replace_nothing"), work = cg_block(cg, "replace_work"),
+                      done = cg_block(cg, "replace_done");
+    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, search_len, cg_const(cg, 0), ""), empty, work);
+    cg_position(cg, work);
+    output_start(cg, &r.out);
+    run_loop(cg, call->span, len, replace_body, &r);
+    LLVMValueRef result = output_finish(cg, &r.out);
+    LLVMBasicBlockRef work_end = LLVMGetInsertBlock(cg->builder);
+    LLVMBuildBr(cg->builder, done);
+    cg_position(cg, empty);
+    LLVMBuildBr(cg->builder, done);
+    cg_position(cg, done);
+    LLVMValueRef phi = LLVMBuildPhi(cg->builder, cg->ptr, "");
+    LLVMValueRef values[2] = {result, unchanged};
+    LLVMBasicBlockRef blocks[2] = {work_end, empty};
+    LLVMAddIncoming(phi, values, blocks, 2);
+    return phi;
+}
+
+/* ---- text_str, string_quoted ---- */
+
+struct escape {
+    uint32_t from;
+    struct output out;
+};
+
+static void escape_body(struct codegen *cg, LLVMValueRef index, void *data)
+{
+    struct escape *e = data;
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef c = char_at(cg, e->from, index);
+    static const struct { char c, letter; } named[] = {
+        {'\a', 'a'}, {'\b', 'b'}, {'\f', 'f'}, {'\n', 'n'}, {'\r', 'r'}, {'\t', 't'}, {'\v', 'v'},
+        {'"', '"'}, {'\\', '\\'},
+    };
+    int count = (int)(sizeof(named) / sizeof(named[0]));
+    LLVMBasicBlockRef plain = cg_block(cg, "plain"), octal = cg_block(cg, "octal"), other = cg_block(cg, "other");
+    LLVMValueRef sw = LLVMBuildSwitch(b, c, other, (unsigned)count);
+    for (int i = 0; i < count; i++) {
+        LLVMBasicBlockRef block = cg_block(cg, "named");
+        LLVMAddCase(sw, cg_const(cg, named[i].c), block);
+        cg_position(cg, block);
+        output_char(cg, &e->out, cg_const(cg, '\\'));
+        output_char(cg, &e->out, cg_const(cg, named[i].letter));
+        loop_continue(cg);
+    }
+    cg_position(cg, other);
+    LLVMValueRef printable = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, c, cg_const(cg, 32), ""),
+                                          LLVMBuildICmp(b, LLVMIntULE, c, cg_const(cg, 126), ""), "");
+    LLVMBuildCondBr(b, printable, plain, octal);
+    cg_position(cg, plain);
+    output_char(cg, &e->out, c);
+    loop_continue(cg);
+    cg_position(cg, octal);
+    output_char(cg, &e->out, cg_const(cg, '\\'));
+    for (int shift = 6; shift >= 0; shift -= 3) {
+        LLVMValueRef digit = LLVMBuildAnd(b, LLVMBuildLShr(b, c, cg_const(cg, shift), ""), cg_const(cg, 7), "");
+        output_char(cg, &e->out, LLVMBuildAdd(b, digit, cg_const(cg, '0'), ""));
+    }
+    loop_continue(cg);
+}
+
+static LLVMValueRef text_str(struct codegen *cg, struct expr *call, LLVMValueRef s, int quoted)
+{
+    struct escape e;
+    LLVMValueRef len;
+    e.from = copy_to_slot(cg, s, &len);
+    output_start(cg, &e.out);
+    if (quoted)
+        output_char(cg, &e.out, cg_const(cg, '"'));
+    run_loop(cg, call->span, len, escape_body, &e);
+    if (quoted)
+        output_char(cg, &e.out, cg_const(cg, '"'));
+    return output_finish(cg, &e.out);
+}
+
+/* ---- tokenize: state kept per CPU between calls, as stap keeps it ---- */
+
+struct tokenize {
+    uint32_t buffer, position, delims, phase;
+    struct output out;
+};
+
+static void tokenize_body(struct codegen *cg, LLVMValueRef index, void *data)
+{
+    struct tokenize *t = data;
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef position_ptr = cg_scratch_ptr(cg, t->position), phase_ptr = cg_scratch_ptr(cg, t->phase);
+    LLVMBasicBlockRef skip = cg_block(cg, "tok_before"), look = cg_block(cg, "tok_look");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, index, load(cg, position_ptr), ""), skip, look);
+    cg_position(cg, skip);
+    loop_continue(cg);
+    cg_position(cg, look);
+    LLVMValueRef c = char_at(cg, t->buffer, index);
+    LLVMBasicBlockRef end = cg_block(cg, "tok_end"), scan = cg_block(cg, "tok_scan");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, c, cg_const(cg, 0), ""), end, scan);
+    cg_position(cg, end);
+    store(cg, index, position_ptr);
+    loop_stop(cg);
+
+    /* is c one of the delimiters? */
+    cg_position(cg, scan);
+    LLVMBasicBlockRef head = cg_block(cg, "delim_head"), more = cg_block(cg, "delim_more"),
+                      is_delim = cg_block(cg, "is_delim"), not_delim = cg_block(cg, "not_delim");
+    LLVMBasicBlockRef entry = LLVMGetInsertBlock(b);
+    LLVMBuildBr(b, head);
+    cg_position(cg, head);
+    LLVMValueRef j = LLVMBuildPhi(b, cg->i64, "j");
+    LLVMValueRef d = char_at(cg, t->delims, j);
+    LLVMBasicBlockRef compare = cg_block(cg, "delim_compare");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, d, cg_const(cg, 0), ""), not_delim, compare);
+    cg_position(cg, compare);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, d, c, ""), is_delim, more);
+    cg_position(cg, more);
+    LLVMValueRef j_next = LLVMBuildAdd(b, j, cg_const(cg, 1), "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, j_next, cg_const(cg, cg->string_size), ""), head, not_delim);
+    LLVMValueRef values[2] = {cg_const(cg, 0), j_next};
+    LLVMBasicBlockRef blocks[2] = {entry, more};
+    LLVMAddIncoming(j, values, blocks, 2);
+
+    cg_position(cg, is_delim);
+    LLVMBasicBlockRef token_end = cg_block(cg, "token_end"), leading = cg_block(cg, "leading_delim");
+    LLVMValueRef in_token = LLVMBuildICmp(b, LLVMIntNE, load(cg, phase_ptr), cg_const(cg, 0), "");
+    LLVMBuildCondBr(b, in_token, token_end, leading);
+    cg_position(cg, token_end);
+    store(cg, LLVMBuildAdd(b, index, cg_const(cg, 1), ""), position_ptr);
+    loop_stop(cg);
+    cg_position(cg, leading);
+    loop_continue(cg);
+
+    cg_position(cg, not_delim);
+    store(cg, cg_const(cg, 1), phase_ptr);
+    output_char(cg, &t->out, c);
+    loop_continue(cg);
+}
+
+static LLVMValueRef tokenize(struct codegen *cg, struct expr *call, LLVMValueRef input, LLVMValueRef delims)
+{
+    LLVMBuilderRef b = cg->builder;
+    struct tokenize t;
+    /* One state for the whole script, like stap's: the buffer and position
+     * live at fixed scratch offsets allocated on first use. */
+    if (!cg->tokenize_buffer) {
+        cg->tokenize_buffer = cg_alloc_string_slot(cg);
+        cg->tokenize_position = cg_alloc_scratch(cg, 8);
+    }
+    t.buffer = cg->tokenize_buffer;
+    t.position = cg->tokenize_position;
+    t.delims = copy_to_slot(cg, delims, NULL);
+    t.phase = cg_alloc_scratch(cg, 8);
+    store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, t.phase));
+    LLVMValueRef input_len;
+    uint32_t in = copy_to_slot(cg, input, &input_len);
+    LLVMBasicBlockRef restart = cg_block(cg, "tok_restart"), go = cg_block(cg, "tok_go");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, input_len, cg_const(cg, 0), ""), restart, go);
+    cg_position(cg, restart);
+    cg_string_copy(cg, cg_scratch_ptr(cg, t.buffer), cg_scratch_ptr(cg, in));
+    store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, t.position));
+    LLVMBuildBr(b, go);
+    cg_position(cg, go);
+    output_start(cg, &t.out);
+    run_loop(cg, call->span, cg_const(cg, cg->string_size), tokenize_body, &t);
+    return output_finish(cg, &t.out);
+}
+
+/* ---- strtol, isdigit ---- */
+
+struct strtol_state {
+    uint32_t slot, start, base, value;
+};
+
+static void strtol_body(struct codegen *cg, LLVMValueRef index, void *data)
+{
+    struct strtol_state *t = data;
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef base = load(cg, cg_scratch_ptr(cg, t->base));
+    LLVMValueRef c = char_at(cg, t->slot, LLVMBuildAdd(b, load(cg, cg_scratch_ptr(cg, t->start)), index, ""));
+    LLVMValueRef lower = LLVMBuildOr(b, c, cg_const(cg, 0x20), "");
+    LLVMValueRef is_num = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, c, cg_const(cg, '0'), ""),
+                                       LLVMBuildICmp(b, LLVMIntULE, c, cg_const(cg, '9'), ""), "");
+    LLVMValueRef is_letter = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, lower, cg_const(cg, 'a'), ""),
+                                          LLVMBuildICmp(b, LLVMIntULE, lower, cg_const(cg, 'z'), ""), "");
+    LLVMValueRef digit = LLVMBuildSelect(b, is_num, LLVMBuildSub(b, c, cg_const(cg, '0'), ""),
+                                         LLVMBuildSelect(b, is_letter, LLVMBuildSub(b, lower, cg_const(cg, 'a' - 10), ""),
+                                                         cg_const(cg, 99), ""), "");
+    LLVMBasicBlockRef step = cg_block(cg, "strtol_step"), stop = cg_block(cg, "strtol_stop");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, digit, base, ""), step, stop);
+    cg_position(cg, stop);
+    loop_stop(cg);
+    cg_position(cg, step);
+    LLVMValueRef value_ptr = cg_scratch_ptr(cg, t->value);
+    store(cg, LLVMBuildAdd(b, LLVMBuildMul(b, load(cg, value_ptr), base, ""), digit, ""), value_ptr);
+    loop_continue(cg);
+}
+
+/* stap's strtol is the kernel's simple_strtoll: an optional sign, 0x for
+ * base 16 (and 0, which also takes a leading 0 as octal), digits while
+ * they are below the base. */
+static LLVMValueRef strtol_(struct codegen *cg, struct expr *call, LLVMValueRef s, LLVMValueRef base)
+{
+    LLVMBuilderRef b = cg->builder;
+    struct strtol_state t;
+    t.slot = copy_to_slot(cg, s, NULL);
+    t.start = cg_alloc_scratch(cg, 8);
+    t.base = cg_alloc_scratch(cg, 8);
+    t.value = cg_alloc_scratch(cg, 8);
+    LLVMValueRef zero = cg_const(cg, 0);
+    LLVMValueRef first = char_at(cg, t.slot, zero);
+    LLVMValueRef negative = LLVMBuildICmp(b, LLVMIntEQ, first, cg_const(cg, '-'), "");
+    LLVMValueRef signed_ = LLVMBuildOr(b, negative, LLVMBuildICmp(b, LLVMIntEQ, first, cg_const(cg, '+'), ""), "");
+    LLVMValueRef start = LLVMBuildZExt(b, signed_, cg->i64, "");
+    LLVMValueRef c0 = char_at(cg, t.slot, start);
+    LLVMValueRef c1 = LLVMBuildOr(b, char_at(cg, t.slot, LLVMBuildAdd(b, start, cg_const(cg, 1), "")),
+                                  cg_const(cg, 0x20), "");
+    LLVMValueRef hex_prefix = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntEQ, c0, cg_const(cg, '0'), ""),
+                                           LLVMBuildICmp(b, LLVMIntEQ, c1, cg_const(cg, 'x'), ""), "");
+    LLVMValueRef base_auto = LLVMBuildICmp(b, LLVMIntEQ, base, zero, "");
+    LLVMValueRef takes_hex = LLVMBuildAnd(b, hex_prefix,
+                                          LLVMBuildOr(b, base_auto, LLVMBuildICmp(b, LLVMIntEQ, base, cg_const(cg, 16), ""), ""), "");
+    start = LLVMBuildSelect(b, takes_hex, LLVMBuildAdd(b, start, cg_const(cg, 2), ""), start, "");
+    LLVMValueRef auto_base = LLVMBuildSelect(b, hex_prefix, cg_const(cg, 16),
+                                             LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, c0, cg_const(cg, '0'), ""),
+                                                             cg_const(cg, 8), cg_const(cg, 10), ""), "");
+    store(cg, LLVMBuildSelect(b, base_auto, auto_base, base, ""), cg_scratch_ptr(cg, t.base));
+    store(cg, start, cg_scratch_ptr(cg, t.start));
+    store(cg, zero, cg_scratch_ptr(cg, t.value));
+    run_loop(cg, call->span, cg_const(cg, cg->string_size), strtol_body, &t);
+    LLVMValueRef value = load(cg, cg_scratch_ptr(cg, t.value));
+    return LLVMBuildSelect(b, negative, LLVMBuildNeg(b, value, ""), value, "");
+}
+
+static LLVMValueRef isdigit_(struct codegen *cg, LLVMValueRef s)
+{
+    LLVMBuilderRef b = cg->builder;
+    uint32_t slot = copy_to_slot(cg, s, NULL);
+    LLVMValueRef c = char_at(cg, slot, cg_const(cg, 0));
+    LLVMValueRef yes = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, c, cg_const(cg, '0'), ""),
+                                    LLVMBuildICmp(b, LLVMIntULE, c, cg_const(cg, '9'), ""), "");
+    return LLVMBuildZExt(b, yes, cg->i64, "");
+}
+
+/* ---- sprintf, sprint, sprintln ---- */
+
+/* A conversion bpf_snprintf cannot do (%o, %#o, %#x or %p with a width) is
+ * rendered here into digits, then printed as a string with the width. */
+struct digits {
+    int base;                    /* 0: not rendered here */
+    int upper;
+    const char *prefix;
+};
+
+static int translate_piece(struct codegen *cg, struct expr *call, const struct format_piece *p,
+                           struct strbuf *out, int *truncate_to, struct digits *digits)
+{
+    *truncate_to = -1;
+    memset(digits, 0, sizeof(*digits));
+    for (size_t i = 0; i < p->literal_len; i++)
+        strbuf_puts(out, p->literal[i] == '%' ? "%%" : (char[]){p->literal[i], 0});
+    if (!p->conv)
+        return 0;
+    if (p->width_star || p->precision_star) {
+        diag_error(cg->diags, call->span, "sprintf: '*' widths are not supported in BPF yet");
+        return -1;
+    }
+    char conv = p->conv;
+    if (strchr("diuoxXpcs", conv) == NULL) {
+        diag_error(cg->diags, call->span, "sprintf: %%%c is not supported in BPF yet", conv);
+        return -1;
+    }
+    if (p->precision >= 0 && conv != 's') {
+        diag_error(cg->diags, call->span, "sprintf: a precision with %%%c is not supported in BPF yet", conv);
+        return -1;
+    }
+    int hash = (p->flags & FORMAT_FLAG_HASH) || conv == 'p';
+    int is_hex = conv == 'x' || conv == 'X' || conv == 'p';
+    if (conv == 'o' || (is_hex && hash && p->width >= 0)) {
+        if (p->flags & FORMAT_FLAG_ZERO) {
+            diag_error(cg->diags, call->span, "sprintf: the 0 flag with %%%s%c is not supported in BPF yet",
+                       hash ? "#" : "", conv);
+            return -1;
+        }
+        digits->base = conv == 'o' ? 8 : 16;
+        digits->upper = conv == 'X';
+        digits->prefix = !hash ? "" : conv == 'o' ? "0" : conv == 'X' ? "0X" : "0x";
+        strbuf_putc(out, '%');
+        if (p->flags & FORMAT_FLAG_MINUS) strbuf_putc(out, '-');
+        if (p->width >= 0)
+            strbuf_printf(out, "%d", p->width);
+        strbuf_putc(out, 's');
+        return 0;
+    }
+    if (is_hex && hash)
+        strbuf_puts(out, conv == 'X' ? "0X" : "0x");
+    strbuf_putc(out, '%');
+    if (p->flags & FORMAT_FLAG_MINUS) strbuf_putc(out, '-');
+    if (conv != 's' && conv != 'c') {
+        if (p->flags & FORMAT_FLAG_PLUS) strbuf_putc(out, '+');
+        if (p->flags & FORMAT_FLAG_SPACE) strbuf_putc(out, ' ');
+        if (p->flags & FORMAT_FLAG_ZERO) strbuf_putc(out, '0');
+    }
+    if (p->width >= 0)
+        strbuf_printf(out, "%d", p->width);
+    switch (conv) {
+    case 'd': case 'i': strbuf_puts(out, "lld"); break;
+    case 'u': strbuf_puts(out, "llu"); break;
+    case 'x': case 'p': strbuf_puts(out, "llx"); break;
+    case 'X': strbuf_puts(out, "llX"); break;
+    case 'c': strbuf_puts(out, "c"); break;
+    case 's': strbuf_puts(out, "s"); *truncate_to = p->precision; break;
+    }
+    return 0;
+}
+
+struct digit_state {
+    uint32_t slot, value, position;
+    int base, upper;
+};
+
+#define DIGITS_END 80            /* digits are written backwards from here in their slot */
+
+static void digit_body(struct codegen *cg, LLVMValueRef index, void *data)
+{
+    struct digit_state *d = data;
+    LLVMBuilderRef b = cg->builder;
+    (void)index;
+    LLVMValueRef value_ptr = cg_scratch_ptr(cg, d->value), position_ptr = cg_scratch_ptr(cg, d->position);
+    LLVMValueRef value = load(cg, value_ptr);
+    LLVMValueRef digit = LLVMBuildURem(b, value, cg_const(cg, d->base), "");
+    LLVMValueRef letter = LLVMBuildAdd(b, digit, cg_const(cg, (d->upper ? 'A' : 'a') - 10), "");
+    LLVMValueRef c = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, digit, cg_const(cg, 10), ""),
+                                     LLVMBuildAdd(b, digit, cg_const(cg, '0'), ""), letter, "");
+    LLVMValueRef position = LLVMBuildSub(b, load(cg, position_ptr), cg_const(cg, 1), "");
+    put_char(cg, d->slot, position, c);
+    store(cg, position, position_ptr);
+    LLVMValueRef rest = LLVMBuildUDiv(b, value, cg_const(cg, d->base), "");
+    store(cg, rest, value_ptr);
+    LLVMBasicBlockRef more = cg_block(cg, "more_digits"), done = cg_block(cg, "digits_done");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, rest, cg_const(cg, 0), ""), done, more);
+    cg_position(cg, done);
+    loop_stop(cg);
+    cg_position(cg, more);
+    loop_continue(cg);
+}
+
+/* The value's digits (unsigned, 64-bit) with the prefix, as a string pointer. */
+static LLVMValueRef render_digits(struct codegen *cg, struct expr *call, LLVMValueRef value,
+                                  const struct digits *spec)
+{
+    struct digit_state d = {.base = spec->base, .upper = spec->upper};
+    d.slot = cg_alloc_string_slot(cg);
+    d.value = cg_alloc_scratch(cg, 8);
+    d.position = cg_alloc_scratch(cg, 8);
+    store(cg, value, cg_scratch_ptr(cg, d.value));
+    store(cg, cg_const(cg, DIGITS_END), cg_scratch_ptr(cg, d.position));
+    put_char(cg, d.slot, cg_const(cg, DIGITS_END), cg_const(cg, 0));
+    run_loop(cg, call->span, cg_const(cg, 64), digit_body, &d);
+    LLVMValueRef position = load(cg, cg_scratch_ptr(cg, d.position));
+    size_t prefix = strlen(spec->prefix);
+    for (size_t i = 0; i < prefix; i++) {
+        LLVMValueRef at = LLVMBuildSub(cg->builder, position, cg_const(cg, (int64_t)(prefix - i)), "");
+        put_char(cg, d.slot, at, cg_const(cg, spec->prefix[i]));
+    }
+    position = LLVMBuildSub(cg->builder, position, cg_const(cg, (int64_t)prefix), "");
+    return LLVMBuildPtrToInt(cg->builder, char_ptr(cg, d.slot, position), cg->i64, "");
+}
+
+/* One bpf_snprintf call for a run of pieces, appended to out. */
+static void format_segment(struct codegen *cg, struct output *out, struct strbuf *text, uint32_t data, int count)
+{
+    if (!text->len)
+        return;
+    const char *translated = text->data;
+    LLVMValueRef fmt = cg_string_literal(cg, translated, (int)strlen(translated) + 1);
+    uint32_t piece = new_slot(cg);
+    LLVMValueRef call_args[5] = {cg_scratch_ptr(cg, piece), LLVMConstInt(cg->i32, cg->string_size, 0), fmt,
+                                 count ? cg_scratch_ptr(cg, data) : LLVMConstNull(cg->ptr),
+                                 LLVMConstInt(cg->i32, 8 * (uint64_t)count, 0)};
+    cg_helper(cg, BPF_FUNC_snprintf, cg->i64, call_args, 5);
+    output_string(cg, out, piece);
+    strbuf_reset(text);
+}
+
+/* The kernel copies every %s of one bpf_snprintf call into a 512-byte
+ * buffer and fails when they do not fit, so each %s gets a call of its own;
+ * runs of numbers share one. */
+static LLVMValueRef format_string(struct codegen *cg, struct expr *call, const char *format, struct expr *args)
+{
+    struct compiled_format compiled;
+    char error[128];
+    size_t offset;
+    struct output out;
+    output_start(cg, &out);
+    if (format_compile(format, &compiled, error, sizeof(error), &offset) != 0) {
+        diag_error(cg->diags, call->span, "invalid format: %s", error);
+        return output_finish(cg, &out);
+    }
+    /* values first, in order, as the script wrote them */
+    LLVMValueRef values[64];
+    int value_count = 0;
+    for (struct expr *arg = args; arg && value_count < 64; arg = arg->next) {
+        LLVMValueRef value = cg_expr(cg, arg);
+        if (arg->type == TYPE_STRING)
+            value = cg_scratch_ptr(cg, copy_to_slot(cg, value, NULL));
+        values[value_count++] = value;
+    }
+    cg_set_location(cg, call->span);
+    struct strbuf text;
+    strbuf_init(&text);
+    uint32_t data = cg_alloc_scratch(cg, 8 * MAX_SNPRINTF_ARGS);
+    int count = 0, next = 0;
+    for (int i = 0; i < compiled.piece_count; i++) {
+        const struct format_piece *p = &compiled.pieces[i];
+        int is_string = p->conv == 's';
+        if ((is_string || count == MAX_SNPRINTF_ARGS) && text.len) {
+            format_segment(cg, &out, &text, data, count);
+            count = 0;
+        }
+        int truncate_to;
+        struct digits digits;
+        if (translate_piece(cg, call, p, &text, &truncate_to, &digits) < 0)
+            break;
+        if (!p->conv || next >= value_count)
+            continue;
+        LLVMValueRef value = values[next++];
+        if (digits.base)
+            value = render_digits(cg, call, value, &digits);
+        else if (is_string) {
+            if (truncate_to >= 0 && (uint32_t)truncate_to < cg->string_size) {
+                LLVMValueRef index = cg_const(cg, truncate_to);
+                LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, 0, 0),
+                               LLVMBuildGEP2(cg->builder, cg->i8, value, &index, 1, ""));
+            }
+            value = LLVMBuildPtrToInt(cg->builder, value, cg->i64, "");
+        }
+        store(cg, value, cg_scratch_ptr(cg, data + 8 * (uint32_t)count));
+        count++;
+        if (is_string) {
+            format_segment(cg, &out, &text, data, count);
+            count = 0;
+        }
+    }
+    format_segment(cg, &out, &text, data, count);
+    strbuf_free(&text);
+    format_free(&compiled);
+    return output_finish(cg, &out);
+}
+
+static LLVMValueRef sprint(struct codegen *cg, struct expr *call, int newline)
+{
+    struct strbuf format;
+    strbuf_init(&format);
+    for (struct expr *a = call->call.args; a; a = a->next) {
+        if (a->type == TYPE_STATS) {
+            diag_error(cg->diags, a->span, "histograms cannot be formatted into strings yet");
+            strbuf_free(&format);
+            return cg_string_literal(cg, "", 0);
+        }
+        strbuf_puts(&format, a->type == TYPE_STRING ? "%s" : "%d");
+    }
+    if (newline)
+        strbuf_putc(&format, '\n');
+    LLVMValueRef result = format_string(cg, call, format.data ? format.data : "", call->call.args);
+    strbuf_free(&format);
+    return result;
+}
+
+LLVMValueRef cg_string_builtin(struct codegen *cg, struct expr *call, int builtin_id)
+{
+    struct expr *a = call->call.args;
+    LLVMValueRef v[3] = {NULL, NULL, NULL};
+    switch (builtin_id) {
+    case BUILTIN_SPRINTF:
+        if (!a || a->kind != EXPR_STRING) {
+            diag_error(cg->diags, call->span, "sprintf needs a literal format");
+            return cg_string_literal(cg, "", 0);
+        }
+        return format_string(cg, call, a->string.value, a->next);
+    case BUILTIN_SPRINT: return sprint(cg, call, 0);
+    case BUILTIN_SPRINTLN: return sprint(cg, call, 1);
+    default: break;
+    }
+    for (int i = 0; i < 3 && a; i++, a = a->next)
+        v[i] = cg_expr(cg, a);
+    cg_set_location(cg, call->span);
+    switch (builtin_id) {
+    case BUILTIN_SUBSTR: return substr(cg, v[0], v[1], v[2]);
+    case BUILTIN_STRPOS: return strpos(cg, call, v[0], v[1]);
+    case BUILTIN_ISINSTR:
+        return LLVMBuildZExt(cg->builder,
+                             LLVMBuildICmp(cg->builder, LLVMIntSGE, strpos(cg, call, v[0], v[1]), cg_const(cg, 0), ""),
+                             cg->i64, "");
+    case BUILTIN_STR_REPLACE: return str_replace(cg, call, v[0], v[1], v[2]);
+    case BUILTIN_STRTOL: return strtol_(cg, call, v[0], v[1]);
+    case BUILTIN_ISDIGIT: return isdigit_(cg, v[0]);
+    case BUILTIN_TOKENIZE: return tokenize(cg, call, v[0], v[1]);
+    case BUILTIN_TEXT_STR: return text_str(cg, call, v[0], 0);
+    case BUILTIN_STRING_QUOTED: return text_str(cg, call, v[0], 1);
+    }
+    return cg_const(cg, 0);
+}

@@ -1,0 +1,473 @@
+/* The probed thread: registers and user memory. A process probe copies its
+ * struct pt_regs into scratch on entry (loop callbacks and inlined
+ * functions have no ctx, and the verifier would not let a ctx pointer
+ * travel through memory), with the load bias next to it; EXPR_REGISTER
+ * reads that copy. User memory is read with bpf_probe_read_user into
+ * scratch; a fault is a runtime error, never a silent 0. */
+#include <stdio.h>
+#include <string.h>
+
+#include <linux/bpf.h>
+
+#include "codegen/codegen_internal.h"
+#include "sema/builtins.h"
+#include "sema/dwarf.h"
+
+#define PT_REGS_WORDS 21            /* x86_64 struct pt_regs */
+#define REGS_BIAS_WORD PT_REGS_WORDS
+#define REGS_SNAPSHOT_WORD (PT_REGS_WORDS + 1)
+#define REGS_COOKIE_WORD (PT_REGS_WORDS + 1 + MAX_ENTRY_SNAPSHOTS)
+#define REGS_AREA_SIZE ((REGS_COOKIE_WORD + 1) * 8)
+#define ENTRY_MAP_SIZE 10240
+
+/* DWARF register number -> byte offset in struct pt_regs (x86_64). */
+static const int pt_regs_offset[17] = {
+    80,  /* 0 rax */  96, /* 1 rdx */  88, /* 2 rcx */  40, /* 3 rbx */
+    104, /* 4 rsi */ 112, /* 5 rdi */  32, /* 6 rbp */ 152, /* 7 rsp */
+    72,  /* 8 r8 */   64, /* 9 r9 */   56, /* 10 r10 */ 48, /* 11 r11 */
+    24,  /* 12 r12 */ 16, /* 13 r13 */  8, /* 14 r14 */  0, /* 15 r15 */
+    128, /* 16 rip */
+};
+
+static uint32_t regs_area(struct codegen *cg)
+{
+    if (!cg->regs_offset)
+        cg->regs_offset = cg_alloc_scratch(cg, REGS_AREA_SIZE);
+    return cg->regs_offset;
+}
+
+static LLVMValueRef byte_offset(struct codegen *cg, LLVMValueRef base, int64_t offset)
+{
+    LLVMValueRef index = cg_const(cg, offset);
+    return LLVMBuildGEP2(cg->builder, cg->i8, base, &index, 1, "");
+}
+
+static void restore_snapshots(struct codegen *cg, const struct probe *probe);
+static LLVMValueRef load_register(struct codegen *cg, int byte);
+
+void cg_target_probe_entry(struct codegen *cg, LLVMValueRef ctx)
+{
+    uint32_t area = regs_area(cg);
+    for (int i = 0; i < PT_REGS_WORDS; i++) {
+        LLVMValueRef value = LLVMBuildLoad2(cg->builder, cg->i64, byte_offset(cg, ctx, i * 8), "reg");
+        LLVMBuildStore(cg->builder, value, cg_scratch_ptr(cg, area + (uint32_t)i * 8));
+    }
+    /* bpf_get_func_ip gives the probed address as mapped (the function for
+     * a uretprobe, where the uprobe was placed): minus the file address, the
+     * load bias of a PIE or library. */
+    const struct probe *probe = cg->fn->probe;
+    LLVMValueRef args[1] = {ctx};
+    LLVMValueRef ip = cg_helper(cg, BPF_FUNC_get_func_ip, cg->i64, args, 1);
+    LLVMValueRef bias = LLVMBuildSub(cg->builder, ip, cg_const(cg, (int64_t)probe->vaddr), "bias");
+    LLVMBuildStore(cg->builder, bias, cg_scratch_ptr(cg, area + REGS_BIAS_WORD * 8));
+    if (probe->entry_count)
+        restore_snapshots(cg, probe);
+    if (probe->group_count > 1) {
+        LLVMValueRef cookie = cg_helper(cg, BPF_FUNC_get_attach_cookie, cg->i64, args, 1);
+        LLVMBuildStore(cg->builder, cookie, cg_scratch_ptr(cg, area + REGS_COOKIE_WORD * 8));
+    }
+}
+
+/* A .rodata table of the group's texts, one fixed-size row per cookie. */
+LLVMValueRef cg_group_string(struct codegen *cg, int which)
+{
+    const struct probe *probe = cg->fn->probe;
+    char name[48];
+    snprintf(name, sizeof(name), "group_%s_%d", which ? "ppfunc" : "pp", probe->index);
+    size_t row = 1;
+    for (int i = 0; i < probe->group_count; i++) {
+        const char *text = which ? probe->group[i]->function : probe->group[i]->point;
+        if (strlen(text) + 1 > row)
+            row = strlen(text) + 1;
+    }
+    if (row > cg->string_size)
+        row = cg->string_size;
+    LLVMTypeRef row_type = LLVMArrayType2(cg->i8, row);
+    LLVMTypeRef table_type = LLVMArrayType2(row_type, (uint64_t)probe->group_count);
+    LLVMValueRef table = LLVMGetNamedGlobal(cg->module, name);
+    if (!table) {
+        LLVMValueRef *rows = ARENA_ARRAY(cg->arena, LLVMValueRef, probe->group_count);
+        char *buffer = arena_alloc(cg->arena, row);
+        for (int i = 0; i < probe->group_count; i++) {
+            const char *text = which ? probe->group[i]->function : probe->group[i]->point;
+            memset(buffer, 0, row);
+            memcpy(buffer, text, strlen(text) < row ? strlen(text) : row - 1);
+            rows[i] = LLVMConstStringInContext(cg->context, buffer, (unsigned)row, 1);
+        }
+        table = LLVMAddGlobal(cg->module, table_type, name);
+        LLVMSetInitializer(table, LLVMConstArray2(row_type, rows, (uint64_t)probe->group_count));
+        LLVMSetGlobalConstant(table, 1);
+        LLVMSetLinkage(table, LLVMPrivateLinkage);
+        LLVMSetSection(table, ".rodata");
+    }
+    LLVMValueRef cookie = load_register(cg, REGS_COOKIE_WORD * 8);
+    /* out of range cannot happen; the verifier wants the bound */
+    LLVMValueRef in_range = LLVMBuildICmp(cg->builder, LLVMIntULT, cookie, cg_const(cg, probe->group_count), "");
+    LLVMValueRef index = LLVMBuildSelect(cg->builder, in_range, cookie, cg_const(cg, 0), "");
+    LLVMValueRef indices[3] = {cg_const(cg, 0), index, cg_const(cg, 0)};
+    return LLVMBuildGEP2(cg->builder, table_type, table, indices, 3, "");
+}
+
+static LLVMValueRef load_register(struct codegen *cg, int byte)
+{
+    return LLVMBuildLoad2(cg->builder, cg->i64, cg_scratch_ptr(cg, regs_area(cg) + (uint32_t)byte), "");
+}
+
+LLVMValueRef cg_register(struct codegen *cg, struct expr *e)
+{
+    int number = e->reg.number;
+    if (number == DWARF_REG_LOAD_BIAS)
+        return load_register(cg, REGS_BIAS_WORD * 8);
+    if (number >= DWARF_REG_ENTRY_SNAPSHOT && number < DWARF_REG_ENTRY_SNAPSHOT + MAX_ENTRY_SNAPSHOTS)
+        return load_register(cg, (REGS_SNAPSHOT_WORD + number - DWARF_REG_ENTRY_SNAPSHOT) * 8);
+    if (number < 0 || number > 16) {
+        diag_error(cg->diags, e->span, "DWARF register %d (vector or floating point) cannot be read", number);
+        return cg_const(cg, 0);
+    }
+    return load_register(cg, pt_regs_offset[number]);
+}
+
+/* Reads `size` bytes at `address` into a fresh scratch word; returns the
+ * helper's result (0 or -errno) and the word's pointer. */
+static LLVMValueRef read_user(struct codegen *cg, LLVMValueRef address, int size, LLVMValueRef *word)
+{
+    *word = cg_scratch_ptr(cg, cg_alloc_scratch(cg, 8));
+    LLVMBuildStore(cg->builder, cg_const(cg, 0), *word);
+    LLVMValueRef args[3] = {*word, LLVMConstInt(cg->i32, (unsigned)size, 0), address};
+    return cg_helper(cg, BPF_FUNC_probe_read_user, cg->i64, args, 3);
+}
+
+static LLVMValueRef extend(struct codegen *cg, LLVMValueRef word, int size, int is_signed)
+{
+    LLVMTypeRef type = LLVMIntTypeInContext(cg->context, (unsigned)size * 8);
+    LLVMValueRef value = LLVMBuildLoad2(cg->builder, type, word, "");
+    if (size == 8)
+        return value;
+    return is_signed ? LLVMBuildSExt(cg->builder, value, cg->i64, "")
+                     : LLVMBuildZExt(cg->builder, value, cg->i64, "");
+}
+
+/* A failed read raises `message` (with the address) at `span`. */
+static void fault_check(struct codegen *cg, struct span span, LLVMValueRef result, LLVMValueRef address,
+                        const char *message)
+{
+    LLVMBasicBlockRef fault = cg_block(cg, "user_fault"), ok = cg_block(cg, "user_ok");
+    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntSLT, result, cg_const(cg, 0), ""), fault, ok);
+    cg_position(cg, fault);
+    cg_raise_error(cg, span, message, address);
+    cg_position(cg, ok);
+}
+
+LLVMValueRef cg_user_read(struct codegen *cg, struct expr *e)
+{
+    LLVMValueRef address = cg_expr(cg, e->user_read.address);
+    cg_set_location(cg, e->span);
+    LLVMValueRef word;
+    LLVMValueRef result = read_user(cg, address, e->user_read.size, &word);
+    fault_check(cg, e->span, result, address, "user memory fault at 0x%llx");
+    return extend(cg, word, e->user_read.size, e->user_read.is_signed);
+}
+
+/* user_long, user_int_error, user_uint8 ...: width and signedness from the name. */
+static LLVMValueRef user_integer(struct codegen *cg, struct expr *call)
+{
+    static const struct { const char *name; int size, is_signed; } kinds[] = {
+        {"char", 1, 1}, {"short", 2, 1}, {"ushort", 2, 0}, {"int", 4, 1}, {"uint", 4, 0},
+        {"long", 8, 1}, {"ulong", 8, 0}, {"int8", 1, 1}, {"uint8", 1, 0}, {"int16", 2, 1},
+        {"uint16", 2, 0}, {"int32", 4, 1}, {"uint32", 4, 0}, {"int64", 8, 1}, {"uint64", 8, 0},
+    };
+    const char *name = call->call.name + strlen("user_");
+    size_t len = strlen(name);
+    int raises = len > 6 && strcmp(name + len - 6, "_error") == 0;
+    if (raises)
+        len -= 6;
+    int size = 8, is_signed = 1;
+    for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+        if (strlen(kinds[i].name) == len && strncmp(kinds[i].name, name, len) == 0) {
+            size = kinds[i].size;
+            is_signed = kinds[i].is_signed;
+        }
+    LLVMValueRef address = cg_expr(cg, call->call.args);
+    cg_set_location(cg, call->span);
+    LLVMValueRef word;
+    LLVMValueRef result = read_user(cg, address, size, &word);
+    if (raises)
+        fault_check(cg, call->span, result, address, "user memory fault at 0x%llx");
+    /* Without _error a fault reads as 0 (the word was zeroed): SystemTap's contract. */
+    return extend(cg, word, size, is_signed);
+}
+
+/* `limit` bytes at most (NUL included). A plain uprobe cannot take page
+ * faults, so a string not yet paged in (a literal on the first call) reads
+ * as -EFAULT; a sleepable one faults the page in with bpf_copy_from_user
+ * and reads again. */
+static LLVMValueRef read_user_string(struct codegen *cg, LLVMValueRef slot, LLVMValueRef address,
+                                     LLVMValueRef limit)
+{
+    LLVMValueRef args[3] = {slot, limit, address};
+    LLVMValueRef first = cg_helper(cg, BPF_FUNC_probe_read_user_str, cg->i64, args, 3);
+    if (!cg->fn->probe || !cg->fn->probe->sleepable)
+        return first;
+    LLVMBasicBlockRef before = LLVMGetInsertBlock(cg->builder);
+    LLVMBasicBlockRef retry = cg_block(cg, "fault_in"), done = cg_block(cg, "string_read");
+    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntSLT, first, cg_const(cg, 0), ""), retry, done);
+    cg_position(cg, retry);
+    LLVMValueRef byte = cg_scratch_ptr(cg, cg_alloc_scratch(cg, 8));
+    LLVMValueRef touch[3] = {byte, LLVMConstInt(cg->i32, 1, 0), address};
+    cg_helper(cg, BPF_FUNC_copy_from_user, cg->i64, touch, 3);
+    LLVMValueRef again[3] = {slot, limit, address};
+    LLVMValueRef second = cg_helper(cg, BPF_FUNC_probe_read_user_str, cg->i64, again, 3);
+    LLVMBasicBlockRef retry_end = LLVMGetInsertBlock(cg->builder);
+    LLVMBuildBr(cg->builder, done);
+    cg_position(cg, done);
+    LLVMValueRef phi = LLVMBuildPhi(cg->builder, cg->i64, "");
+    LLVMValueRef values[2] = {first, second};
+    LLVMBasicBlockRef blocks[2] = {before, retry_end};
+    LLVMAddIncoming(phi, values, blocks, 2);
+    return phi;
+}
+
+static LLVMValueRef clamp_length(struct codegen *cg, LLVMValueRef n)
+{
+    LLVMBuilderRef b = cg->builder;
+    int64_t max = (int64_t)cg->string_size - 1;
+    LLVMValueRef low = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, n, cg_const(cg, 0), ""), cg_const(cg, 0), n, "");
+    LLVMValueRef high = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, low, cg_const(cg, max), ""),
+                                        cg_const(cg, max), low, "");
+    /* string_size is a power of two: the mask changes nothing but shows the bound. */
+    return LLVMBuildAdd(b, LLVMBuildAnd(b, high, cg_const(cg, max), ""), cg_const(cg, 1), "");
+}
+
+/* user_string_quoted of an unreadable string: "NULL" for 0, else the address
+ * in hex (as SystemTap shows it), never an empty string. */
+static void quoted_fault(struct codegen *cg, LLVMValueRef slot, LLVMValueRef address)
+{
+    LLVMBasicBlockRef null = cg_block(cg, "quoted_null"), hex = cg_block(cg, "quoted_hex"),
+                      done = cg_block(cg, "quoted_fault_done");
+    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, address, cg_const(cg, 0), ""), null, hex);
+    cg_position(cg, null);
+    cg_string_copy(cg, slot, cg_string_literal(cg, "NULL", 4));
+    LLVMBuildBr(cg->builder, done);
+    cg_position(cg, hex);
+    LLVMValueRef value = cg_entry_alloca(cg, cg->i64, "address");
+    LLVMBuildStore(cg->builder, address, value);
+    LLVMValueRef args[5] = {slot, LLVMConstInt(cg->i32, cg->string_size, 0),
+                            cg_string_literal(cg, "0x%llx", 6), value, LLVMConstInt(cg->i32, 8, 0)};
+    cg_helper(cg, BPF_FUNC_snprintf, cg->i64, args, 5);
+    LLVMBuildBr(cg->builder, done);
+    cg_position(cg, done);
+}
+
+static LLVMValueRef user_string(struct codegen *cg, struct expr *call, int id)
+{
+    struct expr *address_expr = call->call.args;
+    LLVMValueRef address = cg_expr(cg, address_expr);
+    LLVMValueRef extra = address_expr->next ? cg_expr(cg, address_expr->next) : NULL;
+    cg_set_location(cg, call->span);
+    LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
+    LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, 0, 0), slot);
+    LLVMValueRef limit = id == BUILTIN_USER_STRING_N ? clamp_length(cg, extra) : cg_const(cg, cg->string_size);
+    if (id == BUILTIN_USER_STRING_QUOTED) {
+        LLVMValueRef inner = byte_offset(cg, slot, 1);
+        LLVMValueRef result = read_user_string(cg, inner, address, cg_const(cg, cg->string_size - 2));
+        LLVMBasicBlockRef fault = cg_block(cg, "quoted_fault"), ok = cg_block(cg, "quoted_ok"),
+                          done = cg_block(cg, "quoted_done");
+        LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntSLE, result, cg_const(cg, 0), ""), fault, ok);
+        cg_position(cg, fault);
+        quoted_fault(cg, slot, address);
+        LLVMBuildBr(cg->builder, done);
+        cg_position(cg, ok);
+        /* result counts the NUL: the closing quote goes there. */
+        LLVMValueRef end = LLVMBuildAnd(cg->builder, result, cg_const(cg, cg->string_size - 1), "");
+        LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, '"', 0), slot);
+        LLVMValueRef close = LLVMBuildGEP2(cg->builder, cg->i8, slot, &end, 1, "");
+        LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, '"', 0), close);
+        LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, 0, 0), byte_offset(cg, close, 1));
+        LLVMBuildBr(cg->builder, done);
+        cg_position(cg, done);
+        return slot;
+    }
+    LLVMValueRef result = read_user_string(cg, slot, address, limit);
+    if (id == BUILTIN_USER_STRING2) {
+        LLVMBasicBlockRef fault = cg_block(cg, "string_fault"), done = cg_block(cg, "string_done");
+        LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntSLT, result, cg_const(cg, 0), ""), fault, done);
+        cg_position(cg, fault);
+        cg_string_copy(cg, slot, extra);
+        LLVMBuildBr(cg->builder, done);
+        cg_position(cg, done);
+        return slot;
+    }
+    fault_check(cg, call->span, result, address, "user string copy fault at 0x%llx");
+    return slot;
+}
+
+/* __tap_format(fmt, longs...): the kernel's bpf_snprintf, whose %pus reads
+ * user strings; the format is a .rodata literal, the values 8 bytes each. */
+static LLVMValueRef tap_format(struct codegen *cg, struct expr *call)
+{
+    struct expr *format = call->call.args;
+    int count = 0;
+    for (struct expr *a = format->next; a; a = a->next)
+        count++;
+    uint32_t data = cg_alloc_scratch(cg, (uint32_t)(count ? count : 1) * 8);
+    int i = 0;
+    for (struct expr *a = format->next; a; a = a->next, i++)
+        LLVMBuildStore(cg->builder, cg_expr(cg, a), cg_scratch_ptr(cg, data + (uint32_t)i * 8));
+    cg_set_location(cg, call->span);
+    LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
+    LLVMValueRef args[5] = {slot, LLVMConstInt(cg->i32, cg->string_size, 0),
+                            cg_string_literal(cg, format->string.value, format->string.len),
+                            count ? cg_scratch_ptr(cg, data) : LLVMConstNull(cg->ptr),
+                            LLVMConstInt(cg->i32, (unsigned)count * 8, 0)};
+    cg_helper(cg, BPF_FUNC_snprintf, cg->i64, args, 5);
+    return slot;
+}
+
+LLVMValueRef cg_target_builtin(struct codegen *cg, struct expr *call, int builtin_id)
+{
+    const struct probe *probe = cg->fn->probe;
+    int in_process_probe = probe && (probe->kind == PROBE_UPROBE || probe->kind == PROBE_URETPROBE);
+    switch (builtin_id) {
+    case BUILTIN_USER_STRING: case BUILTIN_USER_STRING_N: case BUILTIN_USER_STRING2:
+    case BUILTIN_USER_STRING_QUOTED:
+        return user_string(cg, call, builtin_id);
+    case BUILTIN_USER_INTEGER:
+        return user_integer(cg, call);
+    case BUILTIN_UADDR:
+        return in_process_probe ? load_register(cg, pt_regs_offset[DWARF_REG_IP]) : cg_const(cg, 0);
+    case BUILTIN_TAP_FORMAT:
+        return tap_format(cg, call);
+    case BUILTIN_PPFUNC: {
+        if (in_process_probe && probe->group_count > 1)
+            return cg_group_string(cg, 1);
+        const char *name = in_process_probe && probe->function ? probe->function : "";
+        return cg_string_literal(cg, name, (int)strlen(name));
+    }
+    }
+    return cg_const(cg, 0);
+}
+
+/* --- @entry: an entry program saves values; the .return probe reads them -- */
+
+/* One LRU hash per .return probe: {pid_tgid, CFA} -> the values at the call.
+ * The CFA (rsp + 8 at the first instruction) equals rsp after the return, so
+ * each frame of a recursion has its own entry. */
+static LLVMValueRef entry_map(struct codegen *cg, const struct probe *probe)
+{
+    char name[48];
+    snprintf(name, sizeof(name), "tap_entry_%d", probe->index);
+    LLVMValueRef existing = LLVMGetNamedGlobal(cg->module, name);
+    if (existing)
+        return existing;
+    LLVMTypeRef members[4] = {cg->ptr, cg->ptr, cg->ptr, cg->ptr};
+    LLVMTypeRef type = LLVMStructTypeInContext(cg->context, members, 4, 0);
+    LLVMValueRef map = LLVMAddGlobal(cg->module, type, name);
+    LLVMSetInitializer(map, LLVMConstNull(type));
+    LLVMSetSection(map, ".maps");
+    LLVMSetAlignment(map, 8);
+    uint64_t counts[4] = {BPF_MAP_TYPE_LRU_HASH, ENTRY_MAP_SIZE, 2, (uint64_t)probe->entry_count};
+    LLVMMetadataRef di_members[4];
+    static const char *names[4] = {"type", "max_entries", "key", "value"};
+    for (int i = 0; i < 4; i++) {
+        LLVMMetadataRef range = LLVMDIBuilderGetOrCreateSubrange(cg->di, 0, (int64_t)counts[i]);
+        LLVMMetadataRef element = i < 2 ? cg->di_int : cg->di_long;
+        uint64_t bits = i < 2 ? 32 : 64;
+        LLVMMetadataRef array = LLVMDIBuilderCreateArrayType(cg->di, counts[i] * bits, (uint32_t)bits, element, &range, 1);
+        LLVMMetadataRef pointer = LLVMDIBuilderCreatePointerType(cg->di, array, 64, 0, 0, "", 0);
+        di_members[i] = LLVMDIBuilderCreateMemberType(cg->di, cg->di_unit, names[i], strlen(names[i]), cg->di_file,
+                                                      0, 64, 64, (uint64_t)i * 64, LLVMDIFlagZero, pointer);
+    }
+    LLVMMetadataRef di_type = LLVMDIBuilderCreateStructType(cg->di, cg->di_unit, "", 0, cg->di_file, 0, 256, 64,
+                                                           LLVMDIFlagZero, NULL, di_members, 4, 0, NULL, "", 0);
+    LLVMMetadataRef expr = LLVMDIBuilderCreateExpression(cg->di, NULL, 0);
+    LLVMMetadataRef gve = LLVMDIBuilderCreateGlobalVariableExpression(
+        cg->di, cg->di_unit, name, strlen(name), name, strlen(name), cg->di_file, 0, di_type, 0, expr, NULL, 64);
+    LLVMGlobalSetMetadata(map, LLVMGetMDKindIDInContext(cg->context, "dbg", 3), gve);
+    return map;
+}
+
+/* The key on the stack: {pid_tgid, the frame's CFA}. */
+static LLVMValueRef entry_key(struct codegen *cg, LLVMValueRef cfa)
+{
+    LLVMTypeRef key_type = LLVMArrayType2(cg->i64, 2);
+    LLVMValueRef key = cg_entry_alloca(cg, key_type, "entry_key");
+    LLVMValueRef id = cg_helper(cg, BPF_FUNC_get_current_pid_tgid, cg->i64, NULL, 0);
+    LLVMValueRef sp = cfa;
+    LLVMValueRef zero = cg_i32(cg, 0), one = cg_i32(cg, 1);
+    LLVMValueRef first[2] = {zero, zero}, second[2] = {zero, one};
+    LLVMBuildStore(cg->builder, id, LLVMBuildGEP2(cg->builder, key_type, key, first, 2, ""));
+    LLVMBuildStore(cg->builder, sp, LLVMBuildGEP2(cg->builder, key_type, key, second, 2, ""));
+    return key;
+}
+
+/* In the probe: no saved entry (the call began before tap attached) means
+ * no handler run. A .return consumes its entry; other probes may fire
+ * several times in one call. */
+static void restore_snapshots(struct codegen *cg, const struct probe *probe)
+{
+    LLVMValueRef map = entry_map(cg, probe);
+    LLVMValueRef key = entry_key(cg, cg_expr(cg, probe->entry_key));
+    LLVMValueRef args[2] = {map, key};
+    LLVMValueRef values = cg_helper(cg, BPF_FUNC_map_lookup_elem, cg->ptr, args, 2);
+    LLVMBasicBlockRef missing = cg_block(cg, "no_entry"), found = cg_block(cg, "entry_found");
+    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, values, ""), missing, found);
+    cg_position(cg, missing);
+    LLVMBuildBr(cg->builder, cg->fn->unwind_block);
+    cg_position(cg, found);
+    for (int i = 0; i < probe->entry_count; i++) {
+        LLVMValueRef value = LLVMBuildLoad2(cg->builder, cg->i64, byte_offset(cg, values, i * 8), "");
+        LLVMBuildStore(cg->builder, value, cg_scratch_ptr(cg, regs_area(cg) + (uint32_t)(REGS_SNAPSHOT_WORD + i) * 8));
+    }
+    if (probe->kind == PROBE_URETPROBE) {
+        LLVMValueRef del[2] = {map, key};
+        cg_helper(cg, BPF_FUNC_map_delete_elem, cg->i64, del, 2);
+    }
+}
+
+const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe *ret, const char **prog_name)
+{
+    struct probe *entry = ARENA_NEW(cg->arena, struct probe);
+    *entry = *ret;
+    entry->kind = PROBE_UPROBE;
+    entry->offset = ret->entry_offset;
+    entry->vaddr = ret->entry_vaddr;
+    entry->group_leader = NULL;
+    entry->group = NULL;
+    entry->group_count = 0;
+    entry->cookie = 0;
+    entry->sleepable = 0;
+    entry->entry_values = NULL;
+    entry->entry_count = 0;
+    entry->condition = NULL;
+    entry->point = arena_printf(cg->arena, "%s (@entry)", ret->point);
+    char *name = arena_printf(cg->arena, "probe_%d_entry", ret->index);
+    *prog_name = name;
+    LLVMTypeRef param = cg->ptr;
+    const char *param_names[1] = {"ctx"};
+    LLVMValueRef function = cg_new_function(cg, name, LLVMFunctionType(cg->i32, &param, 1, 0), "uprobe",
+                                            param_names, 0);
+    struct fn_state state = {.kind = FN_PROBE, .function = function, .probe = entry,
+                             .scope = LLVMGetSubprogram(function)};
+    struct fn_state *saved = cg->fn;
+    cg->fn = &state;
+    LLVMBasicBlockRef start = cg_block(cg, "entry"), run = cg_block(cg, "run"), done = cg_block(cg, "done");
+    state.unwind_block = done;
+    state.return_block = done;
+    cg_position(cg, start);
+    cg_set_location(cg, ret->span);
+    state.scratch = cg_load_scratch(cg);
+    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, state.scratch, ""), done, run);
+    cg_position(cg, run);
+    cg_target_probe_entry(cg, LLVMGetParam(function, 0));
+    uint32_t values = cg_alloc_scratch(cg, (uint32_t)ret->entry_count * 8);
+    for (int i = 0; i < ret->entry_count; i++)
+        LLVMBuildStore(cg->builder, cg_expr(cg, ret->entry_values[i]), cg_scratch_ptr(cg, values + (uint32_t)i * 8));
+    LLVMValueRef cfa = LLVMBuildAdd(cg->builder, load_register(cg, pt_regs_offset[7]), cg_const(cg, 8), "cfa");
+    LLVMValueRef args[4] = {entry_map(cg, ret), entry_key(cg, cfa), cg_scratch_ptr(cg, values), cg_const(cg, BPF_ANY)};
+    cg_helper(cg, BPF_FUNC_map_update_elem, cg->i64, args, 4);
+    LLVMBuildBr(cg->builder, done);
+    cg_position(cg, done);
+    LLVMBuildRet(cg->builder, cg_i32(cg, 0));
+    cg->fn = saved;
+    return entry;
+}

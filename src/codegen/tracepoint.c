@@ -1,0 +1,90 @@
+/* Reads of the probe's context record (EXPR_CTX_READ): tracepoint fields.
+ * Scalars are direct loads at a constant offset from ctx (the verifier allows
+ * nothing else on a tracepoint ctx); strings are copied into a scratch slot. */
+#include <linux/bpf.h>
+
+#include "codegen/codegen_internal.h"
+
+static LLVMTypeRef int_type(struct codegen *cg, int size)
+{
+    switch (size) {
+    case 1: return cg->i8;
+    case 2: return LLVMInt16TypeInContext(cg->context);
+    case 4: return cg->i32;
+    }
+    return cg->i64;
+}
+
+static LLVMValueRef ctx_at(struct codegen *cg, LLVMValueRef ctx, LLVMValueRef offset)
+{
+    return LLVMBuildGEP2(cg->builder, cg->i8, ctx, &offset, 1, "");
+}
+
+static LLVMValueRef load_field(struct codegen *cg, LLVMValueRef ctx, int offset, int size, int is_signed)
+{
+    LLVMValueRef value = LLVMBuildLoad2(cg->builder, int_type(cg, size), ctx_at(cg, ctx, cg_const(cg, offset)), "");
+    LLVMSetAlignment(value, (unsigned)size);
+    if (size == 8)
+        return value;
+    return is_signed ? LLVMBuildSExt(cg->builder, value, cg->i64, "")
+                     : LLVMBuildZExt(cg->builder, value, cg->i64, "");
+}
+
+static LLVMValueRef copy_string(struct codegen *cg, LLVMValueRef src, uint32_t max)
+{
+    LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
+    if (max > cg->string_size || max == 0)
+        max = cg->string_size;
+    LLVMValueRef args[3] = {slot, LLVMConstInt(cg->i32, max, 0), src};
+    cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
+    return slot;
+}
+
+LLVMValueRef cg_ctx_read(struct codegen *cg, struct expr *e)
+{
+    if (cg->fn->kind != FN_PROBE) {
+        diag_error(cg->diags, e->span, "tracepoint fields cannot be read inside loops yet: "
+                   "copy the field into a local before the loop");
+        return e->type == TYPE_STRING ? cg_string_literal(cg, "", 0) : cg_const(cg, 0);
+    }
+    LLVMValueRef ctx = LLVMGetParam(cg->fn->function, 0);
+    switch (e->ctx_read.kind) {
+    case CTX_READ_LONG:
+        return load_field(cg, ctx, e->ctx_read.offset, e->ctx_read.size, e->ctx_read.is_signed);
+    case CTX_READ_CHARS:
+        /* a char[N] that fills its array has no NUL: N + 1 keeps the last char */
+        return copy_string(cg, ctx_at(cg, ctx, cg_const(cg, e->ctx_read.offset)),
+                           (uint32_t)e->ctx_read.size + 1);
+    case CTX_READ_DATA_LOC: {
+        LLVMValueRef loc = load_field(cg, ctx, e->ctx_read.offset, 4, 0);
+        LLVMValueRef offset = LLVMBuildAnd(cg->builder, loc, cg_const(cg, 0xffff), "");
+        return copy_string(cg, ctx_at(cg, ctx, offset), 0);
+    }
+    }
+    return cg_const(cg, 0);
+}
+
+/* user_string(addr), user_string2(addr, fallback): a fault raises an error
+ * (user_string) or yields the fallback. */
+LLVMValueRef cg_user_string(struct codegen *cg, struct expr *e, int with_fallback)
+{
+    LLVMValueRef address = cg_expr(cg, e->call.args);
+    LLVMValueRef fallback = with_fallback ? cg_expr(cg, e->call.args->next) : NULL;
+    cg_set_location(cg, e->span);
+    LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
+    LLVMValueRef args[3] = {slot, LLVMConstInt(cg->i32, cg->string_size, 0),
+                            LLVMBuildIntToPtr(cg->builder, address, cg->ptr, "")};
+    LLVMValueRef copied = cg_helper(cg, BPF_FUNC_probe_read_user_str, cg->i64, args, 3);
+    LLVMBasicBlockRef fault = cg_block(cg, "user_string_fault"), ok = cg_block(cg, "user_string_ok");
+    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntSLT, copied, cg_const(cg, 0), ""),
+                    fault, ok);
+    cg_position(cg, fault);
+    if (with_fallback) {
+        cg_string_copy(cg, slot, fallback);
+        LLVMBuildBr(cg->builder, ok);
+    } else {
+        cg_raise_error(cg, e->span, "user string copy fault at 0x%llx", address);
+    }
+    cg_position(cg, ok);
+    return slot;
+}

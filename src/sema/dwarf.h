@@ -1,0 +1,124 @@
+/* The traced binary as sema sees it: ELF load segments, a function index
+ * built once per binary (DWARF subprograms, then symbol-table functions
+ * without DWARF), type names as SystemTap spells them, and DWARF locations
+ * turned into generic reads (registers, user memory). */
+#ifndef TAP_SEMA_DWARF_H
+#define TAP_SEMA_DWARF_H
+
+#include <stdint.h>
+
+#include <elfutils/libdw.h>
+
+#include "parser/ast.h"
+
+struct arena;
+struct strbuf;
+
+/* A pseudo register for EXPR_REGISTER: the load bias of the probed binary
+ * (runtime address - file address), for DW_OP_addr in PIE and libraries. */
+#define DWARF_REG_LOAD_BIAS 1000
+/* In a .return probe, the value of the k-th @entry expression at the call. */
+#define DWARF_REG_ENTRY_SNAPSHOT 2000
+#define MAX_ENTRY_SNAPSHOTS 16
+/* The probed address as the process sees it (uaddr()). */
+#define DWARF_REG_IP 16
+
+struct dwarf_function {
+    const char *name;
+    const char *decl_file;       /* as recorded in DWARF; NULL for symbol-only functions */
+    int decl_line;
+    uint64_t entry;              /* file vaddr of the first instruction */
+    Dwarf_Off die_offset;        /* 0: symbol-only; an inlined instance: its DW_TAG_inlined_subroutine */
+    Dwarf_Off frame_offset;      /* an inlined instance: the subprogram holding it (frame base) */
+    int is_inline_instance;
+    int is_external;
+    int has_return;              /* DWARF says it returns a value (symbols: assumed) */
+};
+
+/* One ELF binary, opened once per compilation and kept. */
+struct dwarf_module {
+    const char *path;            /* canonical absolute path */
+    int fd;
+    Elf *elf;
+    Dwarf *dwarf;                /* NULL without DWARF */
+    Dwarf_CFI *cfi;              /* .eh_frame, may be NULL */
+    int is_shared;               /* ET_DYN: PIE or library */
+    struct dwarf_segment { uint64_t vaddr, offset, size; } *segments;
+    int segment_count;
+    struct dwarf_function *functions;   /* sorted by name, then entry */
+    int function_count;
+    struct dwarf_function *inlines;     /* inlined instances, found on first use */
+    int inline_count;
+    int inlines_indexed;
+};
+
+/* dwarf_index.c */
+/* Finds PATH (absolute, relative, in $PATH, or a library by soname) and
+ * opens it; NULL with `error` filled when it cannot. */
+struct dwarf_module *dwarf_module_open(struct arena *arena, const char *path, char *error, size_t size);
+/* LIBRARY as PROGRAM's loader finds it (RUNPATH, then the default search). */
+struct dwarf_module *dwarf_module_open_library(struct arena *arena, const char *program, const char *library,
+                                               char *error, size_t size);
+/* File offset of a file vaddr, for the uprobe attach; 0 when unmapped. */
+uint64_t dwarf_module_file_offset(const struct dwarf_module *m, uint64_t vaddr);
+int dwarf_module_function_die(const struct dwarf_module *m, const struct dwarf_function *f, Dwarf_Die *die);
+/* The subprogram whose frame holds f (f itself unless f is inlined). */
+int dwarf_module_frame_die(const struct dwarf_module *m, const struct dwarf_function *f, Dwarf_Die *die);
+/* Indexes the inlined instances of every function (one walk of all DWARF). */
+void dwarf_module_index_inlines(struct arena *arena, struct dwarf_module *m);
+/* The address after the prologue; the entry when DWARF cannot say. */
+uint64_t dwarf_module_after_prologue(const struct dwarf_module *m, const struct dwarf_function *f);
+
+/* dwarf_types.c */
+/* "int", "char const*", "struct point*" (SystemTap's spelling). */
+void dwarf_type_spell(struct strbuf *sb, Dwarf_Die *type);
+/* Strips typedefs and cv-qualifiers; 0 when there is no type (void). */
+int dwarf_type_resolve(Dwarf_Die *type, Dwarf_Die *out);
+int dwarf_die_type(Dwarf_Die *die, Dwarf_Die *type);
+
+/* dwarf_location.c: where a value lives at one pc. */
+enum dwarf_location_kind {
+    LOC_REG,             /* reg: the value is in a register */
+    LOC_MEMORY,          /* address: the value is in user memory at this address (an expression) */
+    LOC_VALUE,           /* value: the value itself (DW_OP_stack_value, constants) */
+    LOC_OPTIMIZED_OUT,   /* nothing */
+};
+
+struct dwarf_location {
+    enum dwarf_location_kind kind;
+    int reg;
+    struct expr *address;
+    struct expr *value;
+};
+
+struct dwarf_eval {
+    struct arena *arena;
+    struct dwarf_module *module;
+    struct span span;            /* for the expressions built */
+    uint64_t pc;                 /* file vaddr */
+    Dwarf_Die *function;         /* for DW_AT_frame_base */
+    int at_entry;                /* pc is the function's first instruction */
+    /* DW_OP_entry_value(DW_OP_regN) away from the entry: the register's
+     * value at the call, or NULL (optimized out). */
+    struct expr *(*entry_value)(struct dwarf_eval *ev, int reg);
+    void *context;
+    char error[160];
+};
+
+/* The CFA at ev->pc as "register + offset", or NULL (ev->error set). */
+struct expr *dwarf_frame_cfa_expr(struct dwarf_eval *ev);
+
+/* Fills `loc` from the DW_AT_location (or DW_AT_const_value) of `var`;
+ * returns 0 with ev->error set when the expression is beyond tap. */
+int dwarf_variable_location(struct dwarf_eval *ev, Dwarf_Die *var, struct dwarf_location *loc);
+
+/* Expression builders shared by the lowering code. */
+struct expr *dwarf_expr_int(struct dwarf_eval *ev, int64_t value);
+struct expr *dwarf_expr_reg(struct dwarf_eval *ev, int reg);
+struct expr *dwarf_expr_add(struct dwarf_eval *ev, struct expr *a, struct expr *b);
+struct expr *dwarf_expr_binary(struct dwarf_eval *ev, enum binary_op op, struct expr *a, struct expr *b);
+struct expr *dwarf_expr_read(struct dwarf_eval *ev, struct expr *address, int size, int is_signed);
+/* Truncates a 64-bit value to `size` bytes with the given signedness. */
+struct expr *dwarf_expr_narrow(struct dwarf_eval *ev, struct expr *value, int size, int is_signed);
+
+#endif

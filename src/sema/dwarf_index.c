@@ -1,0 +1,396 @@
+/* Opening a traced binary and indexing its functions once: DWARF
+ * subprograms from every CU (dwarf_getfuncs), then global .text symbols
+ * that DWARF does not describe (_start, stripped binaries, libraries
+ * without debug info). Listing 20k functions is a sort and a scan. */
+#include <dwarf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <elfutils/libdw.h>
+
+#include "base/arena.h"
+#include "sema/dwarf.h"
+
+/* Modules live as long as the process: one compilation per process. */
+static struct dwarf_module **opened;
+static int opened_count;
+
+struct index_builder {
+    struct arena *arena;
+    struct dwarf_module *module;
+    int capacity;
+};
+
+static void add_function(struct index_builder *b, const struct dwarf_function *f)
+{
+    struct dwarf_module *m = b->module;
+    if (m->function_count == b->capacity) {
+        int capacity = b->capacity ? b->capacity * 2 : 256;
+        m->functions = arena_realloc(b->arena, m->functions, sizeof(*f) * (size_t)b->capacity,
+                                     sizeof(*f) * (size_t)capacity);
+        b->capacity = capacity;
+    }
+    m->functions[m->function_count++] = *f;
+}
+
+static const char *integrated_string(Dwarf_Die *die, int name)
+{
+    Dwarf_Attribute attr;
+    return dwarf_attr_integrate(die, name, &attr) ? dwarf_formstring(&attr) : NULL;
+}
+
+static int collect_function(Dwarf_Die *die, void *arg)
+{
+    struct index_builder *b = arg;
+    Dwarf_Addr entry;
+    if (dwarf_hasattr(die, DW_AT_declaration) || dwarf_entrypc(die, &entry) != 0 || entry == 0)
+        return DWARF_CB_OK;     /* declarations and inline-only functions have no code here */
+    const char *name = integrated_string(die, DW_AT_name);
+    if (!name)
+        return DWARF_CB_OK;
+    struct dwarf_function f = {.name = arena_strdup(b->arena, name), .entry = entry,
+                               .die_offset = dwarf_dieoffset(die)};
+    const char *file = dwarf_decl_file(die);
+    f.decl_file = file ? arena_strdup(b->arena, file) : NULL;
+    dwarf_decl_line(die, &f.decl_line);
+    Dwarf_Attribute attr;
+    bool external = false;
+    if (dwarf_attr_integrate(die, DW_AT_external, &attr))
+        dwarf_formflag(&attr, &external);
+    f.is_external = external;
+    f.has_return = dwarf_attr_integrate(die, DW_AT_type, &attr) != NULL;
+    add_function(b, &f);
+    return DWARF_CB_OK;
+}
+
+static int compare_functions(const void *a, const void *b)
+{
+    const struct dwarf_function *fa = a, *fb = b;
+    int c = strcmp(fa->name, fb->name);
+    if (c)
+        return c;
+    return fa->entry < fb->entry ? -1 : fa->entry > fb->entry;
+}
+
+static void index_dwarf(struct index_builder *b)
+{
+    Dwarf *dwarf = b->module->dwarf;
+    Dwarf_Off offset = 0, next;
+    size_t header_size;
+    while (dwarf_nextcu(dwarf, offset, &next, &header_size, NULL, NULL, NULL) == 0) {
+        Dwarf_Die cu;
+        if (dwarf_offdie(dwarf, offset + header_size, &cu))
+            dwarf_getfuncs(&cu, collect_function, b, 0);
+        offset = next;
+    }
+}
+
+static int compare_entries(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int compare_name_key(const void *key, const void *item)
+{
+    return strcmp(key, ((const struct dwarf_function *)item)->name);
+}
+
+/* DWARF functions are sorted by name and their entries listed in `entries`. */
+static int has_function_at(const struct dwarf_module *m, int dwarf_count, const uint64_t *entries,
+                           const char *name, uint64_t entry)
+{
+    return bsearch(&entry, entries, (size_t)dwarf_count, sizeof(*entries), compare_entries) ||
+           bsearch(name, m->functions, (size_t)dwarf_count, sizeof(*m->functions), compare_name_key);
+}
+
+/* Global function symbols in .text: what a binary without DWARF still names. */
+static void index_symbols(struct index_builder *b, Elf_Scn *scn, int dwarf_count, const uint64_t *entries)
+{
+    struct dwarf_module *m = b->module;
+    GElf_Shdr shdr;
+    Elf_Data *data = elf_getdata(scn, NULL);
+    size_t strtab_index;
+    if (!gelf_getshdr(scn, &shdr) || !data || elf_getshdrstrndx(m->elf, &strtab_index) != 0)
+        return;
+    size_t count = shdr.sh_entsize ? shdr.sh_size / shdr.sh_entsize : 0;
+    for (size_t i = 0; i < count; i++) {
+        GElf_Sym sym;
+        if (!gelf_getsym(data, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+            sym.st_shndx == SHN_UNDEF || sym.st_value == 0 ||
+            (GELF_ST_BIND(sym.st_info) != STB_GLOBAL && GELF_ST_BIND(sym.st_info) != STB_WEAK) ||
+            GELF_ST_VISIBILITY(sym.st_other) != STV_DEFAULT)
+            continue;
+        GElf_Shdr target;
+        Elf_Scn *section = elf_getscn(m->elf, sym.st_shndx);
+        const char *section_name = section && gelf_getshdr(section, &target)
+            ? elf_strptr(m->elf, strtab_index, target.sh_name) : NULL;
+        const char *name = elf_strptr(m->elf, shdr.sh_link, sym.st_name);
+        if (!name || !*name || !section_name || strcmp(section_name, ".text") != 0 ||
+            has_function_at(m, dwarf_count, entries, name, sym.st_value))
+            continue;
+        struct dwarf_function f = {.name = arena_strdup(b->arena, name), .entry = sym.st_value,
+                                   .is_external = 1, .has_return = 1};
+        add_function(b, &f);
+    }
+}
+
+static void read_segments(struct arena *arena, struct dwarf_module *m)
+{
+    size_t count;
+    if (elf_getphdrnum(m->elf, &count) != 0)
+        return;
+    m->segments = ARENA_ARRAY(arena, struct dwarf_segment, count + 1);
+    for (size_t i = 0; i < count; i++) {
+        GElf_Phdr phdr;
+        if (gelf_getphdr(m->elf, (int)i, &phdr) && phdr.p_type == PT_LOAD && (phdr.p_flags & PF_X))
+            m->segments[m->segment_count++] = (struct dwarf_segment){phdr.p_vaddr, phdr.p_offset, phdr.p_filesz};
+    }
+}
+
+static void build_index(struct arena *arena, struct dwarf_module *m)
+{
+    struct index_builder b = {.arena = arena, .module = m};
+    if (m->dwarf)
+        index_dwarf(&b);
+    int dwarf_count = m->function_count;
+    qsort(m->functions, (size_t)dwarf_count, sizeof(*m->functions), compare_functions);
+    uint64_t *entries = ARENA_ARRAY(arena, uint64_t, dwarf_count + 1);
+    for (int i = 0; i < dwarf_count; i++)
+        entries[i] = m->functions[i].entry;
+    qsort(entries, (size_t)dwarf_count, sizeof(*entries), compare_entries);
+    Elf_Scn *symtab = NULL, *dynsym = NULL;
+    for (Elf_Scn *scn = elf_nextscn(m->elf, NULL); scn; scn = elf_nextscn(m->elf, scn)) {
+        GElf_Shdr shdr;
+        if (!gelf_getshdr(scn, &shdr))
+            continue;
+        if (shdr.sh_type == SHT_SYMTAB)
+            symtab = scn;
+        else if (shdr.sh_type == SHT_DYNSYM)
+            dynsym = scn;
+    }
+    if (symtab || dynsym)
+        index_symbols(&b, symtab ? symtab : dynsym, dwarf_count, entries);
+    qsort(m->functions, (size_t)m->function_count, sizeof(*m->functions), compare_functions);
+}
+
+static int is_executable_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* A name without '/': $PATH for programs, the loader's directories for
+ * libraries (so "libc.so.6" works). */
+static char *search_path(const char *name)
+{
+    char candidate[4096];
+    const char *path = getenv("PATH");
+    const char *library_dirs = "/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:/lib64:/usr/lib64:"
+                               "/lib:/usr/lib:/usr/local/lib";
+    const char *lists[3] = {path ? path : "/usr/local/bin:/usr/bin:/bin", getenv("LD_LIBRARY_PATH"),
+                            library_dirs};
+    for (int l = 0; l < 3; l++) {
+        const char *p = lists[l];
+        while (p && *p) {
+            const char *colon = strchr(p, ':');
+            size_t len = colon ? (size_t)(colon - p) : strlen(p);
+            if (len) {
+                snprintf(candidate, sizeof(candidate), "%.*s/%s", (int)len, p, name);
+                if (is_executable_file(candidate) && (l > 0 || access(candidate, X_OK) == 0))
+                    return realpath(candidate, NULL);
+            }
+            p = colon ? colon + 1 : NULL;
+        }
+    }
+    return NULL;
+}
+
+struct dwarf_module *dwarf_module_open(struct arena *arena, const char *path, char *error, size_t size)
+{
+    char *canonical = strchr(path, '/') ? realpath(path, NULL) : search_path(path);
+    if (!canonical || !is_executable_file(canonical)) {
+        snprintf(error, size, "cannot find executable '%s'", path);
+        free(canonical);
+        return NULL;
+    }
+    for (int i = 0; i < opened_count; i++) {
+        if (strcmp(opened[i]->path, canonical) == 0) {
+            free(canonical);
+            return opened[i];
+        }
+    }
+    /* Kept for the whole run: the module outlives any one arena's users. */
+    struct dwarf_module *m = ARENA_NEW(arena, struct dwarf_module);
+    m->path = arena_strdup(arena, canonical);
+    free(canonical);
+    elf_version(EV_CURRENT);
+    m->fd = open(m->path, O_RDONLY | O_CLOEXEC);
+    m->elf = m->fd >= 0 ? elf_begin(m->fd, ELF_C_READ_MMAP, NULL) : NULL;
+    GElf_Ehdr ehdr;
+    if (!m->elf || elf_kind(m->elf) != ELF_K_ELF || !gelf_getehdr(m->elf, &ehdr)) {
+        snprintf(error, size, "'%s' is not an ELF file", m->path);
+        if (m->fd >= 0)
+            close(m->fd);
+        return NULL;
+    }
+    m->is_shared = ehdr.e_type == ET_DYN;
+    m->dwarf = dwarf_begin_elf(m->elf, DWARF_C_READ, NULL);
+    m->cfi = dwarf_getcfi_elf(m->elf);
+    read_segments(arena, m);
+    build_index(arena, m);
+    struct dwarf_module **grown = realloc(opened, sizeof(*opened) * (size_t)(opened_count + 1));
+    if (grown) {
+        opened = grown;
+        opened[opened_count++] = m;
+    }
+    return m;
+}
+
+uint64_t dwarf_module_file_offset(const struct dwarf_module *m, uint64_t vaddr)
+{
+    for (int i = 0; i < m->segment_count; i++) {
+        const struct dwarf_segment *s = &m->segments[i];
+        if (vaddr >= s->vaddr && vaddr < s->vaddr + s->size)
+            return vaddr - s->vaddr + s->offset;
+    }
+    return 0;
+}
+
+int dwarf_module_function_die(const struct dwarf_module *m, const struct dwarf_function *f, Dwarf_Die *die)
+{
+    return m->dwarf && f->die_offset && dwarf_offdie(m->dwarf, f->die_offset, die) != NULL;
+}
+
+uint64_t dwarf_module_after_prologue(const struct dwarf_module *m, const struct dwarf_function *f)
+{
+    Dwarf_Die die;
+    Dwarf_Addr *addrs = NULL;
+    if (!dwarf_module_function_die(m, f, &die))
+        return f->entry;
+    int n = dwarf_entry_breakpoints(&die, &addrs);
+    uint64_t pc = n > 0 ? addrs[0] : f->entry;
+    free(addrs);
+    return pc;
+}
+
+/* A library named as the program's loader would find it: the program's
+ * DT_RUNPATH/DT_RPATH directories ($ORIGIN expanded), then the default search. */
+struct dwarf_module *dwarf_module_open_library(struct arena *arena, const char *program, const char *library,
+                                               char *error, size_t size)
+{
+    if (strchr(library, '/'))
+        return dwarf_module_open(arena, library, error, size);
+    struct dwarf_module *exe = dwarf_module_open(arena, program, error, size);
+    if (!exe)
+        return NULL;
+    char origin[4096];
+    if (strlen(library) > 200)
+        library = "";
+    snprintf(origin, sizeof(origin), "%s", exe->path);
+    char *slash = strrchr(origin, '/');
+    if (slash)
+        *slash = 0;
+    for (Elf_Scn *scn = elf_nextscn(exe->elf, NULL); scn; scn = elf_nextscn(exe->elf, scn)) {
+        GElf_Shdr shdr;
+        Elf_Data *data;
+        if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_DYNAMIC || !(data = elf_getdata(scn, NULL)))
+            continue;
+        size_t count = shdr.sh_entsize ? shdr.sh_size / shdr.sh_entsize : 0;
+        for (size_t i = 0; i < count; i++) {
+            GElf_Dyn dyn;
+            if (!gelf_getdyn(data, (int)i, &dyn) || (dyn.d_tag != DT_RUNPATH && dyn.d_tag != DT_RPATH))
+                continue;
+            const char *dirs = elf_strptr(exe->elf, shdr.sh_link, dyn.d_un.d_val);
+            while (dirs && *dirs) {
+                const char *colon = strchr(dirs, ':');
+                size_t len = colon ? (size_t)(colon - dirs) : strlen(dirs);
+                char candidate[8192 + 256];
+                if (len >= 7 && strncmp(dirs, "$ORIGIN", 7) == 0)
+                    snprintf(candidate, sizeof(candidate), "%s%.*s/%s", origin, (int)(len - 7), dirs + 7, library);
+                else
+                    snprintf(candidate, sizeof(candidate), "%.*s/%s", (int)len, dirs, library);
+                if (is_executable_file(candidate))
+                    return dwarf_module_open(arena, candidate, error, size);
+                dirs = colon ? colon + 1 : NULL;
+            }
+        }
+    }
+    return dwarf_module_open(arena, library, error, size);
+}
+
+int dwarf_module_frame_die(const struct dwarf_module *m, const struct dwarf_function *f, Dwarf_Die *die)
+{
+    if (f->is_inline_instance)
+        return m->dwarf && dwarf_offdie(m->dwarf, f->frame_offset, die) != NULL;
+    return dwarf_module_function_die(m, f, die);
+}
+
+struct inline_walk {
+    struct arena *arena;
+    struct dwarf_module *module;
+    int capacity;
+};
+
+static void walk_inlines(struct inline_walk *w, Dwarf_Die *parent, Dwarf_Off subprogram, int depth)
+{
+    Dwarf_Die child;
+    if (depth > 64 || dwarf_child(parent, &child) != 0)
+        return;
+    do {
+        int tag = dwarf_tag(&child);
+        Dwarf_Off holder = subprogram;
+        if (tag == DW_TAG_subprogram)
+            holder = dwarf_dieoffset(&child);
+        if (tag == DW_TAG_inlined_subroutine && subprogram) {
+            Dwarf_Addr entry;
+            Dwarf_Attribute attr;
+            Dwarf_Die origin;
+            const char *name = integrated_string(&child, DW_AT_name);
+            if (name && dwarf_entrypc(&child, &entry) == 0 && entry &&
+                dwarf_attr(&child, DW_AT_abstract_origin, &attr) && dwarf_formref_die(&attr, &origin)) {
+                struct dwarf_module *m = w->module;
+                if (m->inline_count == w->capacity) {
+                    int capacity = w->capacity ? w->capacity * 2 : 64;
+                    m->inlines = arena_realloc(w->arena, m->inlines, sizeof(*m->inlines) * (size_t)w->capacity,
+                                               sizeof(*m->inlines) * (size_t)capacity);
+                    w->capacity = capacity;
+                }
+                struct dwarf_function *f = &m->inlines[m->inline_count++];
+                memset(f, 0, sizeof(*f));
+                f->name = arena_strdup(w->arena, name);
+                const char *file = dwarf_decl_file(&origin);
+                f->decl_file = file ? arena_strdup(w->arena, file) : NULL;
+                dwarf_decl_line(&origin, &f->decl_line);
+                f->entry = entry;
+                f->die_offset = dwarf_dieoffset(&child);
+                f->frame_offset = subprogram;
+                f->is_inline_instance = 1;
+            }
+        }
+        if (dwarf_haschildren(&child))
+            walk_inlines(w, &child, holder, depth + 1);
+    } while (dwarf_siblingof(&child, &child) == 0);
+}
+
+void dwarf_module_index_inlines(struct arena *arena, struct dwarf_module *m)
+{
+    if (m->inlines_indexed || !m->dwarf)
+        return;
+    m->inlines_indexed = 1;
+    struct inline_walk w = {.arena = arena, .module = m};
+    Dwarf_Off offset = 0, next;
+    size_t header_size;
+    while (dwarf_nextcu(m->dwarf, offset, &next, &header_size, NULL, NULL, NULL) == 0) {
+        Dwarf_Die cu;
+        if (dwarf_offdie(m->dwarf, offset + header_size, &cu))
+            walk_inlines(&w, &cu, 0, 0);
+        offset = next;
+    }
+}

@@ -1,0 +1,106 @@
+/* DWARF types: names spelled as SystemTap spells them in listings
+ * ("char const*", "struct point*", "int[]", "int (*) (int)"), and the
+ * stripping of typedefs and qualifiers that member access needs. */
+#include <dwarf.h>
+
+#include "base/strbuf.h"
+#include "sema/dwarf.h"
+
+int dwarf_die_type(Dwarf_Die *die, Dwarf_Die *type)
+{
+    Dwarf_Attribute attr;
+    return dwarf_attr_integrate(die, DW_AT_type, &attr) && dwarf_formref_die(&attr, type);
+}
+
+int dwarf_type_resolve(Dwarf_Die *type, Dwarf_Die *out)
+{
+    Dwarf_Die current = *type;
+    for (int depth = 0; depth < 32; depth++) {
+        int tag = dwarf_tag(&current);
+        if (tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
+            tag != DW_TAG_restrict_type && tag != DW_TAG_atomic_type) {
+            *out = current;
+            return 1;
+        }
+        Dwarf_Die next;
+        if (!dwarf_die_type(&current, &next))
+            return 0;
+        current = next;
+    }
+    return 0;
+}
+
+static void spell_function_pointer(struct strbuf *sb, Dwarf_Die *function)
+{
+    Dwarf_Die ret;
+    if (dwarf_die_type(function, &ret))
+        dwarf_type_spell(sb, &ret);
+    else
+        strbuf_puts(sb, "void");
+    strbuf_puts(sb, " (*) (");
+    Dwarf_Die child;
+    int first = 1;
+    if (dwarf_child(function, &child) == 0) {
+        do {
+            if (dwarf_tag(&child) != DW_TAG_formal_parameter)
+                continue;
+            Dwarf_Die param;
+            if (!first)
+                strbuf_puts(sb, ", ");
+            first = 0;
+            if (dwarf_die_type(&child, &param))
+                dwarf_type_spell(sb, &param);
+        } while (dwarf_siblingof(&child, &child) == 0);
+    }
+    strbuf_putc(sb, ')');
+}
+
+void dwarf_type_spell(struct strbuf *sb, Dwarf_Die *type)
+{
+    Dwarf_Die target;
+    int has_target = dwarf_die_type(type, &target);
+    const char *name = dwarf_diename(type);
+    switch (dwarf_tag(type)) {
+    case DW_TAG_base_type:
+    case DW_TAG_typedef:
+        strbuf_puts(sb, name ? name : "?");
+        return;
+    case DW_TAG_structure_type: strbuf_printf(sb, "struct %s", name ? name : "{...}"); return;
+    case DW_TAG_union_type: strbuf_printf(sb, "union %s", name ? name : "{...}"); return;
+    case DW_TAG_enumeration_type: strbuf_printf(sb, "enum %s", name ? name : "{...}"); return;
+    case DW_TAG_pointer_type:
+        if (has_target && dwarf_tag(&target) == DW_TAG_subroutine_type) {
+            spell_function_pointer(sb, &target);
+            return;
+        }
+        if (has_target)
+            dwarf_type_spell(sb, &target);
+        else
+            strbuf_puts(sb, "void");
+        strbuf_putc(sb, '*');
+        return;
+    case DW_TAG_const_type:
+    case DW_TAG_volatile_type:
+        if (has_target)
+            dwarf_type_spell(sb, &target);
+        else
+            strbuf_puts(sb, "void");
+        strbuf_puts(sb, dwarf_tag(type) == DW_TAG_const_type ? " const" : " volatile");
+        return;
+    case DW_TAG_restrict_type:
+        if (has_target)
+            dwarf_type_spell(sb, &target);
+        strbuf_puts(sb, " restrict");
+        return;
+    case DW_TAG_array_type:
+        if (has_target)
+            dwarf_type_spell(sb, &target);
+        strbuf_puts(sb, "[]");
+        return;
+    case DW_TAG_subroutine_type:
+        spell_function_pointer(sb, type);
+        return;
+    default:
+        strbuf_puts(sb, name ? name : "?");
+    }
+}

@@ -1,0 +1,78 @@
+/* -l / -L: the probe point is resolved exactly as in a script (`probe PP {}`),
+ * and each resulting probe prints as pp() does; -L adds the target variables
+ * in scope, -v the address. Lines are byte-sorted and unique. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/strbuf.h"
+#include "parser/parse.h"
+#include "sema/uprobe.h"
+
+static int compare_lines(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static const char *describe(struct arena *arena, const struct probe *probe, int with_variables, int verbose)
+{
+    struct strbuf sb;
+    strbuf_init(&sb);
+    strbuf_puts(&sb, probe->alias_point ? probe->alias_point : probe->point);
+    /* An alias (syscall.read) lists the variables its prologue sets. */
+    for (int v = 0; probe->alias_point && with_variables && v < probe->frame->local_count; v++) {
+        const struct symbol *sym = probe->frame->locals[v];
+        strbuf_printf(&sb, " %s:%s", sym->name, value_type_name(sym->type));
+    }
+    struct uprobe_site *site = probe->site;
+    if (site && verbose) {
+        uint64_t pc = site->pc;
+        if (!site->is_statement && !site->is_return && site->function)
+            pc = dwarf_module_after_prologue(site->module, site->function);
+        strbuf_printf(&sb, " /* pc=0x%llx */", (unsigned long long)pc);
+    }
+    if (site && with_variables && site->function && site->function->die_offset) {
+        Dwarf_Die function, type;
+        if (site->is_return && dwarf_module_function_die(site->module, site->function, &function) &&
+            dwarf_die_type(&function, &type)) {
+            strbuf_puts(&sb, " $return:");
+            dwarf_type_spell(&sb, &type);
+        }
+        uprobe_spell_variables(&sb, site);
+    }
+    const char *line = arena_strdup(arena, sb.data ? sb.data : "");
+    strbuf_free(&sb);
+    return line;
+}
+
+int sema_list_points(struct arena *arena, struct diags *diags, const char *point,
+                     const struct sema_options *options, int with_variables, int verbose, FILE *out)
+{
+    if (strncmp(point, "kernel.trace(", 13) == 0)
+        return sema_list_tracepoints(out, arena, point, with_variables);
+    const char *text = arena_printf(arena, "probe %s {}", point);
+    const struct source_file *file = source_from_string(arena, "<input>", text, strlen(text));
+    struct parse_options parse_options = {0};
+    struct ast *ast = parse_source(arena, diags, file, &parse_options);
+    if (!ast || diags->error_count)
+        return 1;
+    struct sema_options keep = *options;
+    keep.keep_unused = 1;   /* an alias's prologue locals are what -L lists */
+    diags->warnings_off = 1;
+    struct script *script = sema_analyze(arena, diags, ast, &keep);
+    if (!script)
+        return 1;
+    const char **lines = ARENA_ARRAY(arena, const char *, script->probe_count + 1);
+    int count = 0;
+    for (int i = 0; i < script->probe_count; i++) {
+        const struct probe *probe = script->probes[i];
+        struct uprobe_site *site = probe->site;
+        if (site && site->is_return && site->function && !site->function->has_return)
+            continue;   /* nothing to return: stap leaves these out of .return listings */
+        lines[count++] = describe(arena, probe, with_variables, verbose);
+    }
+    qsort(lines, (size_t)count, sizeof(*lines), compare_lines);
+    for (int i = 0; i < count; i++)
+        if (i == 0 || strcmp(lines[i], lines[i - 1]) != 0)
+            fprintf(out, "%s\n", lines[i]);
+    return 0;
+}

@@ -1,0 +1,305 @@
+/* Tapsets and probe aliases. Every *.tp / *.stp file of the tapset
+ * directories is parsed once, the first time a script names something it does
+ * not define itself (an alias or a function). A file is brought into the
+ * script (its globals and functions) only when one of its names is used;
+ * functions are then resolved lazily, when first called (resolve.c).
+ *
+ * `probe NAME = PP { prologue }` and `probe NAME += PP { epilogue }`: a user
+ * probe on NAME (wildcards allowed: syscall.*) becomes a probe on PP whose body
+ * is a fresh copy of prologue + handler (or handler + epilogue), with one
+ * frame, so the alias's locals (name, argstr ...) are the handler's too. */
+#include <dirent.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parser/parse.h"
+#include "sema/sema_internal.h"
+
+#define MAX_ALIAS_DEPTH 16
+
+struct tapset_file {
+    const char *base;            /* file name without the directory */
+    struct ast *ast;
+    int loaded;                  /* its globals and functions are in the script */
+};
+
+struct alias_def {
+    struct decl *decl;
+    struct tapset_file *file;    /* NULL for the user's own aliases */
+};
+
+struct tapsets {
+    struct tapset_file *files;
+    int file_count;
+    int scanned;
+    struct alias_def *aliases;
+    int alias_count, alias_capacity;
+    int depth;                   /* alias expansion nesting */
+};
+
+static struct tapsets *tapsets_of(struct sema *s)
+{
+    if (!s->tapsets)
+        s->tapsets = ARENA_NEW(s->arena, struct tapsets);
+    return s->tapsets;
+}
+
+static void add_alias(struct sema *s, struct decl *decl, struct tapset_file *file)
+{
+    struct tapsets *t = tapsets_of(s);
+    if (t->alias_count == t->alias_capacity) {
+        int capacity = t->alias_capacity ? t->alias_capacity * 2 : 256;
+        t->aliases = arena_realloc(s->arena, t->aliases, sizeof(*t->aliases) * (size_t)t->alias_capacity,
+                                   sizeof(*t->aliases) * (size_t)capacity);
+        t->alias_capacity = capacity;
+    }
+    t->aliases[t->alias_count++] = (struct alias_def){decl, file};
+}
+
+void sema_add_alias(struct sema *s, struct decl *decl)
+{
+    add_alias(s, decl, NULL);
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int is_tapset_name(const char *name)
+{
+    size_t n = strlen(name);
+    return name[0] != '.' && n > 3 &&
+           (strcmp(name + n - 3, ".tp") == 0 || (n > 4 && strcmp(name + n - 4, ".stp") == 0));
+}
+
+/* Files of one directory, in name order, so loading is deterministic. */
+static void scan_dir(struct sema *s, const char *dir)
+{
+    struct tapsets *t = tapsets_of(s);
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    char **names = NULL;
+    int count = 0, capacity = 0;
+    for (struct dirent *entry; (entry = readdir(d));) {
+        if (!is_tapset_name(entry->d_name))
+            continue;
+        if (count == capacity) {
+            capacity = capacity ? capacity * 2 : 16;
+            names = realloc(names, sizeof(*names) * (size_t)capacity);
+        }
+        names[count++] = arena_printf(s->arena, "%s/%s", dir, entry->d_name);
+    }
+    closedir(d);
+    if (count)
+        qsort(names, (size_t)count, sizeof(*names), compare_names);
+    for (int i = 0; i < count; i++) {
+        /* A file name seen in an earlier directory is overridden there (-I
+         * first; an installed copy and the source tree are not both loaded). */
+        const char *base = strrchr(names[i], '/') + 1;
+        int seen = 0;
+        for (int j = 0; j < t->file_count && !seen; j++)
+            seen = strcmp(t->files[j].base, base) == 0;
+        if (seen)
+            continue;
+        struct source_file *file = source_from_path(s->arena, names[i]);
+        if (!file)
+            continue;
+        file->is_tapset = 1;
+        struct parse_options options = {0};
+        struct ast *ast = parse_source(s->arena, s->diags, file, &options);
+        if (!ast)
+            continue;
+        t->files = arena_realloc(s->arena, t->files, sizeof(*t->files) * (size_t)t->file_count,
+                                 sizeof(*t->files) * (size_t)(t->file_count + 1));
+        t->files[t->file_count++] = (struct tapset_file){.base = base, .ast = ast};
+    }
+    free(names);
+}
+
+static void scan(struct sema *s)
+{
+    struct tapsets *t = tapsets_of(s);
+    if (t->scanned)
+        return;
+    t->scanned = 1;
+    /* -I directories come first: their definitions win. */
+    for (int i = 0; i < s->options->tapset_dir_count; i++) {
+        int seen = 0;
+        for (int j = 0; j < i; j++)
+            seen |= strcmp(s->options->tapset_dirs[i], s->options->tapset_dirs[j]) == 0;
+        if (!seen)
+            scan_dir(s, s->options->tapset_dirs[i]);
+    }
+    for (int i = 0; i < t->file_count; i++)
+        for (struct decl *d = t->files[i].ast->decls; d; d = d->next)
+            if (d->kind == DECL_ALIAS)
+                add_alias(s, d, &t->files[i]);
+}
+
+/* Brings a tapset file's globals and functions into the script. */
+static void load_file(struct sema *s, struct tapset_file *file)
+{
+    if (!file || file->loaded)
+        return;
+    file->loaded = 1;
+    for (struct decl *d = file->ast->decls; d; d = d->next) {
+        switch (d->kind) {
+        case DECL_GLOBAL:
+            if (!sema_find_global(s, d->global.name))
+                sema_add_global(s, d);
+            break;
+        case DECL_FUNCTION:
+            if (!sema_find_function(s, d->function.name))   /* the user's own wins */
+                sema_add_function(s, d);
+            break;
+        case DECL_EMBEDDED:
+            diag_error(s->diags, d->span,
+                       "embedded C (%%{ %%}) is not available: tap runs scripts as BPF programs, with no guru mode");
+            break;
+        case DECL_PROBE:
+        case DECL_ALIAS:
+            break;
+        }
+    }
+}
+
+struct function_decl *sema_tapset_function(struct sema *s, const char *name)
+{
+    scan(s);
+    struct tapsets *t = tapsets_of(s);
+    for (int i = 0; i < t->file_count; i++) {
+        for (struct decl *d = t->files[i].ast->decls; d; d = d->next) {
+            if (d->kind == DECL_FUNCTION && strcmp(d->function.name, name) == 0) {
+                load_file(s, &t->files[i]);
+                return sema_find_function(s, name);
+            }
+        }
+    }
+    return NULL;
+}
+
+/* Does the user's point (wildcards allowed) name this alias? */
+static int alias_name_matches(const struct probe_point *name, const struct probe_point *point)
+{
+    const struct probe_component *a = name->components, *p = point->components;
+    for (; a && p; a = a->next, p = p->next) {
+        if (fnmatch(p->name, a->name, 0) != 0 || a->arg_kind != p->arg_kind)
+            return 0;
+        if (a->arg_kind == PROBE_ARG_INT && a->arg_int != p->arg_int)
+            return 0;
+        if (a->arg_kind == PROBE_ARG_STRING && strcmp(a->arg_string, p->arg_string) != 0)
+            return 0;
+    }
+    return !a && !p;
+}
+
+static struct stmt *block_of(struct sema *s, struct stmt *first, struct stmt *second, struct span span)
+{
+    struct stmt *block = ARENA_NEW(s->arena, struct stmt);
+    block->kind = STMT_BLOCK;
+    block->span = span;
+    first->next = second;
+    block->block.body = first;
+    return block;
+}
+
+/* prologue + handler, or handler + epilogue, in fresh nodes. */
+static struct stmt *compose(struct sema *s, const struct decl *alias, const struct stmt *body)
+{
+    struct stmt *own = sema_clone_stmt(s->arena, alias->alias.body);
+    struct stmt *user = sema_clone_stmt(s->arena, body);
+    return alias->alias.is_epilogue ? block_of(s, user, own, body->span)
+                                    : block_of(s, own, user, body->span);
+}
+
+static const struct probe_point *name_of(const struct decl *alias, const struct probe_point *point)
+{
+    for (const struct probe_point *name = alias->alias.names; name; name = name->next)
+        if (alias_name_matches(name, point))
+            return name;
+    return alias->alias.names;
+}
+
+int sema_expand_alias(struct sema *s, struct probe_point *point, struct stmt *body)
+{
+    const char *head = point->components->name;
+    if (strchr(head, '*') || strchr(head, '?') || strchr(head, '['))
+        return -1;   /* keep scans for names that could be aliases */
+    scan(s);
+    struct tapsets *t = tapsets_of(s);
+    int matched = 0, added = 0;
+    for (int i = 0; i < t->alias_count; i++) {
+        struct decl *alias = t->aliases[i].decl;
+        int match = 0;
+        for (struct probe_point *name = alias->alias.names; name && !match; name = name->next)
+            match = alias_name_matches(name, point);
+        if (!match)
+            continue;
+        matched = 1;
+        if (t->depth >= MAX_ALIAS_DEPTH) {
+            diag_error(s->diags, point->span, "probe alias expansion is too deep (recursive alias?)");
+            return 0;
+        }
+        load_file(s, t->aliases[i].file);
+        int first = s->script->probe_count;
+        t->depth++;
+        for (struct probe_point *target = alias->alias.points; target; target = target->next) {
+            struct probe_point inner = *target;
+            if (point->condition)   /* the user's `if`: one copy per expansion, bound in its frame */
+                inner.condition = sema_clone_expr(s->arena, point->condition);
+            inner.optional |= point->optional;
+            int n = sema_resolve_point(s, &inner, compose(s, alias, body),
+                                       ARENA_NEW(s->arena, struct frame_layout));
+            added += n;
+            if (n && target->sufficient)
+                break;
+        }
+        t->depth--;
+        /* the outermost alias names the probes (listings) */
+        for (int p = first; p < s->script->probe_count; p++)
+            s->script->probes[p]->alias_point = sema_point_text(s, name_of(alias, point));
+    }
+    return matched ? added : -1;
+}
+
+/* An alias sets many locals (argstr, filename ...) that a handler rarely
+ * reads all of. Like stap, drop the alias's assignments to locals nobody
+ * reads, to a fixpoint: argstr goes first, then what only argstr read. */
+static int elide_stores(struct stmt *st)
+{
+    int changed = 0;
+    for (; st; st = st->next) {
+        if (st->kind == STMT_BLOCK) {
+            changed |= elide_stores(st->block.body);
+        } else if (st->kind == STMT_EXPR && st->span.file && st->span.file->is_tapset &&
+                   st->expr->kind == EXPR_ASSIGN && st->expr->assign.op == ASSIGN_SET &&
+                   st->expr->assign.lhs->kind == EXPR_IDENT && st->expr->assign.lhs->symbol &&
+                   st->expr->assign.lhs->symbol->kind == SYMBOL_LOCAL &&
+                   !st->expr->assign.lhs->symbol->is_read) {
+            st->kind = STMT_EMPTY;
+            st->expr->assign.lhs->symbol->is_written = 0;
+            changed = 1;
+        }
+    }
+    return changed;
+}
+
+void sema_elide_alias_stores(struct sema *s)
+{
+    if (s->options->keep_unused)
+        return;
+    struct script *script = s->script;
+    for (int i = 0; i < script->probe_count; i++) {
+        struct probe *probe = script->probes[i];
+        if (i > 0 && script->probes[i - 1]->body == probe->body)
+            continue;
+        do {
+            for (int l = 0; l < probe->frame->local_count; l++)
+                probe->frame->locals[l]->is_read = 0;
+            sema_resolve_probe_body(s, probe, NULL);
+        } while (elide_stores(probe->body));
+    }
+}

@@ -1,0 +1,716 @@
+/* Target variables lowered into generic reads at one probe address:
+ * `$var` from its DWARF location (or, at a function's first instruction,
+ * from the ABI register of an integer-class parameter), then `->member`,
+ * `[index]` and `&` walk the DWARF type; the final value is a register,
+ * a user-memory read of the declared width and signedness, or a constant.
+ * @var, @cast and @defined go the same way. */
+#include <dwarf.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/strbuf.h"
+#include "sema/target_internal.h"
+
+int target_lower_error(struct lowering *l, const char *fmt, ...)
+{
+    if (l->quiet)
+        return 0;
+    char message[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof(message), fmt, ap);
+    va_end(ap);
+    diag_error(l->s->diags, l->e->span, "%s", message);
+    return 0;
+}
+
+/* --- variables in scope --------------------------------------------------- */
+
+/* Names of inlined parameters live on their abstract origin. */
+const char *target_die_name(Dwarf_Die *die)
+{
+    Dwarf_Attribute attr;
+    return dwarf_attr_integrate(die, DW_AT_name, &attr) ? dwarf_formstring(&attr) : NULL;
+}
+
+static void add_variable(struct variable_list *list, Dwarf_Die *die)
+{
+    const char *name = target_die_name(die);
+    if (!name || dwarf_hasattr(die, DW_AT_artificial))
+        return;
+    for (int i = 0; i < list->count; i++)
+        if (strcmp(list->items[i].name, name) == 0)
+            return;     /* shadowed by an inner scope */
+    list->items = realloc(list->items, sizeof(*list->items) * (size_t)(list->count + 1));
+    list->items[list->count++] = (struct target_variable){name, *die};
+}
+
+static void add_children(struct variable_list *list, Dwarf_Die *scope, int tag)
+{
+    Dwarf_Die child;
+    if (dwarf_child(scope, &child) != 0)
+        return;
+    do {
+        if (dwarf_tag(&child) == tag)
+            add_variable(list, &child);
+    } while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/* Innermost scope first; in the function's own scope, parameters before
+ * locals (the order -L prints). Only the function's own subtree is walked
+ * (lexical blocks holding the pc): dwarf_getscopes would walk the whole CU,
+ * which for 20k functions in one CU makes -L quadratic. */
+int target_site_variables(struct uprobe_site *site, struct variable_list *list)
+{
+    memset(list, 0, sizeof(*list));
+    Dwarf_Die scopes[32];
+    if (!site->function || !dwarf_module_function_die(site->module, site->function, &scopes[0]))
+        return 0;
+    int depth = 1;
+    while (depth < 32) {
+        Dwarf_Die child;
+        int found = 0;
+        if (dwarf_child(&scopes[depth - 1], &child) == 0) {
+            do {
+                if (dwarf_tag(&child) == DW_TAG_lexical_block && dwarf_haspc(&child, site->pc) == 1) {
+                    scopes[depth++] = child;
+                    found = 1;
+                    break;
+                }
+            } while (dwarf_siblingof(&child, &child) == 0);
+        }
+        if (!found)
+            break;
+    }
+    for (int i = depth - 1; i > 0; i--)
+        add_children(list, &scopes[i], DW_TAG_variable);
+    add_children(list, &scopes[0], DW_TAG_formal_parameter);
+    add_children(list, &scopes[0], DW_TAG_variable);
+    return 1;
+}
+
+void uprobe_spell_variables(struct strbuf *sb, struct uprobe_site *site)
+{
+    struct variable_list list;
+    target_site_variables(site, &list);
+    for (int i = 0; i < list.count; i++) {
+        Dwarf_Die type;
+        if (site->is_return && dwarf_tag(&list.items[i].die) != DW_TAG_formal_parameter)
+            continue;   /* a .return sees parameters (as at the call), not locals */
+        strbuf_printf(sb, " $%s:", list.items[i].name);
+        if (dwarf_die_type(&list.items[i].die, &type))
+            dwarf_type_spell(sb, &type);
+        else
+            strbuf_puts(sb, "void");
+    }
+    free(list.items);
+}
+
+/* --- types ---------------------------------------------------------------- */
+
+Dwarf_Word target_byte_size(Dwarf_Die *type)
+{
+    Dwarf_Attribute attr;
+    Dwarf_Word size = 0;
+    if (dwarf_attr_integrate(type, DW_AT_byte_size, &attr))
+        dwarf_formudata(&attr, &size);
+    return size;
+}
+
+const char *target_type_text(struct lowering *l, Dwarf_Die *type)
+{
+    struct strbuf sb;
+    strbuf_init(&sb);
+    dwarf_type_spell(&sb, type);
+    const char *text = arena_strdup(l->s->arena, sb.data ? sb.data : "");
+    strbuf_free(&sb);
+    return text;
+}
+
+/* Scalar layout of a type: 0 when it is not a scalar. */
+int target_scalar_of(Dwarf_Die *resolved, int *size, int *is_signed)
+{
+    Dwarf_Attribute attr;
+    Dwarf_Word encoding = 0;
+    *size = (int)target_byte_size(resolved);
+    *is_signed = 0;
+    switch (dwarf_tag(resolved)) {
+    case DW_TAG_pointer_type:
+        *size = 8;
+        return 1;
+    case DW_TAG_enumeration_type: {
+        Dwarf_Die underlying, base;
+        if (dwarf_die_type(resolved, &underlying) && dwarf_type_resolve(&underlying, &base) &&
+            dwarf_attr_integrate(&base, DW_AT_encoding, &attr) && dwarf_formudata(&attr, &encoding) == 0)
+            *is_signed = encoding == DW_ATE_signed || encoding == DW_ATE_signed_char;
+        return *size > 0 && *size <= 8;
+    }
+    case DW_TAG_base_type:
+        if (dwarf_attr_integrate(resolved, DW_AT_encoding, &attr))
+            dwarf_formudata(&attr, &encoding);
+        if (encoding == DW_ATE_float || encoding == DW_ATE_complex_float)
+            return 0;
+        *is_signed = encoding == DW_ATE_signed || encoding == DW_ATE_signed_char;
+        return *size > 0 && *size <= 8;
+    default:
+        return 0;
+    }
+}
+
+/* --- places --------------------------------------------------------------- */
+
+struct expr *target_place_value(struct lowering *l, struct place *p, const char *what)
+{
+    Dwarf_Die resolved;
+    if (!p->has_type || !dwarf_type_resolve(&p->type, &resolved)) {
+        target_lower_error(l, "%s has no type (void)", what);
+        return NULL;
+    }
+    int tag = dwarf_tag(&resolved);
+    if (tag == DW_TAG_array_type) {
+        if (p->kind == PLACE_MEMORY)
+            return p->address;      /* an array reads as its address, as in C */
+        target_lower_error(l, "%s is an array held in registers", what);
+        return NULL;
+    }
+    int size, is_signed;
+    if (!target_scalar_of(&resolved, &size, &is_signed)) {
+        if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type)
+            target_lower_error(l, "%s is a %s: read a member (->name) or use %s$", what, target_type_text(l, &p->type), what);
+        else
+            target_lower_error(l, "%s has type %s, which tap cannot read as a long", what, target_type_text(l, &p->type));
+        return NULL;
+    }
+    struct dwarf_eval *ev = &l->ev;
+    if (p->bit_size) {
+        struct expr *word = dwarf_expr_read(ev, p->address, 8, 0);
+        struct expr *shifted = dwarf_expr_binary(ev, BINARY_SHL, word, dwarf_expr_int(ev, 64 - p->bit_offset - p->bit_size));
+        struct expr *shift = dwarf_expr_int(ev, 64 - p->bit_size);
+        if (is_signed)
+            return dwarf_expr_binary(ev, BINARY_SHR, shifted, shift);
+        /* logical shift: arithmetic shift, then mask */
+        return dwarf_expr_binary(ev, BINARY_BITAND, dwarf_expr_binary(ev, BINARY_SHR, shifted, shift),
+                                 dwarf_expr_int(ev, (int64_t)((1ull << p->bit_size) - 1)));
+    }
+    switch (p->kind) {
+    case PLACE_MEMORY:
+        if (size != 1 && size != 2 && size != 4 && size != 8) {
+            target_lower_error(l, "%s has an unusual size (%d bytes)", what, size);
+            return NULL;
+        }
+        return dwarf_expr_read(ev, p->address, size, is_signed);
+    case PLACE_REG: return dwarf_expr_narrow(ev, dwarf_expr_reg(ev, p->reg), size, is_signed);
+    case PLACE_VALUE: return dwarf_expr_narrow(ev, p->value, size, is_signed);
+    }
+    return NULL;
+}
+
+static int find_member(Dwarf_Die *aggregate, const char *name, Dwarf_Die *member, int64_t *offset)
+{
+    Dwarf_Die child;
+    if (dwarf_child(aggregate, &child) != 0)
+        return 0;
+    do {
+        if (dwarf_tag(&child) != DW_TAG_member)
+            continue;
+        Dwarf_Attribute attr;
+        Dwarf_Word here = 0;
+        if (dwarf_attr_integrate(&child, DW_AT_data_member_location, &attr))
+            dwarf_formudata(&attr, &here);
+        const char *child_name = dwarf_diename(&child);
+        if (child_name && strcmp(child_name, name) == 0) {
+            *member = child;
+            *offset += (int64_t)here;
+            return 1;
+        }
+        Dwarf_Die type, resolved;
+        if (!child_name && dwarf_die_type(&child, &type) && dwarf_type_resolve(&type, &resolved)) {
+            int64_t inner = *offset + (int64_t)here;
+            if (find_member(&resolved, name, member, &inner)) {
+                *offset = inner;
+                return 1;
+            }
+        }
+    } while (dwarf_siblingof(&child, &child) == 0);
+    return 0;
+}
+
+static const char *member_names(struct lowering *l, Dwarf_Die *aggregate)
+{
+    struct strbuf sb;
+    strbuf_init(&sb);
+    Dwarf_Die child;
+    if (dwarf_child(aggregate, &child) == 0) {
+        do {
+            const char *name = dwarf_diename(&child);
+            if (dwarf_tag(&child) == DW_TAG_member && name)
+                strbuf_printf(&sb, "%s%s", sb.len ? " " : "", name);
+        } while (dwarf_siblingof(&child, &child) == 0);
+    }
+    const char *text = arena_strdup(l->s->arena, sb.data ? sb.data : "");
+    strbuf_free(&sb);
+    return text;
+}
+
+/* Pointers are followed: p->f and p.f both work, as in SystemTap. */
+int target_apply_member(struct lowering *l, struct place *p, struct component *c, const char *what)
+{
+    Dwarf_Die resolved;
+    if (!p->has_type || !dwarf_type_resolve(&p->type, &resolved))
+        return target_lower_error(l, "%s has no type (void): cannot read member %s", what, c->member);
+    if (dwarf_tag(&resolved) == DW_TAG_pointer_type) {
+        struct expr *pointer = target_place_value(l, p, what);
+        Dwarf_Die target;
+        if (!pointer)
+            return 0;
+        if (!dwarf_die_type(&resolved, &target))
+            return target_lower_error(l, "%s is a void pointer: cannot read member %s (use @cast)", what, c->member);
+        *p = (struct place){.kind = PLACE_MEMORY, .type = target, .has_type = 1, .address = pointer};
+        if (!dwarf_type_resolve(&p->type, &resolved))
+            return target_lower_error(l, "%s: cannot resolve the pointed-to type", what);
+    }
+    int tag = dwarf_tag(&resolved);
+    if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type)
+        return target_lower_error(l, "%s has type %s: it has no member %s", what, target_type_text(l, &p->type), c->member);
+    if (p->kind != PLACE_MEMORY)
+        return target_lower_error(l, "%s is held in registers: its members cannot be read", what);
+    Dwarf_Die member;
+    int64_t offset = 0;
+    if (!find_member(&resolved, c->member, &member, &offset))
+        return target_lower_error(l, "unable to find member '%s' for %s (alternatives: %s)", c->member,
+                           target_type_text(l, &p->type), member_names(l, &resolved));
+    Dwarf_Attribute attr;
+    Dwarf_Word bit_size = 0, bit_offset = 0;
+    if (dwarf_attr_integrate(&member, DW_AT_bit_size, &attr))
+        dwarf_formudata(&attr, &bit_size);
+    if (bit_size && dwarf_attr_integrate(&member, DW_AT_data_bit_offset, &attr))
+        dwarf_formudata(&attr, &bit_offset);
+    p->address = dwarf_expr_add(&l->ev, p->address, dwarf_expr_int(&l->ev, offset + (int64_t)(bit_offset / 8)));
+    p->bit_size = (int)bit_size;
+    p->bit_offset = (int)(bit_offset % 8);
+    p->has_type = dwarf_die_type(&member, &p->type);
+    return 1;
+}
+
+int target_apply_index(struct lowering *l, struct place *p, struct component *c, const char *what)
+{
+    Dwarf_Die resolved, element, element_resolved;
+    if (!p->has_type || !dwarf_type_resolve(&p->type, &resolved))
+        return target_lower_error(l, "%s has no type (void): it cannot be indexed", what);
+    int tag = dwarf_tag(&resolved);
+    if ((tag != DW_TAG_array_type && tag != DW_TAG_pointer_type) || !dwarf_die_type(&resolved, &element))
+        return target_lower_error(l, "%s has type %s: it cannot be indexed", what, target_type_text(l, &p->type));
+    struct expr *base = target_place_value(l, p, what);
+    if (!base)
+        return 0;
+    Dwarf_Word size = dwarf_type_resolve(&element, &element_resolved) ? target_byte_size(&element_resolved) : 0;
+    if (dwarf_tag(&element_resolved) == DW_TAG_pointer_type)
+        size = 8;
+    struct dwarf_eval *ev = &l->ev;
+    struct expr *offset = c->index->kind == EXPR_INT
+        ? dwarf_expr_int(ev, c->index->int_value * (int64_t)size)
+        : dwarf_expr_binary(ev, BINARY_MUL, c->index, dwarf_expr_int(ev, (int64_t)size));
+    *p = (struct place){.kind = PLACE_MEMORY, .type = element, .has_type = 1,
+                        .address = dwarf_expr_add(ev, base, offset)};
+    return 1;
+}
+
+/* Components, then & or the value; rewrites l->e in place. */
+static int finish(struct lowering *l, struct place *p, struct component *components, int address_of,
+                  const char *what)
+{
+    for (struct component *c = components; c; c = c->next) {
+        if (!(c->kind == COMPONENT_MEMBER ? target_apply_member(l, p, c, what) : target_apply_index(l, p, c, what)))
+            return 0;
+    }
+    if (l->e->kind == EXPR_TARGET && l->e->target.pretty && !address_of)
+        return target_lower_pretty_value(l, l->e, p);
+    struct expr *result;
+    if (address_of) {
+        if (p->kind != PLACE_MEMORY || p->bit_size)
+            return target_lower_error(l, "cannot take the address of %s: it is not in memory", what);
+        result = p->address;
+    } else {
+        result = target_place_value(l, p, what);
+    }
+    if (!result)
+        return 0;
+    struct expr *next = l->e->next;
+    struct span span = l->e->span;
+    *l->e = *result;
+    l->e->next = next;
+    l->e->span = span;
+    return 1;
+}
+
+int target_place_of_location(struct lowering *l, struct dwarf_location *loc, struct place *p, const char *what)
+{
+    switch (loc->kind) {
+    case LOC_REG: p->kind = PLACE_REG; p->reg = loc->reg; return 1;
+    case LOC_MEMORY: p->kind = PLACE_MEMORY; p->address = loc->address; return 1;
+    case LOC_VALUE: p->kind = PLACE_VALUE; p->value = loc->value; return 1;
+    case LOC_OPTIMIZED_OUT: break;
+    }
+    return target_lower_error(l, "%s is optimized out at pc 0x%llx in %s", what, (unsigned long long)l->ev.pc,
+                       l->site->function ? l->site->function->name : "?");
+}
+
+static const char *cu_name(Dwarf_Die *function)
+{
+    Dwarf_Die cu;
+    const char *name = dwarf_diecu(function, &cu, NULL, NULL) ? dwarf_diename(&cu) : NULL;
+    return name ? name : "?";
+}
+
+static int lower_one(struct lowering *l, struct expr *e);
+
+static int lower_variable(struct lowering *l, struct expr *e)
+{
+    struct uprobe_site *site = l->site;
+    const char *name = e->target.name;
+    const char *what = arena_printf(l->s->arena, "$%s", name);
+    Dwarf_Die function;
+    if (!site->function || !dwarf_module_function_die(site->module, site->function, &function))
+        return target_lower_error(l, "no debug information for %s in %s: target variables need DWARF (-g)",
+                           site->function ? site->function->name : "this address", site->module->path);
+    struct place p = {0};
+    if (strcmp(name, "return") == 0) {
+        if (!site->is_return)
+            return target_lower_error(l, "$return is only available in .return probes");
+        p.has_type = dwarf_die_type(&function, &p.type);
+        if (!p.has_type)
+            return target_lower_error(l, "%s returns void: there is no $return", site->function->name);
+        p.kind = PLACE_REG;
+        p.reg = 0;
+        return finish(l, &p, e->target.components, e->target.address_of, what);
+    }
+    struct variable_list list;
+    target_site_variables(site, &list);
+    int found = -1;
+    for (int i = 0; i < list.count && found < 0; i++)
+        if (strcmp(list.items[i].name, name) == 0)
+            found = i;
+    if (found < 0) {
+        struct strbuf sb;
+        strbuf_init(&sb);
+        for (int i = 0; i < list.count; i++)
+            strbuf_printf(&sb, "%s$%s", i ? ", " : "", list.items[i].name);
+        target_lower_error(l, "unable to find local '%s' near pc 0x%llx in %s %s (alternatives: %s)", name,
+                    (unsigned long long)site->pc, site->function->name, cu_name(&function),
+                    sb.data ? sb.data : "");
+        strbuf_free(&sb);
+        free(list.items);
+        return 0;
+    }
+    Dwarf_Die var = list.items[found].die;
+    free(list.items);
+    if (site->is_return && !l->in_entry)
+        return dwarf_tag(&var) == DW_TAG_formal_parameter
+            ? target_snapshot(l, e)    /* parameters in .return are their values at the call */
+            : target_lower_error(l, "%s is a local: in a .return probe only parameters, $return and @entry "
+                          "values are available", what);
+    p.has_type = dwarf_die_type(&var, &p.type);
+    int reg = (site->at_entry && !site->is_statement && !site->is_return) || l->in_entry
+        ? uprobe_entry_register(&function, name) : -1;
+    if (l->in_entry && reg < 0)
+        return target_lower_error(l, "@entry(%s): only integer-class parameters can be saved at the call", what);
+    if (reg >= 0) {
+        p.kind = PLACE_REG;
+        p.reg = reg;
+    } else {
+        struct dwarf_location loc;
+        if (!dwarf_variable_location(&l->ev, &var, &loc))
+            return target_lower_error(l, "cannot locate %s at pc 0x%llx: %s", what, (unsigned long long)site->pc,
+                               l->ev.error);
+        if (!target_place_of_location(l, &loc, &p, what))
+            return 0;
+    }
+    return finish(l, &p, e->target.components, e->target.address_of, what);
+}
+
+/* --- @var, @cast ---------------------------------------------------------- */
+
+static int find_global(struct dwarf_module *m, const char *name, const char *file, Dwarf_Die *out)
+{
+    if (!m->dwarf)
+        return 0;
+    Dwarf_Off offset = 0, next;
+    size_t header_size;
+    while (dwarf_nextcu(m->dwarf, offset, &next, &header_size, NULL, NULL, NULL) == 0) {
+        Dwarf_Die cu, child;
+        if (dwarf_offdie(m->dwarf, offset + header_size, &cu) && dwarf_child(&cu, &child) == 0) {
+            const char *cu_file = dwarf_diename(&cu);
+            int file_ok = !file || (cu_file && (strcmp(cu_file, file) == 0 ||
+                                                (strlen(cu_file) > strlen(file) &&
+                                                 strcmp(cu_file + strlen(cu_file) - strlen(file), file) == 0)));
+            do {
+                const char *n = dwarf_diename(&child);
+                if (file_ok && dwarf_tag(&child) == DW_TAG_variable && n && strcmp(n, name) == 0 &&
+                    dwarf_hasattr(&child, DW_AT_location)) {
+                    *out = child;
+                    return 1;
+                }
+            } while (dwarf_siblingof(&child, &child) == 0);
+        }
+        offset = next;
+    }
+    return 0;
+}
+
+static int lower_var_at(struct lowering *l, struct expr *e)
+{
+    const char *spec = e->var_at.name;
+    const char *at = strchr(spec, '@');
+    const char *name = at ? arena_strndup(l->s->arena, spec, (size_t)(at - spec)) : spec;
+    const char *what = arena_printf(l->s->arena, "@var(\"%s\")", spec);
+    struct dwarf_module *m = l->site->module;
+    if (e->var_at.module) {
+        char error[512];
+        m = dwarf_module_open(l->s->arena, e->var_at.module, error, sizeof(error));
+        if (!m)
+            return target_lower_error(l, "%s", error);
+    }
+    Dwarf_Die var;
+    if (!find_global(m, name, at ? at + 1 : NULL, &var))
+        return target_lower_error(l, "unable to find global '%s' in %s", spec, m->path);
+    struct dwarf_location loc;
+    struct dwarf_eval ev = l->ev;
+    ev.module = m;
+    if (!dwarf_variable_location(&ev, &var, &loc))
+        return target_lower_error(l, "cannot locate %s: %s", what, ev.error);
+    struct place p = {.has_type = dwarf_die_type(&var, &p.type)};
+    if (!target_place_of_location(l, &loc, &p, what))
+        return 0;
+    return finish(l, &p, e->var_at.components, e->var_at.address_of, what);
+}
+
+static int find_named_type(struct dwarf_module *m, const char *spelled, Dwarf_Die *out)
+{
+    int tag = DW_TAG_typedef;
+    const char *name = spelled;
+    if (strncmp(spelled, "struct ", 7) == 0) { tag = DW_TAG_structure_type; name = spelled + 7; }
+    else if (strncmp(spelled, "union ", 6) == 0) { tag = DW_TAG_union_type; name = spelled + 6; }
+    else if (strncmp(spelled, "enum ", 5) == 0) { tag = DW_TAG_enumeration_type; name = spelled + 5; }
+    if (!m->dwarf)
+        return 0;
+    Dwarf_Off offset = 0, next;
+    size_t header_size;
+    while (dwarf_nextcu(m->dwarf, offset, &next, &header_size, NULL, NULL, NULL) == 0) {
+        Dwarf_Die cu, child;
+        if (dwarf_offdie(m->dwarf, offset + header_size, &cu) && dwarf_child(&cu, &child) == 0) {
+            do {
+                const char *n = dwarf_diename(&child);
+                int t = dwarf_tag(&child);
+                if (n && strcmp(n, name) == 0 && (t == tag || (tag == DW_TAG_typedef && t == DW_TAG_base_type)) &&
+                    !dwarf_hasattr(&child, DW_AT_declaration)) {
+                    *out = child;
+                    return 1;
+                }
+            } while (dwarf_siblingof(&child, &child) == 0);
+        }
+        offset = next;
+    }
+    return 0;
+}
+
+static int lower_cast(struct lowering *l, struct expr *e)
+{
+    struct dwarf_module *m = l->site ? l->site->module : NULL;
+    if (e->cast.module) {
+        char error[512];
+        m = dwarf_module_open(l->s->arena, e->cast.module, error, sizeof(error));
+        if (!m)
+            return target_lower_error(l, "%s", error);
+    }
+    if (!m)
+        return target_lower_error(l, "@cast needs a module outside process probes: @cast(p, \"%s\", \"PATH\")",
+                           e->cast.type_name);
+    const char *what = arena_printf(l->s->arena, "@cast(..., \"%s\")", e->cast.type_name);
+    struct place p = {.kind = PLACE_MEMORY, .address = e->cast.address, .has_type = 1};
+    if (!find_named_type(m, e->cast.type_name, &p.type))
+        return target_lower_error(l, "unable to find type '%s' in %s", e->cast.type_name, m->path);
+    return finish(l, &p, e->cast.components, e->cast.address_of, what);
+}
+
+/* --- @entry ----------------------------------------------------------------- */
+
+/* Lowers every target in an @entry operand as at the call; anything else
+ * (script variables, calls) has no value at the call. */
+static int lower_at_entry(struct lowering *l, struct expr *e)
+{
+    switch (e->kind) {
+    case EXPR_INT: case EXPR_REGISTER: return 1;
+    case EXPR_TARGET: case EXPR_VAR: case EXPR_CAST: case EXPR_DEFINED: {
+        struct expr *saved = l->e;
+        int ok = lower_one(l, e);
+        l->e = saved;
+        return ok && lower_at_entry(l, e);
+    }
+    case EXPR_USER_READ: return lower_at_entry(l, e->user_read.address);
+    case EXPR_UNARY: return lower_at_entry(l, e->unary.operand);
+    case EXPR_BINARY:
+        return e->binary.op != BINARY_CONCAT && lower_at_entry(l, e->binary.lhs) && lower_at_entry(l, e->binary.rhs);
+    case EXPR_TERNARY:
+        return lower_at_entry(l, e->ternary.cond) && lower_at_entry(l, e->ternary.then_expr) &&
+               lower_at_entry(l, e->ternary.else_expr);
+    case EXPR_ENTRY: return lower_at_entry(l, e->unary_at.operand);
+    default:
+        l->e = e;
+        return target_lower_error(l, "@entry can only save target-variable values (integers), not this expression");
+    }
+}
+
+/* The value at the call, saved by an entry program keyed by thread and
+ * stack frame (so recursion works): becomes target_snapshot register k. */
+/* Registers a value the entry program saves; returns its pseudo register,
+ * or -1 when the probe has no room left. The key is the probed frame's CFA:
+ * rsp after a return, the CFI's CFA at any other pc. */
+static int add_snapshot(struct lowering *l, struct expr *value)
+{
+    struct probe *probe = l->s->probe;
+    if (probe->entry_count == MAX_ENTRY_SNAPSHOTS)
+        return -1;
+    if (!probe->entry_key) {
+        struct dwarf_eval ev = l->ev;
+        ev.pc = l->site->pc;
+        ev.at_entry = l->site->at_entry && !l->site->is_return;
+        probe->entry_key = l->site->is_return ? dwarf_expr_reg(&ev, 7) : dwarf_frame_cfa_expr(&ev);
+        if (!probe->entry_key)
+            return -1;
+        probe->entry_vaddr = l->site->function ? l->site->function->entry : l->site->pc;
+        probe->entry_offset = dwarf_module_file_offset(l->site->module, probe->entry_vaddr);
+    }
+    if (!probe->entry_values)
+        probe->entry_values = ARENA_ARRAY(l->s->arena, struct expr *, MAX_ENTRY_SNAPSHOTS);
+    probe->entry_values[probe->entry_count] = value;
+    return DWARF_REG_ENTRY_SNAPSHOT + probe->entry_count++;
+}
+
+int target_snapshot(struct lowering *l, struct expr *e)
+{
+    struct expr *operand = e->kind == EXPR_ENTRY ? e->unary_at.operand : sema_clone_expr(l->s->arena, e);
+    struct uprobe_site entry = *l->site;
+    entry.is_return = 0;
+    entry.at_entry = 1;
+    entry.pc = l->site->function ? l->site->function->entry : l->site->pc;
+    struct lowering inner = *l;
+    inner.ev.context = &inner;
+    inner.site = &entry;
+    inner.in_entry = 1;
+    inner.ev.pc = entry.pc;
+    inner.ev.at_entry = 1;
+    if (!lower_at_entry(&inner, operand))
+        return 0;
+    if (l->quiet)
+        return 1;   /* @defined asks only whether it could be lowered */
+    int reg = add_snapshot(l, operand);
+    if (reg < 0)
+        return target_lower_error(l, "too many @entry values in one probe (at most %d)", MAX_ENTRY_SNAPSHOTS);
+    struct expr *next = e->next;
+    struct span span = e->span;
+    memset(e, 0, sizeof(*e));
+    e->kind = EXPR_REGISTER;
+    e->reg.number = reg;
+    e->type = TYPE_LONG;
+    e->next = next;
+    e->span = span;
+    return 1;
+}
+
+/* DW_OP_entry_value(regN) away from the entry (common at -O2 once a
+ * parameter's register is reused): the entry program saves the register. */
+static struct expr *entry_value(struct dwarf_eval *ev, int reg)
+{
+    struct lowering *l = ev->context;
+    if (!l || !l->site || !l->site->function || l->site->function->is_inline_instance)
+        return NULL;
+    if (l->quiet)
+        return dwarf_expr_reg(ev, reg);
+    int snapshot_reg = add_snapshot(l, dwarf_expr_reg(ev, reg));
+    return snapshot_reg < 0 ? NULL : dwarf_expr_reg(ev, snapshot_reg);
+}
+
+/* --- entry point ---------------------------------------------------------- */
+
+static int lower_one(struct lowering *l, struct expr *e)
+{
+    l->e = e;
+    switch (e->kind) {
+    case EXPR_TARGET:
+        if (e->target.name[0] == '$')
+            return target_lower_pretty_list(l, e);
+        return lower_variable(l, e);
+    case EXPR_VAR: return lower_var_at(l, e);
+    case EXPR_CAST: return lower_cast(l, e);
+    case EXPR_ENTRY:
+        if (!l->site || !l->site->is_return)
+            return target_lower_error(l, "@entry is only available in .return probes");
+        return target_snapshot(l, e);
+    case EXPR_DEFINED: {
+        struct expr *operand = e->unary_at.operand;
+        int defined = 1;
+        if (operand->kind == EXPR_TARGET || operand->kind == EXPR_VAR || operand->kind == EXPR_CAST) {
+            struct lowering quiet = *l;
+            quiet.quiet = 1;
+            quiet.ev.context = &quiet;
+            defined = quiet.site || operand->kind == EXPR_CAST ? lower_one(&quiet, sema_clone_expr(l->s->arena, operand)) : 0;
+        }
+        struct expr *next = e->next;
+        struct span span = e->span;
+        memset(e, 0, sizeof(*e));
+        e->kind = EXPR_INT;
+        e->int_value = defined;
+        e->type = TYPE_LONG;
+        e->next = next;
+        e->span = span;
+        return 1;
+    }
+    default:
+        return 1;
+    }
+}
+
+int sema_target_defined(struct sema *s, struct uprobe_site *site, struct expr *operand)
+{
+    if (operand->kind != EXPR_TARGET && operand->kind != EXPR_VAR && operand->kind != EXPR_CAST)
+        return 1;
+    struct expr *copy = sema_clone_expr(s->arena, operand);
+    struct lowering l = {.s = s, .e = copy, .site = site, .quiet = 1};
+    l.ev.arena = s->arena;
+    l.ev.span = copy->span;
+    l.ev.entry_value = entry_value;
+    l.ev.context = &l;
+    l.ev.module = site->module;
+    l.ev.pc = site->pc;
+    l.ev.at_entry = site->at_entry;
+    Dwarf_Die function;
+    if (site->function && dwarf_module_frame_die(site->module, site->function, &function))
+        l.ev.function = &function;
+    return lower_one(&l, copy);
+}
+
+int sema_lower_target(struct sema *s, struct expr *e)
+{
+    struct lowering l = {.s = s, .e = e};
+    struct probe *probe = s->probe;
+    int in_probe = s->function && !s->function->decl;
+    l.site = in_probe && probe ? probe->site : NULL;
+    if (!l.site && e->kind != EXPR_DEFINED && e->kind != EXPR_CAST)
+        return target_lower_error(&l, "target variables are only available in process probes%s",
+                           in_probe ? "" : " (not in functions)");
+    l.ev.arena = s->arena;
+    l.ev.span = e->span;
+    l.ev.entry_value = entry_value;
+    l.ev.context = &l;
+    if (l.site) {
+        l.ev.module = l.site->module;
+        l.ev.pc = l.site->pc;
+        l.ev.at_entry = l.site->at_entry;
+    }
+    Dwarf_Die function;
+    if (l.site && l.site->function && dwarf_module_frame_die(l.site->module, l.site->function, &function))
+        l.ev.function = &function;
+    return lower_one(&l, e);
+}

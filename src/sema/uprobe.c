@@ -1,0 +1,743 @@
+/* process("PATH").function("PAT")[.call|.return|.inline|.exported] and
+ * process("PATH").statement("PAT"|ADDR): one probe per matched function or
+ * line, each with its own copy of the body (target variables are lowered
+ * per address). Where an entry probe sits is a cost decision: the first
+ * instruction (an emulated push, cheap) when the handler reads only
+ * integer-class parameters, which are in the ABI registers there; after the
+ * prologue (single-stepped, 18 times dearer) when it needs anything else. */
+#include <dwarf.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/strbuf.h"
+#include "sema/uprobe.h"
+
+/* What a probe point asks for, once its components are read. */
+struct process_point {
+    const char *path;
+    const char *library;         /* .library("LIB") or NULL */
+    const char *kind;            /* "function" or "statement" */
+    struct probe_component *kind_component;
+    struct function_pattern pattern;
+    int has_address;
+    uint64_t address;
+    const char *suffix;          /* "call", "return", "inline", "exported" or NULL */
+};
+
+static int point_error(struct sema *s, struct probe_point *point, struct span span, const char *message)
+{
+    if (!point->optional)
+        diag_error(s->diags, span, "%s", message);
+    return 0;
+}
+
+static void parse_pattern(struct arena *arena, const char *text, struct function_pattern *out)
+{
+    memset(out, 0, sizeof(*out));
+    const char *at = strchr(text, '@');
+    if (!at) {
+        out->function = text;
+        return;
+    }
+    out->function = arena_strndup(arena, text, (size_t)(at - text));
+    const char *colon = strrchr(at, ':');
+    if (!colon) {
+        out->file = at + 1;
+        return;
+    }
+    out->file = arena_strndup(arena, at + 1, (size_t)(colon - at - 1));
+    if (strcmp(colon + 1, "*") == 0)
+        out->any_line = 1;
+    else if (strspn(colon + 1, "0123456789") == strlen(colon + 1))
+        out->line = atoi(colon + 1);
+    else
+        out->line_text = colon + 1;
+}
+
+/* process("PATH"), process(PID), or process with -c/-x naming the binary. */
+static const char *process_path(struct sema *s, struct probe_component *c)
+{
+    if (c->arg_kind == PROBE_ARG_STRING)
+        return c->arg_string;
+    int pid = c->arg_kind == PROBE_ARG_INT ? (int)c->arg_int : s->options->target_pid;
+    if (pid > 0)
+        return arena_printf(s->arena, "/proc/%d/exe", pid);
+    const char *command = s->options->target_command;
+    if (!command)
+        return NULL;
+    while (*command == ' ' || *command == '\t')
+        command++;
+    size_t len = strcspn(command, " \t");
+    return len ? arena_strndup(s->arena, command, len) : NULL;
+}
+
+static int read_point(struct sema *s, struct probe_point *point, struct process_point *out)
+{
+    memset(out, 0, sizeof(*out));
+    struct probe_component *c = point->components;
+    out->path = process_path(s, c);
+    if (!out->path)
+        return point_error(s, point, c->span,
+                           "while resolving probe point: process probes need a path, as in process(\"./prog\"), "
+                           "or -c CMD / -x PID");
+    c = c->next;
+    if (c && strcmp(c->name, "library") == 0 && c->arg_kind == PROBE_ARG_STRING) {
+        out->library = c->arg_string;
+        c = c->next;
+    }
+    if (!c || (strcmp(c->name, "function") != 0 && strcmp(c->name, "statement") != 0) ||
+        c->arg_kind == PROBE_ARG_NONE)
+        return point_error(s, point, c ? c->span : point->components->span,
+                           arena_printf(s->arena, "while resolving probe point: process probe %s is not supported "
+                                        "(use .function(\"PAT\") or .statement(\"PAT\"))",
+                                        c ? c->name : "without a function"));
+    out->kind = c->name;
+    out->kind_component = c;
+    if (c->arg_kind == PROBE_ARG_INT) {
+        out->has_address = 1;
+        out->address = (uint64_t)c->arg_int;
+    } else {
+        parse_pattern(s->arena, c->arg_string, &out->pattern);
+    }
+    c = c->next;
+    if (c) {
+        static const char *suffixes[] = {"call", "return", "inline", "exported"};
+        for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
+            if (strcmp(c->name, suffixes[i]) == 0 && c->arg_kind == PROBE_ARG_NONE &&
+                strcmp(out->kind, "function") == 0)
+                out->suffix = suffixes[i];
+        if (!out->suffix || c->next)
+            return point_error(s, point, c->span,
+                               arena_printf(s->arena, "while resolving probe point: unknown process probe "
+                                            "component %s", c->name));
+    }
+    return 1;
+}
+
+static int file_matches(const char *pattern, const char *file)
+{
+    if (!pattern)
+        return 1;
+    if (!file)
+        return 0;
+    if (fnmatch(pattern, file, 0) == 0)
+        return 1;
+    /* "t.c" names ".../t.c": compare against each path suffix after a '/'. */
+    for (const char *p = strchr(file, '/'); p; p = strchr(p + 1, '/'))
+        if (fnmatch(pattern, p + 1, 0) == 0)
+            return 1;
+    return 0;
+}
+
+/* "20", "2*" (a wildcard on the digits) or "20-30" (a range). */
+int uprobe_line_matches(const struct function_pattern *pattern, int line)
+{
+    if (pattern->any_line)
+        return 1;
+    if (!pattern->line_text)
+        return !pattern->line || line == pattern->line;
+    int low, high;
+    char text[16];
+    if (sscanf(pattern->line_text, "%d-%d", &low, &high) == 2)
+        return line >= low && line <= high;
+    snprintf(text, sizeof(text), "%d", line);
+    return fnmatch(pattern->line_text, text, 0) == 0;
+}
+
+int uprobe_function_matches(const struct function_pattern *pattern, const struct dwarf_function *f)
+{
+    if (fnmatch(pattern->function, f->name, 0) != 0)
+        return 0;
+    if (pattern->file && !file_matches(pattern->file, f->decl_file))
+        return 0;
+    return uprobe_line_matches(pattern, f->decl_line);
+}
+
+/* --- which targets the handler reads, to place the entry probe ------------ */
+
+struct target_use {
+    int any;                     /* reads a target of any kind */
+    int needs_frame;             /* something beyond integer-class parameters */
+    int reads_strings;           /* calls user_string*: a sleepable program can fault pages in */
+    const char **names;
+    int count, capacity;
+};
+
+static void note_expr(struct target_use *use, struct expr *e);
+
+static void note_list(struct target_use *use, struct expr *list)
+{
+    for (struct expr *e = list; e; e = e->next)
+        note_expr(use, e);
+}
+
+static void note_components(struct target_use *use, struct component *list)
+{
+    for (struct component *c = list; c; c = c->next)
+        if (c->index)
+            note_expr(use, c->index);
+}
+
+static void note_name(struct target_use *use, const char *name)
+{
+    if (use->count == use->capacity) {
+        use->capacity = use->capacity ? use->capacity * 2 : 8;
+        use->names = realloc(use->names, sizeof(*use->names) * (size_t)use->capacity);
+    }
+    use->names[use->count++] = name;
+}
+
+static void note_stmt(struct target_use *use, struct stmt *st);
+
+static void note_expr(struct target_use *use, struct expr *e)
+{
+    if (!e)
+        return;
+    switch (e->kind) {
+    case EXPR_TARGET:
+        use->any = 1;
+        if (e->target.name[0] == '$' || e->target.pretty || e->target.address_of)
+            use->needs_frame = 1;
+        if (e->target.name[0] == '$' || e->target.pretty)
+            use->reads_strings = 1;     /* pretty forms read char pointers as strings */
+        else if (strcmp(e->target.name, "return") != 0)
+            note_name(use, e->target.name);
+        note_components(use, e->target.components);
+        return;
+    case EXPR_VAR: case EXPR_CAST:
+        use->any = 1;
+        if (e->kind == EXPR_CAST)
+            note_expr(use, e->cast.address);
+        return;
+    case EXPR_ENTRY: case EXPR_DEFINED: note_expr(use, e->unary_at.operand); return;
+    case EXPR_UNARY: note_expr(use, e->unary.operand); return;
+    case EXPR_BINARY: note_expr(use, e->binary.lhs); note_expr(use, e->binary.rhs); return;
+    case EXPR_ASSIGN: note_expr(use, e->assign.lhs); note_expr(use, e->assign.rhs); return;
+    case EXPR_AGGREGATE: note_expr(use, e->aggregate.lhs); note_expr(use, e->aggregate.rhs); return;
+    case EXPR_INCDEC: note_expr(use, e->incdec.operand); return;
+    case EXPR_TERNARY:
+        note_expr(use, e->ternary.cond);
+        note_expr(use, e->ternary.then_expr);
+        note_expr(use, e->ternary.else_expr);
+        return;
+    case EXPR_CALL:
+        if (strncmp(e->call.name, "user_string", 11) == 0)
+            use->reads_strings = 1;
+        note_list(use, e->call.args);
+        return;
+    case EXPR_INDEX: note_list(use, e->index.indices); return;
+    case EXPR_IN: note_list(use, e->in.keys); return;
+    case EXPR_STAT: note_expr(use, e->stat.operand); note_list(use, e->stat.args); return;
+    case EXPR_HIST_BUCKET: note_expr(use, e->hist_bucket.hist); note_expr(use, e->hist_bucket.bucket); return;
+    default: return;
+    }
+}
+
+static void note_stmt(struct target_use *use, struct stmt *st)
+{
+    for (; st; st = st->next) {
+        switch (st->kind) {
+        case STMT_BLOCK: note_stmt(use, st->block.body); break;
+        case STMT_EXPR: case STMT_RETURN: case STMT_DELETE: note_expr(use, st->expr); break;
+        case STMT_IF:
+            note_expr(use, st->if_stmt.cond);
+            note_stmt(use, st->if_stmt.then_stmt);
+            note_stmt(use, st->if_stmt.else_stmt);
+            break;
+        case STMT_WHILE: note_expr(use, st->while_stmt.cond); note_stmt(use, st->while_stmt.body); break;
+        case STMT_FOR:
+            note_expr(use, st->for_stmt.init);
+            note_expr(use, st->for_stmt.cond);
+            note_expr(use, st->for_stmt.step);
+            note_stmt(use, st->for_stmt.body);
+            break;
+        case STMT_FOREACH: note_expr(use, st->foreach.limit); note_stmt(use, st->foreach.body); break;
+        case STMT_TRY: note_stmt(use, st->try_stmt.body); note_stmt(use, st->try_stmt.catch_body); break;
+        default: break;
+        }
+    }
+}
+
+/* The ABI register of an integer-class parameter at the entry, or -1. */
+int uprobe_entry_register(Dwarf_Die *function, const char *name)
+{
+    static const int abi[6] = {5, 4, 1, 2, 8, 9};   /* rdi rsi rdx rcx r8 r9 (DWARF numbers) */
+    Dwarf_Die child;
+    int index = 0;
+    if (dwarf_child(function, &child) != 0)
+        return -1;
+    do {
+        if (dwarf_tag(&child) != DW_TAG_formal_parameter)
+            continue;
+        Dwarf_Die type, resolved;
+        if (!dwarf_die_type(&child, &type) || !dwarf_type_resolve(&type, &resolved))
+            return -1;
+        int tag = dwarf_tag(&resolved);
+        Dwarf_Word size = 0;
+        Dwarf_Attribute attr;
+        if (dwarf_attr_integrate(&resolved, DW_AT_byte_size, &attr))
+            dwarf_formudata(&attr, &size);
+        int integer_class = tag == DW_TAG_pointer_type || tag == DW_TAG_enumeration_type ||
+            (tag == DW_TAG_base_type && size <= 8 && dwarf_diename(&resolved) &&
+             !strstr(dwarf_diename(&resolved), "float") && !strstr(dwarf_diename(&resolved), "double"));
+        if (!integer_class || index >= 6)
+            return -1;      /* later parameters' registers are no longer simple to tell */
+        const char *param = dwarf_diename(&child);
+        if (param && strcmp(param, name) == 0)
+            return abi[index];
+        index++;
+    } while (dwarf_siblingof(&child, &child) == 0);
+    return -1;
+}
+
+static int entry_is_enough(struct dwarf_module *m, const struct dwarf_function *f, struct stmt *body,
+                           struct expr *condition)
+{
+    struct target_use use = {0};
+    note_stmt(&use, body);
+    note_expr(&use, condition);
+    int enough = !use.needs_frame;
+    Dwarf_Die die;
+    if (enough && use.count && !dwarf_module_function_die(m, f, &die))
+        enough = 0;
+    for (int i = 0; enough && i < use.count; i++)
+        if (uprobe_entry_register(&die, use.names[i]) < 0)
+            enough = 0;
+    free(use.names);
+    return enough;
+}
+
+/* --- @defined: decided per site before names are resolved, so that the
+ * branch it guards is dropped where the variable does not exist --------- */
+
+struct folding { struct sema *s; struct uprobe_site *site; };
+
+static void fold_expr(struct folding *f, struct expr *e);
+
+static void fold_list(struct folding *f, struct expr *list)
+{
+    for (struct expr *e = list; e; e = e->next)
+        fold_expr(f, e);
+}
+
+static void replace_expr(struct expr *e, struct expr *with)
+{
+    struct expr *next = e->next;
+    *e = *with;
+    e->next = next;
+}
+
+static void fold_expr(struct folding *f, struct expr *e)
+{
+    if (!e)
+        return;
+    switch (e->kind) {
+    case EXPR_DEFINED: {
+        int defined = sema_target_defined(f->s, f->site, e->unary_at.operand);
+        struct expr value = {.kind = EXPR_INT, .span = e->span, .int_value = defined, .type = TYPE_LONG};
+        replace_expr(e, &value);
+        return;
+    }
+    case EXPR_UNARY:
+        fold_expr(f, e->unary.operand);
+        if (e->unary.op == UNARY_NOT && e->unary.operand->kind == EXPR_INT) {
+            struct expr value = {.kind = EXPR_INT, .span = e->span, .int_value = !e->unary.operand->int_value};
+            replace_expr(e, &value);
+        }
+        return;
+    case EXPR_TERNARY:
+        fold_expr(f, e->ternary.cond);
+        fold_expr(f, e->ternary.then_expr);
+        fold_expr(f, e->ternary.else_expr);
+        if (e->ternary.cond->kind == EXPR_INT)
+            replace_expr(e, e->ternary.cond->int_value ? e->ternary.then_expr : e->ternary.else_expr);
+        return;
+    case EXPR_BINARY: fold_expr(f, e->binary.lhs); fold_expr(f, e->binary.rhs); return;
+    case EXPR_ASSIGN: fold_expr(f, e->assign.rhs); return;
+    case EXPR_AGGREGATE: fold_expr(f, e->aggregate.rhs); return;
+    case EXPR_CALL: fold_list(f, e->call.args); return;
+    case EXPR_INDEX: fold_list(f, e->index.indices); return;
+    case EXPR_ENTRY: fold_expr(f, e->unary_at.operand); return;
+    default: return;
+    }
+}
+
+static void fold_stmt(struct folding *f, struct stmt *st)
+{
+    for (; st; st = st->next) {
+        switch (st->kind) {
+        case STMT_BLOCK: fold_stmt(f, st->block.body); break;
+        case STMT_EXPR: case STMT_RETURN: fold_expr(f, st->expr); break;
+        case STMT_IF:
+            fold_expr(f, st->if_stmt.cond);
+            fold_stmt(f, st->if_stmt.then_stmt);
+            fold_stmt(f, st->if_stmt.else_stmt);
+            if (st->if_stmt.cond->kind == EXPR_INT) {
+                struct stmt *live = st->if_stmt.cond->int_value ? st->if_stmt.then_stmt : st->if_stmt.else_stmt;
+                struct stmt *next = st->next;
+                struct span span = st->span;
+                memset(&st->if_stmt, 0, sizeof(st->if_stmt));
+                st->kind = live ? STMT_BLOCK : STMT_EMPTY;
+                st->block.body = live;
+                st->span = span;
+                st->next = next;
+            }
+            break;
+        case STMT_WHILE: fold_expr(f, st->while_stmt.cond); fold_stmt(f, st->while_stmt.body); break;
+        case STMT_FOR: fold_expr(f, st->for_stmt.cond); fold_stmt(f, st->for_stmt.body); break;
+        case STMT_FOREACH: fold_stmt(f, st->foreach.body); break;
+        case STMT_TRY: fold_stmt(f, st->try_stmt.body); fold_stmt(f, st->try_stmt.catch_body); break;
+        default: break;
+        }
+    }
+}
+
+/* --- building probes ------------------------------------------------------ */
+
+static const char *function_text(struct sema *s, const struct dwarf_function *f)
+{
+    if (!f->decl_file)
+        return f->name;
+    return arena_printf(s->arena, "%s@%s:%d", f->name, f->decl_file, f->decl_line);
+}
+
+/* A probe reading no target variable generates the same code wherever it
+ * sits: it joins the group of the first such probe of its point. */
+static void join_group(struct sema *s, struct probe *probe, struct probe **leader)
+{
+    struct probe *l = *leader;
+    if (!l || l->kind != probe->kind || strcmp(l->path, probe->path) != 0) {
+        *leader = probe;
+        return;
+    }
+    if (l->group_count % 64 == 0)
+        l->group = arena_realloc(s->arena, l->group, sizeof(*l->group) * (size_t)l->group_count,
+                                 sizeof(*l->group) * (size_t)(l->group_count + 64));
+    if (l->group_count == 0)
+        l->group[l->group_count++] = l;
+    probe->cookie = (uint64_t)l->group_count;
+    l->group[l->group_count++] = probe;
+    probe->group_leader = l;
+}
+
+static struct probe *add_site(struct sema *s, struct stmt *body, struct probe_point *point,
+                              struct frame_layout *frame, struct uprobe_site *site, const char *text,
+                              struct probe **leader)
+{
+    struct probe *probe = sema_new_probe(s, point, body, frame);
+    probe->body = sema_clone_stmt(s->arena, body);
+    probe->condition = point->condition ? sema_clone_expr(s->arena, point->condition) : NULL;
+    probe->kind = site->is_return ? PROBE_URETPROBE : PROBE_UPROBE;
+    probe->path = site->module->path;
+    probe->function = site->function ? site->function->name : "";
+    probe->site = site;
+    probe->point = text;
+    struct folding folding = {s, site};
+    fold_stmt(&folding, probe->body);
+    if (probe->condition)
+        fold_expr(&folding, probe->condition);
+    if (site->choose_entry && entry_is_enough(site->module, site->function, probe->body, probe->condition)) {
+        site->at_entry = 1;
+        site->pc = site->function->entry;
+    }
+    struct target_use use = {0};
+    note_stmt(&use, probe->body);
+    note_expr(&use, probe->condition);
+    probe->sleepable = use.reads_strings;
+    free(use.names);
+    probe->vaddr = site->pc;
+    probe->offset = dwarf_module_file_offset(site->module, site->pc);
+    sema_add_probe(s, probe);
+    if (!use.any)
+        join_group(s, probe, leader);
+    return probe;
+}
+
+static const char *closest_functions(struct sema *s, struct dwarf_module *m, const char *name);
+
+static int resolve_functions(struct sema *s, struct stmt *body, struct probe_point *point,
+                             struct frame_layout *frame, struct dwarf_module *m, struct process_point *pp)
+{
+    int added = 0;
+    struct probe *leader = NULL;
+    int is_return = pp->suffix && strcmp(pp->suffix, "return") == 0;
+    for (int i = 0; i < m->function_count; i++) {
+        const struct dwarf_function *f = &m->functions[i];
+        if (!uprobe_function_matches(&pp->pattern, f))
+            continue;
+        if (pp->suffix && strcmp(pp->suffix, "exported") == 0 && !f->is_external)
+            continue;
+        if (pp->suffix && strcmp(pp->suffix, "inline") == 0)
+            continue;   /* .inline: only the inlined instances, below */
+        struct uprobe_site *site = ARENA_NEW(s->arena, struct uprobe_site);
+        site->module = m;
+        site->function = f;
+        site->is_return = is_return;
+        site->at_entry = is_return || !f->die_offset;
+        site->pc = site->at_entry ? f->entry : dwarf_module_after_prologue(m, f);
+        site->choose_entry = !site->at_entry;
+        const char *text = arena_printf(s->arena, "process(\"%s\").function(\"%s\")%s%s", m->path,
+                                        function_text(s, f), pp->suffix ? "." : "",
+                                        pp->suffix ? pp->suffix : "");
+        add_site(s, body, point, frame, site, text, &leader);
+        added++;
+    }
+    int wants_inline = !pp->suffix || strcmp(pp->suffix, "inline") == 0;
+    if (wants_inline && m->dwarf) {
+        dwarf_module_index_inlines(s->arena, m);
+        for (int i = 0; i < m->inline_count; i++) {
+            const struct dwarf_function *f = &m->inlines[i];
+            if (!uprobe_function_matches(&pp->pattern, f))
+                continue;
+            /* Inlined code has no call: the parameters are wherever DWARF
+             * says at the instance's first address. */
+            struct uprobe_site *site = ARENA_NEW(s->arena, struct uprobe_site);
+            site->module = m;
+            site->function = f;
+            site->pc = f->entry;
+            const char *text = arena_printf(s->arena, "process(\"%s\").function(\"%s\")%s%s", m->path,
+                                            function_text(s, f), pp->suffix ? "." : "",
+                                            pp->suffix ? pp->suffix : "");
+            add_site(s, body, point, frame, site, text, &leader);
+            added++;
+        }
+    }
+    if (!added && !point->optional) {
+        const char *similar = closest_functions(s, m, pp->pattern.function);
+        diag_error(s->diags, (struct span){0},
+                   "while resolving probe point: no match for function \"%s\" in %s%s%s%s",
+                   pp->kind_component->arg_string, m->path, *similar ? " (similar functions: " : "",
+                   similar, *similar ? ")" : "");
+    }
+    return added;
+}
+
+/* --- statements ----------------------------------------------------------- */
+
+static const struct dwarf_function *function_at(struct dwarf_module *m, uint64_t pc)
+{
+    const struct dwarf_function *best = NULL;
+    for (int i = 0; i < m->function_count; i++) {
+        const struct dwarf_function *f = &m->functions[i];
+        if (f->entry <= pc && (!best || f->entry > best->entry)) {
+            Dwarf_Die die;
+            Dwarf_Addr low, high;
+            if (dwarf_module_function_die(m, f, &die) && dwarf_lowpc(&die, &low) == 0 &&
+                dwarf_highpc(&die, &high) == 0 && (pc < low || pc >= high))
+                continue;
+            best = f;
+        }
+    }
+    return best;
+}
+
+/* The first address of each line of `f` (is_stmt rows only), sorted by line. */
+int uprobe_function_lines(struct dwarf_module *m, const struct dwarf_function *f, struct line_address **out)
+{
+    Dwarf_Die die, cu;
+    Dwarf_Lines *lines;
+    size_t count;
+    Dwarf_Addr low, high;
+    *out = NULL;
+    if (!dwarf_module_function_die(m, f, &die) || !dwarf_diecu(&die, &cu, NULL, NULL) ||
+        dwarf_getsrclines(&cu, &lines, &count) != 0 || dwarf_lowpc(&die, &low) != 0 ||
+        dwarf_highpc(&die, &high) != 0)
+        return 0;
+    struct line_address *result = calloc(count + 1, sizeof(*result));
+    int n = 0;
+    for (size_t i = 0; i < count; i++) {
+        Dwarf_Line *line = dwarf_onesrcline(lines, i);
+        Dwarf_Addr addr;
+        int lineno;
+        bool is_stmt = true;
+        if (!line || dwarf_lineaddr(line, &addr) != 0 || dwarf_lineno(line, &lineno) != 0 ||
+            addr < low || addr >= high)
+            continue;
+        dwarf_linebeginstatement(line, &is_stmt);
+        const char *file = dwarf_linesrc(line, NULL, NULL);
+        if (!is_stmt || !file || !f->decl_file || strcmp(file, f->decl_file) != 0)
+            continue;
+        int seen = 0;
+        for (int k = 0; k < n; k++) {
+            if (result[k].line == lineno) {
+                if (addr < result[k].pc)
+                    result[k].pc = addr;
+                seen = 1;
+            }
+        }
+        if (!seen)
+            result[n++] = (struct line_address){lineno, addr};
+    }
+    for (int i = 1; i < n; i++)      /* few lines: insertion sort */
+        for (int k = i; k > 0 && result[k - 1].line > result[k].line; k--) {
+            struct line_address t = result[k];
+            result[k] = result[k - 1];
+            result[k - 1] = t;
+        }
+    *out = result;
+    return n;
+}
+
+static int resolve_statements(struct sema *s, struct stmt *body, struct probe_point *point,
+                              struct frame_layout *frame, struct dwarf_module *m, struct process_point *pp)
+{
+    int added = 0;
+    if (pp->has_address) {
+        struct uprobe_site *site = ARENA_NEW(s->arena, struct uprobe_site);
+        site->module = m;
+        site->pc = pp->address;
+        site->function = function_at(m, pp->address);
+        site->is_statement = 1;
+        site->at_entry = site->function && site->function->entry == pp->address;
+        struct probe *leader = NULL;
+        add_site(s, body, point, frame, site,
+                 arena_printf(s->arena, "process(\"%s\").statement(0x%llx)", m->path,
+                              (unsigned long long)pp->address), &leader);
+        return 1;
+    }
+    struct probe *leader = NULL;
+    struct function_pattern fp = pp->pattern;
+    fp.line = 0;
+    fp.line_text = NULL;
+    fp.any_line = 0;
+    for (int i = 0; i < m->function_count; i++) {
+        const struct dwarf_function *f = &m->functions[i];
+        if (!f->die_offset || !uprobe_function_matches(&fp, f))
+            continue;
+        struct line_address *lines;
+        int n = uprobe_function_lines(m, f, &lines);
+        for (int k = 0; k < n; k++) {
+            if (!uprobe_line_matches(&pp->pattern, lines[k].line))
+                continue;
+            struct uprobe_site *site = ARENA_NEW(s->arena, struct uprobe_site);
+            site->module = m;
+            site->function = f;
+            site->pc = lines[k].pc;
+            site->line = lines[k].line;
+            site->is_statement = 1;
+            site->at_entry = site->pc == f->entry;
+            add_site(s, body, point, frame, site,
+                     arena_printf(s->arena, "process(\"%s\").statement(\"%s@%s:%d\")", m->path, f->name,
+                                  f->decl_file, lines[k].line), &leader);
+            added++;
+        }
+        free(lines);
+    }
+    if (!added && !point->optional)
+        diag_error(s->diags, (struct span){0},
+                   "while resolving probe point: no match for statement \"%s\" in %s",
+                   pp->kind_component->arg_string, m->path);
+    return added;
+}
+
+static struct expr *new_expr(struct sema *s, enum expr_kind kind, struct span span)
+{
+    struct expr *e = ast_expr(s->arena, kind, span);
+    e->type = TYPE_LONG;
+    return e;
+}
+
+/* process(PID): the uprobe is on the binary, so the handler checks the pid. */
+static void only_in_process(struct sema *s, struct probe *probe, struct probe_component *c)
+{
+    struct expr *call = new_expr(s, EXPR_CALL, c->span);
+    call->call.name = "pid";
+    struct expr *pid = new_expr(s, EXPR_INT, c->span);
+    pid->int_value = c->arg_int;
+    struct expr *same = new_expr(s, EXPR_BINARY, c->span);
+    same->binary.op = BINARY_EQ;
+    same->binary.lhs = call;
+    same->binary.rhs = pid;
+    if (probe->condition) {
+        struct expr *both = new_expr(s, EXPR_BINARY, c->span);
+        both->binary.op = BINARY_LOGAND;
+        both->binary.lhs = same;
+        both->binary.rhs = probe->condition;
+        same = both;
+    }
+    probe->condition = same;
+}
+
+int sema_resolve_process(struct sema *s, struct stmt *body, struct probe_point *point,
+                         struct frame_layout *frame)
+{
+    struct process_point pp;
+    if (!read_point(s, point, &pp))
+        return 0;
+    char error[512];
+    struct dwarf_module *m = pp.library
+        ? dwarf_module_open_library(s->arena, pp.path, pp.library, error, sizeof(error))
+        : dwarf_module_open(s->arena, pp.path, error, sizeof(error));
+    if (!m)
+        return point_error(s, point, point->components->span,
+                           arena_printf(s->arena, "while resolving probe point: %s", error));
+    int first = s->script->probe_count;
+    int added = strcmp(pp.kind, "statement") == 0 ? resolve_statements(s, body, point, frame, m, &pp)
+                                                  : resolve_functions(s, body, point, frame, m, &pp);
+    if (point->components->arg_kind == PROBE_ARG_INT)
+        for (int i = first; i < s->script->probe_count; i++)
+            only_in_process(s, s->script->probes[i], point->components);
+    return added;
+}
+
+/* --- suggestions ---------------------------------------------------------- */
+
+static int edit_distance(const char *a, const char *b)
+{
+    size_t lb = strlen(b);
+    if (lb > 63)
+        lb = 63;
+    int row[64];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; a[i - 1]; i++) {
+        int diagonal = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int up = row[j];
+            int cost = a[i - 1] != b[j - 1];
+            int best = diagonal + cost;
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diagonal = up;
+        }
+    }
+    return row[lb];
+}
+
+/* The three closest names by edit distance, shorter names first on ties. */
+static const char *closest_functions(struct sema *s, struct dwarf_module *m, const char *name)
+{
+    const struct dwarf_function *best[3] = {0};
+    int best_distance[3] = {0};
+    for (int i = 0; i < m->function_count; i++) {
+        const struct dwarf_function *f = &m->functions[i];
+        if (i > 0 && strcmp(m->functions[i - 1].name, f->name) == 0)
+            continue;
+        int d = edit_distance(name, f->name);
+        for (int k = 0; k < 3; k++) {
+            if (!best[k] || d < best_distance[k] ||
+                (d == best_distance[k] && strlen(f->name) < strlen(best[k]->name))) {
+                for (int j = 2; j > k; j--) {
+                    best[j] = best[j - 1];
+                    best_distance[j] = best_distance[j - 1];
+                }
+                best[k] = f;
+                best_distance[k] = d;
+                break;
+            }
+        }
+    }
+    struct strbuf sb;
+    strbuf_init(&sb);
+    for (int k = 0; k < 3 && best[k]; k++)
+        strbuf_printf(&sb, "%s%s", k ? ", " : "", best[k]->name);
+    const char *result = arena_strdup(s->arena, sb.data ? sb.data : "");
+    strbuf_free(&sb);
+    return result;
+}

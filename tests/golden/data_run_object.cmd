@@ -1,0 +1,1 @@
+o=$(mktemp /tmp/tap-data-XXXXXX.o) && @TAP@ -p4 -o "$o" -e 'global a, s, t probe begin { a["x"] = 2; a["y"] = 5; s <<< 3; s <<< 40; t["k"] <<< 1; foreach (k in a-) printf("%s ", k); println(""); print(@hist_log(s)); exit() }' && @TAP@ --run "$o"; status=$?; rm -f "$o"; exit $status

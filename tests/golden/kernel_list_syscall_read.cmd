@@ -1,0 +1,1 @@
+@TAP@ -L syscall.read

@@ -1,0 +1,1 @@
+@TAP@ -L 'kernel.trace("syscalls:sys_*_openat")'

@@ -1,0 +1,1 @@
+@TAP@ -l 'timer.ms(100)'; @TAP@ -l begin

@@ -1,0 +1,119 @@
+/* DWARF pieces against the test programs (built by tests/CMakeLists.txt):
+ * the function index, file offsets, the prologue, locations lowered to
+ * generic reads at -O0 and -O2, type spelling. */
+#include <dwarf.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/strbuf.h"
+#include "check.h"
+#include "sema/dwarf.h"
+
+static const struct dwarf_function *find(const struct dwarf_module *m, const char *name)
+{
+    for (int i = 0; i < m->function_count; i++)
+        if (strcmp(m->functions[i].name, name) == 0)
+            return &m->functions[i];
+    return NULL;
+}
+
+static int find_variable(struct dwarf_module *m, const struct dwarf_function *f, const char *name, Dwarf_Die *out)
+{
+    Dwarf_Die function, child;
+    if (!dwarf_module_function_die(m, f, &function) || dwarf_child(&function, &child) != 0)
+        return 0;
+    do {
+        const char *n = dwarf_diename(&child);
+        if (n && strcmp(n, name) == 0) {
+            *out = child;
+            return 1;
+        }
+    } while (dwarf_siblingof(&child, &child) == 0);
+    return 0;
+}
+
+static int is_reg_plus(const struct expr *e, int reg, int64_t offset)
+{
+    return e && e->kind == EXPR_BINARY && e->binary.op == BINARY_ADD && e->binary.lhs->kind == EXPR_REGISTER &&
+           e->binary.lhs->reg.number == reg && e->binary.rhs->kind == EXPR_INT && e->binary.rhs->int_value == offset;
+}
+
+static void check_o0(struct arena *arena)
+{
+    char error[256];
+    struct dwarf_module *m = dwarf_module_open(arena, TAP_TEST_PROGRAMS "/t_args", error, sizeof(error));
+    CHECK(m != NULL);
+    if (!m)
+        return;
+    CHECK(m->is_shared);        /* PIE */
+    CHECK(find(m, "_start") && find(m, "_start")->die_offset == 0);   /* from the symbol table */
+    const struct dwarf_function *add = find(m, "add");
+    CHECK(add && add->die_offset && add->decl_line == 20 && add->has_return);
+    if (!add)
+        return;
+    CHECK(dwarf_module_file_offset(m, add->entry) != 0);
+    uint64_t pc = dwarf_module_after_prologue(m, add);
+    CHECK(pc > add->entry && pc < add->entry + 32);
+
+    /* -O0 after the prologue: a frame slot, rbp-based once the CFA is rbp+16. */
+    Dwarf_Die function, var;
+    CHECK(dwarf_module_function_die(m, add, &function) && find_variable(m, add, "a", &var));
+    struct dwarf_eval ev = {.arena = arena, .module = m, .pc = pc, .function = &function};
+    struct dwarf_location loc;
+    CHECK(dwarf_variable_location(&ev, &var, &loc));
+    CHECK(loc.kind == LOC_MEMORY && is_reg_plus(loc.address, 6, -20 + 16));
+
+    /* At the first instruction the CFA is rsp+8. */
+    struct dwarf_eval entry = {.arena = arena, .module = m, .pc = add->entry, .function = &function, .at_entry = 1};
+    CHECK(dwarf_variable_location(&entry, &var, &loc));
+    CHECK(loc.kind == LOC_MEMORY && is_reg_plus(loc.address, 7, 8 - 20));
+
+    const struct dwarf_function *greet = find(m, "greet");
+    Dwarf_Die who, type;
+    CHECK(greet && find_variable(m, greet, "who", &who) && dwarf_die_type(&who, &type));
+    struct strbuf sb;
+    strbuf_init(&sb);
+    dwarf_type_spell(&sb, &type);
+    CHECK_STR(sb.data, "char const*");
+    strbuf_free(&sb);
+}
+
+static void check_o2(struct arena *arena)
+{
+    char error[256];
+    struct dwarf_module *m = dwarf_module_open(arena, TAP_TEST_PROGRAMS "/t_args_o2", error, sizeof(error));
+    CHECK(m != NULL);
+    const struct dwarf_function *scale = m ? find(m, "scale") : NULL;
+    CHECK(scale != NULL);
+    if (!scale)
+        return;
+    /* -O2: a location list; at the entry v is in rdi (DWARF register 5). */
+    Dwarf_Die function, var;
+    CHECK(dwarf_module_function_die(m, scale, &function) && find_variable(m, scale, "v", &var));
+    struct dwarf_eval ev = {.arena = arena, .module = m, .pc = scale->entry, .function = &function};
+    struct dwarf_location loc;
+    CHECK(dwarf_variable_location(&ev, &var, &loc));
+    CHECK(loc.kind == LOC_REG && loc.reg == 5);
+}
+
+static void check_narrow(struct arena *arena)
+{
+    struct dwarf_eval ev = {.arena = arena};
+    struct expr *value = dwarf_expr_reg(&ev, 0);
+    struct expr *u = dwarf_expr_narrow(&ev, value, 2, 0);
+    CHECK(u->kind == EXPR_BINARY && u->binary.op == BINARY_BITAND && u->binary.rhs->int_value == 0xffff);
+    struct expr *s = dwarf_expr_narrow(&ev, value, 4, 1);
+    CHECK(s->kind == EXPR_BINARY && s->binary.op == BINARY_SHR && s->binary.rhs->int_value == 32);
+    CHECK(dwarf_expr_narrow(&ev, value, 8, 1) == value);
+}
+
+int main(void)
+{
+    struct arena arena;
+    arena_init(&arena);
+    check_o0(&arena);
+    check_o2(&arena);
+    check_narrow(&arena);
+    arena_free(&arena);
+    return check_summary();
+}
