@@ -17,6 +17,7 @@
 #include "runtime/program.h"
 #include "runtime/program_io.h"
 #include "runtime/runtime.h"
+#include "sema/dwarf.h"
 #include "sema/sema.h"
 
 #define MAX_TAPSET_DIRS 16
@@ -393,6 +394,7 @@ int main(int argc, char **argv)
                                       opts.verbose, stdout);
         diags_print(&diags, stderr);
         diags_free(&diags);
+        dwarf_modules_close();
         arena_free(&arena);
         return status;
     }
@@ -406,6 +408,7 @@ int main(int argc, char **argv)
     diags.warnings_are_errors = opts.warnings_are_errors;
     int done = 0;
     struct program *program = tap_compile(&arena, &diags, &opts, &done);
+    dwarf_modules_close();   /* the program needs no DWARF: release the binaries now */
     diags_print(&diags, stderr);
     int status = done ? 0 : 1;
     if (program && opts.last_pass == 4)
