@@ -2,6 +2,7 @@
  * The pipeline is tap_compile(): parse, resolve, generate; then the runtime. */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "runtime/program.h"
 #include "runtime/program_io.h"
 #include "runtime/runtime.h"
+#include "sema/dwarf.h"
 #include "sema/sema.h"
 
 #define MAX_TAPSET_DIRS 16
@@ -76,7 +78,7 @@ static void usage(FILE *out)
 static int parse_limit(struct options *opts, const char *setting)
 {
     const char *eq = strchr(setting, '=');
-    if (!eq) {
+    if (!eq || eq == setting) {
         fprintf(stderr, "ERROR: -D needs NAME=VALUE, got '%s'\n", setting);
         return -1;
     }
@@ -124,13 +126,28 @@ static int add_setting(struct options *opts, char *setting)
     return 0;
 }
 
-static int parse_number_option(const char *text, const char *what, double *out)
+/* -T SECS: a finite number; the bound keeps the conversion to a timerfd's
+ * time_t defined. */
+static int parse_seconds_option(const char *text, double *out)
 {
     char *end;
     errno = 0;
     *out = strtod(text, &end);
-    if (errno || *end || *out < 0) {
-        fprintf(stderr, "ERROR: %s needs a non-negative number, got '%s'\n", what, text);
+    if (errno || end == text || *end || !(*out >= 0 && *out <= 1e9)) {
+        fprintf(stderr, "ERROR: -T needs a number of seconds from 0 to 1e9, got '%s'\n", text);
+        return -1;
+    }
+    return 0;
+}
+
+/* -x PID, -s MB: whole numbers from min to max. */
+static int parse_integer_option(const char *text, const char *what, long min, long max, long *out)
+{
+    char *end;
+    errno = 0;
+    *out = strtol(text, &end, 10);
+    if (errno || end == text || *end || *out < min || *out > max) {
+        fprintf(stderr, "ERROR: %s needs a whole number from %ld to %ld, got '%s'\n", what, min, max, text);
         return -1;
     }
     return 0;
@@ -149,27 +166,28 @@ static int parse_options(int argc, char **argv, struct options *opts)
     opts->runtime.settings = opts->settings;
     opts->last_pass = 5;
     int c;
-    double number;
-    while ((c = getopt_long(argc, argv, "e:c:x:o:p:vT:G:D:I:s:uwWl:L:Vh", long_options, NULL)) != -1) {
+    long number;
+    opterr = 0;   /* one line of our own, not getopt's message and the whole usage */
+    while ((c = getopt_long(argc, argv, ":e:c:x:o:p:vT:G:D:I:s:uwWl:L:Vh", long_options, NULL)) != -1) {
         switch (c) {
         case 'e': opts->script_text = optarg; break;
         case 'c': opts->runtime.target_command = optarg; break;
         case 'x':
-            if (parse_number_option(optarg, "-x", &number) < 0)
+            if (parse_integer_option(optarg, "-x", 1, INT_MAX, &number) < 0)
                 return -1;
             opts->runtime.target_pid = (pid_t)number;
             break;
         case 'o': opts->output_path = optarg; break;
         case 'p':
-            opts->last_pass = atoi(optarg);
-            if (opts->last_pass < 1 || opts->last_pass > 5) {
+            opts->last_pass = optarg[0] >= '1' && optarg[0] <= '5' && !optarg[1] ? optarg[0] - '0' : 0;
+            if (opts->last_pass == 0) {   /* "4x" and " 2" too, which atoi took */
                 fprintf(stderr, "ERROR: -p takes a pass number from 1 to 5\n");
                 return -1;
             }
             break;
         case 'v': opts->verbose++; break;
         case 'T':
-            if (parse_number_option(optarg, "-T", &opts->runtime.timeout_seconds) < 0)
+            if (parse_seconds_option(optarg, &opts->runtime.timeout_seconds) < 0)
                 return -1;
             break;
         case 'G': if (add_setting(opts, optarg) < 0) return -1; break;
@@ -179,9 +197,10 @@ static int parse_options(int argc, char **argv, struct options *opts)
                 opts->tapset_dirs[opts->tapset_dir_count++] = optarg;
             break;
         case 's':
-            if (parse_number_option(optarg, "-s", &number) < 0)
+            /* The ring buffer's size is a u32 power of two. */
+            if (parse_integer_option(optarg, "-s", 1, 1024, &number) < 0)
                 return -1;
-            opts->runtime.ringbuf_bytes = (uint64_t)(number * 1024 * 1024);
+            opts->runtime.ringbuf_bytes = (uint64_t)number << 20;
             break;
         case 'u': opts->keep_unused = 1; break;
         case 'w': opts->no_warnings = 1; break;
@@ -197,7 +216,22 @@ static int parse_options(int argc, char **argv, struct options *opts)
         case 'R': opts->run_object = optarg; break;
         case 'V': printf("tap %s (LLVM 19, libbpf)\n", TAP_VERSION); return 1;
         case 'h': usage(stdout); return 1;
-        default: usage(stderr); return -1;
+        case ':':
+            if (optopt == 'F')
+                fprintf(stderr, "ERROR: --format needs an argument: text or json\n");
+            else if (optopt == 'R')
+                fprintf(stderr, "ERROR: --run needs a BPF object written by tap -p4\n");
+            else
+                fprintf(stderr, "ERROR: option -%c needs an argument\n", optopt);
+            fprintf(stderr, "Try 'tap --help' for the list of options.\n");
+            return -1;
+        default:
+            if (optopt)
+                fprintf(stderr, "ERROR: unknown option '-%c'\n", optopt);
+            else
+                fprintf(stderr, "ERROR: unknown option '%s'\n", argv[optind - 1]);
+            fprintf(stderr, "Try 'tap --help' for the list of options.\n");
+            return -1;
         }
     }
     if (!opts->script_text && !opts->list_point && !opts->run_object) {
@@ -360,6 +394,7 @@ int main(int argc, char **argv)
                                       opts.verbose, stdout);
         diags_print(&diags, stderr);
         diags_free(&diags);
+        dwarf_modules_close();
         arena_free(&arena);
         return status;
     }
@@ -373,6 +408,7 @@ int main(int argc, char **argv)
     diags.warnings_are_errors = opts.warnings_are_errors;
     int done = 0;
     struct program *program = tap_compile(&arena, &diags, &opts, &done);
+    dwarf_modules_close();   /* the program needs no DWARF: release the binaries now */
     diags_print(&diags, stderr);
     int status = done ? 0 : 1;
     if (program && opts.last_pass == 4)

@@ -8,6 +8,22 @@
 #include "base/arena.h"
 #include "base/strbuf.h"
 
+/* The line index lives in the arena with the text, so it goes with it. */
+static void source_index_lines(struct arena *arena, struct source_file *file)
+{
+    int count = 1;
+    for (size_t i = 0; i < file->size; i++)
+        count += file->text[i] == '\n';
+    file->line_starts = ARENA_ARRAY(arena, int, count + 1);
+    int line = 0;
+    file->line_starts[line++] = 0;
+    for (size_t i = 0; i < file->size; i++)
+        if (file->text[i] == '\n')
+            file->line_starts[line++] = (int)i + 1;
+    file->line_starts[line] = (int)file->size + 1;
+    file->line_count = count;
+}
+
 struct source_file *source_from_string(struct arena *arena, const char *name,
                                        const char *text, size_t size)
 {
@@ -15,6 +31,7 @@ struct source_file *source_from_string(struct arena *arena, const char *name,
     file->name = arena_strdup(arena, name);
     file->text = arena_strndup(arena, text, size);
     file->size = size;
+    source_index_lines(arena, file);
     return file;
 }
 
@@ -23,14 +40,15 @@ struct source_file *source_from_path(struct arena *arena, const char *path)
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f)
         return NULL;
+    errno = 0;
     struct strbuf sb;
     strbuf_init(&sb);
-    int failed = strbuf_read_file(&sb, f);
+    int failed = strbuf_read_file(&sb, f), read_errno = errno;
     if (f != stdin)
         fclose(f);
     if (failed) {
         strbuf_free(&sb);
-        errno = EIO;
+        errno = read_errno ? read_errno : EIO;   /* EISDIR for a directory */
         return NULL;
     }
     struct source_file *file = source_from_string(
@@ -39,27 +57,8 @@ struct source_file *source_from_path(struct arena *arena, const char *path)
     return file;
 }
 
-static void source_index_lines(const struct source_file *file)
-{
-    /* Lazily built cache: logically const, so cast away const here only. */
-    struct source_file *mutable_file = (struct source_file *)file;
-    int count = 1;
-    for (size_t i = 0; i < file->size; i++)
-        count += file->text[i] == '\n';
-    mutable_file->line_starts = malloc(sizeof(int) * (size_t)(count + 1));
-    int line = 0;
-    mutable_file->line_starts[line++] = 0;
-    for (size_t i = 0; i < file->size; i++)
-        if (file->text[i] == '\n')
-            mutable_file->line_starts[line++] = (int)i + 1;
-    mutable_file->line_starts[line] = (int)file->size + 1;
-    mutable_file->line_count = count;
-}
-
 const char *source_line(const struct source_file *file, int line, size_t *len)
 {
-    if (!file->line_starts)
-        source_index_lines(file);
     if (line < 1 || line > file->line_count) {
         *len = 0;
         return "";
@@ -105,7 +104,15 @@ void span_describe(struct strbuf *out, struct span span)
             start = line_len;
         if (start + len > line_len)
             len = line_len - start;
-        strbuf_printf(out, "%s '%.*s' at ", token_class_name(span.token_class), (int)len, line + start);
+        strbuf_printf(out, "%s '", token_class_name(span.token_class));
+        for (size_t i = start; i < start + len; i++) {
+            unsigned char c = (unsigned char)line[i];
+            if ((c < 0x20 && c != '\t') || c == 0x7f)
+                strbuf_printf(out, "\\%03o", c);   /* a stray control byte, made visible */
+            else
+                strbuf_putc(out, (char)c);
+        }
+        strbuf_puts(out, "' at ");
     }
     span_position(out, span);
 }

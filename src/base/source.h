@@ -12,7 +12,7 @@ struct source_file {
     const char *name;        /* as shown in messages: path, or "<input>" for -e */
     const char *text;        /* NUL-terminated contents */
     size_t size;
-    int *line_starts;        /* offsets of each line's first byte, built lazily */
+    int *line_starts;        /* offsets of each line's first byte, then size + 1 */
     int line_count;
     int is_tapset;           /* from a tapset directory, not the user's script */
 };

@@ -436,6 +436,12 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, struct parser_ctx *c
         msg = "expected expression";
     else if (expects(expected, n, IDENT) && n == 1)
         msg = "expected identifier";
+    else if (expects(expected, n, ';') && expects(expected, n, '+'))
+        msg = "expected ';'";    /* not the 30 operators that could continue the expression */
+    else if (expects(expected, n, '{') && expects(expected, n, EMBEDDED))
+        msg = "expected '{' or '%{'";
+    else if (expects(expected, n, '{') && expects(expected, n, ','))
+        msg = "expected '{'";    /* after a probe point: not '.', '?', '!', ',' or 'if' */
     if (msg) {
         diag_parse_error(ctx->diags, span, "%s", msg);
     } else {
@@ -451,9 +457,12 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, struct parser_ctx *c
     return 0;
 }
 
-/* Only "memory exhausted" comes here; syntax errors go through the function above. */
+/* Only "memory exhausted" comes here (bison's stack reached YYMAXDEPTH, 10000
+ * entries); syntax errors go through the function above. */
 static void yyerror(YYLTYPE *lloc, struct parser_ctx *ctx, const char *msg)
 {
+    if (strcmp(msg, "memory exhausted") == 0)
+        msg = "too deeply nested: split the expression or statement";
     diag_parse_error(ctx->diags, *lloc, "%s", msg);
     ctx->errors++;
 }

@@ -552,24 +552,31 @@ static int cond_or(struct pp_cond *c)
     return v;
 }
 
-/* Reads COND up to %? and evaluates it; errors count as false. */
-static int pp_condition(struct pp *pp, const struct token *start)
+/* Reads COND up to %? and evaluates it; errors count as false. When a %:, %)
+ * or the end comes before %?, *stopped is that token (reported here). */
+static int pp_condition(struct pp *pp, const struct token *start, const struct token **stopped)
 {
     struct token_array tokens = {0};
+    const struct token *then;
+    *stopped = NULL;
     for (;;) {
         const struct token *t = pp_next(pp);
-        if (t->kind == PP_THEN)
+        if (t->kind == PP_THEN) {
+            then = t;
             break;
+        }
         if (t->kind == YYEOF || t->kind == PP_END || t->kind == PP_ELSE) {
             pp_error(pp, t->kind == YYEOF ? start->span : t->span, "%s", "expected '%?'");
+            *stopped = t;
             return 0;
         }
         token_array_push(pp->arena, &tokens, t);
     }
-    token_array_push(pp->arena, &tokens, pp->eof);
+    /* %? ends the condition, so "saw: ..." names it when the condition is cut short. */
+    token_array_push(pp->arena, &tokens, then);
     struct pp_cond c = { pp, tokens.items, tokens.count, 0, 0 };
     int v = cond_or(&c);
-    if (!c.failed && cond_peek(&c)->kind != YYEOF)
+    if (!c.failed && cond_peek(&c)->kind != PP_THEN)
         cond_error(&c, cond_peek(&c), "expected '%?'");
     return c.failed ? 0 : v;
 }
@@ -722,8 +729,15 @@ int preprocess(struct arena *arena, struct diags *diags, const struct parse_opti
                 pp_error(&pp, t->span, "%s", "conditionals nested too deeply");
                 break;
             }
-            int cond = pp_condition(&pp, t);
+            const struct token *stopped;
+            int cond = pp_condition(&pp, t, &stopped);
+            if (stopped && stopped->kind == YYEOF)
+                break;          /* reported: not "unterminated" too */
+            if (stopped && stopped->kind == PP_END)
+                continue;       /* `%( COND %)`: reported, and closed */
             open[depth++] = t;
+            if (stopped)
+                continue;       /* `%( COND %:`: in the else branch */
             if (!cond && pp_skip(&pp, 1)->kind == PP_END)
                 depth--;
         } else if (t->kind == PP_ELSE && depth) {

@@ -63,6 +63,14 @@ struct hist_shape {
     int64_t start, interval;     /* linear only */
 };
 
+/* start + k * interval. The edges past `stop` can pass INT64_MAX when stop is
+ * near it (the ranges are the script's literals): saturate rather than wrap. */
+static int64_t hist_linear_edge(const struct hist_shape *shape, int64_t k)
+{
+    __int128 edge = (__int128)shape->start + (__int128)k * shape->interval;
+    return edge > INT64_MAX ? INT64_MAX : edge < INT64_MIN ? INT64_MIN : (int64_t)edge;
+}
+
 static int64_t hist_label(const struct hist_shape *shape, int i, const char **prefix)
 {
     *prefix = "";
@@ -74,9 +82,9 @@ static int64_t hist_label(const struct hist_shape *shape, int i, const char **pr
     }
     if (i == shape->buckets - 1) {
         *prefix = ">";
-        return shape->start + (int64_t)(i - 2) * shape->interval;
+        return hist_linear_edge(shape, i - 2);
     }
-    return shape->start + (int64_t)(i - 1) * shape->interval;
+    return hist_linear_edge(shape, i - 1);
 }
 
 /* A row is elided when it and every row within `elision` of it (inside the
@@ -142,7 +150,7 @@ static void hist_print(struct strbuf *out, const struct hist_shape *shape,
     int a, b;
     if (shape->linear) {
         a = hist_digits(shape->start) + under;
-        b = hist_digits(shape->start + shape->interval * hi) + over;
+        b = hist_digits(hist_linear_edge(shape, hi)) + over;
     } else {
         a = hist_digits(hist_log_label(lo));
         b = hist_digits(hist_log_label(hi));

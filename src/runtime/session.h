@@ -120,6 +120,8 @@ int settings_parse_long(const char *text, int64_t *value);
  * one allocation: free(argv) frees all). */
 int command_needs_shell(const char *command);
 char **command_split(const char *command);
+/* 0 when execvp would find the command (or it needs the shell); -1 with errno. */
+int command_check(const char *command);
 
 /* The verifier's reason for rejecting a program, from its log: the last
  * meaningful line, with the last source line seen before it. */

@@ -47,6 +47,10 @@ int session_start_child(struct session *s)
 {
     int fds[2];
 
+    if (command_check(s->options->target_command) < 0) {
+        fprintf(stderr, "ERROR: -c: cannot run '%s': %s\n", s->options->target_command, strerror(errno));
+        return -1;
+    }
     if (pipe2(fds, O_CLOEXEC) < 0) {
         fprintf(stderr, "ERROR: -c: %s\n", strerror(errno));
         return -1;

@@ -73,3 +73,8 @@ const struct builtin *builtin_lookup(const char *name)
             return &builtins[i];
     return NULL;
 }
+
+const struct builtin *builtin_at(int i)
+{
+    return i >= 0 && (size_t)i < sizeof(builtins) / sizeof(builtins[0]) ? &builtins[i] : NULL;
+}

@@ -43,5 +43,7 @@ struct builtin {
 };
 
 const struct builtin *builtin_lookup(const char *name);
+/* The i-th builtin, NULL past the last: for "similar:" suggestions. */
+const struct builtin *builtin_at(int i);
 
 #endif

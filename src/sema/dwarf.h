@@ -56,6 +56,9 @@ struct dwarf_module {
 /* Finds PATH (absolute, relative, in $PATH, or a library by soname) and
  * opens it; NULL with `error` filled when it cannot. */
 struct dwarf_module *dwarf_module_open(struct arena *arena, const char *path, char *error, size_t size);
+/* Closes every module opened so far (they are cached across calls); before
+ * freeing the arena they were opened with. */
+void dwarf_modules_close(void);
 /* LIBRARY as PROGRAM's loader finds it (RUNPATH, then the default search). */
 struct dwarf_module *dwarf_module_open_library(struct arena *arena, const char *program, const char *library,
                                                char *error, size_t size);

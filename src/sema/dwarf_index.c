@@ -106,8 +106,10 @@ static int compare_name_key(const void *key, const void *item)
 static int has_function_at(const struct dwarf_module *m, int dwarf_count, const uint64_t *entries,
                            const char *name, uint64_t entry)
 {
-    return bsearch(&entry, entries, (size_t)dwarf_count, sizeof(*entries), compare_entries) ||
-           bsearch(name, m->functions, (size_t)dwarf_count, sizeof(*m->functions), compare_name_key);
+    /* No DWARF: m->functions is NULL, which bsearch must not see even for 0 entries. */
+    return dwarf_count &&
+           (bsearch(&entry, entries, (size_t)dwarf_count, sizeof(*entries), compare_entries) ||
+            bsearch(name, m->functions, (size_t)dwarf_count, sizeof(*m->functions), compare_name_key));
 }
 
 /* Global function symbols in .text: what a binary without DWARF still names. */
@@ -160,7 +162,8 @@ static void build_index(struct arena *arena, struct dwarf_module *m)
     if (m->dwarf)
         index_dwarf(&b);
     int dwarf_count = m->function_count;
-    qsort(m->functions, (size_t)dwarf_count, sizeof(*m->functions), compare_functions);
+    if (dwarf_count)   /* NULL without DWARF */
+        qsort(m->functions, (size_t)dwarf_count, sizeof(*m->functions), compare_functions);
     uint64_t *entries = ARENA_ARRAY(arena, uint64_t, dwarf_count + 1);
     for (int i = 0; i < dwarf_count; i++)
         entries[i] = m->functions[i].entry;
@@ -251,6 +254,26 @@ struct dwarf_module *dwarf_module_open(struct arena *arena, const char *path, ch
         opened[opened_count++] = m;
     }
     return m;
+}
+
+/* The cache above outlives one call but not the arena its modules live in:
+ * the driver closes them before it frees that arena. */
+void dwarf_modules_close(void)
+{
+    for (int i = 0; i < opened_count; i++) {
+        struct dwarf_module *m = opened[i];
+        if (m->cfi)
+            dwarf_cfi_end(m->cfi);   /* dwarf_getcfi_elf's CFI is ours to end */
+        if (m->dwarf)
+            dwarf_end(m->dwarf);
+        if (m->elf)
+            elf_end(m->elf);
+        if (m->fd >= 0)
+            close(m->fd);
+    }
+    free(opened);
+    opened = NULL;
+    opened_count = 0;
 }
 
 uint64_t dwarf_module_file_offset(const struct dwarf_module *m, uint64_t vaddr)

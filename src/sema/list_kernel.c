@@ -37,11 +37,11 @@ static int print_lines(FILE *out, struct lines *lines)
 {
     if (lines->count)
         qsort(lines->items, (size_t)lines->count, sizeof(char *), compare_lines);
-    for (int i = 0; i < lines->count; i++) {
+    for (int i = 0; i < lines->count; i++)
         if (i == 0 || strcmp(lines->items[i], lines->items[i - 1]) != 0)
             fprintf(out, "%s\n", lines->items[i]);
+    for (int i = 0; i < lines->count; i++)   /* after: each line is compared with the one before */
         free(lines->items[i]);
-    }
     free(lines->items);
     return lines->count ? 0 : 1;
 }

@@ -310,7 +310,8 @@ static void resolve_stmt(struct sema *s, struct stmt *st)
         case STMT_NEXT:
             break;
         case STMT_RETURN:
-            if (!s->function)
+            /* Probe bodies resolve with a pseudo-function (no decl) that collects their calls. */
+            if (!s->function || !s->function->decl)
                 diag_error(s->diags, st->span, "return outside a function (use next to leave a probe)");
             if (st->expr)
                 resolve_expr(s, st->expr);

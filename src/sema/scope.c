@@ -165,6 +165,10 @@ const char *sema_similar_names(struct sema *s, const char *name, int functions)
                 strbuf_printf(&sb, "%s%s", found++ ? ", " : "", candidate);
             }
         }
+        const struct builtin *b;
+        for (int i = 0; (b = builtin_at(i)) && found < 5; i++)
+            if (edit_distance(name, b->name) <= limit)
+                strbuf_printf(&sb, "%s%s", found++ ? ", " : "", b->name);
     } else {
         for (int i = 0; i < s->script->global_count && found < 5; i++) {
             const char *candidate = s->script->globals[i]->name;

@@ -153,10 +153,15 @@ static void check_format_call(struct sema *s, struct expr *e, struct expr *forma
     struct expr *a = args;
     for (; a && i < compiled.arg_count; a = a->next, i++)
         expect(s, a, compiled.arg_types[i] == FORMAT_VALUE_STRING ? TYPE_STRING : TYPE_LONG);
-    if ((a || i < compiled.arg_count) && s->report)
-        diag_error(s->diags, e->span, "%s format \"%s\" takes %d argument%s, given %d", e->call.name,
-                   format->string.value, compiled.arg_count, compiled.arg_count == 1 ? "" : "s",
+    if ((a || i < compiled.arg_count) && s->report) {
+        struct strbuf quoted;   /* escaped, so a "\n" in the format stays on the message's line */
+        strbuf_init(&quoted);
+        strbuf_quote(&quoted, format->string.value, strlen(format->string.value));
+        diag_error(s->diags, e->span, "%s format %s takes %d argument%s, given %d", e->call.name,
+                   quoted.data, compiled.arg_count, compiled.arg_count == 1 ? "" : "s",
                    e->call.arg_count - 1);
+        strbuf_free(&quoted);
+    }
     format_free(&compiled);
 }
 

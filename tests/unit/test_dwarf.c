@@ -114,6 +114,7 @@ int main(void)
     check_o0(&arena);
     check_o2(&arena);
     check_narrow(&arena);
+    dwarf_modules_close();
     arena_free(&arena);
     return check_summary();
 }

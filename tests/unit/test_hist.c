@@ -355,6 +355,23 @@ static void test_empty(void)
     strbuf_free(&sb);
 }
 
+/* Found by fuzz_format: the edge after the overflow row passed INT64_MAX
+ * (signed overflow) when stop is near it; edges saturate instead. */
+static void test_linear_near_int64_max(void)
+{
+    int64_t start = INT64_MAX - 100, stop = INT64_MAX - 50;
+    int64_t counts[8] = {0};
+    CHECK(hist_linear_bucket_count(start, stop, 10) == 8);
+    counts[hist_linear_bucket(INT64_MAX, start, stop, 10)] = 3;
+    counts[hist_linear_bucket(start, start, stop, 10)] = 1;
+    struct strbuf sb;
+    strbuf_init(&sb);
+    hist_print_linear(&sb, counts, start, stop, 10, 2);
+    CHECK(strstr(sb.data, "\n 9223372036854775707 |@") != NULL);
+    CHECK(strstr(sb.data, ">9223372036854775757 |@@@") != NULL);
+    strbuf_free(&sb);
+}
+
 int main(void)
 {
     test_log_buckets();
@@ -369,5 +386,6 @@ int main(void)
     test_linear_value_space();
     test_elision();
     test_empty();
+    test_linear_near_int64_max();
     return check_summary();
 }

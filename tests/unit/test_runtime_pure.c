@@ -1,5 +1,6 @@
 /* The runtime's pure pieces: -G settings, -c command splitting, record
  * decoding, verifier log summaries, CPU lists. No BPF needed. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,6 +66,14 @@ static void test_command(void)
     CHECK(command_needs_shell("a | b"));
     CHECK(command_needs_shell("echo $HOME"));
     CHECK(command_needs_shell("X=1 prog"));
+    /* -c checks the command before loading anything (bad_cli_c_missing_binary). */
+    CHECK(command_check("true") == 0);
+    CHECK(command_check("/bin/true --flag") == 0);
+    CHECK(command_check("/nonexistent/binary") == -1 && errno == ENOENT);
+    CHECK(command_check("no-such-command-anywhere") == -1 && errno == ENOENT);
+    CHECK(command_check("/") == -1 && errno == EISDIR);
+    CHECK(command_check("") == -1);
+    CHECK(command_check("nosuch | cat") == 0);   /* the shell reports it */
 }
 
 static void test_record(void)

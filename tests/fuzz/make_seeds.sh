@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Builds the seed corpora: make_seeds.sh OUT_DIR
+# OUT_DIR/parse and OUT_DIR/compile get every script of tests/golden and
+# examples; OUT_DIR/format gets printf formats (selector byte 0) and
+# histogram shapes (selector 1: log, 2: linear), see fuzz_format.c.
+set -eu
+out=$1
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+mkdir -p "$out/parse" "$out/compile" "$out/format"
+for script in "$root"/tests/golden/*.tp "$root"/examples/*.tp; do
+  name=$(basename "$script")
+  cp "$script" "$out/parse/$name"
+  cp "$script" "$out/compile/$name"
+done
+
+n=0
+seed() { printf '%b' "$1" >"$out/format/seed$((n++))"; }
+# printf: selector 0, the format, NUL, then the values' bytes.
+for format in '[%5d][%-5d][%05d][%x][%X][%#x][%o][%c][%s][%10s][%-10s][%.2s][%p][%%]' \
+  '%d %i %u' '%+d % d %#o %#X' '%*d|%-*.*s|' '%.*d' '%b %1b %2b %4b %8b' '%m %M %.4m %.3M' \
+  '%lld %ld %lx' '%s\\n' '%20.10s' '%c%c%c' '%-08d' '%.0d' '%%%%%%'; do
+  seed "\\x00$format\\x00\\x2a\\x00\\x00\\x00\\x00\\x00\\x00\\x80\\x05hello\\x03abc\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\xff"
+done
+# log histograms: selector 1, elision, then counts from bucket 0 up.
+seed '\x01\x02\x00\x01\x03\x04\x05\x02\x01\x00\x00\x01'
+seed '\x01\x00\x05\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01'
+seed '\x01\xff\xf0\x10\x27\x00\x01\x02'
+# linear histograms: selector 2, elision, start, span, interval (8 bytes each), counts.
+seed '\x02\x02\x00\x00\x00\x00\x00\x00\x00\x00\x64\x00\x00\x00\x00\x00\x00\x00\x0a\x00\x00\x00\x00\x00\x00\x00\x01\x02\x03\x00\x00\x00\x05\x01'
+seed '\x02\x00\x9c\xff\xff\xff\xff\xff\xff\xff\xc8\x00\x00\x00\x00\x00\x00\x00\x19\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x07'

@@ -1,0 +1,1 @@
+@TAP@ -D =5 -e "probe begin { exit() }"

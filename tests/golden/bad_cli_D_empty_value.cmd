@@ -1,0 +1,1 @@
+@TAP@ -D MAXACTION= -e "probe begin { exit() }"

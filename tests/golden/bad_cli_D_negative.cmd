@@ -1,0 +1,1 @@
+@TAP@ -D MAXACTION=-1 -e "probe begin { exit() }"

@@ -1,0 +1,1 @@
+@TAP@ -D X -e "probe begin { exit() }"

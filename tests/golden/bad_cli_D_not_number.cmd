@@ -1,0 +1,1 @@
+@TAP@ -D MAXSTRINGLEN=big -e "probe begin { exit() }"

@@ -1,0 +1,1 @@
+@TAP@ -G =1 -e "global x = 1; probe begin { println(x); exit() }"

@@ -1,0 +1,1 @@
+@TAP@ -G x -e "global x = 1; probe begin { println(x); exit() }"

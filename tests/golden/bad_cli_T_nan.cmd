@@ -1,0 +1,1 @@
+@TAP@ -T nan -e "probe begin { exit() }"

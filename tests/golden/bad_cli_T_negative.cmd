@@ -1,0 +1,1 @@
+@TAP@ -T -1 -e "probe begin { exit() }"

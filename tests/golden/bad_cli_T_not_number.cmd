@@ -1,0 +1,1 @@
+@TAP@ -T soon -e "probe begin { exit() }"

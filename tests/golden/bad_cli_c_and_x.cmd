@@ -1,0 +1,1 @@
+@TAP@ -c true -x 1 -e "probe begin { exit() }"

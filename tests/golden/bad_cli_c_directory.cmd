@@ -1,0 +1,1 @@
+@TAP@ -c / -e 'probe begin { println("never") }'

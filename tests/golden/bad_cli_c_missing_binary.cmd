@@ -1,0 +1,1 @@
+@TAP@ -c /nonexistent/binary -e 'probe begin { println("never") } probe end { println("never") }'

@@ -1,0 +1,1 @@
+@TAP@ -c no-such-command-anywhere -e 'probe begin { println("never") }'

@@ -1,0 +1,3 @@
+@TAP@ -e 'probe begin {
+  println(nosuch())
+}'

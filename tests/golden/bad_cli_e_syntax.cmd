@@ -1,0 +1,1 @@
+@TAP@ -e 'probe begin { exit( }'

@@ -1,0 +1,1 @@
+@TAP@ --format

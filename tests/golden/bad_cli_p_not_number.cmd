@@ -1,0 +1,1 @@
+@TAP@ -p x -e "probe begin { exit() }"

@@ -1,0 +1,1 @@
+@TAP@ -p 9 -e "probe begin { exit() }"

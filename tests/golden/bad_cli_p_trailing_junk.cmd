@@ -1,0 +1,1 @@
+@TAP@ -p 4x -o /dev/null -e "probe begin { exit() }"

@@ -1,0 +1,1 @@
+@TAP@ -p 0 -e "probe begin { exit() }"

@@ -1,0 +1,1 @@
+@TAP@ -s lots -e "probe begin { exit() }"

@@ -1,0 +1,1 @@
+@TAP@ -s 1e30 -e "probe begin { exit() }"

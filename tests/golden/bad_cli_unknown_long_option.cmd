@@ -1,0 +1,1 @@
+@TAP@ --bogus -e "probe begin { exit() }"

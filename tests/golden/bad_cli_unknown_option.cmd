@@ -1,0 +1,1 @@
+@TAP@ -q -e "probe begin { exit() }"

@@ -1,0 +1,1 @@
+@TAP@ /proc/self/mem

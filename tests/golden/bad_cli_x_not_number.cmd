@@ -1,0 +1,1 @@
+@TAP@ -x abc -e "probe begin { exit() }"
