@@ -126,7 +126,7 @@ void sema_add_function(struct sema *s, struct decl *decl)
 }
 
 /* Levenshtein distance, capped: enough to suggest near-misses. */
-static int edit_distance(const char *a, const char *b)
+int sema_edit_distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);
     if (la > 63 || lb > 63)
@@ -161,18 +161,18 @@ const char *sema_similar_names(struct sema *s, const char *name, int functions)
     if (functions) {
         for (int i = 0; i < s->script->function_count && found < 5; i++) {
             const char *candidate = s->script->functions[i]->name;
-            if (edit_distance(name, candidate) <= limit) {
+            if (sema_edit_distance(name, candidate) <= limit) {
                 strbuf_printf(&sb, "%s%s", found++ ? ", " : "", candidate);
             }
         }
         const struct builtin *b;
         for (int i = 0; (b = builtin_at(i)) && found < 5; i++)
-            if (edit_distance(name, b->name) <= limit)
+            if (sema_edit_distance(name, b->name) <= limit)
                 strbuf_printf(&sb, "%s%s", found++ ? ", " : "", b->name);
     } else {
         for (int i = 0; i < s->script->global_count && found < 5; i++) {
             const char *candidate = s->script->globals[i]->name;
-            if (edit_distance(name, candidate) <= limit)
+            if (sema_edit_distance(name, candidate) <= limit)
                 strbuf_printf(&sb, "%s%s", found++ ? ", " : "", candidate);
         }
     }

@@ -31,6 +31,7 @@ struct symbol *sema_add_local(struct sema *s, struct frame_layout *frame, enum s
                               const char *name, struct span span);
 void sema_add_global(struct sema *s, struct decl *decl);
 void sema_add_function(struct sema *s, struct decl *decl);
+int sema_edit_distance(const char *a, const char *b);
 /* "similar: a, b" suggestions for an unknown name; "" when none. */
 const char *sema_similar_names(struct sema *s, const char *name, int functions);
 

@@ -684,32 +684,6 @@ int sema_resolve_process(struct sema *s, struct stmt *body, struct probe_point *
 
 /* --- suggestions ---------------------------------------------------------- */
 
-static int edit_distance(const char *a, const char *b)
-{
-    size_t lb = strlen(b);
-    if (lb > 63)
-        lb = 63;
-    int row[64];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = (int)j;
-    for (size_t i = 1; a[i - 1]; i++) {
-        int diagonal = row[0];
-        row[0] = (int)i;
-        for (size_t j = 1; j <= lb; j++) {
-            int up = row[j];
-            int cost = a[i - 1] != b[j - 1];
-            int best = diagonal + cost;
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diagonal = up;
-        }
-    }
-    return row[lb];
-}
-
 /* The three closest names by edit distance, shorter names first on ties. */
 static const char *closest_functions(struct sema *s, struct dwarf_module *m, const char *name)
 {
@@ -719,7 +693,7 @@ static const char *closest_functions(struct sema *s, struct dwarf_module *m, con
         const struct dwarf_function *f = &m->functions[i];
         if (i > 0 && strcmp(m->functions[i - 1].name, f->name) == 0)
             continue;
-        int d = edit_distance(name, f->name);
+        int d = sema_edit_distance(name, f->name);
         for (int k = 0; k < 3; k++) {
             if (!best[k] || d < best_distance[k] ||
                 (d == best_distance[k] && strlen(f->name) < strlen(best[k]->name))) {
