@@ -120,19 +120,26 @@ static void synthesize_format(struct strbuf *format, struct expr **args, int cou
         strbuf_putc(format, '\n');
 }
 
+/* One printf record: the values first (they may call functions or raise
+ * errors), then reserve, fill and submit. */
+static void emit_print(struct codegen *cg, struct expr *call, const char *format, struct expr **args, int count)
+{
+    struct print_record print = {0};
+    for (int i = 0; i < count; i++)
+        print.values[i] = cg_expr(cg, args[i]);
+    cg_set_location(cg, call->span);
+    print.format_id = add_format(cg, format, args, count);
+    print.format = &cg->program->formats[print.format_id];
+    emit_record(cg, cg->events_map, print.format->record_size, STATE_LOST_EVENTS, fill_print, &print);
+}
+
 static void print_values(struct codegen *cg, struct expr *call, struct expr **args, int count, int newline)
 {
     struct strbuf format;
     strbuf_init(&format);
     synthesize_format(&format, args, count, NULL, newline);
-    struct print_record print = {0};
-    for (int i = 0; i < count; i++)
-        print.values[i] = cg_expr(cg, args[i]);
-    cg_set_location(cg, call->span);
-    print.format_id = add_format(cg, format.data ? format.data : "", args, count);
-    print.format = &cg->program->formats[print.format_id];
+    emit_print(cg, call, format.data ? format.data : "", args, count);
     strbuf_free(&format);
-    emit_record(cg, cg->events_map, print.format->record_size, STATE_LOST_EVENTS, fill_print, &print);
 }
 
 /* print(@hist_log(s)) and friends: each histogram is a RECORD_HIST, the
@@ -189,14 +196,8 @@ void cg_output_call(struct codegen *cg, struct expr *call, int builtin_id)
     else
         synthesize_format(&format, args, count, is_delimited ? first->string.value : NULL,
                           builtin_id == BUILTIN_PRINTLN || builtin_id == BUILTIN_PRINTDLN);
-    struct print_record print = {0};
-    for (int i = 0; i < count; i++)
-        print.values[i] = cg_expr(cg, args[i]);
-    cg_set_location(cg, call->span);
-    print.format_id = add_format(cg, format.data ? format.data : "", args, count);
-    print.format = &cg->program->formats[print.format_id];
+    emit_print(cg, call, format.data ? format.data : "", args, count);
     strbuf_free(&format);
-    emit_record(cg, cg->events_map, print.format->record_size, STATE_LOST_EVENTS, fill_print, &print);
 }
 
 struct error_record {

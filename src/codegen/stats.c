@@ -119,29 +119,50 @@ void cg_stat_add(struct codegen *cg, struct expr *e)
 
 static LLVMValueRef variance(struct codegen *cg, LLVMValueRef acc, LLVMValueRef count);
 
-/* Sums every CPU's element into FIELDS i64s in scratch (count 0 when the
- * element does not exist); bucket: index of a bucket to sum too, or NULL. */
-static LLVMValueRef aggregate(struct codegen *cg, struct cg_array *a, LLVMValueRef key, LLVMValueRef bucket)
+/* Calls visit(elem) for this key's element on every possible CPU that has
+ * one; visit ends by branching to the block it is given. */
+typedef void (*cpu_elem_visit)(struct codegen *cg, LLVMValueRef elem, LLVMBasicBlockRef next, void *data);
+
+static void for_each_cpu_elem(struct codegen *cg, struct cg_array *a, LLVMValueRef key, cpu_elem_visit visit,
+                              void *data)
 {
     LLVMBuilderRef b = cg->builder;
-    LLVMValueRef acc = cg_scratch_ptr(cg, cg_alloc_scratch(cg, FIELDS * 8));
-    for (int i = 0; i < FIELDS; i++)
-        LLVMBuildStore(b, cg_const(cg, 0), field_ptr(cg, acc, i));
     int cpus = libbpf_num_possible_cpus();
     if (cpus < 1)
         cpus = 1;
     LLVMBasicBlockRef entry = LLVMGetInsertBlock(b);
-    LLVMBasicBlockRef head = cg_block(cg, "agg_cpu"), have = cg_block(cg, "agg_have"),
-                      merge = cg_block(cg, "agg_merge"), next = cg_block(cg, "agg_next"),
-                      done = cg_block(cg, "agg_done");
+    LLVMBasicBlockRef head = cg_block(cg, "cpu"), have = cg_block(cg, "cpu_have"),
+                      next = cg_block(cg, "cpu_next"), done = cg_block(cg, "cpu_done");
     LLVMBuildBr(b, head);
     cg_position(cg, head);
     LLVMValueRef cpu = LLVMBuildPhi(b, cg->i64, "cpu");
     LLVMValueRef args[3] = {a->map, key, LLVMBuildTrunc(b, cpu, cg->i32, "")};
     LLVMValueRef elem = cg_helper(cg, BPF_FUNC_map_lookup_percpu_elem, cg->ptr, args, 3);
     LLVMBuildCondBr(b, LLVMBuildIsNull(b, elem, ""), next, have);
-
     cg_position(cg, have);
+    visit(cg, elem, next, data);
+    cg_position(cg, next);
+    LLVMValueRef cpu_next = LLVMBuildAdd(b, cpu, cg_const(cg, 1), "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, cpu_next, cg_const(cg, cpus), ""), head, done);
+    LLVMValueRef values[2] = {cg_const(cg, 0), cpu_next};
+    LLVMBasicBlockRef blocks[2] = {entry, next};
+    LLVMAddIncoming(cpu, values, blocks, 2);
+    cg_position(cg, done);
+}
+
+struct aggregate_visit {
+    struct cg_array *a;
+    LLVMValueRef acc, bucket;
+};
+
+/* Adds one CPU's element into the accumulator; branches to `next`. */
+static void aggregate_one(struct codegen *cg, LLVMValueRef elem, LLVMBasicBlockRef next, void *data)
+{
+    struct aggregate_visit *v = data;
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef acc = v->acc, bucket = v->bucket;
+    struct cg_array *a = v->a;
+    LLVMBasicBlockRef merge = cg_block(cg, "agg_merge");
     LLVMValueRef count = load(cg, field_ptr(cg, elem, FIELD_COUNT));
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, count, cg_const(cg, 0), ""), next, merge);
 
@@ -171,45 +192,33 @@ static LLVMValueRef aggregate(struct codegen *cg, struct cg_array *a, LLVMValueR
         LLVMBuildStore(b, LLVMBuildAdd(b, load(cg, slot), load(cg, from), ""), slot);
     }
     LLVMBuildBr(b, next);
+}
 
-    cg_position(cg, next);
-    LLVMValueRef cpu_next = LLVMBuildAdd(b, cpu, cg_const(cg, 1), "");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, cpu_next, cg_const(cg, cpus), ""), head, done);
-    LLVMValueRef values[2] = {cg_const(cg, 0), cpu_next};
-    LLVMBasicBlockRef blocks[2] = {entry, next};
-    LLVMAddIncoming(cpu, values, blocks, 2);
-    cg_position(cg, done);
+/* Sums every CPU's element into FIELDS i64s in scratch (count 0 when the
+ * element does not exist); bucket: index of a bucket to sum too, or NULL. */
+static LLVMValueRef aggregate(struct codegen *cg, struct cg_array *a, LLVMValueRef key, LLVMValueRef bucket)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef acc = cg_scratch_ptr(cg, cg_alloc_scratch(cg, FIELDS * 8));
+    for (int i = 0; i < FIELDS; i++)
+        LLVMBuildStore(b, cg_const(cg, 0), field_ptr(cg, acc, i));
+    struct aggregate_visit visit = {a, acc, bucket};
+    for_each_cpu_elem(cg, a, key, aggregate_one, &visit);
     return acc;
+}
+
+static void zero_one(struct codegen *cg, LLVMValueRef elem, LLVMBasicBlockRef next, void *data)
+{
+    cg_zero(cg, elem, *(uint32_t *)data);
+    LLVMBuildBr(cg->builder, next);
 }
 
 /* delete s: a scalar statistic is a PERCPU_ARRAY element, which cannot be
  * deleted: zero it on every CPU. */
 void cg_stat_reset(struct codegen *cg, struct cg_array *a)
 {
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef key = cg_array_key(cg, a, NULL);
-    int cpus = libbpf_num_possible_cpus();
-    if (cpus < 1)
-        cpus = 1;
-    LLVMBasicBlockRef entry = LLVMGetInsertBlock(b);
-    LLVMBasicBlockRef head = cg_block(cg, "reset_cpu"), have = cg_block(cg, "reset_have"),
-                      next = cg_block(cg, "reset_next"), done = cg_block(cg, "reset_done");
-    LLVMBuildBr(b, head);
-    cg_position(cg, head);
-    LLVMValueRef cpu = LLVMBuildPhi(b, cg->i64, "cpu");
-    LLVMValueRef args[3] = {a->map, key, LLVMBuildTrunc(b, cpu, cg->i32, "")};
-    LLVMValueRef elem = cg_helper(cg, BPF_FUNC_map_lookup_percpu_elem, cg->ptr, args, 3);
-    LLVMBuildCondBr(b, LLVMBuildIsNull(b, elem, ""), next, have);
-    cg_position(cg, have);
-    cg_zero(cg, elem, a->value_size);
-    LLVMBuildBr(b, next);
-    cg_position(cg, next);
-    LLVMValueRef cpu_next = LLVMBuildAdd(b, cpu, cg_const(cg, 1), "");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, cpu_next, cg_const(cg, cpus), ""), head, done);
-    LLVMValueRef values[2] = {cg_const(cg, 0), cpu_next};
-    LLVMBasicBlockRef blocks[2] = {entry, next};
-    LLVMAddIncoming(cpu, values, blocks, 2);
-    cg_position(cg, done);
+    for_each_cpu_elem(cg, a, key, zero_one, &a->value_size);
 }
 
 LLVMValueRef cg_stat_seq(struct codegen *cg, struct cg_array *a, LLVMValueRef key)
