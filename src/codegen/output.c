@@ -234,10 +234,20 @@ static uint32_t add_error(struct codegen *cg, struct span span, const char *mess
     return (uint32_t)program->error_count++;
 }
 
-/* Ends the handler with a runtime error. message NULL: value is a string
+/* Ends the handler with a runtime error, or unwinds to the open try that
+ * catches it. message NULL: value is a string
  * (error("...")); else message may format value with one %lld or %llx. */
 void cg_raise_error(struct codegen *cg, struct span span, const char *message, LLVMValueRef value)
 {
+    if (cg->has_try) {
+        LLVMValueRef depth = LLVMBuildLoad2(cg->builder, cg->i64, cg_scratch_ptr(cg, SCRATCH_TRY_DEPTH), "");
+        LLVMBasicBlockRef caught = cg_block(cg, "caught"), report = cg_block(cg, "report");
+        LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntNE, depth, cg_const(cg, 0), ""),
+                        caught, report);
+        cg_position(cg, caught);
+        cg_catch_error(cg, message, value);
+        cg_position(cg, report);
+    }
     struct error_record error = {.error_id = add_error(cg, span, message), .value = value,
                                  .has_text = message == NULL};
     uint32_t size = sizeof(struct record_error) + (message ? 0 : cg->string_size);

@@ -131,6 +131,8 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
         cg_position(cg, own);
     }
     LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, SCRATCH_UNWIND));
+    if (cg->has_try)
+        LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, SCRATCH_TRY_DEPTH));
     cg_setup_frame(cg, probe->frame);
     if (probe->kind == PROBE_UPROBE || probe->kind == PROBE_URETPROBE)
         cg_target_probe_entry(cg, LLVMGetParam(function, 0));
