@@ -146,6 +146,9 @@ LLVMValueRef cg_string_concat(struct codegen *cg, LLVMValueRef a, LLVMValueRef b
 LLVMValueRef cg_string_compare(struct codegen *cg, LLVMValueRef a, LLVMValueRef b);
 LLVMValueRef cg_string_length(struct codegen *cg, LLVMValueRef s);
 void cg_define_string_functions(struct codegen *cg);
+struct compiled_format;
+int cg_check_memory_sizes(struct codegen *cg, struct expr *format, const struct compiled_format *compiled);
+void cg_user_bytes(struct codegen *cg, struct span span, LLVMValueRef address, LLVMValueRef count, uint32_t to);
 
 /* expr.c */
 LLVMValueRef cg_expr(struct codegen *cg, struct expr *e);

@@ -88,6 +88,7 @@ struct program_probe {
 enum format_arg_kind {
     FORMAT_ARG_LONG,         /* int64_t at offset */
     FORMAT_ARG_STRING,       /* NUL-terminated chars at offset, at most size bytes */
+    FORMAT_ARG_MEMORY,       /* %m/%M: int64_t count at offset, then size - 8 bytes */
 };
 
 struct format_arg {
