@@ -58,6 +58,7 @@ static void describe_probe(struct codegen *cg, const struct probe *probe, const 
     out->path = dup_or_null(probe->path);
     out->offset = probe->offset;
     out->cookie = probe->cookie;
+    out->ref_ctr_offset = probe->ref_ctr_offset;
     out->tp_category = dup_or_null(probe->tp_category);
     out->tp_name = dup_or_null(probe->tp_name);
     if (probe->path) {
