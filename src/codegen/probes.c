@@ -72,6 +72,16 @@ static void describe_probe(struct codegen *cg, const struct probe *probe, const 
     }
 }
 
+/* -D TAP_DEBUG_REJECT=1: a call to a helper that does not exist, which the
+ * verifier rejects, at the body's first statement, so tests can see how a
+ * rejection is reported without finding a script the verifier refuses. */
+static void emit_debug_rejection(struct codegen *cg, const struct stmt *body)
+{
+    const struct stmt *first = body->kind == STMT_BLOCK && body->block.body ? body->block.body : body;
+    cg_set_location(cg, first->span);
+    cg_helper(cg, 100000, cg->i64, NULL, 0);
+}
+
 static void define_probe(struct codegen *cg, const struct probe *probe)
 {
     char name[32];
@@ -142,6 +152,8 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
         LLVMBuildCondBr(cg->builder, cg_condition(cg, probe->condition), body, release);
         cg_position(cg, body);
     }
+    if (cg->options->debug_reject)
+        emit_debug_rejection(cg, probe->body);
     cg_stmt(cg, probe->body);
     if (cg_block_open(cg))
         LLVMBuildBr(cg->builder, release);
