@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/strbuf.h"
+#include "sema/builtins.h"
 #include "sema/target_internal.h"
 #include "sema/usdt.h"
 
@@ -537,6 +538,26 @@ static int lower_cast(struct lowering *l, struct expr *e)
 
 /* --- @entry ----------------------------------------------------------------- */
 
+/* @entry(gettimeofday_ns()) and friends: a clock or id read at the call is a
+ * value the entry program can take as well as a register. */
+static int entry_time_builtin(struct expr *e)
+{
+    const struct builtin *b = builtin_lookup(e->call.name);
+    if (!b || e->call.arg_count != 0)
+        return 0;
+    switch (b->id) {
+    case BUILTIN_GETTIMEOFDAY_S: case BUILTIN_GETTIMEOFDAY_MS: case BUILTIN_GETTIMEOFDAY_US:
+    case BUILTIN_GETTIMEOFDAY_NS: case BUILTIN_KTIME_GET_NS: case BUILTIN_LOCAL_CLOCK_NS:
+    case BUILTIN_PID: case BUILTIN_TID: case BUILTIN_CPU:
+        /* resolved here: the operand leaves the body before names are bound */
+        e->sema_data = (void *)b;
+        e->type = TYPE_LONG;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 /* Lowers every target in an @entry operand as at the call; anything else
  * (script variables, calls) has no value at the call. */
 static int lower_at_entry(struct lowering *l, struct expr *e)
@@ -557,6 +578,10 @@ static int lower_at_entry(struct lowering *l, struct expr *e)
         return lower_at_entry(l, e->ternary.cond) && lower_at_entry(l, e->ternary.then_expr) &&
                lower_at_entry(l, e->ternary.else_expr);
     case EXPR_ENTRY: return lower_at_entry(l, e->unary_at.operand);
+    case EXPR_CALL:
+        if (entry_time_builtin(e))
+            return 1;
+        /* fall through */
     default:
         l->e = e;
         return target_lower_error(l, "@entry can only save target-variable values (integers), not this expression");

@@ -208,7 +208,11 @@ static void note_expr(struct target_use *use, struct expr *e)
         if (e->kind == EXPR_CAST)
             note_expr(use, e->cast.address);
         return;
-    case EXPR_ENTRY: case EXPR_DEFINED: note_expr(use, e->unary_at.operand); return;
+    case EXPR_ENTRY:
+        use->any = 1;   /* each site has its own entry program: @entry(gettimeofday_ns()) too */
+        note_expr(use, e->unary_at.operand);
+        return;
+    case EXPR_DEFINED: note_expr(use, e->unary_at.operand); return;
     case EXPR_UNARY: note_expr(use, e->unary.operand); return;
     case EXPR_BINARY: note_expr(use, e->binary.lhs); note_expr(use, e->binary.rhs); return;
     case EXPR_ASSIGN: note_expr(use, e->assign.lhs); note_expr(use, e->assign.rhs); return;
