@@ -7,6 +7,7 @@ set -uo pipefail
 tap=$1 build=$2
 here=$(cd "$(dirname "$0")" && pwd)
 out=$build/results
+mkdir -p "$build"
 rm -rf "$out"
 if ! TAP=$tap BUILD=$build OUT=$out "$here/../bench/run.sh" quick >"$build/quick.log" 2>&1; then
 	cat "$build/quick.log"; echo "bench-quick: run.sh quick failed" >&2; exit 1
