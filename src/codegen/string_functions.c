@@ -312,21 +312,16 @@ struct escape {
     uint32_t from;
     struct output out;
     int quoted;
-    uint32_t cut, truncated;     /* quoted: scratch i64s, see quoted_room */
+    uint32_t truncated;          /* quoted: scratch i64, the input did not fit */
 };
 
-/* A quoted string ends in `"` when it fits, else `"...` after the last
- * whole escape that leaves room for it (SystemTap's _stp_text_str): `cut`
- * is where that marker goes, `truncated` says the input did not fit. */
+/* A quoted string ends in `"` when it fits in MAXSTRINGLEN - 1 characters;
+ * else its last four are `"...`, over whatever was there, even half an
+ * escape (SystemTap's _stp_text_str). */
 static void quoted_room(struct codegen *cg, struct escape *e, LLVMValueRef num)
 {
     LLVMBuilderRef b = cg->builder;
-    LLVMValueRef length = load(cg, cg_scratch_ptr(cg, e->out.length));
-    LLVMValueRef end = LLVMBuildAdd(b, length, num, "");
-    LLVMValueRef cut_ptr = cg_scratch_ptr(cg, e->cut);
-    LLVMValueRef first_over = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntSGT, end, cg_const(cg, cg->string_size - 5), ""),
-                                           LLVMBuildICmp(b, LLVMIntEQ, load(cg, cut_ptr), cg_const(cg, 0), ""), "");
-    store(cg, LLVMBuildSelect(b, first_over, length, load(cg, cut_ptr), ""), cut_ptr);
+    LLVMValueRef end = LLVMBuildAdd(b, load(cg, cg_scratch_ptr(cg, e->out.length)), num, "");
     LLVMBasicBlockRef full = cg_block(cg, "quoted_full"), room = cg_block(cg, "quoted_room");
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGT, end, cg_const(cg, cg->string_size - 2), ""), full, room);
     cg_position(cg, full);
@@ -386,9 +381,7 @@ static LLVMValueRef text_str(struct codegen *cg, struct span span, LLVMValueRef 
     e.from = copy_to_slot(cg, s, &len);
     output_start(cg, &e.out);
     if (quoted) {
-        e.cut = cg_alloc_scratch(cg, 8);
         e.truncated = cg_alloc_scratch(cg, 8);
-        store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, e.cut));
         store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, e.truncated));
         output_char(cg, &e.out, cg_const(cg, '"'));
     }
@@ -397,7 +390,7 @@ static LLVMValueRef text_str(struct codegen *cg, struct span span, LLVMValueRef 
         LLVMBuilderRef b = cg->builder;
         LLVMValueRef length_ptr = cg_scratch_ptr(cg, e.out.length);
         LLVMValueRef truncated = LLVMBuildICmp(b, LLVMIntNE, load(cg, cg_scratch_ptr(cg, e.truncated)), cg_const(cg, 0), "");
-        store(cg, LLVMBuildSelect(b, truncated, load(cg, cg_scratch_ptr(cg, e.cut)), load(cg, length_ptr), ""), length_ptr);
+        store(cg, LLVMBuildSelect(b, truncated, cg_const(cg, cg->string_size - 5), load(cg, length_ptr), ""), length_ptr);
         output_char(cg, &e.out, cg_const(cg, '"'));
         for (int i = 0; i < 3; i++)
             output_char(cg, &e.out, LLVMBuildSelect(b, truncated, cg_const(cg, '.'), cg_const(cg, 0), ""));

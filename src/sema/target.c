@@ -476,8 +476,8 @@ static int lower_variable(struct lowering *l, struct expr *e)
     p.has_type = dwarf_die_type(&var, &p.type);
     int reg = (site->at_entry && !site->is_statement && !site->is_return) || l->in_entry
         ? uprobe_entry_register(&function, name) : -1;
-    if (l->in_entry && reg < 0)
-        return target_lower_error(l, "@entry(%s): only integer-class parameters can be saved at the call", what);
+    if (l->in_entry && reg < 0 && !dwarf_location_in_registers(&var, site->pc))
+        return target_lower_error(l, "@entry(%s): only parameters held in registers can be saved at the call", what);
     if (reg >= 0) {
         p.kind = PLACE_REG;
         p.reg = reg;

@@ -78,38 +78,33 @@ static void check_o0(struct arena *arena)
     strbuf_free(&sb);
 }
 
-static void check_o2(struct arena *arena)
+/* The location of VARIABLE at the first instruction of FUNCTION in a test program. */
+static int location_at_entry(struct arena *arena, const char *program, const char *function_name,
+                             const char *variable, struct dwarf_location *loc)
 {
     char error[256];
-    struct dwarf_module *m = dwarf_module_open(arena, TAP_TEST_PROGRAMS "/t_args_o2", error, sizeof(error));
-    CHECK(m != NULL);
-    const struct dwarf_function *scale = m ? find(m, "scale") : NULL;
-    CHECK(scale != NULL);
-    if (!scale)
-        return;
-    /* -O2: a location list; at the entry v is in rdi (DWARF register 5). */
+    struct dwarf_module *m = dwarf_module_open(arena, program, error, sizeof(error));
+    const struct dwarf_function *f = m ? find(m, function_name) : NULL;
     Dwarf_Die function, var;
-    CHECK(dwarf_module_function_die(m, scale, &function) && find_variable(m, scale, "v", &var));
-    struct dwarf_eval ev = {.arena = arena, .module = m, .pc = scale->entry, .function = &function};
+    if (!f || !dwarf_module_function_die(m, f, &function) || !find_variable(m, f, variable, &var))
+        return 0;
+    struct dwarf_eval ev = {.arena = arena, .module = m, .pc = f->entry, .function = &function};
+    return dwarf_variable_location(&ev, &var, loc);
+}
+
+static void check_o2(struct arena *arena)
+{
+    /* -O2: a location list; at the entry v is in rdi (DWARF register 5). */
     struct dwarf_location loc;
-    CHECK(dwarf_variable_location(&ev, &var, &loc));
+    CHECK(location_at_entry(arena, TAP_TEST_PROGRAMS "/t_args_o2", "scale", "v", &loc));
     CHECK(loc.kind == LOC_REG && loc.reg == 5);
 }
 
 /* sum_pair's struct parameter at -O2: rdi and rsi as two 8-byte pieces. */
 static void check_pieces_o2(struct arena *arena)
 {
-    char error[256];
-    struct dwarf_module *m = dwarf_module_open(arena, TAP_TEST_PROGRAMS "/t_pieces_o2", error, sizeof(error));
-    const struct dwarf_function *sum_pair = m ? find(m, "sum_pair") : NULL;
-    CHECK(sum_pair != NULL);
-    if (!sum_pair)
-        return;
-    Dwarf_Die function, var;
-    CHECK(dwarf_module_function_die(m, sum_pair, &function) && find_variable(m, sum_pair, "s", &var));
-    struct dwarf_eval ev = {.arena = arena, .module = m, .pc = sum_pair->entry, .function = &function};
     struct dwarf_location loc;
-    CHECK(dwarf_variable_location(&ev, &var, &loc));
+    CHECK(location_at_entry(arena, TAP_TEST_PROGRAMS "/t_pieces_o2", "sum_pair", "s", &loc));
     CHECK(loc.kind == LOC_PIECES && loc.piece_count == 2);
     if (loc.kind != LOC_PIECES || loc.piece_count != 2)
         return;
