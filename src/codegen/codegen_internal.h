@@ -212,6 +212,8 @@ void cg_emit_record(struct codegen *cg, LLVMValueRef ring, uint32_t size, int lo
 
 /* string_functions.c, regex.c */
 LLVMValueRef cg_string_builtin(struct codegen *cg, struct expr *call, int builtin_id);
+/* string_quoted(s): "..." with escapes, `"...` when it does not fit. */
+LLVMValueRef cg_string_quoted(struct codegen *cg, struct span span, LLVMValueRef s);
 LLVMValueRef cg_regex_match(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_opaque_clamp(struct codegen *cg, LLVMValueRef value, int64_t max);
 
