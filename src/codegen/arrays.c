@@ -13,9 +13,11 @@
 #define DEFAULT_MAX_ENTRIES 2048
 #define E2BIG_ERRNO 7
 
-/* Histogram kind and parameters of each statistic, from every extractor in
- * the script: the `<<<` code must know which buckets to count. */
+/* Histogram kind and parameters of each statistic, and whether its variance
+ * is read, from every extractor in the script: the `<<<` code must know
+ * which buckets to count and whether to keep the variance's state. */
 static void scan_expr(struct codegen *cg, struct expr *e);
+static void note_variance(struct codegen *cg, struct cg_array *a, struct expr *shift, struct span span);
 
 static void scan_stmt(struct codegen *cg, struct stmt *st)
 {
@@ -109,6 +111,25 @@ static void note_hist(struct codegen *cg, struct expr *e)
     a->hist_interval = p[2];
 }
 
+/* @variance(s[, shift]): one literal shift (0 to 62) per statistic. */
+static void note_variance(struct codegen *cg, struct cg_array *a, struct expr *shift, struct span span)
+{
+    if (!a)
+        return;
+    a->has_variance = 1;
+    if (!shift)
+        return;
+    int64_t value;
+    if (!constant_of(shift, &value) || value < 0 || value > 62) {
+        diag_error(cg->diags, shift->span, "@variance needs a literal shift from 0 to 62");
+        return;
+    }
+    if (a->variance_shift_set && a->variance_shift != value)
+        diag_error(cg->diags, span, "statistic %s used with different @variance shifts", a->symbol->name);
+    a->variance_shift = (int)value;
+    a->variance_shift_set = 1;
+}
+
 static void scan_expr(struct codegen *cg, struct expr *e)
 {
     for (; e; e = NULL) {
@@ -138,6 +159,8 @@ static void scan_expr(struct codegen *cg, struct expr *e)
         case EXPR_STAT:
             if (e->stat.op == STAT_HIST_LOG || e->stat.op == STAT_HIST_LINEAR)
                 note_hist(cg, e);
+            else if (e->stat.op == STAT_VARIANCE)
+                note_variance(cg, cg_array_of(cg, e->stat.operand->symbol), e->stat.args, e->span);
             break;
         case EXPR_HIST_BUCKET:
             scan_expr(cg, e->hist_bucket.hist);

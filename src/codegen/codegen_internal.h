@@ -183,6 +183,8 @@ struct cg_array {
     int hist;                        /* enum program_hist_kind */
     int64_t hist_start, hist_stop, hist_interval;
     int bucket_count;
+    int has_variance;                /* @variance is read: keep the Welford state */
+    int variance_shift, variance_shift_set;
     int map_index;                   /* in program->maps */
 };
 void cg_define_arrays(struct codegen *cg);
