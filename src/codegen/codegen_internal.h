@@ -183,6 +183,8 @@ struct cg_array {
     int hist;                        /* enum program_hist_kind */
     int64_t hist_start, hist_stop, hist_interval;
     int bucket_count;
+    int has_variance;                /* @variance is read: keep the Welford state */
+    int variance_shift, variance_shift_set;
     int map_index;                   /* in program->maps */
 };
 void cg_define_arrays(struct codegen *cg);
@@ -196,6 +198,11 @@ LLVMValueRef cg_map_lookup(struct codegen *cg, LLVMValueRef map, LLVMValueRef ke
 LLVMValueRef cg_array_read(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_array_lvalue(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_array_in(struct codegen *cg, struct expr *e);
+int cg_is_wildcard(const struct expr *e);        /* `*` in an index list */
+int cg_has_wildcard(const struct expr *indices);
+uint32_t cg_slice_key(struct codegen *cg, struct cg_array *a, struct expr *indices, int *wildcard);
+void cg_slice_match(struct codegen *cg, struct cg_array *a, LLVMValueRef key, uint32_t slice, const int *wildcard,
+                    LLVMBasicBlockRef differ);
 void cg_delete(struct codegen *cg, struct stmt *st);
 
 /* stats.c */

@@ -55,7 +55,6 @@ static int read_value(const struct program_map *m, int fd, const void *key, char
             total->max = v->max;
         total->count += v->count;
         total->sum += v->sum;
-        total->sum_squares += v->sum_squares;
         for (int i = 0; i < m->bucket_count; i++)
             buckets[i] += b[i];
         int64_t seq, total_seq;

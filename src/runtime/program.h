@@ -148,7 +148,8 @@ enum program_hist_kind {
 };
 
 struct stat_value {
-    int64_t count, sum, min, max, sum_squares;
+    int64_t count, sum, min, max;
+    int64_t avg_s, m2, variance_s;   /* stap's per-CPU Welford state, for @variance */
 };
 
 #define PROGRAM_MAX_KEYS 9

@@ -16,6 +16,19 @@ static void resolve_list(struct sema *s, struct expr *list)
         resolve_expr(s, e);
 }
 
+static int is_wildcard(const struct expr *e)
+{
+    return e->kind == EXPR_IDENT && strcmp(e->ident.name, "*") == 0;
+}
+
+/* The index list of `in` or delete, where `*` matches any key. */
+static void resolve_keys(struct sema *s, struct expr *list)
+{
+    for (struct expr *e = list; e; e = e->next)
+        if (!is_wildcard(e))
+            resolve_expr(s, e);
+}
+
 /* A name used as a value: local, parameter, then global. */
 static struct symbol *resolve_name(struct sema *s, const char *name, struct span span, int writing)
 {
@@ -155,6 +168,10 @@ static void resolve_expr(struct sema *s, struct expr *e)
     case EXPR_STRING:
         return;
     case EXPR_IDENT:
+        if (is_wildcard(e)) {
+            diag_error(s->diags, e->span, "`*` matches keys only in foreach, delete and `in`");
+            return;
+        }
         e->symbol = resolve_name(s, e->ident.name, e->span, 0);
         return;
     case EXPR_UNARY:
@@ -188,7 +205,7 @@ static void resolve_expr(struct sema *s, struct expr *e)
         resolve_list(s, e->index.indices);
         return;
     case EXPR_IN:
-        resolve_list(s, e->in.keys);
+        resolve_keys(s, e->in.keys);
         e->symbol = resolve_array(s, e->in.array, 0);
         return;
     case EXPR_STAT:
@@ -230,9 +247,7 @@ static void resolve_expr(struct sema *s, struct expr *e)
 static void resolve_foreach(struct sema *s, struct stmt *st)
 {
     st->foreach.array->symbol = resolve_array(s, st->foreach.array, 0);
-    for (struct expr *e = st->foreach.slice; e; e = e->next)
-        if (!(e->kind == EXPR_IDENT && strcmp(e->ident.name, "*") == 0))
-            resolve_expr(s, e);
+    resolve_keys(s, st->foreach.slice);
     for (struct foreach_key *k = st->foreach.keys; k; k = k->next)
         k->symbol = resolve_name(s, k->name, k->span, 1);
     if (st->foreach.value_name)
@@ -248,7 +263,8 @@ static void resolve_delete(struct sema *s, struct stmt *st)
 {
     struct expr *target = st->expr;
     if (target->kind == EXPR_INDEX) {
-        resolve_lvalue(s, target, 0);
+        target->symbol = resolve_array(s, target->index.array, 1);
+        resolve_keys(s, target->index.indices);
     } else if (target->kind == EXPR_IDENT) {
         struct symbol *sym = sema_find_local(s->frame, target->ident.name);
         if (!sym)
