@@ -170,6 +170,11 @@ void cg_output_call(struct codegen *cg, struct expr *call, int builtin_id);
 void cg_raise_error(struct codegen *cg, struct span span, const char *message, LLVMValueRef value);
 void cg_unwind_if_needed(struct codegen *cg);
 void cg_exit(struct codegen *cg);
+/* context.c: `size` bytes of kernel memory at base + offset, zero-extended
+ * (0 when unreadable). */
+LLVMValueRef cg_read_kernel(struct codegen *cg, LLVMValueRef base, long offset, int size);
+void cg_warn(struct codegen *cg, LLVMValueRef message);
+void cg_abort(struct codegen *cg);
 
 /* arrays.c: arrays and statistics are BPF hash maps, one per global */
 struct cg_array {

@@ -317,3 +317,31 @@ void cg_exit(struct codegen *cg)
     emit_record(cg, cg->control_map, sizeof(struct record_header), -1, fill_exit, NULL);
     LLVMBuildStore(cg->builder, cg_const(cg, 1), cg_state_field(cg, STATE_EXITING));
 }
+
+static void fill_warning(struct codegen *cg, LLVMValueRef record, void *data)
+{
+    LLVMBuildStore(cg->builder, header_value(cg, RECORD_WARN, 0), record);
+    cg_string_copy(cg, record_at(cg, record, sizeof(struct record_header)), data);
+}
+
+/* warn(msg): through tap_events, so it keeps its place among the output. */
+void cg_warn(struct codegen *cg, LLVMValueRef message)
+{
+    emit_record(cg, cg->events_map, sizeof(struct record_header) + cg->string_size, STATE_LOST_EVENTS,
+                fill_warning, message);
+}
+
+static void fill_abort(struct codegen *cg, LLVMValueRef record, void *data)
+{
+    LLVMBuildStore(cg->builder, header_value(cg, RECORD_ABORT, 0), record);
+}
+
+/* abort(): like exit(), but the handler stops here and no end probe runs;
+ * it unwinds as an error does, without counting one. */
+void cg_abort(struct codegen *cg)
+{
+    emit_record(cg, cg->control_map, sizeof(struct record_header), -1, fill_abort, NULL);
+    LLVMBuildStore(cg->builder, cg_const(cg, 1), cg_state_field(cg, STATE_EXITING));
+    LLVMBuildStore(cg->builder, cg_const(cg, UNWIND_ERROR), cg_scratch_ptr(cg, SCRATCH_UNWIND));
+    LLVMBuildBr(cg->builder, cg->fn->unwind_block);
+}

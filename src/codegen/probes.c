@@ -15,7 +15,7 @@ static const char *section_of(const struct probe *probe)
     case PROBE_TIMER: case PROBE_PROFILE: case PROBE_PERF: return "perf_event";
     case PROBE_UPROBE: return probe->sleepable ? "uprobe.s" : "uprobe";
     case PROBE_URETPROBE: return probe->sleepable ? "uretprobe.s" : "uretprobe";
-    case PROBE_TRACEPOINT: return "tracepoint";
+    case PROBE_TRACEPOINT: return probe->tp_raw ? "raw_tp" : "tracepoint";
     }
     return "raw_tp";
 }
@@ -46,7 +46,7 @@ static void describe_probe(struct codegen *cg, const struct probe *probe, const 
 {
     struct program *program = cg->program;
     struct program_probe *out = &program->probes[program->probe_count++];
-    out->kind = program_kind(probe->kind);
+    out->kind = probe->tp_raw ? PROGRAM_PROBE_RAW_TRACEPOINT : program_kind(probe->kind);
     out->prog_name = strdup(prog_name);
     out->point = strdup(probe->point);
     out->order = probe->order;

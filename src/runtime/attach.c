@@ -205,6 +205,16 @@ static int attach_tracepoint(struct session *s, struct bpf_program *prog,
     return add_link(s, link);
 }
 
+static int attach_raw_tracepoint(struct session *s, struct bpf_program *prog,
+                                 const struct program_probe *probe)
+{
+    struct bpf_link *link = bpf_program__attach_raw_tracepoint(prog, probe->tp_name);
+    if (!link)
+        return -errno;
+    s->slow_detach = 1;
+    return add_link(s, link);
+}
+
 static void report_attach_failure(const struct program_probe *probe, int err)
 {
     const char *why = strerror(-err);
@@ -246,6 +256,9 @@ int session_attach(struct session *s)
             break;
         case PROGRAM_PROBE_TRACEPOINT:
             err = attach_tracepoint(s, prog, probe);
+            break;
+        case PROGRAM_PROBE_RAW_TRACEPOINT:
+            err = attach_raw_tracepoint(s, prog, probe);
             break;
         }
         if (err < 0) {

@@ -44,6 +44,7 @@ static enum bpf_prog_type prog_type_of(enum program_probe_kind kind)
     case PROGRAM_PROBE_BEGIN:
     case PROGRAM_PROBE_END:
     case PROGRAM_PROBE_ERROR:
+    case PROGRAM_PROBE_RAW_TRACEPOINT:
         return BPF_PROG_TYPE_RAW_TRACEPOINT;
     case PROGRAM_PROBE_TIMER:
     case PROGRAM_PROBE_PROFILE:
@@ -145,7 +146,7 @@ static uint64_t default_ring_bytes(const struct program *program)
     for (int i = 0; i < program->probe_count; i++) {
         enum program_probe_kind kind = program->probes[i].kind;
         if (kind == PROGRAM_PROBE_UPROBE || kind == PROGRAM_PROBE_URETPROBE ||
-            kind == PROGRAM_PROBE_TRACEPOINT || kind == PROGRAM_PROBE_PERF || kind == PROGRAM_PROBE_PROFILE)
+            kind == PROGRAM_PROBE_TRACEPOINT || kind == PROGRAM_PROBE_RAW_TRACEPOINT || kind == PROGRAM_PROBE_PERF || kind == PROGRAM_PROBE_PROFILE)
             return 8u << 20;
     }
     return 256u << 10;

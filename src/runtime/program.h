@@ -31,6 +31,9 @@ enum record_kind {
     RECORD_ERROR = 3,        /* id: error index; struct record_error follows the header */
     RECORD_HIST = 4,         /* id: index in program.maps; the key (key_size bytes) follows
                               * the header: print that statistic's histogram */
+    RECORD_WARN = 5,         /* warn(msg): the message follows the header, NUL-terminated
+                              * within string_size bytes (tap_events) */
+    RECORD_ABORT = 6,        /* abort(): stop now, no end probes (tap_control) */
 };
 
 struct record_error {
@@ -61,6 +64,7 @@ enum program_probe_kind {
     PROGRAM_PROBE_UPROBE,    /* uprobe at path + offset */
     PROGRAM_PROBE_URETPROBE, /* uretprobe at path + offset */
     PROGRAM_PROBE_TRACEPOINT,/* tracepoint category:name */
+    PROGRAM_PROBE_RAW_TRACEPOINT,    /* raw tracepoint tp_name (its arguments are the context) */
 };
 
 struct program_probe {

@@ -27,6 +27,7 @@ enum session_end {
     SESSION_END_SIGNAL,      /* SIGINT / SIGTERM */
     SESSION_END_TARGET,      /* the -c / -x process exited */
     SESSION_END_TIMEOUT,     /* -T */
+    SESSION_END_ABORT,       /* abort() in a probe: no end probes, no globals printed */
 };
 
 struct session {

@@ -111,6 +111,8 @@ struct probe {
     uint64_t cookie;             /* index in the leader's group */
     const char *tp_category, *tp_name;
     const struct tp_format *tp_format;   /* PROBE_TRACEPOINT from tracefs: the record's fields */
+    int tp_raw;                  /* PROBE_TRACEPOINT reading prototype arguments: a raw tracepoint */
+    int tp_reads_fields;         /* PROBE_TRACEPOINT reading tracefs record fields */
     const char *alias_point;     /* expanded from an alias: the alias name the user's point matched */
     int index;                   /* in script order */
 };

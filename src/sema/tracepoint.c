@@ -184,6 +184,19 @@ struct resolve_state {
     int count;
 };
 
+/* A probe reads the tracepoint's arguments (and runs as a raw tracepoint)
+ * when it names one that is not also a tracefs field: then a name that is
+ * both ($prev_state) is the argument too. */
+static int reads_arguments(struct sema *s, struct probe *probe, const struct tp_format *format)
+{
+    const char **names;
+    int count = sema_target_names(probe->body, probe->condition, &names), raw = 0;
+    for (int i = 0; i < count && !raw; i++)
+        raw = !tracepoint_field(format, names[i]) && tracepoint_has_argument(s, format->name, names[i]);
+    free(names);
+    return raw;
+}
+
 static void add_match(const char *category, const char *name, void *data)
 {
     struct resolve_state *st = data;
@@ -197,6 +210,8 @@ static void add_match(const char *category, const char *name, void *data)
     st->probe->tp_category = format->category;
     st->probe->tp_name = format->name;
     st->probe->tp_format = format;
+    st->probe->tp_raw = reads_arguments(s, st->probe, format);
+    st->probe->tp_reads_fields = 0;
     st->probe->point = arena_printf(s->arena, "kernel.trace(\"%s:%s\")", category, name);
     st->count++;
 }
@@ -345,9 +360,13 @@ int sema_lower_tracepoint_target(struct sema *s, struct expr *e)
         return 0;
     }
     const struct tp_field *f = tracepoint_field(format, name);
+    int argument = f && !s->probe->tp_raw ? -1 : tracepoint_lower_argument(s, s->probe, e);
+    if (argument >= 0)
+        return argument;
     if (!f) {
-        diag_error(s->diags, e->span, "unable to find tracepoint variable '$%s' (alternatives: %s)", name,
-                   alternatives(s, format));
+        const char *arguments = tracepoint_argument_names(s, format->name);
+        diag_error(s->diags, e->span, "unable to find tracepoint variable '$%s' (alternatives: %s%s%s)", name,
+                   alternatives(s, format), *arguments ? "; arguments: " : "", arguments);
         return 0;
     }
     return lower_field(s, e, f);
@@ -356,6 +375,12 @@ int sema_lower_tracepoint_target(struct sema *s, struct expr *e)
 static int lower_field(struct sema *s, struct expr *e, const struct tp_field *f)
 {
     const char *name = f->name;
+    if (s->probe->tp_raw) {
+        diag_error(s->diags, e->span, "$%s is a tracefs record field, but this probe also reads tracepoint "
+                   "arguments: a kernel.trace probe reads one or the other", name);
+        return 0;
+    }
+    s->probe->tp_reads_fields = 1;
     if (e->target.components || e->target.pretty || e->target.address_of) {
         diag_error(s->diags, e->span, "tracepoint field $%s is a plain value: members, indexing, & and "
                    "pretty printing are not supported on it", name);

@@ -264,6 +264,15 @@ static void note_stmt(struct target_use *use, struct stmt *st)
     }
 }
 
+int sema_target_names(struct stmt *body, struct expr *condition, const char ***names)
+{
+    struct target_use use = {0};
+    note_stmt(&use, body);
+    note_expr(&use, condition);
+    *names = use.names;
+    return use.count;
+}
+
 /* The ABI register of an integer-class parameter at the entry, or -1. */
 int uprobe_entry_register(Dwarf_Die *function, const char *name)
 {

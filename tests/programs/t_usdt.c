@@ -30,6 +30,8 @@ int main(int argc, char **argv)
     long total = 0;
     for (int i = 0; i < n; i++)
         total += work(i * 11, i, &p);
+    const char *greeting = argc > 2 ? argv[2] : "hello";
+    STAP_PROBE2(tap_test, greet, greeting, n);
     DTRACE_PROBE1(other, done, total);
     return 0;
 }
