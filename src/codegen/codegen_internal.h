@@ -66,6 +66,7 @@ struct fn_state {
     int open_trys;                   /* try blocks open at this point of this function */
     struct fn_state *parent;         /* callbacks: the function to return to */
     LLVMBasicBlockRef parent_block;
+    int stack_needs;                 /* FN_PROBE: stacks its entry captures (stack.c) */
 };
 
 struct codegen {
@@ -103,6 +104,10 @@ struct codegen {
     int foreach_depth;   /* tokenize()'s state in scratch, 0 until used */
     int has_try;                     /* the script has a try block: errors may be caught */
     uint32_t caught_message;         /* scratch string slot: a caught error's message, 0 until used */
+    uint32_t stack_offset;           /* stack.c: captured stacks in scratch, 0 until used */
+    int stack_needs_in_functions;    /* stack.c: stacks used inside user functions */
+    LLVMValueRef symbol_maps[3];     /* stack.c: tap_sym_files, _names, _paths, NULL until used */
+    uint32_t symbol_search;          /* stack.c: the symbol search's variables in scratch */
 };
 
 /* module.c */
@@ -259,6 +264,12 @@ LLVMValueRef cg_user_string(struct codegen *cg, struct expr *e, int with_fallbac
 /* context.c: ppid(), pexecname(), euid(), jiffies(); the -c/-x process tree */
 LLVMValueRef cg_in_target_tree(struct codegen *cg, LLVMValueRef target);
 LLVMValueRef cg_context_call(struct codegen *cg, struct expr *e, int builtin_id);
+
+/* stack.c: backtraces, captured at the probe's entry (see there) */
+LLVMBasicBlockRef cg_stack_begin(struct codegen *cg);
+void cg_stack_finish(struct codegen *cg, LLVMBasicBlockRef capture, LLVMValueRef ctx);
+LLVMValueRef cg_stack_builtin(struct codegen *cg, struct expr *call, int builtin_id);
+LLVMValueRef cg_stack_user_pc(struct codegen *cg);
 
 /* probes.c */
 void cg_define_probes(struct codegen *cg);

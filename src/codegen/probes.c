@@ -147,6 +147,7 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
     cg_setup_frame(cg, probe->frame);
     if (probe->kind == PROBE_UPROBE || probe->kind == PROBE_URETPROBE)
         cg_target_probe_entry(cg, LLVMGetParam(function, 0));
+    LLVMBasicBlockRef stack_capture = cg_stack_begin(cg);
     if (probe->condition) {
         LLVMBasicBlockRef body = cg_block(cg, "body");
         LLVMBuildCondBr(cg->builder, cg_condition(cg, probe->condition), body, release);
@@ -162,6 +163,7 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
     LLVMBuildBr(cg->builder, release);
     cg_position(cg, skip);
     LLVMBuildRet(cg->builder, cg_i32(cg, 0));
+    cg_stack_finish(cg, stack_capture, LLVMGetParam(function, 0));
     cg->fn = NULL;
     describe_probe(cg, probe, name);
 }

@@ -334,7 +334,7 @@ LLVMValueRef cg_target_builtin(struct codegen *cg, struct expr *call, int builti
     case BUILTIN_USER_INTEGER:
         return user_integer(cg, call);
     case BUILTIN_UADDR:
-        return in_process_probe ? load_register(cg, pt_regs_offset[DWARF_REG_IP]) : cg_const(cg, 0);
+        return in_process_probe ? load_register(cg, pt_regs_offset[DWARF_REG_IP]) : cg_stack_user_pc(cg);
     case BUILTIN_TAP_FORMAT:
         return tap_format(cg, call);
     case BUILTIN_PPFUNC: {

@@ -60,6 +60,7 @@ struct session {
     struct strbuf out;       /* script output, written once per poll batch */
     int out_fd;
     int runtime_errors;      /* RECORD_ERROR records seen */
+    struct symbols *symbols; /* stack_records.c: built on the first stack record */
 
     /* target.c */
     pid_t target_pid;        /* target(): -c child or -x pid; 0: none */
@@ -96,6 +97,12 @@ int uprobe_multi_supported(void);
 int uprobe_multi_attach(int prog_fd, const char *path, const uint64_t *offsets, const uint64_t *ref_ctr_offsets,
                         const uint64_t *cookies, uint32_t count, int is_return);
 void append_json_string(struct strbuf *out, const char *s, size_t n);
+/* stack_records.c */
+struct symbols *session_symbols(struct session *s);   /* built on first use */
+/* symbol_maps.c: usymname() & co. resolve in BPF from tables filled here */
+int session_size_symbol_maps(struct session *s);      /* before load */
+int session_fill_symbol_maps(struct session *s);      /* after load */
+void session_print_stack(struct session *s, uint32_t kind, uint32_t id, const void *data, size_t size);
 /* maps_print.c */
 void session_print_hist(struct session *s, uint32_t id, const void *data, size_t size);
 void session_print_maps_at(struct session *s, int decl_index);
