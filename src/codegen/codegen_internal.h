@@ -34,6 +34,8 @@ enum unwind_reason { UNWIND_NONE, UNWIND_ERROR, UNWIND_NEXT, UNWIND_CAUGHT };
 #define STATE_SKIPPED STATE_INDEX(skipped_probes)
 #define STATE_TARGET_PID STATE_INDEX(target_pid)
 #define STATE_REALTIME_OFFSET STATE_INDEX(realtime_offset_ns)
+#define STATE_WAKEUP_BYTES STATE_INDEX(wakeup_bytes)
+#define STATE_LAST_WAKEUP STATE_INDEX(last_wakeup_ns)
 
 /* Every probe and function has a frame in scratch (not on the BPF stack: the
  * verifier tracks stack values precisely, so loop callbacks that change them

@@ -109,6 +109,27 @@ static uint64_t round_up_pow2(uint64_t v)
     return p;
 }
 
+/* The kernel zeroes and maps the whole ring at creation (~4 ms a MiB here):
+ * scripts whose probes fire at a bounded rate get a small one, scripts with
+ * uprobes, tracepoints or perf events (millions of events a second) a big one. */
+static uint64_t default_ring_bytes(const struct program *program)
+{
+    for (int i = 0; i < program->probe_count; i++) {
+        enum program_probe_kind kind = program->probes[i].kind;
+        if (kind == PROGRAM_PROBE_UPROBE || kind == PROGRAM_PROBE_URETPROBE ||
+            kind == PROGRAM_PROBE_TRACEPOINT || kind == PROGRAM_PROBE_RAW_TRACEPOINT ||
+            kind == PROGRAM_PROBE_PERF || kind == PROGRAM_PROBE_PROFILE)
+            return 8u << 20;
+    }
+    return 256u << 10;
+}
+
+static uint64_t events_ring_bytes(const struct session *s)
+{
+    uint64_t bytes = s->options->ringbuf_bytes ? s->options->ringbuf_bytes : default_ring_bytes(s->program);
+    return round_up_pow2(bytes);
+}
+
 /* Before load, bpf_map__initial_value() is libbpf's copy of .data: what is
  * written there is what the kernel map starts with. */
 static int configure_data(struct session *s)
@@ -130,26 +151,13 @@ static int configure_data(struct session *s)
     }
     struct tap_state *state = (struct tap_state *)(data + s->program->state_offset);
     state->target_pid = (uint64_t)s->target_pid;
+    state->wakeup_bytes = events_ring_bytes(s) / 4;
     struct timespec realtime, boottime;
     clock_gettime(CLOCK_REALTIME, &realtime);
     clock_gettime(CLOCK_BOOTTIME, &boottime);
     state->realtime_offset_ns = (realtime.tv_sec - boottime.tv_sec) * 1000000000LL +
                                 (realtime.tv_nsec - boottime.tv_nsec);
     return 0;
-}
-
-/* The kernel zeroes and maps the whole ring at creation (~4 ms a MiB here):
- * scripts whose probes fire at a bounded rate get a small one, scripts with
- * uprobes, tracepoints or perf events (millions of events a second) a big one. */
-static uint64_t default_ring_bytes(const struct program *program)
-{
-    for (int i = 0; i < program->probe_count; i++) {
-        enum program_probe_kind kind = program->probes[i].kind;
-        if (kind == PROGRAM_PROBE_UPROBE || kind == PROGRAM_PROBE_URETPROBE ||
-            kind == PROGRAM_PROBE_TRACEPOINT || kind == PROGRAM_PROBE_RAW_TRACEPOINT || kind == PROGRAM_PROBE_PERF || kind == PROGRAM_PROBE_PROFILE)
-            return 8u << 20;
-    }
-    return 256u << 10;
 }
 
 static int configure_rings(struct session *s)
@@ -161,8 +169,7 @@ static int configure_rings(struct session *s)
         fprintf(stderr, "ERROR: internal: the BPF object lacks tap_events or tap_control\n");
         return -1;
     }
-    uint64_t ring_bytes = s->options->ringbuf_bytes ? s->options->ringbuf_bytes : default_ring_bytes(s->program);
-    bpf_map__set_max_entries(events, (uint32_t)round_up_pow2(ring_bytes));
+    bpf_map__set_max_entries(events, (uint32_t)events_ring_bytes(s));
     /* Scratch is indexed by CPU: one entry per possible CPU of this machine,
      * which may differ from the one the object was compiled on. */
     struct bpf_map *scratch = bpf_object__find_map_by_name(s->object, "tap_scratch");

@@ -73,6 +73,9 @@ struct tap_state {
     uint64_t target_pid;     /* target(): the -c child or -x pid, 0 without; written by the
                               * runtime before load (the -c child is forked first) */
     int64_t realtime_offset_ns;  /* CLOCK_REALTIME - CLOCK_BOOTTIME, for gettimeofday_*() */
+    uint64_t wakeup_bytes;   /* tap_events: a record wakes user space when this much is
+                              * unread (written by the runtime before load) ... */
+    uint64_t last_wakeup_ns; /* ... or when none did for TAP_WAKEUP_PERIOD_NS */
 };
 
 /* usymname(), usymdata(), umodname(): symbol tables the runtime fills
@@ -96,6 +99,11 @@ struct symbol_map_entry {
     uint64_t start, size;    /* file offsets */
     char name[SYMBOL_NAME_SIZE];
 };
+
+/* Records in tap_events are submitted without a wakeup unless one of the
+ * conditions above holds; user space polls at least this often, so a record
+ * that woke nobody waits at most one period. */
+#define TAP_WAKEUP_PERIOD_NS 10000000ull
 
 enum program_probe_kind {
     PROGRAM_PROBE_BEGIN,     /* raw_tracepoint program run once with bpf_prog_test_run */
