@@ -4,10 +4,10 @@
 # program and link ids in /proc/PID/fdinfo. A perf event or uprobe holds its
 # program, so once every program id is gone nothing of tap is attached.
 
-# wait_for_line FILE TEXT PID: waits up to 20 s, while PID lives, until
+# wait_for_line FILE TEXT PID: waits up to 25 s, while PID lives, until
 # FILE has the line TEXT; otherwise shows FILE.
 wait_for_line() {
-  for _ in $(seq 200); do
+  for _ in $(seq 250); do
     grep -qx -- "$2" "$1" 2>/dev/null && return 0
     kill -0 "$3" 2>/dev/null || break
     sleep 0.1

@@ -18,6 +18,16 @@
 /* libbpf's print callback has no context argument. */
 static struct session *print_session;
 
+/* The name between prefix and suffix in a libbpf message, the first time. */
+static void remember_failure(const char *line, const char *prefix, const char *suffix, char *name,
+                             size_t size)
+{
+    const char *p = strstr(line, prefix);
+    const char *q = p ? strstr(p + strlen(prefix), suffix) : NULL;
+    if (q && !name[0])
+        snprintf(name, size, "%.*s", (int)(q - p - strlen(prefix)), p + strlen(prefix));
+}
+
 static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list args)
 {
     struct session *s = print_session;
@@ -25,10 +35,8 @@ static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list 
 
     vsnprintf(line, sizeof(line), fmt, args);
     if (s) {
-        const char *p = strstr(line, "prog '");
-        const char *q = p ? strstr(p + 6, "': failed to load") : NULL;
-        if (q && !s->failed_prog[0])
-            snprintf(s->failed_prog, sizeof(s->failed_prog), "%.*s", (int)(q - p - 6), p + 6);
+        remember_failure(line, "prog '", "': failed to load", s->failed_prog, sizeof(s->failed_prog));
+        remember_failure(line, "map '", "': failed to create", s->failed_map, sizeof(s->failed_map));
     }
     /* -v reports tap's passes; libbpf's warnings join at -vv, its info and
      * debug chatter at -vvv. */
@@ -179,20 +187,60 @@ static int configure_rings(struct session *s)
     return 0;
 }
 
+/* A map the kernel would not create: the script's global it holds, its
+ * shape, and the limits that decide it. */
+static void report_map_failure(struct session *s, int err)
+{
+    const struct bpf_map *map = bpf_object__find_map_by_name(s->object, s->failed_map);
+    const char *global = NULL;
+    for (int i = 0; i < s->program->map_count; i++) {
+        if (strcmp(s->program->maps[i].map_name, s->failed_map) == 0)
+            global = s->program->maps[i].name;
+    }
+    fprintf(stderr, "ERROR: cannot create the BPF map %s%s (%u entries, key %u bytes, value %u bytes): %s\n",
+            global ? "of global " : "", global ? global : s->failed_map,
+            map ? bpf_map__max_entries(map) : 0, map ? bpf_map__key_size(map) : 0,
+            map ? bpf_map__value_size(map) : 0, strerror(-err));
+    fprintf(stderr, "       %s\n", global ? "lower -D MAXMAPENTRIES or -D MAXSTRINGLEN, or give the array a size "
+                                             "(global name[entries])"
+                                           : "lower -D MAXSTRINGLEN or the ring size (-s MB)");
+}
+
+/* One line with the script location of the instruction the verifier
+ * stopped at (from .BTF.ext) and its reason, one with what to change; the
+ * whole log only with -v. */
 static void report_rejection(struct session *s, int err)
 {
     const struct program_probe *probe = s->failed_prog[0] ?
         probe_of_prog(s->program, s->failed_prog) : NULL;
+    struct bpf_program *prog = s->failed_prog[0] ?
+        bpf_object__find_program_by_name(s->object, s->failed_prog) : NULL;
+    struct btf_line at;
     char reason[1024];
 
-    if (!probe || !s->log_buf[0]) {
+    if (s->failed_map[0]) {
+        report_map_failure(s, err);
+        return;
+    }
+    if (!probe || !prog || !s->log_buf[0]) {
         fprintf(stderr, "ERROR: cannot load the BPF object: %s\n", strerror(-err));
         return;
     }
     if (s->options->verbose)
         fprintf(stderr, "%s", s->log_buf);
-    verifier_log_summary(s->log_buf, reason, sizeof(reason));
-    fprintf(stderr, "ERROR: the kernel rejected probe %s: %s\n", probe->point, reason);
+    int located = btf_line_of_insn(s->program->object, s->program->object_size,
+                                   bpf_program__section_name(prog),
+                                   verifier_log_failed_insn(s->log_buf), &at) == 0;
+    verifier_log_summary(s->log_buf, !located, reason, sizeof(reason));
+    /* codegen names the script's directory "." and LLVM joins the two */
+    if (located && strncmp(at.file, "./", 2) == 0)
+        at.file += 2;
+    if (located)
+        fprintf(stderr, "ERROR: the kernel rejected probe %s at %s:%u:%u: %s\n", probe->point,
+                at.file, at.line, at.col, reason);
+    else
+        fprintf(stderr, "ERROR: the kernel rejected probe %s: %s\n", probe->point, reason);
+    fprintf(stderr, "       %s\n", verifier_hint(reason));
 }
 
 int session_load(struct session *s)
