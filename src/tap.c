@@ -107,6 +107,8 @@ static int parse_limit(struct options *opts, const char *setting)
         opts->codegen.max_nesting = (int)(value > 6 ? 6 : value);
     } else if (strncmp(setting, "MAXMAPENTRIES", name_len) == 0 && name_len == 13) {
         opts->codegen.max_map_entries = value > (1 << 24) ? (1 << 24) : value;
+    } else if (strncmp(setting, "TAP_DEBUG_REJECT", name_len) == 0 && name_len == 16) {
+        opts->codegen.debug_reject = 1;   /* hidden: tests of verifier rejections */
     } else if (zero_ok) {
         opts->codegen.hist_elision = (int)(value > 1000 ? 1000 : value);
     }

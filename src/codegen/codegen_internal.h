@@ -21,9 +21,10 @@
  * do) stays inside the map value. */
 #define SCRATCH_UNWIND 0        /* u64: 0, or why the handler is unwinding */
 #define SCRATCH_BUSY 8          /* u64: a handler owns this CPU's scratch (see probes.c) */
+#define SCRATCH_TRY_DEPTH 16    /* u64: how many try blocks are open (stmt.c) */
 #define SCRATCH_HEADER_SIZE 64
 
-enum unwind_reason { UNWIND_NONE, UNWIND_ERROR, UNWIND_NEXT };
+enum unwind_reason { UNWIND_NONE, UNWIND_ERROR, UNWIND_NEXT, UNWIND_CAUGHT };
 
 /* struct tap_state's u64 fields, by index, for cg_state_field(). */
 #define STATE_INDEX(member) ((int)(offsetof(struct tap_state, member) / sizeof(uint64_t)))
@@ -62,6 +63,7 @@ struct fn_state {
     const struct probe *probe;       /* the probe being generated (pp()) */
     LLVMMetadataRef scope;           /* DISubprogram */
     int depth;                       /* FN_USER: recursion clone depth */
+    int open_trys;                   /* try blocks open at this point of this function */
     struct fn_state *parent;         /* callbacks: the function to return to */
     LLVMBasicBlockRef parent_block;
 };
@@ -99,6 +101,8 @@ struct codegen {
     uint32_t insert_buffer;          /* scratch: a new element's value */
     const struct symbol *foreach_arrays[16];   /* arrays being walked by enclosing foreach */
     int foreach_depth;   /* tokenize()'s state in scratch, 0 until used */
+    int has_try;                     /* the script has a try block: errors may be caught */
+    uint32_t caught_message;         /* scratch string slot: a caught error's message, 0 until used */
 };
 
 /* module.c */
@@ -142,6 +146,9 @@ LLVMValueRef cg_string_concat(struct codegen *cg, LLVMValueRef a, LLVMValueRef b
 LLVMValueRef cg_string_compare(struct codegen *cg, LLVMValueRef a, LLVMValueRef b);
 LLVMValueRef cg_string_length(struct codegen *cg, LLVMValueRef s);
 void cg_define_string_functions(struct codegen *cg);
+struct compiled_format;
+int cg_check_memory_sizes(struct codegen *cg, struct expr *format, const struct compiled_format *compiled);
+void cg_user_bytes(struct codegen *cg, struct span span, LLVMValueRef address, LLVMValueRef count, uint32_t to);
 
 /* expr.c */
 LLVMValueRef cg_expr(struct codegen *cg, struct expr *e);
@@ -154,6 +161,9 @@ LLVMValueRef cg_local_ptr(struct codegen *cg, const struct symbol *sym);
  * it returns an i1, false ends the loop; then body (break/continue work). */
 typedef LLVMValueRef (*cg_loop_hook)(struct codegen *cg, void *data);
 void cg_loop_custom(struct codegen *cg, struct stmt *st, struct stmt *body, cg_loop_hook hook, void *hook_data);
+int cg_script_has_try(const struct script *script);
+/* An error raised while a try is open: its message for catch, then unwind. */
+void cg_catch_error(struct codegen *cg, const char *message, LLVMValueRef value);
 
 /* output.c */
 void cg_output_call(struct codegen *cg, struct expr *call, int builtin_id);

@@ -78,6 +78,8 @@ struct program_probe {
     char *path;              /* canonical absolute path of the binary */
     uint64_t offset;         /* file offset */
     uint64_t cookie;         /* bpf cookie, for probes sharing one program */
+    uint64_t ref_ctr_offset; /* PROGRAM_PROBE_UPROBE at an SDT mark: file offset of the
+                              * semaphore the kernel raises while attached; 0: none */
     /* PROGRAM_PROBE_TRACEPOINT: */
     char *tp_category;
     char *tp_name;
@@ -88,6 +90,7 @@ struct program_probe {
 enum format_arg_kind {
     FORMAT_ARG_LONG,         /* int64_t at offset */
     FORMAT_ARG_STRING,       /* NUL-terminated chars at offset, at most size bytes */
+    FORMAT_ARG_MEMORY,       /* %m/%M: int64_t count at offset, then size - 8 bytes */
 };
 
 struct format_arg {

@@ -91,8 +91,9 @@ void session_print_globals(struct session *s);
 void session_report_losses(struct session *s);
 /* uprobe_multi.c */
 int uprobe_multi_supported(void);
-int uprobe_multi_attach(int prog_fd, const char *path, const uint64_t *offsets, const uint64_t *cookies,
-                        uint32_t count, int is_return);
+/* ref_ctr_offsets: SDT semaphores, raised while attached; NULL when none */
+int uprobe_multi_attach(int prog_fd, const char *path, const uint64_t *offsets, const uint64_t *ref_ctr_offsets,
+                        const uint64_t *cookies, uint32_t count, int is_return);
 void append_json_string(struct strbuf *out, const char *s, size_t n);
 /* maps_print.c */
 void session_print_hist(struct session *s, uint32_t id, const void *data, size_t size);

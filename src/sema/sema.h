@@ -95,6 +95,7 @@ struct probe {
     const char *path;
     uint64_t offset;
     uint64_t vaddr;              /* PROBE_UPROBE/URETPROBE: file address of the probed pc */
+    uint64_t ref_ctr_offset;     /* PROBE_UPROBE at an SDT mark: file offset of its semaphore, or 0 */
     const char *function;        /* PROBE_UPROBE/URETPROBE: ppfunc() */
     void *site;                  /* PROBE_UPROBE/URETPROBE: sema's struct uprobe_site */
     int sleepable;               /* PROBE_UPROBE/URETPROBE: may fault user pages in (user_string) */

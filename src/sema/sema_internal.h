@@ -77,6 +77,10 @@ const char *sema_perf_event_name(int is_hardware, int i);
 int sema_resolve_tracepoint(struct sema *s, struct probe_point *point, struct probe *probe);
 /* Rewrites $field, $$vars ... in place; 1 when the result needs resolving. */
 int sema_lower_tracepoint_target(struct sema *s, struct expr *e);
+/* A string literal node, and `lhs . rhs` (just rhs when lhs is NULL): for
+ * the strings target lowering builds ($$vars, $$name). */
+struct expr *sema_string_expr(struct sema *s, struct span span, const char *text);
+struct expr *sema_concat_expr(struct sema *s, struct span span, struct expr *lhs, struct expr *rhs);
 
 /* list_kernel.c: -l/-L of kernel.trace("...") points */
 int sema_list_tracepoints(FILE *out, struct arena *arena, const char *point, int with_variables);

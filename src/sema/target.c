@@ -13,6 +13,7 @@
 #include "base/strbuf.h"
 #include "sema/builtins.h"
 #include "sema/target_internal.h"
+#include "sema/usdt.h"
 
 int target_lower_error(struct lowering *l, const char *fmt, ...)
 {
@@ -664,6 +665,8 @@ static int lower_one(struct lowering *l, struct expr *e)
     l->e = e;
     switch (e->kind) {
     case EXPR_TARGET:
+        if (l->site && l->site->mark)
+            return usdt_lower_target(l->s, l->site, e, l->quiet);
         if (e->target.name[0] == '$')
             return target_lower_pretty_list(l, e);
         return lower_variable(l, e);

@@ -269,7 +269,7 @@ static const char *alternatives(struct sema *s, const struct tp_format *format)
     return text;
 }
 
-static struct expr *string_node(struct sema *s, struct span span, const char *text)
+struct expr *sema_string_expr(struct sema *s, struct span span, const char *text)
 {
     struct expr *e = ast_expr(s->arena, EXPR_STRING, span);
     e->string.value = text;
@@ -277,7 +277,7 @@ static struct expr *string_node(struct sema *s, struct span span, const char *te
     return e;
 }
 
-static struct expr *concat(struct sema *s, struct span span, struct expr *lhs, struct expr *rhs)
+struct expr *sema_concat_expr(struct sema *s, struct span span, struct expr *lhs, struct expr *rhs)
 {
     if (!lhs)
         return rhs;
@@ -305,20 +305,21 @@ static void lower_vars(struct sema *s, struct expr *e, const struct tp_format *f
             return;
         const char *label = arena_printf(s->arena, "%s%s=%s", text ? " " : "", f->name,
                                          value->ctx_read.kind == CTX_READ_LONG ? "" : "\"");
-        text = concat(s, e->span, text, string_node(s, e->span, label));
+        text = sema_concat_expr(s, e->span, text, sema_string_expr(s, e->span, label));
         if (value->ctx_read.kind == CTX_READ_LONG) {
             value->ctx_read.is_signed = 0;   /* %#x of the field's own width */
             struct expr *call = ast_expr(s->arena, EXPR_CALL, e->span);
             call->call.name = "_tap_hex";
             call->call.args = value;
             call->call.arg_count = 1;
-            text = concat(s, e->span, text, call);
+            text = sema_concat_expr(s, e->span, text, call);
         } else {
-            text = concat(s, e->span, concat(s, e->span, text, value), string_node(s, e->span, "\""));
+            text = sema_concat_expr(s, e->span, sema_concat_expr(s, e->span, text, value),
+                                    sema_string_expr(s, e->span, "\""));
         }
     }
     struct expr *next = e->next;
-    *e = *(text ? text : string_node(s, e->span, ""));
+    *e = *(text ? text : sema_string_expr(s, e->span, ""));
     e->next = next;
 }
 
@@ -334,7 +335,7 @@ int sema_lower_tracepoint_target(struct sema *s, struct expr *e)
     }
     if (strcmp(name, "$name") == 0 || strcmp(name, "$system") == 0) {
         struct expr *next = e->next;
-        *e = *string_node(s, e->span, name[1] == 'n' ? format->name : format->category);
+        *e = *sema_string_expr(s, e->span, name[1] == 'n' ? format->name : format->category);
         e->next = next;
         return 0;
     }

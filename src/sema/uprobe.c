@@ -12,19 +12,7 @@
 #include <string.h>
 
 #include "base/strbuf.h"
-#include "sema/uprobe.h"
-
-/* What a probe point asks for, once its components are read. */
-struct process_point {
-    const char *path;
-    const char *library;         /* .library("LIB") or NULL */
-    const char *kind;            /* "function" or "statement" */
-    struct probe_component *kind_component;
-    struct function_pattern pattern;
-    int has_address;
-    uint64_t address;
-    const char *suffix;          /* "call", "return", "inline", "exported" or NULL */
-};
+#include "sema/usdt.h"
 
 static int point_error(struct sema *s, struct probe_point *point, struct span span, const char *message)
 {
@@ -87,11 +75,16 @@ static int read_point(struct sema *s, struct probe_point *point, struct process_
         out->library = c->arg_string;
         c = c->next;
     }
-    if (!c || (strcmp(c->name, "function") != 0 && strcmp(c->name, "statement") != 0) ||
-        c->arg_kind == PROBE_ARG_NONE)
+    if (c && strcmp(c->name, "provider") == 0 && c->arg_kind == PROBE_ARG_STRING) {
+        out->provider = c->arg_string;
+        c = c->next;
+    }
+    int mark = c && strcmp(c->name, "mark") == 0 && c->arg_kind == PROBE_ARG_STRING;
+    if (!c || (strcmp(c->name, "function") != 0 && strcmp(c->name, "statement") != 0 && !mark) ||
+        c->arg_kind == PROBE_ARG_NONE || (out->provider && !mark))
         return point_error(s, point, c ? c->span : point->components->span,
                            arena_printf(s->arena, "while resolving probe point: process probe %s is not supported "
-                                        "(use .function(\"PAT\") or .statement(\"PAT\"))",
+                                        "(use .function(\"PAT\"), .statement(\"PAT\") or .mark(\"NAME\"))",
                                         c ? c->name : "without a function"));
     out->kind = c->name;
     out->kind_component = c;
@@ -102,6 +95,10 @@ static int read_point(struct sema *s, struct probe_point *point, struct process_
         parse_pattern(s->arena, c->arg_string, &out->pattern);
     }
     c = c->next;
+    if (c && mark)
+        return point_error(s, point, c->span,
+                           arena_printf(s->arena, "while resolving probe point: unknown process probe "
+                                        "component %s after .mark", c->name));
     if (c) {
         static const char *suffixes[] = {"call", "return", "inline", "exported"};
         for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
@@ -426,9 +423,9 @@ static void join_group(struct sema *s, struct probe *probe, struct probe **leade
     probe->group_leader = l;
 }
 
-static struct probe *add_site(struct sema *s, struct stmt *body, struct probe_point *point,
-                              struct frame_layout *frame, struct uprobe_site *site, const char *text,
-                              struct probe **leader)
+struct probe *uprobe_add_site(struct sema *s, struct stmt *body, struct probe_point *point,
+                             struct frame_layout *frame, struct uprobe_site *site, const char *text,
+                             struct probe **leader)
 {
     struct probe *probe = sema_new_probe(s, point, body, frame);
     probe->body = sema_clone_stmt(s->arena, body);
@@ -485,7 +482,7 @@ static int resolve_functions(struct sema *s, struct stmt *body, struct probe_poi
         const char *text = arena_printf(s->arena, "process(\"%s\").function(\"%s\")%s%s", m->path,
                                         function_text(s, f), pp->suffix ? "." : "",
                                         pp->suffix ? pp->suffix : "");
-        add_site(s, body, point, frame, site, text, &leader);
+        uprobe_add_site(s, body, point, frame, site, text, &leader);
         added++;
     }
     int wants_inline = !pp->suffix || strcmp(pp->suffix, "inline") == 0;
@@ -504,7 +501,7 @@ static int resolve_functions(struct sema *s, struct stmt *body, struct probe_poi
             const char *text = arena_printf(s->arena, "process(\"%s\").function(\"%s\")%s%s", m->path,
                                             function_text(s, f), pp->suffix ? "." : "",
                                             pp->suffix ? pp->suffix : "");
-            add_site(s, body, point, frame, site, text, &leader);
+            uprobe_add_site(s, body, point, frame, site, text, &leader);
             added++;
         }
     }
@@ -596,7 +593,7 @@ static int resolve_statements(struct sema *s, struct stmt *body, struct probe_po
         site->is_statement = 1;
         site->at_entry = site->function && site->function->entry == pp->address;
         struct probe *leader = NULL;
-        add_site(s, body, point, frame, site,
+        uprobe_add_site(s, body, point, frame, site,
                  arena_printf(s->arena, "process(\"%s\").statement(0x%llx)", m->path,
                               (unsigned long long)pp->address), &leader);
         return 1;
@@ -622,7 +619,7 @@ static int resolve_statements(struct sema *s, struct stmt *body, struct probe_po
             site->line = lines[k].line;
             site->is_statement = 1;
             site->at_entry = site->pc == f->entry;
-            add_site(s, body, point, frame, site,
+            uprobe_add_site(s, body, point, frame, site,
                      arena_printf(s->arena, "process(\"%s\").statement(\"%s@%s:%d\")", m->path, f->name,
                                   f->decl_file, lines[k].line), &leader);
             added++;
@@ -679,7 +676,8 @@ int sema_resolve_process(struct sema *s, struct stmt *body, struct probe_point *
                            arena_printf(s->arena, "while resolving probe point: %s", error));
     int first = s->script->probe_count;
     int added = strcmp(pp.kind, "statement") == 0 ? resolve_statements(s, body, point, frame, m, &pp)
-                                                  : resolve_functions(s, body, point, frame, m, &pp);
+              : strcmp(pp.kind, "mark") == 0 ? sema_resolve_marks(s, body, point, frame, m, &pp)
+                                             : resolve_functions(s, body, point, frame, m, &pp);
     if (point->components->arg_kind == PROBE_ARG_INT)
         for (int i = first; i < s->script->probe_count; i++)
             only_in_process(s, s->script->probes[i], point->components);
