@@ -23,7 +23,7 @@ bash "$here/run.sh" 1 "${harnesses[@]}" >/dev/null || exit 1
 
 cpu_seconds() { # utime + stime of a live process, in seconds
   local fields
-  read -ra fields <"/proc/$1/stat" 2>/dev/null || { echo -1; return; }
+  read -ra fields 2>/dev/null <"/proc/$1/stat" || { echo -1; return; }
   echo $(((fields[13] + fields[14]) / $(getconf CLK_TCK)))
 }
 
