@@ -98,14 +98,7 @@ static void run_loop(struct codegen *cg, struct span span, LLVMValueRef count, l
 {
     struct fn_state state;
     LLVMValueRef fn = cg_begin_callback(cg, "string_loop", 0, &state);
-    LLVMBasicBlockRef entry = cg_block(cg, "entry"), none = cg_block(cg, "no_scratch"), run = cg_block(cg, "run");
-    cg_position(cg, entry);
-    cg_set_location(cg, span);
-    state.scratch = cg_load_scratch(cg);
-    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, state.scratch, ""), none, run);
-    cg_position(cg, none);
-    loop_stop(cg);
-    cg_position(cg, run);
+    cg_callback_entry(cg, &state, span, 1);
     body(cg, LLVMGetParam(fn, 0), data);
     cg_end_callback(cg, &state);
     cg_set_location(cg, span);
