@@ -34,6 +34,8 @@ enum unwind_reason { UNWIND_NONE, UNWIND_ERROR, UNWIND_NEXT, UNWIND_CAUGHT };
 #define STATE_SKIPPED STATE_INDEX(skipped_probes)
 #define STATE_TARGET_PID STATE_INDEX(target_pid)
 #define STATE_REALTIME_OFFSET STATE_INDEX(realtime_offset_ns)
+#define STATE_WAKEUP_BYTES STATE_INDEX(wakeup_bytes)
+#define STATE_LAST_WAKEUP STATE_INDEX(last_wakeup_ns)
 
 /* Every probe and function has a frame in scratch (not on the BPF stack: the
  * verifier tracks stack values precisely, so loop callbacks that change them
@@ -66,6 +68,7 @@ struct fn_state {
     int open_trys;                   /* try blocks open at this point of this function */
     struct fn_state *parent;         /* callbacks: the function to return to */
     LLVMBasicBlockRef parent_block;
+    int stack_needs;                 /* FN_PROBE: stacks its entry captures (stack.c) */
 };
 
 struct codegen {
@@ -103,6 +106,10 @@ struct codegen {
     int foreach_depth;   /* tokenize()'s state in scratch, 0 until used */
     int has_try;                     /* the script has a try block: errors may be caught */
     uint32_t caught_message;         /* scratch string slot: a caught error's message, 0 until used */
+    uint32_t stack_offset;           /* stack.c: captured stacks in scratch, 0 until used */
+    int stack_needs_in_functions;    /* stack.c: stacks used inside user functions */
+    LLVMValueRef symbol_maps[3];     /* stack.c: tap_sym_files, _names, _paths, NULL until used */
+    uint32_t symbol_search;          /* stack.c: the symbol search's variables in scratch */
 };
 
 /* module.c */
@@ -171,6 +178,11 @@ void cg_output_call(struct codegen *cg, struct expr *call, int builtin_id);
 void cg_raise_error(struct codegen *cg, struct span span, const char *message, LLVMValueRef value);
 void cg_unwind_if_needed(struct codegen *cg);
 void cg_exit(struct codegen *cg);
+/* context.c: `size` bytes of kernel memory at base + offset, zero-extended
+ * (0 when unreadable). */
+LLVMValueRef cg_read_kernel(struct codegen *cg, LLVMValueRef base, long offset, int size);
+void cg_warn(struct codegen *cg, LLVMValueRef message);
+void cg_abort(struct codegen *cg);
 
 /* arrays.c: arrays and statistics are BPF hash maps, one per global */
 struct cg_array {
@@ -220,6 +232,8 @@ void cg_emit_record(struct codegen *cg, LLVMValueRef ring, uint32_t size, int lo
 
 /* string_functions.c, regex.c */
 LLVMValueRef cg_string_builtin(struct codegen *cg, struct expr *call, int builtin_id);
+/* string_quoted(s): "..." with escapes, `"...` when it does not fit. */
+LLVMValueRef cg_string_quoted(struct codegen *cg, struct span span, LLVMValueRef s);
 LLVMValueRef cg_regex_match(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_opaque_clamp(struct codegen *cg, LLVMValueRef value, int64_t max);
 
@@ -253,6 +267,12 @@ LLVMValueRef cg_user_string(struct codegen *cg, struct expr *e, int with_fallbac
 /* context.c: ppid(), pexecname(), euid(), jiffies(); the -c/-x process tree */
 LLVMValueRef cg_in_target_tree(struct codegen *cg, LLVMValueRef target);
 LLVMValueRef cg_context_call(struct codegen *cg, struct expr *e, int builtin_id);
+
+/* stack.c: backtraces, captured at the probe's entry (see there) */
+LLVMBasicBlockRef cg_stack_begin(struct codegen *cg);
+void cg_stack_finish(struct codegen *cg, LLVMBasicBlockRef capture, LLVMValueRef ctx);
+LLVMValueRef cg_stack_builtin(struct codegen *cg, struct expr *call, int builtin_id);
+LLVMValueRef cg_stack_user_pc(struct codegen *cg);
 
 /* probes.c */
 void cg_define_probes(struct codegen *cg);

@@ -29,6 +29,30 @@ static void atomic_increment(struct codegen *cg, int state_field)
  * them, else counts the loss in `lost_field` (or not at all when < 0). */
 typedef void (*record_filler)(struct codegen *cg, LLVMValueRef record, void *data);
 
+/* A wakeup per record costs the traced thread an irq_work and user space a
+ * context switch per event: wake it only when wakeup_bytes are unread or
+ * when no record did for a period (so the first event after a pause shows at
+ * once); user space polls every period for the rest. */
+static LLVMValueRef events_submit_flags(struct codegen *cg, LLVMValueRef ring)
+{
+    LLVMValueRef query[2] = {ring, cg_const(cg, BPF_RB_AVAIL_DATA)};
+    LLVMValueRef unread = cg_helper(cg, BPF_FUNC_ringbuf_query, cg->i64, query, 2);
+    LLVMValueRef limit = LLVMBuildLoad2(cg->builder, cg->i64, cg_state_field(cg, STATE_WAKEUP_BYTES), "");
+    LLVMValueRef now = cg_helper(cg, BPF_FUNC_ktime_get_ns, cg->i64, NULL, 0);
+    LLVMValueRef last_ptr = cg_state_field(cg, STATE_LAST_WAKEUP);
+    LLVMValueRef since = LLVMBuildSub(cg->builder, now, LLVMBuildLoad2(cg->builder, cg->i64, last_ptr, ""), "");
+    LLVMValueRef due = LLVMBuildOr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntUGE, unread, limit, ""),
+                                   LLVMBuildICmp(cg->builder, LLVMIntUGE, since,
+                                                 cg_const(cg, (int64_t)TAP_WAKEUP_PERIOD_NS), ""), "");
+    LLVMBasicBlockRef wake = cg_block(cg, "wakeup"), done = cg_block(cg, "wakeup_done");
+    LLVMBuildCondBr(cg->builder, due, wake, done);
+    cg_position(cg, wake);
+    LLVMBuildStore(cg->builder, now, last_ptr);
+    LLVMBuildBr(cg->builder, done);
+    cg_position(cg, done);
+    return LLVMBuildSelect(cg->builder, due, cg_const(cg, BPF_RB_FORCE_WAKEUP), cg_const(cg, BPF_RB_NO_WAKEUP), "");
+}
+
 static void emit_record(struct codegen *cg, LLVMValueRef ring, uint32_t size, int lost_field,
                         record_filler fill, void *data)
 {
@@ -39,7 +63,8 @@ static void emit_record(struct codegen *cg, LLVMValueRef ring, uint32_t size, in
     LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, record, ""), lost, got);
     cg_position(cg, got);
     fill(cg, record, data);
-    LLVMValueRef submit[2] = {record, cg_const(cg, 0)};
+    LLVMValueRef flags = ring == cg->events_map ? events_submit_flags(cg, ring) : cg_const(cg, 0);
+    LLVMValueRef submit[2] = {record, flags};
     cg_helper(cg, BPF_FUNC_ringbuf_submit, cg->void_type, submit, 2);
     LLVMBuildBr(cg->builder, done);
     cg_position(cg, lost);
@@ -316,4 +341,32 @@ void cg_exit(struct codegen *cg)
 {
     emit_record(cg, cg->control_map, sizeof(struct record_header), -1, fill_exit, NULL);
     LLVMBuildStore(cg->builder, cg_const(cg, 1), cg_state_field(cg, STATE_EXITING));
+}
+
+static void fill_warning(struct codegen *cg, LLVMValueRef record, void *data)
+{
+    LLVMBuildStore(cg->builder, header_value(cg, RECORD_WARN, 0), record);
+    cg_string_copy(cg, record_at(cg, record, sizeof(struct record_header)), data);
+}
+
+/* warn(msg): through tap_events, so it keeps its place among the output. */
+void cg_warn(struct codegen *cg, LLVMValueRef message)
+{
+    emit_record(cg, cg->events_map, sizeof(struct record_header) + cg->string_size, STATE_LOST_EVENTS,
+                fill_warning, message);
+}
+
+static void fill_abort(struct codegen *cg, LLVMValueRef record, void *data)
+{
+    LLVMBuildStore(cg->builder, header_value(cg, RECORD_ABORT, 0), record);
+}
+
+/* abort(): like exit(), but the handler stops here and no end probe runs;
+ * it unwinds as an error does, without counting one. */
+void cg_abort(struct codegen *cg)
+{
+    emit_record(cg, cg->control_map, sizeof(struct record_header), -1, fill_abort, NULL);
+    LLVMBuildStore(cg->builder, cg_const(cg, 1), cg_state_field(cg, STATE_EXITING));
+    LLVMBuildStore(cg->builder, cg_const(cg, UNWIND_ERROR), cg_scratch_ptr(cg, SCRATCH_UNWIND));
+    LLVMBuildBr(cg->builder, cg->fn->unwind_block);
 }

@@ -309,7 +309,24 @@ static LLVMValueRef str_replace(struct codegen *cg, struct expr *call, LLVMValue
 struct escape {
     uint32_t from;
     struct output out;
+    int quoted;
+    uint32_t truncated;          /* quoted: scratch i64, the input did not fit */
 };
+
+/* A quoted string ends in `"` when it fits in MAXSTRINGLEN - 1 characters;
+ * else its last four are `"...`, over whatever was there, even half an
+ * escape (SystemTap's _stp_text_str). */
+static void quoted_room(struct codegen *cg, struct escape *e, LLVMValueRef num)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef end = LLVMBuildAdd(b, load(cg, cg_scratch_ptr(cg, e->out.length)), num, "");
+    LLVMBasicBlockRef full = cg_block(cg, "quoted_full"), room = cg_block(cg, "quoted_room");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGT, end, cg_const(cg, cg->string_size - 2), ""), full, room);
+    cg_position(cg, full);
+    store(cg, cg_const(cg, 1), cg_scratch_ptr(cg, e->truncated));
+    loop_stop(cg);
+    cg_position(cg, room);
+}
 
 static void escape_body(struct codegen *cg, LLVMValueRef index, void *data)
 {
@@ -321,6 +338,14 @@ static void escape_body(struct codegen *cg, LLVMValueRef index, void *data)
         {'"', '"'}, {'\\', '\\'},
     };
     int count = (int)(sizeof(named) / sizeof(named[0]));
+    if (e->quoted) {
+        LLVMValueRef num = LLVMBuildSelect(b, LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, c, cg_const(cg, 32), ""),
+                                                           LLVMBuildICmp(b, LLVMIntULE, c, cg_const(cg, 126), ""), ""),
+                                           cg_const(cg, 1), cg_const(cg, 4), "");
+        for (int i = 0; i < count; i++)
+            num = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, c, cg_const(cg, named[i].c), ""), cg_const(cg, 2), num, "");
+        quoted_room(cg, e, num);
+    }
     LLVMBasicBlockRef plain = cg_block(cg, "plain"), octal = cg_block(cg, "octal"), other = cg_block(cg, "other");
     LLVMValueRef sw = LLVMBuildSwitch(b, c, other, (unsigned)count);
     for (int i = 0; i < count; i++) {
@@ -347,18 +372,34 @@ static void escape_body(struct codegen *cg, LLVMValueRef index, void *data)
     loop_continue(cg);
 }
 
-static LLVMValueRef text_str(struct codegen *cg, struct expr *call, LLVMValueRef s, int quoted)
+static LLVMValueRef text_str(struct codegen *cg, struct span span, LLVMValueRef s, int quoted)
 {
-    struct escape e;
+    struct escape e = {.quoted = quoted};
     LLVMValueRef len;
     e.from = copy_to_slot(cg, s, &len);
     output_start(cg, &e.out);
-    if (quoted)
+    if (quoted) {
+        e.truncated = cg_alloc_scratch(cg, 8);
+        store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, e.truncated));
         output_char(cg, &e.out, cg_const(cg, '"'));
-    run_loop(cg, call->span, len, escape_body, &e);
-    if (quoted)
+    }
+    run_loop(cg, span, len, escape_body, &e);
+    if (quoted) {
+        LLVMBuilderRef b = cg->builder;
+        LLVMValueRef length_ptr = cg_scratch_ptr(cg, e.out.length);
+        LLVMValueRef truncated = LLVMBuildICmp(b, LLVMIntNE, load(cg, cg_scratch_ptr(cg, e.truncated)), cg_const(cg, 0), "");
+        store(cg, LLVMBuildSelect(b, truncated, cg_const(cg, cg->string_size - 5), load(cg, length_ptr), ""), length_ptr);
         output_char(cg, &e.out, cg_const(cg, '"'));
+        for (int i = 0; i < 3; i++)
+            output_char(cg, &e.out, LLVMBuildSelect(b, truncated, cg_const(cg, '.'), cg_const(cg, 0), ""));
+        /* a NUL written in place of the dots ends the string there */
+    }
     return output_finish(cg, &e.out);
+}
+
+LLVMValueRef cg_string_quoted(struct codegen *cg, struct span span, LLVMValueRef s)
+{
+    return text_str(cg, span, s, 1);
 }
 
 /* ---- tokenize: state kept per CPU between calls, as stap keeps it ---- */
@@ -1064,8 +1105,8 @@ LLVMValueRef cg_string_builtin(struct codegen *cg, struct expr *call, int builti
     case BUILTIN_STRTOL: return strtol_(cg, call, v[0], v[1]);
     case BUILTIN_ISDIGIT: return isdigit_(cg, v[0]);
     case BUILTIN_TOKENIZE: return tokenize(cg, call, v[0], v[1]);
-    case BUILTIN_TEXT_STR: return text_str(cg, call, v[0], 0);
-    case BUILTIN_STRING_QUOTED: return text_str(cg, call, v[0], 1);
+    case BUILTIN_TEXT_STR: return text_str(cg, call->span, v[0], 0);
+    case BUILTIN_STRING_QUOTED: return text_str(cg, call->span, v[0], 1);
     }
     return cg_const(cg, 0);
 }

@@ -15,6 +15,7 @@
 
 #include "runtime/format.h"
 #include "runtime/session.h"
+#include "runtime/symbols.h"
 
 #ifndef CAP_PERFMON
 #define CAP_PERFMON 38
@@ -90,6 +91,7 @@ static void session_free(struct session *s)
         free(s->formats);
     }
     strbuf_free(&s->out);
+    symbols_free(s->symbols);
     if (s->out_fd > STDERR_FILENO)
         close(s->out_fd);
     close_fd(s->child_go_fd);
@@ -121,9 +123,11 @@ static void session_end(struct session *s)
 {
     s->state->exiting = 1;
     session_drain_all(s);
-    session_run_probes(s, s->end == SESSION_END_ERROR ? PROGRAM_PROBE_ERROR : PROGRAM_PROBE_END);
+    if (s->end != SESSION_END_ABORT)
+        session_run_probes(s, s->end == SESSION_END_ERROR ? PROGRAM_PROBE_ERROR : PROGRAM_PROBE_END);
     session_drain_all(s);
-    session_print_globals(s);
+    if (s->end != SESSION_END_ABORT)
+        session_print_globals(s);
     session_report_losses(s);
 }
 

@@ -16,6 +16,8 @@ static const struct builtin builtins[] = {
     {"printdln", BUILTIN_PRINTDLN, TYPE_VOID, BUILTIN_ARGS_DELIMITED, 0, {0}},
     FIXED0("exit", BUILTIN_EXIT, TYPE_VOID),
     FIXED1("error", BUILTIN_ERROR, TYPE_VOID, TYPE_STRING),
+    FIXED1("warn", BUILTIN_WARN, TYPE_VOID, TYPE_STRING),
+    FIXED0("abort", BUILTIN_ABORT, TYPE_VOID),
     FIXED0("pid", BUILTIN_PID, TYPE_LONG),
     FIXED0("tid", BUILTIN_TID, TYPE_LONG),
     FIXED0("uid", BUILTIN_UID, TYPE_LONG),
@@ -50,6 +52,8 @@ static const struct builtin builtins[] = {
     FIXED0("jiffies", BUILTIN_JIFFIES, TYPE_LONG),
     FIXED0("__tap_arg_start", BUILTIN_ARG_START, TYPE_LONG),   /* current->mm->arg_start */
     FIXED0("__tap_arg_end", BUILTIN_ARG_END, TYPE_LONG),
+    FIXED0("__tap_env_start", BUILTIN_ENV_START, TYPE_LONG),   /* current->mm->env_start */
+    FIXED0("__tap_env_end", BUILTIN_ENV_END, TYPE_LONG),
     {"__tap_format", BUILTIN_TAP_FORMAT, TYPE_STRING, BUILTIN_ARGS_ANY, 0, {0}},
     {"sprintf", BUILTIN_SPRINTF, TYPE_STRING, BUILTIN_ARGS_FORMAT, 0, {0}},
     {"sprint", BUILTIN_SPRINT, TYPE_STRING, BUILTIN_ARGS_ANY, 0, {0}},
@@ -64,6 +68,15 @@ static const struct builtin builtins[] = {
     {"tokenize", BUILTIN_TOKENIZE, TYPE_STRING, BUILTIN_ARGS_FIXED, 2, {TYPE_STRING, TYPE_STRING}},
     FIXED1("text_str", BUILTIN_TEXT_STR, TYPE_STRING, TYPE_STRING),
     FIXED1("string_quoted", BUILTIN_STRING_QUOTED, TYPE_STRING, TYPE_STRING),
+    FIXED0("ubacktrace", BUILTIN_UBACKTRACE, TYPE_STRING),
+    FIXED0("print_ubacktrace", BUILTIN_PRINT_UBACKTRACE, TYPE_VOID),
+    FIXED1("print_ustack", BUILTIN_PRINT_USTACK, TYPE_VOID, TYPE_STRING),
+    FIXED0("backtrace", BUILTIN_BACKTRACE, TYPE_STRING),
+    FIXED0("print_backtrace", BUILTIN_PRINT_BACKTRACE, TYPE_VOID),
+    FIXED1("print_stack", BUILTIN_PRINT_STACK, TYPE_VOID, TYPE_STRING),
+    FIXED1("usymname", BUILTIN_USYMNAME, TYPE_STRING, TYPE_LONG),
+    FIXED1("usymdata", BUILTIN_USYMDATA, TYPE_STRING, TYPE_LONG),
+    FIXED1("umodname", BUILTIN_UMODNAME, TYPE_STRING, TYPE_LONG),
 };
 
 const struct builtin *builtin_lookup(const char *name)

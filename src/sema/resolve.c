@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "sema/builtins.h"
+#include "sema/register_args.h"
 #include "sema/sema_internal.h"
 #include "sema/uprobe.h"
 
@@ -109,6 +110,8 @@ static void resolve_tapset_callee(struct sema *s, struct function_decl *fn)
 static void resolve_call(struct sema *s, struct expr *e)
 {
     resolve_list(s, e->call.args);
+    if (!visible_function(s, e->call.name, e->span) && sema_lower_register_arg(s, e))
+        return;
     struct function_decl *fn = visible_function(s, e->call.name, e->span);
     const struct builtin *builtin = fn ? NULL : builtin_lookup(e->call.name);
     if (!fn && !builtin && sema_tapset_function(s, e->call.name))
