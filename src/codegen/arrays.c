@@ -631,11 +631,8 @@ static LLVMValueRef slice_walk(struct codegen *cg, struct cg_array *a, struct ex
     LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, found));
     struct fn_state state;
     LLVMValueRef fn = cg_begin_callback(cg, delete_matches ? "delete_slice" : "in_slice", 1, &state);
-    LLVMBasicBlockRef entry = cg_block(cg, "entry"), skip = cg_block(cg, "skip"), run = cg_block(cg, "run");
-    cg_position(cg, entry);
-    cg_set_location(cg, span);
-    state.scratch = cg_load_scratch(cg);
-    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, state.scratch, ""), skip, run);
+    cg_callback_entry(cg, &state, span, 0);
+    LLVMBasicBlockRef run = LLVMGetInsertBlock(cg->builder), skip = cg_block(cg, "skip");
     cg_position(cg, skip);
     LLVMBuildRet(cg->builder, cg_const(cg, 0));
     cg_position(cg, run);

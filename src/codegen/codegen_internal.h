@@ -128,6 +128,7 @@ LLVMValueRef cg_entry_alloca(struct codegen *cg, LLVMTypeRef type, const char *n
  * bpf_for_each_map_elem: (map, key, value, ctx)), inheriting the caller's
  * context; cg_end_callback() returns to generating the caller. */
 LLVMValueRef cg_begin_callback(struct codegen *cg, const char *prefix, int map_callback, struct fn_state *state);
+void cg_callback_entry(struct codegen *cg, struct fn_state *state, struct span span, int64_t miss_result);
 void cg_end_callback(struct codegen *cg, struct fn_state *state);
 
 /* data.c: .data, maps, scratch */

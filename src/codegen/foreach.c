@@ -121,11 +121,8 @@ static LLVMValueRef scan_callback(struct codegen *cg, struct walk *w)
     struct fn_state state;
     LLVMValueRef fn = cg_begin_callback(cg, "foreach_scan", 1, &state);
     LLVMBuilderRef b = cg->builder;
-    LLVMBasicBlockRef entry = cg_block(cg, "entry"), skip = cg_block(cg, "skip"), run = cg_block(cg, "run");
-    cg_position(cg, entry);
-    cg_set_location(cg, w->st->span);
-    state.scratch = cg_load_scratch(cg);
-    LLVMBuildCondBr(b, LLVMBuildIsNull(b, state.scratch, ""), skip, run);
+    cg_callback_entry(cg, &state, w->st->span, 0);
+    LLVMBasicBlockRef run = LLVMGetInsertBlock(b), skip = cg_block(cg, "skip");
     cg_position(cg, skip);
     LLVMBuildRet(b, cg_const(cg, 0));
     cg_position(cg, run);

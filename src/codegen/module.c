@@ -131,6 +131,23 @@ LLVMValueRef cg_begin_callback(struct codegen *cg, const char *prefix, int map_c
     return fn;
 }
 
+/* A callback's first block: this CPU's scratch found again (a pointer kept
+ * by the caller would not survive the verifier's view of the callback). A
+ * miss cannot happen, as BPF programs do not migrate, but the verifier wants
+ * the check: it returns miss_result. Call it first: its block is the
+ * function's entry. */
+void cg_callback_entry(struct codegen *cg, struct fn_state *state, struct span span, int64_t miss_result)
+{
+    LLVMBasicBlockRef entry = cg_block(cg, "entry"), miss = cg_block(cg, "no_scratch"), run = cg_block(cg, "run");
+    cg_position(cg, entry);
+    cg_set_location(cg, span);
+    state->scratch = cg_load_scratch(cg);
+    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, state->scratch, ""), miss, run);
+    cg_position(cg, miss);
+    LLVMBuildRet(cg->builder, cg_const(cg, miss_result));
+    cg_position(cg, run);
+}
+
 void cg_end_callback(struct codegen *cg, struct fn_state *state)
 {
     cg->fn = state->parent;

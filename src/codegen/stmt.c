@@ -48,21 +48,9 @@ static LLVMValueRef loop_callback(struct codegen *cg, struct expr *cond, struct 
     state.kind = FN_LOOP_BODY;
     state.open_trys = 0;
 
-    LLVMBasicBlockRef entry = cg_block(cg, "entry");
+    cg_callback_entry(cg, &state, body ? body->span : (struct span){.line = 1, .col = 1}, 1);
     state.unwind_block = cg_block(cg, "unwind");
     state.continue_block = cg_block(cg, "continue");
-    cg_position(cg, entry);
-    cg_set_location(cg, body ? body->span : (struct span){.line = 1, .col = 1});
-    /* Scratch is looked up again: a pointer kept in the caller's frame would
-     * not survive the verifier's view of the callback. */
-    state.scratch = cg_load_scratch(cg);
-    /* The caller found scratch on this CPU, and BPF programs do not migrate:
-     * a miss here cannot happen, but the verifier wants the check. */
-    LLVMBasicBlockRef have_scratch = cg_block(cg, "have_scratch"), no_scratch = cg_block(cg, "no_scratch");
-    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, state.scratch, ""), no_scratch, have_scratch);
-    cg_position(cg, no_scratch);
-    loop_return(cg, 1);
-    cg_position(cg, have_scratch);
     state.frame = cg_scratch_ptr(cg, state.frame_offset);
     if (cond) {
         LLVMBasicBlockRef run = cg_block(cg, "run"), done = cg_block(cg, "done");

@@ -98,14 +98,7 @@ static void run_loop(struct codegen *cg, struct span span, LLVMValueRef count, l
 {
     struct fn_state state;
     LLVMValueRef fn = cg_begin_callback(cg, "string_loop", 0, &state);
-    LLVMBasicBlockRef entry = cg_block(cg, "entry"), none = cg_block(cg, "no_scratch"), run = cg_block(cg, "run");
-    cg_position(cg, entry);
-    cg_set_location(cg, span);
-    state.scratch = cg_load_scratch(cg);
-    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, state.scratch, ""), none, run);
-    cg_position(cg, none);
-    loop_stop(cg);
-    cg_position(cg, run);
+    cg_callback_entry(cg, &state, span, 1);
     body(cg, LLVMGetParam(fn, 0), data);
     cg_end_callback(cg, &state);
     cg_set_location(cg, span);
@@ -584,6 +577,8 @@ static int kernel_formats(const struct format_piece *p)
 {
     if (p->width_star || p->precision_star || strchr("obmM", p->conv))
         return 0;
+    if (p->conv == 'c' && (p->flags & FORMAT_FLAG_HASH))
+        return 0;
     if (p->precision >= 0 && p->conv != 's')
         return 0;
     int hash = (p->flags & FORMAT_FLAG_HASH) || p->conv == 'p';
@@ -763,6 +758,57 @@ static void char_body(struct codegen *cg, struct output *o, void *data)
     output_char(cg, o, *(LLVMValueRef *)data);
 }
 
+/* %#c: a quote, a backslash or a character that does not print is
+ * escaped, by name (\n) or in octal (\001). */
+struct escaped_char {
+    LLVMValueRef c, name, octal;     /* name: the escape letter, or 0 */
+};
+
+static void escaped_body(struct codegen *cg, struct output *o, void *data)
+{
+    struct escaped_char *e = data;
+    LLVMBuilderRef b = cg->builder;
+    LLVMBasicBlockRef plain = cg_block(cg, "char_plain"), escape = cg_block(cg, "char_escape"),
+                      named = cg_block(cg, "char_named"), octal = cg_block(cg, "char_octal"),
+                      done = cg_block(cg, "char_done");
+    LLVMValueRef has_name = LLVMBuildICmp(b, LLVMIntNE, e->name, cg_const(cg, 0), "");
+    LLVMBuildCondBr(b, LLVMBuildOr(b, has_name, e->octal, ""), escape, plain);
+    cg_position(cg, plain);
+    output_char(cg, o, e->c);
+    LLVMBuildBr(b, done);
+    cg_position(cg, escape);
+    output_char(cg, o, cg_const(cg, '\\'));
+    LLVMBuildCondBr(b, has_name, named, octal);
+    cg_position(cg, named);
+    output_char(cg, o, e->name);
+    LLVMBuildBr(b, done);
+    cg_position(cg, octal);
+    for (int shift = 6; shift >= 0; shift -= 3) {
+        LLVMValueRef digit = LLVMBuildAnd(b, LLVMBuildLShr(b, e->c, cg_const(cg, shift), ""), cg_const(cg, 7), "");
+        output_char(cg, o, LLVMBuildAdd(b, digit, cg_const(cg, '0'), ""));
+    }
+    LLVMBuildBr(b, done);
+    cg_position(cg, done);
+}
+
+static void render_escaped_char(struct codegen *cg, struct output *o, const struct format_piece *p, LLVMValueRef c,
+                                struct field f)
+{
+    static const char from[] = "\a\b\f\n\r\t\v'\\", to[] = "abfnrtv'\\";
+    LLVMBuilderRef b = cg->builder;
+    struct escaped_char e = {.c = c, .name = cg_const(cg, 0)};
+    for (int i = 0; from[i]; i++)
+        e.name = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, c, cg_const(cg, from[i]), ""), cg_const(cg, to[i]),
+                                 e.name, "");
+    e.octal = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntEQ, e.name, cg_const(cg, 0), ""),
+                           LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntULT, c, cg_const(cg, 0x20), ""),
+                                       LLVMBuildICmp(b, LLVMIntUGE, c, cg_const(cg, 0x7f), ""), ""), "");
+    LLVMValueRef shown = LLVMBuildSelect(b, e.octal, cg_const(cg, 4),
+                                         LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntNE, e.name, cg_const(cg, 0), ""),
+                                                         cg_const(cg, 2), cg_const(cg, 1), ""), "");
+    render_padded(cg, o, p, f, shown, escaped_body, &e);
+}
+
 static void string_body(struct codegen *cg, struct output *o, void *data)
 {
     output_cstring(cg, o, *(LLVMValueRef *)data);
@@ -881,7 +927,10 @@ static void render_piece(struct codegen *cg, struct output *o, const struct form
     switch (p->conv) {
     case 'c':
         value = LLVMBuildAnd(cg->builder, value, cg_const(cg, 0xff), "");
-        render_padded(cg, o, p, f, cg_const(cg, 1), char_body, &value);
+        if (p->flags & FORMAT_FLAG_HASH)
+            render_escaped_char(cg, o, p, value, f);
+        else
+            render_padded(cg, o, p, f, cg_const(cg, 1), char_body, &value);
         break;
     case 's': render_string(cg, o, p, value, f); break;
     case 'b': render_binary(cg, o, p, value, f); break;

@@ -96,6 +96,21 @@ static void test_record(void)
     CHECK(record_decode(&format, record, 20, values) < 0);   /* truncated record */
 }
 
+/* %m/%M: a count, then the bytes (NULs included), bounded by the slot. */
+static void test_record_memory(void)
+{
+    struct format_arg args[] = { { FORMAT_ARG_MEMORY, 8, 16 } };
+    struct program_format format = { "%.3M", args, 1, 24 };
+    struct format_value value;
+    unsigned char record[24] = { 1, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0x0a, 0, 0x14, 'x' };
+    CHECK(record_decode(&format, record, sizeof(record), &value) == 0);
+    CHECK(value.string_len == 3 && value.string[0] == 0x0a && value.string[1] == 0 && value.string[2] == 0x14);
+    record[8] = 100;                      /* more than the slot holds */
+    CHECK(record_decode(&format, record, sizeof(record), &value) == 0);
+    CHECK(value.string_len == 8);
+    CHECK(record_decode(&format, record, 20, &value) < 0);   /* truncated record */
+}
+
 static void test_verifier(void)
 {
     char out[512];
@@ -149,6 +164,7 @@ int main(void)
     test_settings();
     test_command();
     test_record();
+    test_record_memory();
     test_verifier();
     test_cpus();
     return check_summary();
