@@ -337,6 +337,10 @@ static LLVMValueRef builtin_call(struct codegen *cg, struct expr *e, const struc
     case BUILTIN_PPID: case BUILTIN_PEXECNAME: case BUILTIN_EUID: case BUILTIN_JIFFIES:
     case BUILTIN_ARG_START: case BUILTIN_ARG_END: case BUILTIN_ENV_START: case BUILTIN_ENV_END:
         return cg_context_call(cg, e, (int)b->id);
+    case BUILTIN_UBACKTRACE: case BUILTIN_PRINT_UBACKTRACE: case BUILTIN_PRINT_USTACK:
+    case BUILTIN_BACKTRACE: case BUILTIN_PRINT_BACKTRACE: case BUILTIN_PRINT_STACK:
+    case BUILTIN_USYMNAME: case BUILTIN_USYMDATA: case BUILTIN_UMODNAME:
+        return cg_stack_builtin(cg, e, (int)b->id);
     default: return cg_string_builtin(cg, e, (int)b->id);
     }
     return cg_const(cg, 0);

@@ -72,6 +72,16 @@ static void describe_probe(struct codegen *cg, const struct probe *probe, const 
     }
 }
 
+/* -D TAP_DEBUG_REJECT=1: a call to a helper that does not exist, which the
+ * verifier rejects, at the body's first statement, so tests can see how a
+ * rejection is reported without finding a script the verifier refuses. */
+static void emit_debug_rejection(struct codegen *cg, const struct stmt *body)
+{
+    const struct stmt *first = body->kind == STMT_BLOCK && body->block.body ? body->block.body : body;
+    cg_set_location(cg, first->span);
+    cg_helper(cg, 100000, cg->i64, NULL, 0);
+}
+
 static void define_probe(struct codegen *cg, const struct probe *probe)
 {
     char name[32];
@@ -132,14 +142,19 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
         cg_position(cg, own);
     }
     LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, SCRATCH_UNWIND));
+    if (cg->has_try)
+        LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, SCRATCH_TRY_DEPTH));
     cg_setup_frame(cg, probe->frame);
     if (probe->kind == PROBE_UPROBE || probe->kind == PROBE_URETPROBE)
         cg_target_probe_entry(cg, LLVMGetParam(function, 0));
+    LLVMBasicBlockRef stack_capture = cg_stack_begin(cg);
     if (probe->condition) {
         LLVMBasicBlockRef body = cg_block(cg, "body");
         LLVMBuildCondBr(cg->builder, cg_condition(cg, probe->condition), body, release);
         cg_position(cg, body);
     }
+    if (cg->options->debug_reject)
+        emit_debug_rejection(cg, probe->body);
     cg_stmt(cg, probe->body);
     if (cg_block_open(cg))
         LLVMBuildBr(cg->builder, release);
@@ -148,6 +163,7 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
     LLVMBuildBr(cg->builder, release);
     cg_position(cg, skip);
     LLVMBuildRet(cg->builder, cg_i32(cg, 0));
+    cg_stack_finish(cg, stack_capture, LLVMGetParam(function, 0));
     cg->fn = NULL;
     describe_probe(cg, probe, name);
 }

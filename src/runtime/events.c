@@ -177,6 +177,9 @@ static int on_record(void *ctx, void *data, size_t size)
     case RECORD_HIST:
         session_print_hist(s, header.id, data, size);
         return ++s->batch_records >= BATCH_RECORDS ? -EAGAIN : 0;
+    case RECORD_USTACK: case RECORD_KSTACK:
+        session_print_stack(s, header.kind, header.id, data, size);
+        return ++s->batch_records >= BATCH_RECORDS ? -EAGAIN : 0;
     }
     return 0;
 }

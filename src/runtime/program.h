@@ -34,6 +34,27 @@ enum record_kind {
     RECORD_WARN = 5,         /* warn(msg): the message follows the header, NUL-terminated
                               * within string_size bytes (tap_events) */
     RECORD_ABORT = 6,        /* abort(): stop now, no end probes (tap_control) */
+    RECORD_USTACK = 7,       /* struct record_stack: print_ubacktrace() (id 0), or print_ustack(s)
+                              * (id 1, the string s follows, string_size bytes) */
+    RECORD_KSTACK = 8,       /* likewise for the kernel stack, without frames[]: print_backtrace()
+                              * (id 0), print_stack(s) (id 1) */
+};
+
+#define RECORD_STACK_DEPTH 20    /* frames kept, SystemTap's MAXBACKTRACE */
+
+/* One user frame as bpf_get_stack(BPF_F_USER_BUILD_ID) gives it. */
+struct record_stack_frame {
+    int32_t status;          /* 0: none, 1: build_id + offset, 2: ip only */
+    unsigned char build_id[20];
+    uint64_t offset_or_ip;   /* file offset (status 1), else the address */
+};
+
+struct record_stack {
+    struct record_header header;
+    uint32_t pid;            /* the thread group whose stack this is */
+    uint32_t count;          /* frames in ips[] */
+    uint64_t ips[RECORD_STACK_DEPTH];
+    struct record_stack_frame frames[RECORD_STACK_DEPTH];   /* RECORD_USTACK only */
 };
 
 struct record_error {
@@ -52,7 +73,37 @@ struct tap_state {
     uint64_t target_pid;     /* target(): the -c child or -x pid, 0 without; written by the
                               * runtime before load (the -c child is forked first) */
     int64_t realtime_offset_ns;  /* CLOCK_REALTIME - CLOCK_BOOTTIME, for gettimeofday_*() */
+    uint64_t wakeup_bytes;   /* tap_events: a record wakes user space when this much is
+                              * unread (written by the runtime before load) ... */
+    uint64_t last_wakeup_ns; /* ... or when none did for TAP_WAKEUP_PERIOD_NS */
 };
+
+/* usymname(), usymdata(), umodname(): symbol tables the runtime fills
+ * before attaching, for the files it indexed (symbols.h), when the object
+ * has these maps:
+ *  - `tap_sym_files` (HASH): key the 20-byte GNU build-id, value
+ *    struct symbol_map_file;
+ *  - `tap_sym_names` (ARRAY): struct symbol_map_entry, each file's functions
+ *    sorted by start, files one after the other;
+ *  - `tap_sym_paths` (ARRAY): each file's path, SYMBOL_PATH_SIZE chars. */
+#define SYMBOL_NAME_SIZE 128
+#define SYMBOL_PATH_SIZE 256
+
+struct symbol_map_file {
+    uint32_t first, count;   /* its entries in tap_sym_names */
+    uint32_t path;           /* index in tap_sym_paths */
+    uint32_t unused;
+};
+
+struct symbol_map_entry {
+    uint64_t start, size;    /* file offsets */
+    char name[SYMBOL_NAME_SIZE];
+};
+
+/* Records in tap_events are submitted without a wakeup unless one of the
+ * conditions above holds; user space polls at least this often, so a record
+ * that woke nobody waits at most one period. */
+#define TAP_WAKEUP_PERIOD_NS 10000000ull
 
 enum program_probe_kind {
     PROGRAM_PROBE_BEGIN,     /* raw_tracepoint program run once with bpf_prog_test_run */
@@ -94,6 +145,7 @@ struct program_probe {
 enum format_arg_kind {
     FORMAT_ARG_LONG,         /* int64_t at offset */
     FORMAT_ARG_STRING,       /* NUL-terminated chars at offset, at most size bytes */
+    FORMAT_ARG_MEMORY,       /* %m/%M: int64_t count at offset, then size - 8 bytes */
 };
 
 struct format_arg {
@@ -151,7 +203,8 @@ enum program_hist_kind {
 };
 
 struct stat_value {
-    int64_t count, sum, min, max, sum_squares;
+    int64_t count, sum, min, max;
+    int64_t avg_s, m2, variance_s;   /* stap's per-CPU Welford state, for @variance */
 };
 
 #define PROGRAM_MAX_KEYS 9

@@ -15,6 +15,7 @@
 
 #include "runtime/format.h"
 #include "runtime/session.h"
+#include "runtime/symbols.h"
 
 #ifndef CAP_PERFMON
 #define CAP_PERFMON 38
@@ -90,6 +91,7 @@ static void session_free(struct session *s)
         free(s->formats);
     }
     strbuf_free(&s->out);
+    symbols_free(s->symbols);
     if (s->out_fd > STDERR_FILENO)
         close(s->out_fd);
     close_fd(s->child_go_fd);

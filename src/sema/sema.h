@@ -147,6 +147,13 @@ struct script *sema_analyze(struct arena *arena, struct diags *diags, struct ast
 int sema_list_points(struct arena *arena, struct diags *diags, const char *point,
                      const struct sema_options *options, int with_variables, int verbose, FILE *out);
 
+/* --dump-functions, --dump-probe-types, --dump-probe-aliases (catalog.c):
+ * sorted catalogues of the functions, probe-point forms and tapset aliases. */
+void sema_dump_functions(struct arena *arena, struct diags *diags, const struct sema_options *options, FILE *out);
+void sema_dump_probe_types(struct arena *arena, FILE *out);
+void sema_dump_probe_aliases(struct arena *arena, struct diags *diags, const struct sema_options *options,
+                             FILE *out);
+
 /* -p2: probes, globals and functions with their types. */
 void sema_print(FILE *out, const struct script *script);
 

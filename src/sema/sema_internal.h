@@ -59,6 +59,8 @@ void sema_add_alias(struct sema *s, struct decl *decl);
 int sema_expand_alias(struct sema *s, struct probe_point *point, struct stmt *body);
 /* Loads the tapset file defining `name`; NULL when none does. */
 struct function_decl *sema_tapset_function(struct sema *s, const char *name);
+/* Every declaration of every tapset file, in load order (--dump-*). */
+void sema_tapset_each_decl(struct sema *s, void (*visit)(void *context, const struct decl *decl), void *context);
 /* Drops alias assignments to locals the handler never reads (after resolution). */
 void sema_elide_alias_stores(struct sema *s);
 
@@ -72,6 +74,8 @@ void sema_resolve_probe_body(struct sema *s, struct probe *probe, struct functio
 
 /* perf.c */
 int sema_resolve_perf(struct sema *s, struct probe_point *point, struct probe *probe);
+/* The i-th perf.sw (or perf.hw) event name, "" for a gap, NULL past the end. */
+const char *sema_perf_event_name(int is_hardware, int i);
 
 /* tracepoint.c */
 int sema_resolve_tracepoint(struct sema *s, struct probe_point *point, struct probe *probe);

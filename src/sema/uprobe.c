@@ -156,7 +156,8 @@ int uprobe_function_matches(const struct function_pattern *pattern, const struct
 
 struct target_use {
     int any;                     /* reads a target of any kind */
-    int needs_frame;             /* something beyond integer-class parameters */
+    int needs_frame;             /* something beyond parameters held in registers */
+    int all_parameters;          /* $$parms */
     int reads_strings;           /* calls user_string*: a sleepable program can fault pages in */
     const char **names;
     int count, capacity;
@@ -195,7 +196,9 @@ static void note_expr(struct target_use *use, struct expr *e)
     switch (e->kind) {
     case EXPR_TARGET:
         use->any = 1;
-        if (e->target.name[0] == '$' || e->target.pretty || e->target.address_of)
+        if (strcmp(e->target.name, "$parms") == 0)
+            use->all_parameters = 1;
+        else if (e->target.name[0] == '$' || e->target.address_of)
             use->needs_frame = 1;
         if (e->target.name[0] == '$' || e->target.pretty)
             use->reads_strings = 1;     /* pretty forms read char pointers as strings */
@@ -208,7 +211,11 @@ static void note_expr(struct target_use *use, struct expr *e)
         if (e->kind == EXPR_CAST)
             note_expr(use, e->cast.address);
         return;
-    case EXPR_ENTRY: case EXPR_DEFINED: note_expr(use, e->unary_at.operand); return;
+    case EXPR_ENTRY:
+        use->any = 1;   /* each site has its own entry program: @entry(gettimeofday_ns()) too */
+        note_expr(use, e->unary_at.operand);
+        return;
+    case EXPR_DEFINED: note_expr(use, e->unary_at.operand); return;
     case EXPR_UNARY: note_expr(use, e->unary.operand); return;
     case EXPR_BINARY: note_expr(use, e->binary.lhs); note_expr(use, e->binary.rhs); return;
     case EXPR_ASSIGN: note_expr(use, e->assign.lhs); note_expr(use, e->assign.rhs); return;
@@ -298,6 +305,25 @@ int uprobe_entry_register(Dwarf_Die *function, const char *name)
     return -1;
 }
 
+/* A parameter is readable at the first instruction when it is integer-class
+ * (its ABI register) or DWARF puts it in registers there (a struct passed
+ * by value: DW_OP_reg5 DW_OP_piece 8 DW_OP_reg4 DW_OP_piece 8). Locals and
+ * -O0 frame slots are not written yet. */
+static int readable_at_entry(Dwarf_Die *function, const char *name, uint64_t entry)
+{
+    if (uprobe_entry_register(function, name) >= 0)
+        return 1;
+    Dwarf_Die child;
+    if (dwarf_child(function, &child) != 0)
+        return 0;
+    do {
+        const char *param = dwarf_diename(&child);
+        if (dwarf_tag(&child) == DW_TAG_formal_parameter && param && strcmp(param, name) == 0)
+            return dwarf_location_in_registers(&child, entry);
+    } while (dwarf_siblingof(&child, &child) == 0);
+    return 0;
+}
+
 static int entry_is_enough(struct dwarf_module *m, const struct dwarf_function *f, struct stmt *body,
                            struct expr *condition)
 {
@@ -305,12 +331,18 @@ static int entry_is_enough(struct dwarf_module *m, const struct dwarf_function *
     note_stmt(&use, body);
     note_expr(&use, condition);
     int enough = !use.needs_frame;
-    Dwarf_Die die;
-    if (enough && use.count && !dwarf_module_function_die(m, f, &die))
+    Dwarf_Die die, child;
+    if (enough && (use.count || use.all_parameters) && !dwarf_module_function_die(m, f, &die))
         enough = 0;
     for (int i = 0; enough && i < use.count; i++)
-        if (uprobe_entry_register(&die, use.names[i]) < 0)
-            enough = 0;
+        enough = readable_at_entry(&die, use.names[i], f->entry);
+    if (enough && use.all_parameters && dwarf_child(&die, &child) == 0) {
+        do {
+            const char *param = dwarf_diename(&child);
+            if (dwarf_tag(&child) == DW_TAG_formal_parameter && param)
+                enough = readable_at_entry(&die, param, f->entry);
+        } while (enough && dwarf_siblingof(&child, &child) == 0);
+    }
     free(use.names);
     return enough;
 }

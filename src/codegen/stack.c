@@ -1,0 +1,430 @@
+/* Backtraces. A probe that needs a stack captures it once, at its entry
+ * (bpf_get_stack needs ctx, which loop callbacks and functions lack), into
+ * a scratch area: the user return addresses, the same frames as build-id +
+ * file offset (so user space can name them after the process is gone), and
+ * the kernel return addresses. Which of them a probe needs is only known once
+ * its body has been generated, so the entry branches to a block that is
+ * filled in last (cg_stack_finish). print_ubacktrace()/print_backtrace() send
+ * the captured stack as a record; user space symbolizes it (symbols.c). */
+#include <string.h>
+
+#include <linux/bpf.h>
+
+#include "codegen/codegen_internal.h"
+#include "sema/builtins.h"
+
+enum stack_need { STACK_USER = 1, STACK_USER_BUILD_ID = 2, STACK_KERNEL = 4 };
+
+/* The capture area in scratch. */
+#define AREA_USER_COUNT 0
+#define AREA_USER_IPS 8
+#define AREA_BUILD_IDS (AREA_USER_IPS + 8 * RECORD_STACK_DEPTH)
+#define AREA_KERNEL_COUNT (AREA_BUILD_IDS + (uint32_t)sizeof(struct record_stack_frame) * RECORD_STACK_DEPTH)
+#define AREA_KERNEL_IPS (AREA_KERNEL_COUNT + 8)
+#define AREA_SIZE (AREA_KERNEL_IPS + 8 * RECORD_STACK_DEPTH)
+
+static uint32_t area(struct codegen *cg)
+{
+    if (!cg->stack_offset)
+        cg->stack_offset = cg_alloc_scratch(cg, AREA_SIZE);
+    return cg->stack_offset;
+}
+
+/* Records what the function being generated needs: its probe captures it;
+ * a user function's needs are captured by every probe (functions are
+ * generated first, so the probes know). */
+static void need(struct codegen *cg, int needs)
+{
+    struct fn_state *root = cg->fn;
+    while (root->parent)
+        root = root->parent;
+    if (root->kind == FN_PROBE)
+        root->stack_needs |= needs;
+    else
+        cg->stack_needs_in_functions |= needs;
+}
+
+LLVMBasicBlockRef cg_stack_begin(struct codegen *cg)
+{
+    LLVMBasicBlockRef capture = cg_block(cg, "stack_capture"), after = cg_block(cg, "after_capture");
+    LLVMBuildBr(cg->builder, capture);
+    cg_position(cg, after);
+    return capture;
+}
+
+/* Stores the number of 8-byte... entries bpf_get_stack wrote (its byte count
+ * divided by the entry size; 0 on error). */
+static void get_stack(struct codegen *cg, LLVMValueRef ctx, uint32_t buffer, uint32_t size, uint64_t flags,
+                      int count_at, uint32_t entry_size)
+{
+    LLVMValueRef args[4] = {ctx, cg_scratch_ptr(cg, area(cg) + buffer), cg_const(cg, size), cg_const(cg, (int64_t)flags)};
+    LLVMValueRef bytes = cg_helper(cg, BPF_FUNC_get_stack, cg->i64, args, 4);
+    if (count_at < 0)
+        return;
+    LLVMValueRef failed = LLVMBuildICmp(cg->builder, LLVMIntSLT, bytes, cg_const(cg, 0), "");
+    LLVMValueRef count = LLVMBuildUDiv(cg->builder, LLVMBuildSelect(cg->builder, failed, cg_const(cg, 0), bytes, ""),
+                                       cg_const(cg, entry_size), "");
+    LLVMBuildStore(cg->builder, count, cg_scratch_ptr(cg, area(cg) + (uint32_t)count_at));
+}
+
+void cg_stack_finish(struct codegen *cg, LLVMBasicBlockRef capture, LLVMValueRef ctx)
+{
+    const struct fn_state *fn = cg->fn;
+    int needs = fn->stack_needs | cg->stack_needs_in_functions;
+    LLVMBasicBlockRef after = LLVMGetNextBasicBlock(capture);
+    cg_position(cg, capture);
+    cg_set_location(cg, fn->probe->span);
+    enum probe_kind kind = fn->probe->kind;
+    if (needs && (kind == PROBE_BEGIN || kind == PROBE_END || kind == PROBE_ERROR)) {
+        /* run by tap itself: no stack of a traced thread */
+        LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, area(cg) + AREA_USER_COUNT));
+        LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, area(cg) + AREA_KERNEL_COUNT));
+        cg_zero(cg, cg_scratch_ptr(cg, area(cg) + AREA_BUILD_IDS), AREA_KERNEL_COUNT - AREA_BUILD_IDS);
+    } else {
+        if (needs & STACK_USER)
+            get_stack(cg, ctx, AREA_USER_IPS, 8 * RECORD_STACK_DEPTH, BPF_F_USER_STACK, AREA_USER_COUNT, 8);
+        if (needs & STACK_USER_BUILD_ID)
+            get_stack(cg, ctx, AREA_BUILD_IDS, AREA_KERNEL_COUNT - AREA_BUILD_IDS,
+                      BPF_F_USER_STACK | BPF_F_USER_BUILD_ID, -1, 0);
+        if (needs & STACK_KERNEL)
+            get_stack(cg, ctx, AREA_KERNEL_IPS, 8 * RECORD_STACK_DEPTH, 0, AREA_KERNEL_COUNT, 8);
+    }
+    LLVMBuildBr(cg->builder, after);
+}
+
+static LLVMValueRef load_area(struct codegen *cg, uint32_t offset)
+{
+    return LLVMBuildLoad2(cg->builder, cg->i64, cg_scratch_ptr(cg, area(cg) + offset), "");
+}
+
+/* uaddr() outside a process probe: the innermost user frame, 0 without one. */
+LLVMValueRef cg_stack_user_pc(struct codegen *cg)
+{
+    need(cg, STACK_USER);
+    LLVMValueRef has = LLVMBuildICmp(cg->builder, LLVMIntNE, load_area(cg, AREA_USER_COUNT), cg_const(cg, 0), "");
+    return LLVMBuildSelect(cg->builder, has, load_area(cg, AREA_USER_IPS), cg_const(cg, 0), "");
+}
+
+struct stack_record {
+    int kernel;
+    uint32_t id;
+    LLVMValueRef text;           /* print_ustack/print_stack: the addresses given */
+};
+
+static void fill_stack(struct codegen *cg, LLVMValueRef record, void *data)
+{
+    const struct stack_record *r = data;
+    LLVMValueRef header = cg_const(cg, (int64_t)((uint64_t)(r->kernel ? RECORD_KSTACK : RECORD_USTACK) |
+                                                 ((uint64_t)r->id << 32)));
+    LLVMBuildStore(cg->builder, header, record);
+    LLVMValueRef pid = cg_helper(cg, BPF_FUNC_get_current_pid_tgid, cg->i64, NULL, 0);
+    LLVMValueRef count = load_area(cg, r->kernel ? AREA_KERNEL_COUNT : AREA_USER_COUNT);
+    LLVMValueRef word = LLVMBuildOr(cg->builder, LLVMBuildLShr(cg->builder, pid, cg_const(cg, 32), ""),
+                                    LLVMBuildShl(cg->builder, count, cg_const(cg, 32), ""), "");
+    LLVMValueRef at = cg_const(cg, offsetof(struct record_stack, pid));
+    LLVMBuildStore(cg->builder, word, LLVMBuildGEP2(cg->builder, cg->i8, record, &at, 1, ""));
+    at = cg_const(cg, offsetof(struct record_stack, ips));
+    LLVMValueRef ips = LLVMBuildGEP2(cg->builder, cg->i8, record, &at, 1, "");
+    cg_copy(cg, ips, cg_scratch_ptr(cg, area(cg) + (r->kernel ? AREA_KERNEL_IPS : AREA_USER_IPS)),
+            8 * RECORD_STACK_DEPTH);
+    uint32_t end = offsetof(struct record_stack, frames);
+    if (!r->kernel) {
+        at = cg_const(cg, end);
+        cg_copy(cg, LLVMBuildGEP2(cg->builder, cg->i8, record, &at, 1, ""),
+                cg_scratch_ptr(cg, area(cg) + AREA_BUILD_IDS), AREA_KERNEL_COUNT - AREA_BUILD_IDS);
+        end = sizeof(struct record_stack);
+    }
+    if (r->text) {
+        at = cg_const(cg, end);
+        cg_string_copy(cg, LLVMBuildGEP2(cg->builder, cg->i8, record, &at, 1, ""), r->text);
+    }
+}
+
+static void print_stack(struct codegen *cg, struct expr *call, int kernel)
+{
+    need(cg, kernel ? STACK_KERNEL : STACK_USER | STACK_USER_BUILD_ID);
+    struct stack_record r = {.kernel = kernel};
+    uint32_t size = kernel ? (uint32_t)offsetof(struct record_stack, frames) : (uint32_t)sizeof(struct record_stack);
+    if (call->call.args) {
+        r.text = cg_expr(cg, call->call.args);
+        r.id = 1;
+        size += cg->string_size;
+    }
+    cg_set_location(cg, call->span);
+    cg_emit_record(cg, cg->events_map, size, STATE_LOST_EVENTS, fill_stack, &r);
+}
+
+/* ubacktrace()/backtrace(): the addresses as hex, separated by spaces
+ * (unrolled: at most RECORD_STACK_DEPTH short bpf_snprintf calls). */
+static LLVMValueRef hex_addresses(struct codegen *cg, int kernel)
+{
+    need(cg, kernel ? STACK_KERNEL : STACK_USER);
+    LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
+    LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, 0, 0), slot);
+    LLVMValueRef length = cg_entry_alloca(cg, cg->i64, "hex_length");
+    LLVMBuildStore(cg->builder, cg_const(cg, 0), length);
+    LLVMValueRef count = load_area(cg, kernel ? AREA_KERNEL_COUNT : AREA_USER_COUNT);
+    uint32_t ips = kernel ? AREA_KERNEL_IPS : AREA_USER_IPS;
+    LLVMBasicBlockRef done = cg_block(cg, "hex_done");
+    for (int i = 0; i < RECORD_STACK_DEPTH; i++) {
+        LLVMBasicBlockRef frame = cg_block(cg, "hex_frame");
+        LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntULT, cg_const(cg, i), count, ""), frame, done);
+        cg_position(cg, frame);
+        LLVMValueRef used = LLVMBuildLoad2(cg->builder, cg->i64, length, "");
+        /* masked so the verifier sees a bound; the scratch slack covers offset + room */
+        LLVMValueRef offset = LLVMBuildAnd(cg->builder, used, cg_const(cg, cg->string_size - 1), "");
+        LLVMValueRef room = LLVMBuildSub(cg->builder, cg_const(cg, cg->string_size), offset, "");
+        const char *format = i ? " 0x%lx" : "0x%lx";
+        LLVMValueRef args[5] = {LLVMBuildGEP2(cg->builder, cg->i8, slot, &offset, 1, ""),
+                                LLVMBuildTrunc(cg->builder, room, cg->i32, ""),
+                                cg_string_literal(cg, format, (int)strlen(format)),
+                                cg_scratch_ptr(cg, area(cg) + ips + 8 * (uint32_t)i), cg_i32(cg, 8)};
+        LLVMValueRef written = cg_helper(cg, BPF_FUNC_snprintf, cg->i64, args, 5);
+        LLVMValueRef grown = LLVMBuildAdd(cg->builder, used, LLVMBuildSub(cg->builder, written, cg_const(cg, 1), ""), "");
+        LLVMValueRef full = LLVMBuildICmp(cg->builder, LLVMIntSGE, grown, cg_const(cg, cg->string_size - 1), "");
+        LLVMBuildStore(cg->builder, grown, length);
+        LLVMBasicBlockRef next = cg_block(cg, "hex_next");
+        LLVMBuildCondBr(cg->builder, full, done, next);
+        cg_position(cg, next);
+    }
+    LLVMBuildBr(cg->builder, done);
+    cg_position(cg, done);
+    return slot;
+}
+
+/* --- usymname(), usymdata(), umodname() -------------------------------------
+ * An address among the captured user frames has a build-id + file offset:
+ * its file's functions (tap_sym_files/names/paths, filled by the runtime)
+ * are searched in BPF, so the result is a real string. Other addresses get
+ * SystemTap's fallbacks (hex, "<unknown>"). */
+
+#define SEARCH_STEPS 20          /* binary search: files of up to 2^20 functions */
+
+/* The three tables, all defined on first use (the runtime fills them together). */
+static LLVMValueRef symbol_map(struct codegen *cg, int which)
+{
+    static const char *const names[3] = {"tap_sym_files", "tap_sym_names", "tap_sym_paths"};
+    static const uint32_t value_sizes[3] = {sizeof(struct symbol_map_file), sizeof(struct symbol_map_entry),
+                                            SYMBOL_PATH_SIZE};
+    for (int i = 0; i < 3 && !cg->symbol_maps[2]; i++) {
+        cg->symbol_maps[i] = cg_map_global(cg, names[i], 4);
+        cg_map_btf(cg, cg->symbol_maps[i], i ? BPF_MAP_TYPE_ARRAY : BPF_MAP_TYPE_HASH, 1, i ? 4 : 20,
+                   value_sizes[i]);
+    }
+    return cg->symbol_maps[which];
+}
+
+static LLVMValueRef field_ptr(struct codegen *cg, LLVMValueRef base, uint32_t offset)
+{
+    LLVMValueRef at = cg_const(cg, offset);
+    return LLVMBuildGEP2(cg->builder, cg->i8, base, &at, 1, "");
+}
+
+/* The search's variables live in scratch (the 512-byte stack is too small
+ * for one set per step and call site): key, low, high, path, entry, offset. */
+#define SEARCH_KEY 0
+#define SEARCH_LOW 8
+#define SEARCH_HIGH 16
+#define SEARCH_PATH 24
+#define SEARCH_ENTRY 32
+#define SEARCH_OFFSET 40
+#define SEARCH_SIZE 48
+
+static uint32_t search_area(struct codegen *cg)
+{
+    if (!cg->symbol_search)
+        cg->symbol_search = cg_alloc_scratch(cg, SEARCH_SIZE);
+    return cg->symbol_search;
+}
+
+static LLVMValueRef search_var(struct codegen *cg, uint32_t field)
+{
+    return cg_scratch_ptr(cg, search_area(cg) + field);
+}
+
+static LLVMValueRef lookup_index(struct codegen *cg, int which, LLVMValueRef index)
+{
+    LLVMValueRef key = search_var(cg, SEARCH_KEY);
+    LLVMBuildStore(cg->builder, LLVMBuildTrunc(cg->builder, index, cg->i32, ""), key);
+    return cg_map_lookup(cg, symbol_map(cg, which), key);
+}
+
+/* What resolve() found: -1 where it found nothing. */
+struct resolved {
+    LLVMValueRef path;           /* i64 index in tap_sym_paths */
+    LLVMValueRef entry;          /* i64 index in tap_sym_names */
+    LLVMValueRef file_offset;
+};
+
+/* The captured build-id frame whose address is `address`, and whether there
+ * is one (the pointer stays inside scratch either way, for the verifier). */
+static LLVMValueRef matching_frame(struct codegen *cg, LLVMValueRef address, LLVMValueRef *found)
+{
+    LLVMValueRef count = load_area(cg, AREA_USER_COUNT), index = cg_const(cg, -1);
+    for (int i = RECORD_STACK_DEPTH - 1; i >= 0; i--) {
+        LLVMValueRef same = LLVMBuildICmp(cg->builder, LLVMIntEQ, load_area(cg, AREA_USER_IPS + 8 * (uint32_t)i),
+                                          address, "");
+        LLVMValueRef live = LLVMBuildICmp(cg->builder, LLVMIntULT, cg_const(cg, i), count, "");
+        index = LLVMBuildSelect(cg->builder, LLVMBuildAnd(cg->builder, same, live, ""), cg_const(cg, i), index, "");
+    }
+    *found = LLVMBuildICmp(cg->builder, LLVMIntSGE, index, cg_const(cg, 0), "");
+    LLVMValueRef in_area = LLVMBuildSelect(cg->builder, *found, index, cg_const(cg, 0), "");
+    /* masked for the verifier (index < RECORD_STACK_DEPTH <= 31) */
+    LLVMValueRef offset = LLVMBuildMul(cg->builder, LLVMBuildAnd(cg->builder, in_area, cg_const(cg, 31), ""),
+                                       cg_const(cg, sizeof(struct record_stack_frame)), "");
+    return LLVMBuildGEP2(cg->builder, cg->i8, cg_scratch_ptr(cg, area(cg) + AREA_BUILD_IDS), &offset, 1, "");
+}
+
+/* One step of the search for the last entry starting at or before target. */
+static void search_step(struct codegen *cg, LLVMValueRef low, LLVMValueRef high, LLVMValueRef target)
+{
+    LLVMValueRef lo = LLVMBuildLoad2(cg->builder, cg->i64, low, ""), hi = LLVMBuildLoad2(cg->builder, cg->i64, high, "");
+    LLVMBasicBlockRef step = cg_block(cg, "search_step"), next = cg_block(cg, "search_next");
+    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntULT, lo, hi, ""), step, next);
+    cg_position(cg, step);
+    LLVMValueRef mid = LLVMBuildLShr(cg->builder, LLVMBuildAdd(cg->builder, lo, hi, ""), cg_const(cg, 1), "");
+    LLVMValueRef entry = lookup_index(cg, 1, mid);
+    LLVMBasicBlockRef compare = cg_block(cg, "search_compare");
+    LLVMBuildStore(cg->builder, mid, high);   /* a missing entry (cannot happen) ends the search */
+    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, entry, ""), next, compare);
+    cg_position(cg, compare);
+    LLVMValueRef start = LLVMBuildLoad2(cg->builder, cg->i64, entry, "");
+    LLVMValueRef before = LLVMBuildICmp(cg->builder, LLVMIntULE, start, target, "");
+    LLVMBuildStore(cg->builder, LLVMBuildSelect(cg->builder, before, hi, mid, ""), high);
+    LLVMBuildStore(cg->builder, LLVMBuildSelect(cg->builder, before, LLVMBuildAdd(cg->builder, mid, cg_const(cg, 1), ""), lo, ""), low);
+    LLVMBuildBr(cg->builder, next);
+    cg_position(cg, next);
+}
+
+static struct resolved resolve(struct codegen *cg, LLVMValueRef address)
+{
+    need(cg, STACK_USER | STACK_USER_BUILD_ID);
+    LLVMValueRef path = search_var(cg, SEARCH_PATH), entry = search_var(cg, SEARCH_ENTRY);
+    LLVMValueRef offset = search_var(cg, SEARCH_OFFSET);
+    LLVMValueRef low = search_var(cg, SEARCH_LOW), high = search_var(cg, SEARCH_HIGH);
+    LLVMBuildStore(cg->builder, cg_const(cg, -1), path);
+    LLVMBuildStore(cg->builder, cg_const(cg, -1), entry);
+    LLVMBuildStore(cg->builder, cg_const(cg, 0), offset);
+    LLVMBasicBlockRef has_frame = cg_block(cg, "sym_frame"), has_file = cg_block(cg, "sym_file"),
+                      done = cg_block(cg, "sym_done");
+    LLVMValueRef found;
+    LLVMValueRef frame = matching_frame(cg, address, &found);
+    LLVMValueRef status = LLVMBuildLoad2(cg->builder, cg->i32, frame, "");
+    LLVMValueRef by_id = LLVMBuildAnd(cg->builder, found, LLVMBuildICmp(cg->builder, LLVMIntEQ, status, cg_i32(cg, 1), ""), "");
+    LLVMBuildCondBr(cg->builder, by_id, has_frame, done);
+    cg_position(cg, has_frame);
+    LLVMValueRef target = LLVMBuildLoad2(cg->builder, cg->i64,
+                                         field_ptr(cg, frame, offsetof(struct record_stack_frame, offset_or_ip)), "");
+    LLVMBuildStore(cg->builder, target, offset);
+    LLVMValueRef file = cg_map_lookup(cg, symbol_map(cg, 0), field_ptr(cg, frame, 4));
+    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, file, ""), done, has_file);
+    cg_position(cg, has_file);
+    LLVMValueRef first = LLVMBuildZExt(cg->builder, LLVMBuildLoad2(cg->builder, cg->i32, file, ""), cg->i64, "");
+    LLVMValueRef count = LLVMBuildZExt(cg->builder, LLVMBuildLoad2(cg->builder, cg->i32, field_ptr(cg, file, 4), ""),
+                                       cg->i64, "");
+    LLVMBuildStore(cg->builder, LLVMBuildZExt(cg->builder, LLVMBuildLoad2(cg->builder, cg->i32, field_ptr(cg, file, 8), ""),
+                                              cg->i64, ""), path);
+    LLVMBuildStore(cg->builder, first, low);
+    LLVMBuildStore(cg->builder, LLVMBuildAdd(cg->builder, first, count, ""), high);
+    for (int i = 0; i < SEARCH_STEPS; i++)
+        search_step(cg, low, high, target);
+    /* the last entry at or before the offset, if it covers it */
+    LLVMValueRef last = LLVMBuildSub(cg->builder, LLVMBuildLoad2(cg->builder, cg->i64, low, ""), cg_const(cg, 1), "");
+    LLVMBasicBlockRef check = cg_block(cg, "sym_check"), covers = cg_block(cg, "sym_covers");
+    LLVMValueRef after_first = LLVMBuildICmp(cg->builder, LLVMIntSGE, last, first, "");
+    LLVMBuildCondBr(cg->builder, after_first, check, done);
+    cg_position(cg, check);
+    LLVMValueRef symbol = lookup_index(cg, 1, last);
+    LLVMBasicBlockRef read = cg_block(cg, "sym_read");
+    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, symbol, ""), done, read);
+    cg_position(cg, read);
+    LLVMValueRef start = LLVMBuildLoad2(cg->builder, cg->i64, symbol, "");
+    LLVMValueRef size = LLVMBuildLoad2(cg->builder, cg->i64, field_ptr(cg, symbol, 8), "");
+    LLVMValueRef inside = LLVMBuildICmp(cg->builder, LLVMIntULT, LLVMBuildSub(cg->builder, target, start, ""), size, "");
+    LLVMBuildCondBr(cg->builder, inside, covers, done);
+    cg_position(cg, covers);
+    LLVMBuildStore(cg->builder, last, entry);
+    LLVMBuildBr(cg->builder, done);
+    cg_position(cg, done);
+    return (struct resolved){LLVMBuildLoad2(cg->builder, cg->i64, path, ""),
+                             LLVMBuildLoad2(cg->builder, cg->i64, entry, ""),
+                             LLVMBuildLoad2(cg->builder, cg->i64, offset, "")};
+}
+
+/* bpf_snprintf into a fresh string slot; values are i64 or pointers. */
+static LLVMValueRef format_string(struct codegen *cg, const char *format, LLVMValueRef *values, int count)
+{
+    LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
+    uint32_t data = cg_alloc_scratch(cg, 8 * (uint32_t)count);
+    for (int i = 0; i < count; i++) {
+        LLVMValueRef value = values[i];
+        if (LLVMGetTypeKind(LLVMTypeOf(value)) == LLVMPointerTypeKind)
+            value = LLVMBuildPtrToInt(cg->builder, value, cg->i64, "");
+        LLVMBuildStore(cg->builder, value, cg_scratch_ptr(cg, data + 8 * (uint32_t)i));
+    }
+    LLVMValueRef args[5] = {slot, cg_i32(cg, (int32_t)cg->string_size), cg_string_literal(cg, format, (int)strlen(format)),
+                            cg_scratch_ptr(cg, data), cg_i32(cg, 8 * count)};
+    cg_helper(cg, BPF_FUNC_snprintf, cg->i64, args, 5);
+    return slot;
+}
+
+/* usymname(a): the function; usymdata(a): "f+0x4/0x14 [path]"; umodname(a):
+ * the file. Each one string slot, chosen among what was found. */
+static LLVMValueRef symbol_string(struct codegen *cg, struct expr *call, int builtin_id)
+{
+    LLVMValueRef address = cg_expr(cg, call->call.args);
+    cg_set_location(cg, call->span);
+    struct resolved r = resolve(cg, address);
+    LLVMValueRef result = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
+    LLVMValueRef values[4] = {address};
+    cg_string_copy(cg, result, builtin_id == BUILTIN_UMODNAME ? cg_string_literal(cg, "<unknown>", 9)
+                                                              : format_string(cg, "0x%lx", values, 1));
+    LLVMBasicBlockRef known = cg_block(cg, "sym_known"), done = cg_block(cg, "sym_string_done");
+    LLVMValueRef index = builtin_id == BUILTIN_UMODNAME ? r.path : r.entry;
+    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntSGE, index, cg_const(cg, 0), ""), known, done);
+    cg_position(cg, known);
+    LLVMValueRef path = builtin_id == BUILTIN_USYMNAME ? NULL : lookup_index(cg, 2, r.path);
+    LLVMValueRef symbol = builtin_id == BUILTIN_UMODNAME ? NULL : lookup_index(cg, 1, r.entry);
+    LLVMValueRef present = LLVMConstInt(cg->i1, 1, 0);
+    if (path)
+        present = LLVMBuildAnd(cg->builder, present, LLVMBuildIsNotNull(cg->builder, path, ""), "");
+    if (symbol)
+        present = LLVMBuildAnd(cg->builder, present, LLVMBuildIsNotNull(cg->builder, symbol, ""), "");
+    LLVMBasicBlockRef copy = cg_block(cg, "sym_copy");
+    LLVMBuildCondBr(cg->builder, present, copy, done);
+    cg_position(cg, copy);
+    if (builtin_id == BUILTIN_UMODNAME) {
+        cg_string_copy(cg, result, path);
+    } else if (builtin_id == BUILTIN_USYMNAME) {
+        cg_string_copy(cg, result, field_ptr(cg, symbol, offsetof(struct symbol_map_entry, name)));
+    } else {
+        LLVMValueRef start = LLVMBuildLoad2(cg->builder, cg->i64, symbol, "");
+        values[0] = field_ptr(cg, symbol, offsetof(struct symbol_map_entry, name));
+        values[1] = LLVMBuildSub(cg->builder, r.file_offset, start, "");
+        values[2] = LLVMBuildLoad2(cg->builder, cg->i64, field_ptr(cg, symbol, 8), "");
+        values[3] = path;
+        cg_string_copy(cg, result, format_string(cg, "%s+0x%lx/0x%lx [%s]", values, 4));
+    }
+    LLVMBuildBr(cg->builder, done);
+    cg_position(cg, done);
+    return result;
+}
+
+LLVMValueRef cg_stack_builtin(struct codegen *cg, struct expr *call, int builtin_id)
+{
+    switch (builtin_id) {
+    case BUILTIN_USYMNAME: case BUILTIN_USYMDATA: case BUILTIN_UMODNAME:
+        return symbol_string(cg, call, builtin_id);
+    case BUILTIN_PRINT_UBACKTRACE: case BUILTIN_PRINT_USTACK:
+        print_stack(cg, call, 0);
+        break;
+    case BUILTIN_PRINT_BACKTRACE: case BUILTIN_PRINT_STACK:
+        print_stack(cg, call, 1);
+        break;
+    case BUILTIN_UBACKTRACE:
+        return hex_addresses(cg, 0);
+    case BUILTIN_BACKTRACE:
+        return hex_addresses(cg, 1);
+    }
+    return cg_const(cg, 0);
+}

@@ -1,0 +1,138 @@
+/* print_ubacktrace(), print_ustack(), print_backtrace(), print_stack():
+ * RECORD_USTACK and RECORD_KSTACK rendered as SystemTap prints them, one
+ * frame a line. User frames are named by build-id from an index of the
+ * probed binaries, the -c command and their libraries, built on the first
+ * such record (so a process that has exited is still symbolized), plus the
+ * files of a process that is still alive. */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runtime/session.h"
+#include "runtime/symbols.h"
+
+/* The -c command's binary, found as execvp would (or /bin/sh). */
+static void add_command(struct symbols *symbols, const char *command)
+{
+    if (command_needs_shell(command)) {
+        symbols_add_file(symbols, "/bin/sh", 1);
+        return;
+    }
+    char **argv = command_split(command);
+    if (argv && argv[0] && strchr(argv[0], '/')) {
+        symbols_add_file(symbols, argv[0], 1);
+    } else if (argv && argv[0]) {
+        char *paths = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+        for (char *save = NULL, *dir = strtok_r(paths, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+            char candidate[PATH_MAX];
+            snprintf(candidate, sizeof(candidate), "%s/%s", dir, argv[0]);
+            if (access(candidate, X_OK) == 0) {
+                symbols_add_file(symbols, candidate, 1);
+                break;
+            }
+        }
+        free(paths);
+    }
+    free(argv);
+}
+
+struct symbols *session_symbols(struct session *s)
+{
+    if (s->symbols)
+        return s->symbols;
+    s->symbols = symbols_new();
+    for (int i = 0; i < s->program->probe_count; i++)
+        if (s->program->probes[i].path)
+            symbols_add_file(s->symbols, s->program->probes[i].path, 1);
+    if (s->options->target_command)
+        add_command(s->symbols, s->options->target_command);
+    return s->symbols;
+}
+
+/* Frame i of a user stack: by build-id, else through the live process. */
+static int find_user_frame(struct session *s, const struct record_stack *r, int i, uint64_t address,
+                           struct symbol_hit *hit)
+{
+    struct symbols *symbols = session_symbols(s);
+    const struct record_stack_frame *f = i >= 0 ? &r->frames[i] : NULL;
+    if (f && f->status == 1) {
+        if (symbols_find_build_id(symbols, f->build_id, sizeof(f->build_id), f->offset_or_ip, hit) == 0)
+            return 0;
+        symbols_add_process(symbols, (pid_t)r->pid);
+        if (symbols_find_build_id(symbols, f->build_id, sizeof(f->build_id), f->offset_or_ip, hit) == 0)
+            return 0;
+    }
+    return symbols_find_in_process(symbols, (pid_t)r->pid, address, hit);
+}
+
+static int find_frame(struct session *s, int kernel, const struct record_stack *r, int i, uint64_t address,
+                      struct symbol_hit *hit)
+{
+    if (kernel)
+        return symbols_find_kernel(session_symbols(s), address, hit);
+    return find_user_frame(s, r, i, address, hit);
+}
+
+static void append_frame(struct session *s, struct strbuf *out, int kernel, const struct record_stack *r, int i,
+                         uint64_t address)
+{
+    struct symbol_hit hit;
+    int found = find_frame(s, kernel, r, i, address, &hit) == 0;
+    symbols_format_frame(out, address, found ? &hit : NULL);
+}
+
+/* print_ustack(s)/print_stack(s): the addresses in s, each matched to the
+ * captured frame with the same address when there is one. */
+static void append_text_frames(struct session *s, struct strbuf *out, int kernel, const struct record_stack *r,
+                               const char *text)
+{
+    while (*text) {
+        char *end;
+        errno = 0;
+        uint64_t address = strtoull(text, &end, 16);
+        if (end == text || errno)
+            break;
+        int match = -1;
+        for (int i = 0; i < (int)r->count && i < RECORD_STACK_DEPTH && match < 0; i++)
+            if (r->ips[i] == address)
+                match = i;
+        append_frame(s, out, kernel, r, match, address);
+        text = end;
+        while (*text == ' ')
+            text++;
+    }
+}
+
+void session_print_stack(struct session *s, uint32_t kind, uint32_t id, const void *data, size_t size)
+{
+    struct record_stack r;
+    int kernel = kind == RECORD_KSTACK;
+    size_t fixed = kernel ? offsetof(struct record_stack, frames) : sizeof(struct record_stack);
+    if (size < fixed)
+        return;
+    memset(&r, 0, sizeof(r));
+    memcpy(&r, data, fixed);
+    struct strbuf text;
+    strbuf_init(&text);
+    if (id == 1) {
+        const char *given = (const char *)data + fixed;
+        char *copy = strndup(given, size - fixed < s->program->string_size ? size - fixed : s->program->string_size);
+        append_text_frames(s, &text, kernel, &r, copy);
+        free(copy);
+    } else {
+        for (int i = 0; i < (int)r.count && i < RECORD_STACK_DEPTH; i++)
+            append_frame(s, &text, kernel, &r, i, r.ips[i]);
+    }
+    if (!s->options->json) {
+        strbuf_append(&s->out, text.data ? text.data : "", text.len);
+    } else if (text.len) {
+        strbuf_puts(&s->out, "{\"type\":\"printf\",\"data\":");
+        append_json_string(&s->out, text.data, text.len);
+        strbuf_puts(&s->out, "}\n");
+    }
+    strbuf_free(&text);
+}

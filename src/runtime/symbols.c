@@ -1,0 +1,418 @@
+/* Symbol lookup for backtraces: ELF function symbols by file offset, kernel
+ * symbols by address (see symbols.h). */
+#include "runtime/symbols.h"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runtime/program_io.h"
+
+struct symbol_entry {
+    uint64_t start, size;        /* file offset (ELF) or address (kernel) */
+    char *name;
+    int rank;                    /* among aliases at one start, the lowest is shown */
+};
+
+struct symbol_table {
+    struct symbol_entry *entries;
+    size_t count, capacity;
+};
+
+struct symbol_file {
+    char *path;
+    char build_id[128];          /* lowercase hex, "" when none */
+    struct symbol_table table;
+};
+
+struct symbols {
+    struct symbol_file *files;
+    int file_count, file_capacity;
+    struct symbol_table kernel;
+    int kernel_loaded;
+};
+
+static const char *const library_dirs[] = {
+    "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib",
+    "/usr/local/lib",
+};
+
+struct symbols *symbols_new(void)
+{
+    return calloc(1, sizeof(struct symbols));
+}
+
+static void table_free(struct symbol_table *table)
+{
+    for (size_t i = 0; i < table->count; i++)
+        free(table->entries[i].name);
+    free(table->entries);
+}
+
+void symbols_free(struct symbols *symbols)
+{
+    if (!symbols)
+        return;
+    for (int i = 0; i < symbols->file_count; i++) {
+        free(symbols->files[i].path);
+        table_free(&symbols->files[i].table);
+    }
+    free(symbols->files);
+    table_free(&symbols->kernel);
+    free(symbols);
+}
+
+static void table_add(struct symbol_table *table, uint64_t start, uint64_t size, const char *name, int rank)
+{
+    if (table->count == table->capacity) {
+        table->capacity = table->capacity ? table->capacity * 2 : 256;
+        table->entries = realloc(table->entries, table->capacity * sizeof(*table->entries));
+    }
+    table->entries[table->count++] = (struct symbol_entry){start, size, strdup(name), rank};
+}
+
+static int entry_order(const void *a, const void *b)
+{
+    const struct symbol_entry *x = a, *y = b;
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    return x->rank - y->rank;
+}
+
+/* Sorted, one entry per start (the best-ranked alias), and every size known:
+ * a symbol without one reaches to the next. */
+static void table_finish(struct symbol_table *table)
+{
+    qsort(table->entries, table->count, sizeof(*table->entries), entry_order);
+    size_t kept = 0;
+    for (size_t i = 0; i < table->count; i++) {
+        if (kept && table->entries[kept - 1].start == table->entries[i].start) {
+            free(table->entries[i].name);
+            continue;
+        }
+        table->entries[kept++] = table->entries[i];
+    }
+    table->count = kept;
+    for (size_t i = 0; i + 1 < kept; i++)
+        if (!table->entries[i].size)
+            table->entries[i].size = table->entries[i + 1].start - table->entries[i].start;
+}
+
+static const struct symbol_entry *table_find(const struct symbol_table *table, uint64_t at)
+{
+    size_t low = 0, high = table->count;
+    while (low < high) {   /* the first entry starting after `at` */
+        size_t mid = low + (high - low) / 2;
+        if (table->entries[mid].start <= at)
+            low = mid + 1;
+        else
+            high = mid;
+    }
+    if (!low)
+        return NULL;
+    const struct symbol_entry *e = &table->entries[low - 1];
+    return at - e->start < e->size ? e : NULL;
+}
+
+/* A symbol's address as a file offset, through the PT_LOAD that holds it. */
+static int vaddr_to_offset(Elf *elf, uint64_t vaddr, uint64_t *offset)
+{
+    size_t count;
+    if (elf_getphdrnum(elf, &count) != 0)
+        return -1;
+    for (size_t i = 0; i < count; i++) {
+        GElf_Phdr phdr;
+        if (gelf_getphdr(elf, (int)i, &phdr) && phdr.p_type == PT_LOAD && vaddr >= phdr.p_vaddr &&
+            vaddr < phdr.p_vaddr + phdr.p_filesz) {
+            *offset = vaddr - phdr.p_vaddr + phdr.p_offset;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static int binding_rank(const char *name, int binding)
+{
+    int rank = binding == STB_GLOBAL ? 0 : binding == STB_WEAK ? 100 : 200;
+    while (*name++ == '_')
+        rank++;
+    return rank;
+}
+
+static void read_symbol_section(Elf *elf, Elf_Scn *scn, const GElf_Shdr *shdr, struct symbol_table *table)
+{
+    Elf_Data *data = elf_getdata(scn, NULL);
+    size_t count = shdr->sh_entsize ? shdr->sh_size / shdr->sh_entsize : 0;
+    for (size_t i = 0; data && i < count; i++) {
+        GElf_Sym sym;
+        uint64_t offset;
+        if (!gelf_getsym(data, (int)i, &sym) || sym.st_shndx == SHN_UNDEF || !sym.st_value)
+            continue;
+        int type = GELF_ST_TYPE(sym.st_info);
+        if (type != STT_FUNC && type != STT_GNU_IFUNC)
+            continue;
+        const char *name = elf_strptr(elf, shdr->sh_link, sym.st_name);
+        if (!name || !*name || vaddr_to_offset(elf, sym.st_value, &offset) < 0)
+            continue;
+        table_add(table, offset, sym.st_size, name, binding_rank(name, GELF_ST_BIND(sym.st_info)));
+    }
+}
+
+/* .symtab when the file has one (every function), else .dynsym. */
+static void read_functions(Elf *elf, struct symbol_table *table)
+{
+    Elf_Scn *dynsym = NULL, *symtab = NULL;
+    GElf_Shdr dyn_shdr, tab_shdr;
+    for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+        GElf_Shdr shdr;
+        if (!gelf_getshdr(scn, &shdr))
+            continue;
+        if (shdr.sh_type == SHT_SYMTAB)
+            symtab = scn, tab_shdr = shdr;
+        else if (shdr.sh_type == SHT_DYNSYM)
+            dynsym = scn, dyn_shdr = shdr;
+    }
+    if (symtab)
+        read_symbol_section(elf, symtab, &tab_shdr, table);
+    else if (dynsym)
+        read_symbol_section(elf, dynsym, &dyn_shdr, table);
+    table_finish(table);
+}
+
+static void add_needed(struct symbols *symbols, Elf *elf, const char *path);
+
+static struct symbol_file *file_by_path(struct symbols *symbols, const char *path)
+{
+    for (int i = 0; i < symbols->file_count; i++)
+        if (strcmp(symbols->files[i].path, path) == 0)
+            return &symbols->files[i];
+    return NULL;
+}
+
+void symbols_add_file(struct symbols *symbols, const char *path, int needed)
+{
+    char real[PATH_MAX];
+    if (!realpath(path, real) || file_by_path(symbols, real))
+        return;
+    int fd = open(real, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    elf_version(EV_CURRENT);
+    Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+    if (elf && elf_kind(elf) == ELF_K_ELF) {
+        if (symbols->file_count == symbols->file_capacity) {
+            symbols->file_capacity = symbols->file_capacity ? symbols->file_capacity * 2 : 16;
+            symbols->files = realloc(symbols->files, (size_t)symbols->file_capacity * sizeof(*symbols->files));
+        }
+        struct symbol_file *file = &symbols->files[symbols->file_count++];
+        memset(file, 0, sizeof(*file));
+        file->path = strdup(real);
+        elf_build_id(real, file->build_id, sizeof(file->build_id));
+        read_functions(elf, &file->table);
+        if (needed)
+            add_needed(symbols, elf, real);
+    }
+    if (elf)
+        elf_end(elf);
+    close(fd);
+}
+
+/* LIBRARY in the RUNPATH (with $ORIGIN) or the usual directories. */
+static void add_library(struct symbols *symbols, const char *library, const char *runpath, const char *origin)
+{
+    char candidate[PATH_MAX];
+    char *paths = strdup(runpath ? runpath : "");
+    for (char *save = NULL, *dir = strtok_r(paths, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+        if (strncmp(dir, "$ORIGIN", 7) == 0)
+            snprintf(candidate, sizeof(candidate), "%s%s/%s", origin, dir + 7, library);
+        else
+            snprintf(candidate, sizeof(candidate), "%s/%s", dir, library);
+        if (access(candidate, R_OK) == 0) {
+            free(paths);
+            symbols_add_file(symbols, candidate, 1);
+            return;
+        }
+    }
+    free(paths);
+    for (size_t i = 0; i < sizeof(library_dirs) / sizeof(library_dirs[0]); i++) {
+        snprintf(candidate, sizeof(candidate), "%s/%s", library_dirs[i], library);
+        if (access(candidate, R_OK) == 0) {
+            symbols_add_file(symbols, candidate, 1);
+            return;
+        }
+    }
+}
+
+static void add_needed(struct symbols *symbols, Elf *elf, const char *path)
+{
+    char *copy = strdup(path);
+    const char *origin = dirname(copy);
+    for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+        GElf_Shdr shdr;
+        if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_DYNAMIC)
+            continue;
+        Elf_Data *data = elf_getdata(scn, NULL);
+        size_t count = shdr.sh_entsize ? shdr.sh_size / shdr.sh_entsize : 0;
+        const char *runpath = NULL;
+        for (size_t i = 0; data && i < count; i++) {
+            GElf_Dyn dyn;
+            if (gelf_getdyn(data, (int)i, &dyn) && (dyn.d_tag == DT_RUNPATH || dyn.d_tag == DT_RPATH))
+                runpath = elf_strptr(elf, shdr.sh_link, dyn.d_un.d_val);
+        }
+        for (size_t i = 0; data && i < count; i++) {
+            GElf_Dyn dyn;
+            if (!gelf_getdyn(data, (int)i, &dyn) || dyn.d_tag != DT_NEEDED)
+                continue;
+            const char *library = elf_strptr(elf, shdr.sh_link, dyn.d_un.d_val);
+            if (library)
+                add_library(symbols, library, runpath, origin);
+        }
+    }
+    free(copy);
+}
+
+/* One line of /proc/PID/maps: range, page offset and path (NULL for anonymous). */
+static int parse_maps_line(char *line, uint64_t *start, uint64_t *end, uint64_t *offset, char **path)
+{
+    int consumed = 0;
+    if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %*s %" SCNx64 " %*s %*s%n", start, end, offset, &consumed) < 3)
+        return -1;
+    char *p = line + consumed;
+    while (*p == ' ')
+        p++;
+    p[strcspn(p, "\n")] = 0;
+    *path = *p == '/' ? p : NULL;
+    return 0;
+}
+
+void symbols_add_process(struct symbols *symbols, pid_t pid)
+{
+    char name[64], line[PATH_MAX + 128];
+    snprintf(name, sizeof(name), "/proc/%d/maps", (int)pid);
+    FILE *maps = fopen(name, "re");
+    while (maps && fgets(line, sizeof(line), maps)) {
+        uint64_t start, end, offset;
+        char *path;
+        if (parse_maps_line(line, &start, &end, &offset, &path) == 0 && path)
+            symbols_add_file(symbols, path, 0);
+    }
+    if (maps)
+        fclose(maps);
+}
+
+static int hit_in_file(const struct symbol_file *file, uint64_t file_offset, struct symbol_hit *hit)
+{
+    const struct symbol_entry *e = table_find(&file->table, file_offset);
+    *hit = (struct symbol_hit){e ? e->name : NULL, e ? file_offset - e->start : file_offset,
+                               e ? e->size : 0, file->path};
+    return 0;
+}
+
+int symbols_find_build_id(struct symbols *symbols, const unsigned char *build_id, size_t build_id_size,
+                          uint64_t file_offset, struct symbol_hit *hit)
+{
+    char hex[128] = "";
+    for (size_t i = 0; i < build_id_size && 2 * i + 2 < sizeof(hex); i++)
+        snprintf(hex + 2 * i, 3, "%02x", build_id[i]);
+    for (int i = 0; i < symbols->file_count; i++)
+        if (symbols->files[i].build_id[0] && strcmp(symbols->files[i].build_id, hex) == 0)
+            return hit_in_file(&symbols->files[i], file_offset, hit);
+    return -1;
+}
+
+int symbols_find_in_file(struct symbols *symbols, const char *path, uint64_t file_offset,
+                         struct symbol_hit *hit)
+{
+    char real[PATH_MAX];
+    if (!realpath(path, real))
+        return -1;
+    symbols_add_file(symbols, real, 0);
+    const struct symbol_file *file = file_by_path(symbols, real);
+    return file ? hit_in_file(file, file_offset, hit) : -1;
+}
+
+int symbols_find_in_process(struct symbols *symbols, pid_t pid, uint64_t address, struct symbol_hit *hit)
+{
+    char name[64], line[PATH_MAX + 128];
+    int found = -1;
+    snprintf(name, sizeof(name), "/proc/%d/maps", (int)pid);
+    FILE *maps = fopen(name, "re");
+    while (maps && found < 0 && fgets(line, sizeof(line), maps)) {
+        uint64_t start, end, offset;
+        char *path;
+        if (parse_maps_line(line, &start, &end, &offset, &path) == 0 && path && address >= start &&
+            address < end)
+            found = symbols_find_in_file(symbols, path, address - start + offset, hit);
+    }
+    if (maps)
+        fclose(maps);
+    return found;
+}
+
+static void load_kallsyms(struct symbols *symbols)
+{
+    char line[512], name[256];
+    symbols->kernel_loaded = 1;
+    FILE *f = fopen("/proc/kallsyms", "re");
+    while (f && fgets(line, sizeof(line), f)) {
+        uint64_t address;
+        char type;
+        if (sscanf(line, "%" SCNx64 " %c %255s", &address, &type, name) == 3 && address &&
+            (type == 't' || type == 'T'))
+            table_add(&symbols->kernel, address, 0, name, binding_rank(name, type == 'T' ? STB_GLOBAL : STB_LOCAL));
+    }
+    if (f)
+        fclose(f);
+    table_finish(&symbols->kernel);
+}
+
+int symbols_find_kernel(struct symbols *symbols, uint64_t address, struct symbol_hit *hit)
+{
+    if (!symbols->kernel_loaded)
+        load_kallsyms(symbols);
+    const struct symbol_entry *e = table_find(&symbols->kernel, address);
+    if (!e)
+        return -1;
+    *hit = (struct symbol_hit){e->name, address - e->start, e->size, "kernel"};
+    return 0;
+}
+
+const char *symbols_file_at(const struct symbols *symbols, int i, const char **build_id)
+{
+    if (i < 0 || i >= symbols->file_count)
+        return NULL;
+    *build_id = symbols->files[i].build_id;
+    return symbols->files[i].path;
+}
+
+int symbols_function_at(const struct symbols *symbols, int i, size_t j, uint64_t *start, uint64_t *size,
+                        const char **name)
+{
+    const struct symbol_table *table = &symbols->files[i].table;
+    if (j >= table->count)
+        return 0;
+    *start = table->entries[j].start;
+    *size = table->entries[j].size;
+    *name = table->entries[j].name;
+    return 1;
+}
+
+void symbols_format_frame(struct strbuf *out, uint64_t address, const struct symbol_hit *hit)
+{
+    if (!hit) {
+        strbuf_printf(out, " 0x%" PRIx64 "\n", address);
+        return;
+    }
+    if (!hit->name) {   /* a known file without a function there: the offset in it */
+        strbuf_printf(out, " 0x%" PRIx64 " [%s+0x%" PRIx64 "]\n", address, hit->module, hit->offset);
+        return;
+    }
+    strbuf_printf(out, " 0x%" PRIx64 " : %s+0x%" PRIx64 "/0x%" PRIx64 " [%s]\n", address, hit->name,
+                  hit->offset, hit->size, hit->module);
+}
