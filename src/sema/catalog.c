@@ -107,6 +107,8 @@ void sema_dump_probe_types(struct arena *arena, FILE *out)
         "process(string).function(string).inline", "process(string).statement(string)",
         "process(string).statement(number)", "process(number).function(string)",
         "process(number).function(string).return", "process(number).statement(string)",
+        "process(string).mark(string)", "process(string).provider(string).mark(string)",
+        "process.mark(string)", "process.provider(string).mark(string)", "process(number).mark(string)",
     };
     static const char *const timer_units[] = {"s", "sec", "ms", "msec", "us", "usec", "ns", "nsec", "jiffies"};
     struct lines l = {.arena = arena};

@@ -356,7 +356,8 @@ int dwarf_location_evaluate(struct dwarf_eval *ev, Dwarf_Op *ops, size_t count, 
     return evaluate(ev, ops, count, loc, 0);
 }
 
-/* Whether var's location at pc names registers only (pieces of them too). */
+/* Whether var's location at pc names general-purpose registers only
+ * (pieces of them too). */
 int dwarf_location_in_registers(Dwarf_Die *var, uint64_t pc)
 {
     Dwarf_Attribute attr;
@@ -367,7 +368,8 @@ int dwarf_location_in_registers(Dwarf_Die *var, uint64_t pc)
         return 0;
     for (size_t i = 0; i < count; i++) {
         unsigned atom = ops[i].atom;
-        if (!(atom >= DW_OP_reg0 && atom <= DW_OP_reg31) && atom != DW_OP_regx && atom != DW_OP_piece)
+        /* general-purpose registers only: vector ones are not in pt_regs */
+        if (!(atom >= DW_OP_reg0 && atom <= DW_OP_reg0 + DWARF_REG_IP) && atom != DW_OP_piece)
             return 0;
     }
     return 1;

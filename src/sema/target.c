@@ -233,7 +233,13 @@ struct expr *target_place_value(struct lowering *l, struct place *p, const char 
             return NULL;
         }
         return dwarf_expr_read(ev, p->address, size, is_signed);
-    case PLACE_REG: return dwarf_expr_narrow(ev, dwarf_expr_reg(ev, p->reg), size, is_signed);
+    case PLACE_REG:
+        if (p->reg > DWARF_REG_IP) {
+            target_lower_error(l, "%s is in DWARF register %d (vector or floating point), which tap cannot read",
+                               what, p->reg);
+            return NULL;
+        }
+        return dwarf_expr_narrow(ev, dwarf_expr_reg(ev, p->reg), size, is_signed);
     case PLACE_VALUE: return dwarf_expr_narrow(ev, p->value, size, is_signed);
     case PLACE_PIECES: break;
     }

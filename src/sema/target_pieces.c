@@ -18,12 +18,14 @@ static struct expr *low_bits(struct dwarf_eval *ev, struct expr *value, int shif
 }
 
 /* `bits` bits from bit `from` of one piece, zero-extended; NULL when a
- * memory piece would need a read wider than 8 bytes. */
+ * memory piece would need a read wider than 8 bytes or the register is a
+ * vector one. */
 static struct expr *piece_bits(struct dwarf_eval *ev, const struct dwarf_piece *piece, int from, int bits)
 {
     int first = piece->bit_offset + from;
     switch (piece->kind) {
-    case LOC_REG: return low_bits(ev, dwarf_expr_reg(ev, piece->reg), first, bits);
+    case LOC_REG:       /* rip and below: vector registers are not in pt_regs */
+        return piece->reg <= DWARF_REG_IP ? low_bits(ev, dwarf_expr_reg(ev, piece->reg), first, bits) : NULL;
     case LOC_VALUE: return low_bits(ev, piece->value, first, bits);
     case LOC_MEMORY: {
         int shift = first % 8, bytes = (shift + bits + 7) / 8;

@@ -113,17 +113,44 @@ static int read_point(struct sema *s, struct probe_point *point, struct process_
     return 1;
 }
 
+/* fnmatch with SystemTap's {a,b} alternatives (probes.md): the first
+ * brace group is expanded and each alternative matched in turn. */
+static int pattern_matches(const char *pattern, const char *text)
+{
+    const char *open = strchr(pattern, '{');
+    const char *close = open ? strchr(open, '}') : NULL;
+    if (!close)
+        return fnmatch(pattern, text, 0) == 0;
+    size_t prefix = (size_t)(open - pattern);
+    for (const char *alt = open + 1; alt <= close;) {
+        const char *end = alt;
+        while (end < close && *end != ',')
+            end++;
+        size_t alt_len = (size_t)(end - alt), rest = strlen(close + 1);
+        char *expanded = malloc(prefix + alt_len + rest + 1);
+        memcpy(expanded, pattern, prefix);
+        memcpy(expanded + prefix, alt, alt_len);
+        memcpy(expanded + prefix + alt_len, close + 1, rest + 1);
+        int matched = pattern_matches(expanded, text);
+        free(expanded);
+        if (matched)
+            return 1;
+        alt = end + 1;
+    }
+    return 0;
+}
+
 static int file_matches(const char *pattern, const char *file)
 {
     if (!pattern)
         return 1;
     if (!file)
         return 0;
-    if (fnmatch(pattern, file, 0) == 0)
+    if (pattern_matches(pattern, file))
         return 1;
     /* "t.c" names ".../t.c": compare against each path suffix after a '/'. */
     for (const char *p = strchr(file, '/'); p; p = strchr(p + 1, '/'))
-        if (fnmatch(pattern, p + 1, 0) == 0)
+        if (pattern_matches(pattern, p + 1))
             return 1;
     return 0;
 }
@@ -145,7 +172,7 @@ int uprobe_line_matches(const struct function_pattern *pattern, int line)
 
 int uprobe_function_matches(const struct function_pattern *pattern, const struct dwarf_function *f)
 {
-    if (fnmatch(pattern->function, f->name, 0) != 0)
+    if (!pattern_matches(pattern->function, f->name))
         return 0;
     if (pattern->file && !file_matches(pattern->file, f->decl_file))
         return 0;

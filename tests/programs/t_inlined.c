@@ -24,11 +24,23 @@ NOIPA int caller_b(int v)
     return scaled(v + 1, 3) - 1;
 }
 
+/* Real recursion at -O2 (storing the result before using it keeps gcc from
+ * turning it into a loop, as it does fact() in t_args), for @entry in
+ * .return (uprobe_entry_recursion_o2). */
+NOIPA int depth(int n)
+{
+    if (n <= 0)
+        return 0;
+    int below = depth(n - 1);
+    sink = below;
+    return below + n;
+}
+
 int (*volatile indirect)(int, int) = scaled;
 
 int main(int argc, char **argv)
 {
     (void)argv;
-    int total = caller_a(argc + 9) + caller_b(argc + 19) + indirect(argc + 29, 4);
-    return total == 22 + 63 + 121 ? 0 : 1;
+    int total = caller_a(argc + 9) + caller_b(argc + 19) + indirect(argc + 29, 4) + depth(argc + 2);
+    return total == 22 + 63 + 121 + 6 ? 0 : 1;
 }
