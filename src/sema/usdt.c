@@ -259,10 +259,10 @@ static struct expr *arg_value(struct dwarf_eval *ev, const struct usdt_arg *arg,
     return NULL;
 }
 
-static int mark_error(struct sema *s, struct expr *e, int quiet, const char *fmt, const char *a, const char *b)
+static int mark_error(struct sema *s, struct expr *e, int quiet, const char *message)
 {
     if (!quiet)
-        diag_error(s->diags, e->span, fmt, a, b);
+        diag_error(s->diags, e->span, "%s", message);
     return 0;
 }
 
@@ -293,7 +293,8 @@ static void replace_expr(struct expr *e, struct expr *with)
     e->next = next;
 }
 
-/* $$parms, $$vars: "$arg1=0x5 $arg2=0xfffffffffffffffd", as stap prints them. */
+/* $$parms, $$vars: "$arg1=0x5 $arg2=0xfffffffffffffffd" (the names with their
+ * $, as stap's SDT expansion builds the format). */
 static int lower_parms(struct sema *s, struct uprobe_site *site, struct expr *e, int quiet)
 {
     struct expr *text = NULL;
@@ -326,23 +327,24 @@ int usdt_lower_target(struct sema *s, struct uprobe_site *site, struct expr *e, 
         return lower_parms(s, site, e, quiet);
     int n = arg_number(name);
     if (!n)
-        return mark_error(s, e, quiet, "unable to find '$%s' in an SDT mark (alternatives: %s$$name, "
-                          "$$provider, $$parms)", name,
-                          mark->arg_count ? arena_printf(s->arena, "%s, ", arg_names(s, mark)) : "");
+        return mark_error(s, e, quiet, arena_printf(s->arena, "unable to find '$%s' in an SDT mark (alternatives: "
+                                                    "%s%s$$name, $$provider, $$parms)", name,
+                                                    mark->arg_count ? arg_names(s, mark) : "",
+                                                    mark->arg_count ? ", " : ""));
     if (n > mark->arg_count)
-        return mark_error(s, e, quiet, "mark \"%s\" has no $%s", mark->name,
-                          arena_printf(s->arena, "%s (its arguments: %s)", name, arg_names(s, mark)));
+        return mark_error(s, e, quiet, arena_printf(s->arena, "mark \"%s\" has no $%s (its arguments: %s)",
+                                                    mark->name, name, arg_names(s, mark)));
     if (e->target.components || e->target.pretty || e->target.address_of)
-        return mark_error(s, e, quiet, "$%s of an SDT mark is a plain long: members, indexing, & and pretty "
-                          "printing need @cast%s", name, "");
+        return mark_error(s, e, quiet, arena_printf(s->arena, "$%s of an SDT mark is a plain long: members, "
+                                                    "indexing, & and pretty printing need @cast", name));
     const struct usdt_arg *arg = &mark->args[n - 1];
     char error[160] = "";
     struct dwarf_eval ev = {.arena = s->arena, .module = site->module, .span = e->span, .pc = site->pc};
     struct expr *value = mark->args_valid ? arg_value(&ev, arg, error, sizeof(error)) : NULL;
     if (!value)
-        return mark_error(s, e, quiet, "cannot read $%s: %s", name,
-                          *error ? error : arena_printf(s->arena, "argument specs \"%s\" are beyond tap",
-                                                        mark->arg_text));
+        return mark_error(s, e, quiet, arena_printf(s->arena, "cannot read $%s: %s", name,
+                                                    *error ? error : arena_printf(s->arena, "argument specs \"%s\" "
+                                                                                 "are beyond tap", mark->arg_text)));
     replace_expr(e, value);
     return 1;
 }
