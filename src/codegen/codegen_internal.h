@@ -123,6 +123,11 @@ LLVMValueRef cg_entry_alloca(struct codegen *cg, LLVMTypeRef type, const char *n
  * context; cg_end_callback() returns to generating the caller. */
 LLVMValueRef cg_begin_callback(struct codegen *cg, const char *prefix, int map_callback, struct fn_state *state);
 void cg_end_callback(struct codegen *cg, struct fn_state *state);
+/* Likewise, finding this CPU's scratch first (callbacks have no scratch
+ * pointer): leaves the builder in the body; *no_scratch is the block to
+ * finish (with a return) for when there is none. */
+LLVMValueRef cg_begin_scratch_callback(struct codegen *cg, const char *prefix, int map_callback,
+                                       struct fn_state *state, struct span span, LLVMBasicBlockRef *no_scratch);
 
 /* data.c: .data, maps, scratch */
 void cg_define_data(struct codegen *cg);
@@ -209,6 +214,10 @@ void cg_emit_record(struct codegen *cg, LLVMValueRef ring, uint32_t size, int lo
 LLVMValueRef cg_string_builtin(struct codegen *cg, struct expr *call, int builtin_id);
 LLVMValueRef cg_regex_match(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_opaque_clamp(struct codegen *cg, LLVMValueRef value, int64_t max);
+/* bpf_loop(count <= MAXSTRINGLEN): body(cg, index, data) runs in the callback
+ * and ends every path returning 0 (go on) or 1 (stop). */
+typedef void (*cg_loop_body)(struct codegen *cg, LLVMValueRef index, void *data);
+void cg_bounded_loop(struct codegen *cg, struct span span, LLVMValueRef count, cg_loop_body body, void *data);
 
 /* foreach.c */
 void cg_foreach(struct codegen *cg, struct stmt *st);
@@ -240,6 +249,7 @@ LLVMValueRef cg_user_string(struct codegen *cg, struct expr *e, int with_fallbac
 /* context.c: ppid(), pexecname(), euid(), jiffies(); the -c/-x process tree */
 LLVMValueRef cg_in_target_tree(struct codegen *cg, LLVMValueRef target);
 LLVMValueRef cg_context_call(struct codegen *cg, struct expr *e, int builtin_id);
+int cg_read_vma_file(struct codegen *cg, LLVMValueRef vma, LLVMValueRef out, struct span span);
 
 /* stack.c: backtraces, captured at the probe's entry (see there) */
 LLVMBasicBlockRef cg_stack_begin(struct codegen *cg);

@@ -131,6 +131,20 @@ LLVMValueRef cg_begin_callback(struct codegen *cg, const char *prefix, int map_c
     return fn;
 }
 
+LLVMValueRef cg_begin_scratch_callback(struct codegen *cg, const char *prefix, int map_callback,
+                                       struct fn_state *state, struct span span, LLVMBasicBlockRef *no_scratch)
+{
+    LLVMValueRef fn = cg_begin_callback(cg, prefix, map_callback, state);
+    LLVMBasicBlockRef entry = cg_block(cg, "entry"), run = cg_block(cg, "run");
+    *no_scratch = cg_block(cg, "no_scratch");
+    cg_position(cg, entry);
+    cg_set_location(cg, span);
+    state->scratch = cg_load_scratch(cg);
+    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, state->scratch, ""), *no_scratch, run);
+    cg_position(cg, run);
+    return fn;
+}
+
 void cg_end_callback(struct codegen *cg, struct fn_state *state)
 {
     cg->fn = state->parent;

@@ -82,7 +82,7 @@ static uint32_t new_slot(struct codegen *cg)
 
 /* bpf_loop(count, callback): body(cg, index, data) runs inside the callback
  * and must end every path with loop_continue/loop_stop. */
-typedef void (*loop_body)(struct codegen *cg, LLVMValueRef index, void *data);
+typedef cg_loop_body loop_body;
 
 static void loop_continue(struct codegen *cg)
 {
@@ -97,16 +97,11 @@ static void loop_stop(struct codegen *cg)
 static void run_loop(struct codegen *cg, struct span span, LLVMValueRef count, loop_body body, void *data)
 {
     struct fn_state state;
-    LLVMValueRef fn = cg_begin_callback(cg, "string_loop", 0, &state);
-    LLVMBasicBlockRef entry = cg_block(cg, "entry"), none = cg_block(cg, "no_scratch"), run = cg_block(cg, "run");
-    cg_position(cg, entry);
-    cg_set_location(cg, span);
-    state.scratch = cg_load_scratch(cg);
-    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, state.scratch, ""), none, run);
+    LLVMBasicBlockRef none;
+    LLVMValueRef fn = cg_begin_scratch_callback(cg, "string_loop", 0, &state, span, &none);
+    body(cg, LLVMGetParam(fn, 0), data);
     cg_position(cg, none);
     loop_stop(cg);
-    cg_position(cg, run);
-    body(cg, LLVMGetParam(fn, 0), data);
     cg_end_callback(cg, &state);
     cg_set_location(cg, span);
     LLVMBuilderRef b = cg->builder;
@@ -116,6 +111,11 @@ static void run_loop(struct codegen *cg, struct span span, LLVMValueRef count, l
                         cg_const(cg, cg->string_size), n, "");
     LLVMValueRef args[4] = {LLVMBuildTrunc(b, n, cg->i32, ""), fn, LLVMConstNull(cg->ptr), cg_const(cg, 0)};
     cg_helper(cg, BPF_FUNC_loop, cg->i64, args, 4);
+}
+
+void cg_bounded_loop(struct codegen *cg, struct span span, LLVMValueRef count, cg_loop_body body, void *data)
+{
+    run_loop(cg, span, count, body, data);
 }
 
 /* Whether `needle` (a slot) occurs in `hay` (a slot) at i: a loop bounded by
