@@ -13,6 +13,7 @@ packages=(
   libbpf-dev llvm-19-dev libdw-dev libelf-dev
   zlib1g-dev libzstd-dev libffi-dev libxml2-dev libedit-dev libncurses-dev
   bpftool python3
+  systemtap-sdt-dev   # sys/sdt.h for the USDT test programs
 )
 
 if [[ $(id -u) -ne 0 ]]; then

@@ -32,6 +32,7 @@ struct options {
     const char *output_path;
     const char *list_point;          /* -l / -L */
     const char *run_object;          /* --run OBJ */
+    int dump;                        /* --dump-functions ('f'), -probe-types ('t'), -probe-aliases ('a') */
     int list_variables;
     const char *tapset_dirs[MAX_TAPSET_DIRS];
     int tapset_dir_count;
@@ -70,6 +71,10 @@ static void usage(FILE *out)
           "  -u -w -W       keep unused code; no warnings; warnings are errors\n"
           "  -l PP, -L PP   list matching probe points (-L with variables)\n"
           "  --run OBJ      run an object written by -p4 -o OBJ (no LLVM or debug info needed)\n"
+          "  --format=text|json  output format\n"
+          "  --dump-functions      list the functions scripts can call, with their types\n"
+          "  --dump-probe-types    list the probe points tap supports\n"
+          "  --dump-probe-aliases  list the probe aliases of the tapsets\n"
           "  -V, --version  print the version\n"
           "  -h, --help     print this help\n",
           out);
@@ -102,6 +107,8 @@ static int parse_limit(struct options *opts, const char *setting)
         opts->codegen.max_nesting = (int)(value > 6 ? 6 : value);
     } else if (strncmp(setting, "MAXMAPENTRIES", name_len) == 0 && name_len == 13) {
         opts->codegen.max_map_entries = value > (1 << 24) ? (1 << 24) : value;
+    } else if (strncmp(setting, "TAP_DEBUG_REJECT", name_len) == 0 && name_len == 16) {
+        opts->codegen.debug_reject = 1;   /* hidden: tests of verifier rejections */
     } else if (zero_ok) {
         opts->codegen.hist_elision = (int)(value > 1000 ? 1000 : value);
     }
@@ -158,7 +165,9 @@ static int parse_options(int argc, char **argv, struct options *opts)
 {
     static const struct option long_options[] = {
         {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'},
-        {"format", required_argument, 0, 'F'}, {"run", required_argument, 0, 'R'}, {0, 0, 0, 0},
+        {"format", required_argument, 0, 'F'}, {"run", required_argument, 0, 'R'},
+        {"dump-functions", no_argument, 0, 'f'}, {"dump-probe-types", no_argument, 0, 't'},
+        {"dump-probe-aliases", no_argument, 0, 'a'}, {0, 0, 0, 0},
     };
     opts->codegen = (struct codegen_options){.string_size = 512, .events_size = 8 << 20,
                                              .max_action = 1 << 20, .max_nesting = 6,
@@ -214,6 +223,7 @@ static int parse_options(int argc, char **argv, struct options *opts)
             opts->runtime.json = strcmp(optarg, "json") == 0;
             break;
         case 'R': opts->run_object = optarg; break;
+        case 'f': case 't': case 'a': opts->dump = c; break;
         case 'V': printf("tap %s (LLVM 19, libbpf)\n", TAP_VERSION); return 1;
         case 'h': usage(stdout); return 1;
         case ':':
@@ -234,7 +244,7 @@ static int parse_options(int argc, char **argv, struct options *opts)
             return -1;
         }
     }
-    if (!opts->script_text && !opts->list_point && !opts->run_object) {
+    if (!opts->script_text && !opts->list_point && !opts->run_object && !opts->dump) {
         if (optind >= argc) {
             fprintf(stderr, "ERROR: no script given: use -e SCRIPT, a script file, or - for standard input\n");
             return -1;
@@ -265,6 +275,25 @@ static void add_default_tapset_dirs(struct options *opts, struct arena *arena)
         }
     }
     opts->tapset_dirs[opts->tapset_dir_count++] = TAP_SOURCE_TAPSETS;
+}
+
+/* --dump-*: catalogues, from the builtins and the tapsets. */
+static int dump_catalogue(struct options *opts, struct arena *arena)
+{
+    struct diags diags;
+    diags_init(&diags);
+    struct sema_options sema_options = {.tapset_dirs = opts->tapset_dirs,
+                                        .tapset_dir_count = opts->tapset_dir_count};
+    if (opts->dump == 'f')
+        sema_dump_functions(arena, &diags, &sema_options, stdout);
+    else if (opts->dump == 't')
+        sema_dump_probe_types(arena, stdout);
+    else
+        sema_dump_probe_aliases(arena, &diags, &sema_options, stdout);
+    diags_print(&diags, stderr);
+    int status = diags.error_count ? 1 : 0;
+    diags_free(&diags);
+    return status;
 }
 
 static const struct source_file *load_script(struct arena *arena, const struct options *opts)
@@ -382,6 +411,11 @@ int main(int argc, char **argv)
     struct arena arena;
     arena_init(&arena);
     add_default_tapset_dirs(&opts, &arena);
+    if (opts.dump) {
+        int status = dump_catalogue(&opts, &arena);
+        arena_free(&arena);
+        return status;
+    }
     if (opts.list_point) {
         struct diags diags;
         diags_init(&diags);

@@ -13,9 +13,11 @@
 #define DEFAULT_MAX_ENTRIES 2048
 #define E2BIG_ERRNO 7
 
-/* Histogram kind and parameters of each statistic, from every extractor in
- * the script: the `<<<` code must know which buckets to count. */
+/* Histogram kind and parameters of each statistic, and whether its variance
+ * is read, from every extractor in the script: the `<<<` code must know
+ * which buckets to count and whether to keep the variance's state. */
 static void scan_expr(struct codegen *cg, struct expr *e);
+static void note_variance(struct codegen *cg, struct cg_array *a, struct expr *shift, struct span span);
 
 static void scan_stmt(struct codegen *cg, struct stmt *st)
 {
@@ -109,6 +111,25 @@ static void note_hist(struct codegen *cg, struct expr *e)
     a->hist_interval = p[2];
 }
 
+/* @variance(s[, shift]): one literal shift (0 to 62) per statistic. */
+static void note_variance(struct codegen *cg, struct cg_array *a, struct expr *shift, struct span span)
+{
+    if (!a)
+        return;
+    a->has_variance = 1;
+    if (!shift)
+        return;
+    int64_t value;
+    if (!constant_of(shift, &value) || value < 0 || value > 62) {
+        diag_error(cg->diags, shift->span, "@variance needs a literal shift from 0 to 62");
+        return;
+    }
+    if (a->variance_shift_set && a->variance_shift != value)
+        diag_error(cg->diags, span, "statistic %s used with different @variance shifts", a->symbol->name);
+    a->variance_shift = (int)value;
+    a->variance_shift_set = 1;
+}
+
 static void scan_expr(struct codegen *cg, struct expr *e)
 {
     for (; e; e = NULL) {
@@ -138,6 +159,8 @@ static void scan_expr(struct codegen *cg, struct expr *e)
         case EXPR_STAT:
             if (e->stat.op == STAT_HIST_LOG || e->stat.op == STAT_HIST_LINEAR)
                 note_hist(cg, e);
+            else if (e->stat.op == STAT_VARIANCE)
+                note_variance(cg, cg_array_of(cg, e->stat.operand->symbol), e->stat.args, e->span);
             break;
         case EXPR_HIST_BUCKET:
             scan_expr(cg, e->hist_bucket.hist);
@@ -329,8 +352,11 @@ LLVMValueRef cg_array_key(struct codegen *cg, struct cg_array *a, struct expr *i
     const struct symbol *g = a->symbol;
     LLVMValueRef values[MAX_ARRAY_KEYS];
     int count = 0;
-    for (struct expr *k = indices; k && count < MAX_ARRAY_KEYS; k = k->next)
+    for (struct expr *k = indices; k && count < MAX_ARRAY_KEYS; k = k->next) {
+        if (cg_is_wildcard(k))
+            diag_error(cg->diags, k->span, "`*` matches keys only in foreach, delete and `in`");
         values[count++] = cg_expr(cg, k);
+    }
     LLVMValueRef key = cg_scratch_ptr(cg, cg_alloc_scratch(cg, a->key_size));
     if (g->key_count == 0) {
         LLVMBuildStore(cg->builder, LLVMConstInt(cg->i32, 0, 0), key);
@@ -537,6 +563,98 @@ LLVMValueRef cg_array_read(struct codegen *cg, struct expr *e)
     return phi;
 }
 
+int cg_is_wildcard(const struct expr *e)
+{
+    return e->kind == EXPR_IDENT && strcmp(e->ident.name, "*") == 0;
+}
+
+int cg_has_wildcard(const struct expr *indices)
+{
+    for (; indices; indices = indices->next)
+        if (cg_is_wildcard(indices))
+            return 1;
+    return 0;
+}
+
+/* The non-wildcard indices, evaluated once, into a key of their own (in
+ * scratch: the offset is returned); wildcard[k] tells which are `*`. */
+uint32_t cg_slice_key(struct codegen *cg, struct cg_array *a, struct expr *indices, int *wildcard)
+{
+    uint32_t slice = cg_alloc_scratch(cg, a->key_size);
+    int k = 0;
+    for (struct expr *e = indices; e && k < MAX_ARRAY_KEYS; e = e->next, k++) {
+        wildcard[k] = cg_is_wildcard(e);
+        if (wildcard[k])
+            continue;
+        LLVMValueRef value = cg_expr(cg, e);
+        LLVMValueRef field = byte_at(cg, cg_scratch_ptr(cg, slice), a->key_offsets[k]);
+        if (a->symbol->key_types[k] == TYPE_STRING) {
+            cg_zero(cg, field, cg->string_size);
+            cg_string_copy(cg, field, value);
+        } else {
+            LLVMBuildStore(cg->builder, value, field);
+        }
+    }
+    return slice;
+}
+
+/* Inside a map callback: goes on when `key` has the slice's non-wildcard
+ * keys, else branches to `differ`. */
+void cg_slice_match(struct codegen *cg, struct cg_array *a, LLVMValueRef key, uint32_t slice, const int *wildcard,
+                    LLVMBasicBlockRef differ)
+{
+    for (int k = 0; k < a->symbol->key_count; k++) {
+        if (wildcard[k])
+            continue;
+        LLVMValueRef x = byte_at(cg, key, a->key_offsets[k]);
+        LLVMValueRef y = byte_at(cg, cg_scratch_ptr(cg, slice), a->key_offsets[k]);
+        LLVMValueRef same = a->symbol->key_types[k] == TYPE_STRING
+            ? LLVMBuildICmp(cg->builder, LLVMIntEQ, cg_string_compare(cg, x, y), cg_const(cg, 0), "")
+            : LLVMBuildICmp(cg->builder, LLVMIntEQ, LLVMBuildLoad2(cg->builder, cg->i64, x, ""),
+                            LLVMBuildLoad2(cg->builder, cg->i64, y, ""), "");
+        LLVMBasicBlockRef match = cg_block(cg, "slice_match");
+        LLVMBuildCondBr(cg->builder, same, match, differ);
+        cg_position(cg, match);
+    }
+}
+
+/* `[k, *] in a` and `delete a[k, *]`: one bpf_for_each_map_elem walk whose
+ * callback matches each element against the slice; it deletes every match
+ * (hash maps allow deleting the element being visited), or stops at the
+ * first one and notes it. Returns whether one matched (`in`). */
+static LLVMValueRef slice_walk(struct codegen *cg, struct cg_array *a, struct expr *indices, struct span span,
+                               int delete_matches)
+{
+    int wildcard[MAX_ARRAY_KEYS] = {0};
+    uint32_t slice = cg_slice_key(cg, a, indices, wildcard);
+    uint32_t found = cg_alloc_scratch(cg, 8);
+    LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, found));
+    struct fn_state state;
+    LLVMValueRef fn = cg_begin_callback(cg, delete_matches ? "delete_slice" : "in_slice", 1, &state);
+    LLVMBasicBlockRef entry = cg_block(cg, "entry"), skip = cg_block(cg, "skip"), run = cg_block(cg, "run");
+    cg_position(cg, entry);
+    cg_set_location(cg, span);
+    state.scratch = cg_load_scratch(cg);
+    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, state.scratch, ""), skip, run);
+    cg_position(cg, skip);
+    LLVMBuildRet(cg->builder, cg_const(cg, 0));
+    cg_position(cg, run);
+    cg_slice_match(cg, a, LLVMGetParam(fn, 1), slice, wildcard, skip);
+    if (delete_matches) {
+        LLVMValueRef args[2] = {LLVMGetParam(fn, 0), LLVMGetParam(fn, 1)};
+        cg_helper(cg, BPF_FUNC_map_delete_elem, cg->i64, args, 2);
+        LLVMBuildRet(cg->builder, cg_const(cg, 0));
+    } else {
+        LLVMBuildStore(cg->builder, cg_const(cg, 1), cg_scratch_ptr(cg, found));
+        LLVMBuildRet(cg->builder, cg_const(cg, 1));
+    }
+    cg_end_callback(cg, &state);
+    cg_set_location(cg, span);
+    LLVMValueRef args[4] = {a->map, fn, LLVMConstNull(cg->ptr), cg_const(cg, 0)};
+    cg_helper(cg, BPF_FUNC_for_each_map_elem, cg->i64, args, 4);
+    return LLVMBuildLoad2(cg->builder, cg->i64, cg_scratch_ptr(cg, found), "");
+}
+
 LLVMValueRef cg_array_in(struct codegen *cg, struct expr *e)
 {
     struct cg_array *a = cg_array_of(cg, e->symbol);
@@ -544,11 +662,8 @@ LLVMValueRef cg_array_in(struct codegen *cg, struct expr *e)
         diag_error(cg->diags, e->span, "`in` needs an array");
         return cg_const(cg, 0);
     }
-    for (struct expr *k = e->in.keys; k; k = k->next)
-        if (k->kind == EXPR_IDENT && strcmp(k->ident.name, "*") == 0) {
-            diag_error(cg->diags, k->span, "wildcards in `in` not supported yet");
-            return cg_const(cg, 0);
-        }
+    if (cg_has_wildcard(e->in.keys))
+        return slice_walk(cg, a, e->in.keys, e->span, 0);
     LLVMValueRef key = cg_array_key(cg, a, e->in.keys);
     cg_set_location(cg, e->span);
     LLVMValueRef found = cg_map_lookup(cg, a->map, key);
@@ -577,6 +692,10 @@ void cg_delete(struct codegen *cg, struct stmt *st)
     struct cg_array *a = cg_array_of(cg, e->symbol);
     if (a)
         cg_check_not_iterated(cg, e->symbol, e->span);
+    if (e->kind == EXPR_INDEX && a && cg_has_wildcard(e->index.indices)) {
+        slice_walk(cg, a, e->index.indices, st->span, 1);
+        return;
+    }
     if (e->kind == EXPR_INDEX && a) {
         LLVMValueRef key = cg_array_key(cg, a, e->index.indices);
         cg_set_location(cg, st->span);

@@ -18,6 +18,8 @@ struct codegen_options {
     int max_nesting;             /* MAXNESTING: recursion depth */
     int64_t max_map_entries;     /* MAXMAPENTRIES: arrays declared without a size; 0: 2048 */
     int hist_elision;            /* HIST_ELISION: empty histogram rows kept around data; < 0: 2 */
+    int debug_reject;            /* -D TAP_DEBUG_REJECT=1 (tests): every probe's first statement
+                                    makes the verifier reject it */
     FILE *ir_out;                /* -p3: the optimised IR is printed here */
     double *translate_ms;        /* out: time to build and optimise the IR (pass 3) */
     double *object_ms;           /* out: time to emit the object (pass 4) */

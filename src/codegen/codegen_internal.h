@@ -21,9 +21,10 @@
  * do) stays inside the map value. */
 #define SCRATCH_UNWIND 0        /* u64: 0, or why the handler is unwinding */
 #define SCRATCH_BUSY 8          /* u64: a handler owns this CPU's scratch (see probes.c) */
+#define SCRATCH_TRY_DEPTH 16    /* u64: how many try blocks are open (stmt.c) */
 #define SCRATCH_HEADER_SIZE 64
 
-enum unwind_reason { UNWIND_NONE, UNWIND_ERROR, UNWIND_NEXT };
+enum unwind_reason { UNWIND_NONE, UNWIND_ERROR, UNWIND_NEXT, UNWIND_CAUGHT };
 
 /* struct tap_state's u64 fields, by index, for cg_state_field(). */
 #define STATE_INDEX(member) ((int)(offsetof(struct tap_state, member) / sizeof(uint64_t)))
@@ -33,6 +34,8 @@ enum unwind_reason { UNWIND_NONE, UNWIND_ERROR, UNWIND_NEXT };
 #define STATE_SKIPPED STATE_INDEX(skipped_probes)
 #define STATE_TARGET_PID STATE_INDEX(target_pid)
 #define STATE_REALTIME_OFFSET STATE_INDEX(realtime_offset_ns)
+#define STATE_WAKEUP_BYTES STATE_INDEX(wakeup_bytes)
+#define STATE_LAST_WAKEUP STATE_INDEX(last_wakeup_ns)
 
 /* Every probe and function has a frame in scratch (not on the BPF stack: the
  * verifier tracks stack values precisely, so loop callbacks that change them
@@ -62,6 +65,7 @@ struct fn_state {
     const struct probe *probe;       /* the probe being generated (pp()) */
     LLVMMetadataRef scope;           /* DISubprogram */
     int depth;                       /* FN_USER: recursion clone depth */
+    int open_trys;                   /* try blocks open at this point of this function */
     struct fn_state *parent;         /* callbacks: the function to return to */
     LLVMBasicBlockRef parent_block;
     int stack_needs;                 /* FN_PROBE: stacks its entry captures (stack.c) */
@@ -100,6 +104,8 @@ struct codegen {
     uint32_t insert_buffer;          /* scratch: a new element's value */
     const struct symbol *foreach_arrays[16];   /* arrays being walked by enclosing foreach */
     int foreach_depth;   /* tokenize()'s state in scratch, 0 until used */
+    int has_try;                     /* the script has a try block: errors may be caught */
+    uint32_t caught_message;         /* scratch string slot: a caught error's message, 0 until used */
     uint32_t stack_offset;           /* stack.c: captured stacks in scratch, 0 until used */
     int stack_needs_in_functions;    /* stack.c: stacks used inside user functions */
     LLVMValueRef symbol_maps[3];     /* stack.c: tap_sym_files, _names, _paths, NULL until used */
@@ -152,6 +158,9 @@ LLVMValueRef cg_string_concat(struct codegen *cg, LLVMValueRef a, LLVMValueRef b
 LLVMValueRef cg_string_compare(struct codegen *cg, LLVMValueRef a, LLVMValueRef b);
 LLVMValueRef cg_string_length(struct codegen *cg, LLVMValueRef s);
 void cg_define_string_functions(struct codegen *cg);
+struct compiled_format;
+int cg_check_memory_sizes(struct codegen *cg, struct expr *format, const struct compiled_format *compiled);
+void cg_user_bytes(struct codegen *cg, struct span span, LLVMValueRef address, LLVMValueRef count, uint32_t to);
 
 /* expr.c */
 LLVMValueRef cg_expr(struct codegen *cg, struct expr *e);
@@ -164,12 +173,20 @@ LLVMValueRef cg_local_ptr(struct codegen *cg, const struct symbol *sym);
  * it returns an i1, false ends the loop; then body (break/continue work). */
 typedef LLVMValueRef (*cg_loop_hook)(struct codegen *cg, void *data);
 void cg_loop_custom(struct codegen *cg, struct stmt *st, struct stmt *body, cg_loop_hook hook, void *hook_data);
+int cg_script_has_try(const struct script *script);
+/* An error raised while a try is open: its message for catch, then unwind. */
+void cg_catch_error(struct codegen *cg, const char *message, LLVMValueRef value);
 
 /* output.c */
 void cg_output_call(struct codegen *cg, struct expr *call, int builtin_id);
 void cg_raise_error(struct codegen *cg, struct span span, const char *message, LLVMValueRef value);
 void cg_unwind_if_needed(struct codegen *cg);
 void cg_exit(struct codegen *cg);
+/* context.c: `size` bytes of kernel memory at base + offset, zero-extended
+ * (0 when unreadable). */
+LLVMValueRef cg_read_kernel(struct codegen *cg, LLVMValueRef base, long offset, int size);
+void cg_warn(struct codegen *cg, LLVMValueRef message);
+void cg_abort(struct codegen *cg);
 
 /* arrays.c: arrays and statistics are BPF hash maps, one per global */
 struct cg_array {
@@ -183,6 +200,8 @@ struct cg_array {
     int hist;                        /* enum program_hist_kind */
     int64_t hist_start, hist_stop, hist_interval;
     int bucket_count;
+    int has_variance;                /* @variance is read: keep the Welford state */
+    int variance_shift, variance_shift_set;
     int map_index;                   /* in program->maps */
 };
 void cg_define_arrays(struct codegen *cg);
@@ -196,6 +215,11 @@ LLVMValueRef cg_map_lookup(struct codegen *cg, LLVMValueRef map, LLVMValueRef ke
 LLVMValueRef cg_array_read(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_array_lvalue(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_array_in(struct codegen *cg, struct expr *e);
+int cg_is_wildcard(const struct expr *e);        /* `*` in an index list */
+int cg_has_wildcard(const struct expr *indices);
+uint32_t cg_slice_key(struct codegen *cg, struct cg_array *a, struct expr *indices, int *wildcard);
+void cg_slice_match(struct codegen *cg, struct cg_array *a, LLVMValueRef key, uint32_t slice, const int *wildcard,
+                    LLVMBasicBlockRef differ);
 void cg_delete(struct codegen *cg, struct stmt *st);
 
 /* stats.c */
@@ -212,6 +236,8 @@ void cg_emit_record(struct codegen *cg, LLVMValueRef ring, uint32_t size, int lo
 
 /* string_functions.c, regex.c */
 LLVMValueRef cg_string_builtin(struct codegen *cg, struct expr *call, int builtin_id);
+/* string_quoted(s): "..." with escapes, `"...` when it does not fit. */
+LLVMValueRef cg_string_quoted(struct codegen *cg, struct span span, LLVMValueRef s);
 LLVMValueRef cg_regex_match(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_opaque_clamp(struct codegen *cg, LLVMValueRef value, int64_t max);
 /* bpf_loop(count <= MAXSTRINGLEN): body(cg, index, data) runs in the callback

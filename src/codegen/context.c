@@ -34,7 +34,7 @@ static long member_offset(const struct btf *btf, int type_id, const char *member
 
 struct task_offsets {
     int loaded;
-    long real_parent, tgid, comm, cred, euid, mm, arg_start, arg_end;
+    long real_parent, tgid, comm, cred, euid, mm, arg_start, arg_end, env_start, env_end;
     long vm_start, vm_pgoff, vm_file, f_inode, i_ino, i_sb, s_dev;   /* cg_read_vma_file() */
 };
 
@@ -51,7 +51,8 @@ static const struct task_offsets *task_offsets(struct codegen *cg)
         return cg->task_offsets;
     struct task_offsets *result = ARENA_NEW(cg->arena, struct task_offsets);
     cg->task_offsets = result;
-    struct task_offsets offsets = {.loaded = 1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+    struct task_offsets offsets = {.loaded = 1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                   -1, -1, -1, -1, -1, -1, -1};
     struct btf *btf = btf__load_vmlinux_btf();
     if (!btf) {
         *result = offsets;
@@ -63,6 +64,8 @@ static const struct task_offsets *task_offsets(struct codegen *cg)
     if (mm > 0) {
         offsets.arg_start = member_offset(btf, mm, "arg_start", 0);
         offsets.arg_end = member_offset(btf, mm, "arg_end", 0);
+        offsets.env_start = member_offset(btf, mm, "env_start", 0);
+        offsets.env_end = member_offset(btf, mm, "env_end", 0);
     }
     if (task > 0) {
         offsets.real_parent = member_offset(btf, task, "real_parent", 0);
@@ -86,7 +89,7 @@ static const struct task_offsets *task_offsets(struct codegen *cg)
 }
 
 /* *(u64 *)(base + offset) from kernel memory; 0 when unreadable. */
-static LLVMValueRef read_kernel(struct codegen *cg, LLVMValueRef base, long offset, int size)
+LLVMValueRef cg_read_kernel(struct codegen *cg, LLVMValueRef base, long offset, int size)
 {
     LLVMValueRef slot = cg_entry_alloca(cg, cg->i64, "kread");
     LLVMBuildStore(cg->builder, cg_const(cg, 0), slot);
@@ -110,7 +113,9 @@ LLVMValueRef cg_context_call(struct codegen *cg, struct expr *e, int builtin_id)
                   (builtin_id == BUILTIN_PEXECNAME && (o->real_parent < 0 || o->comm < 0)) ||
                   (builtin_id == BUILTIN_EUID && (o->cred < 0 || o->euid < 0)) ||
                   ((builtin_id == BUILTIN_ARG_START || builtin_id == BUILTIN_ARG_END) &&
-                   (o->mm < 0 || o->arg_start < 0 || o->arg_end < 0));
+                   (o->mm < 0 || o->arg_start < 0 || o->arg_end < 0)) ||
+                  ((builtin_id == BUILTIN_ENV_START || builtin_id == BUILTIN_ENV_END) &&
+                   (o->mm < 0 || o->env_start < 0 || o->env_end < 0));
     if (missing) {
         diag_error(cg->diags, e->span, "%s() needs the kernel's BTF (/sys/kernel/btf/vmlinux) "
                    "to find task_struct fields", e->call.name);
@@ -118,11 +123,11 @@ LLVMValueRef cg_context_call(struct codegen *cg, struct expr *e, int builtin_id)
     }
     switch (builtin_id) {
     case BUILTIN_PPID:
-        return read_kernel(cg, read_kernel(cg, current_task(cg), o->real_parent, 8), o->tgid, 4);
+        return cg_read_kernel(cg, cg_read_kernel(cg, current_task(cg), o->real_parent, 8), o->tgid, 4);
     case BUILTIN_EUID:
-        return read_kernel(cg, read_kernel(cg, current_task(cg), o->cred, 8), o->euid, 4);
+        return cg_read_kernel(cg, cg_read_kernel(cg, current_task(cg), o->cred, 8), o->euid, 4);
     case BUILTIN_PEXECNAME: {
-        LLVMValueRef parent = read_kernel(cg, current_task(cg), o->real_parent, 8);
+        LLVMValueRef parent = cg_read_kernel(cg, current_task(cg), o->real_parent, 8);
         LLVMValueRef address = LLVMBuildAdd(cg->builder, parent, cg_const(cg, o->comm), "");
         LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
         LLVMValueRef args[3] = {slot, LLVMConstInt(cg->i32, 16, 0),
@@ -130,10 +135,12 @@ LLVMValueRef cg_context_call(struct codegen *cg, struct expr *e, int builtin_id)
         cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
         return slot;
     }
-    case BUILTIN_ARG_START: case BUILTIN_ARG_END: {
+    case BUILTIN_ARG_START: case BUILTIN_ARG_END: case BUILTIN_ENV_START: case BUILTIN_ENV_END: {
         /* a kernel thread has no mm: reading at offset from 0 fails and yields 0 */
-        LLVMValueRef mm = read_kernel(cg, current_task(cg), o->mm, 8);
-        return read_kernel(cg, mm, builtin_id == BUILTIN_ARG_START ? o->arg_start : o->arg_end, 8);
+        LLVMValueRef mm = cg_read_kernel(cg, current_task(cg), o->mm, 8);
+        long field = builtin_id == BUILTIN_ARG_START ? o->arg_start : builtin_id == BUILTIN_ARG_END ? o->arg_end
+                   : builtin_id == BUILTIN_ENV_START ? o->env_start : o->env_end;
+        return cg_read_kernel(cg, mm, field, 8);
     }
     case BUILTIN_JIFFIES:
         return cg_helper(cg, BPF_FUNC_jiffies64, cg->i64, NULL, 0);
@@ -155,10 +162,10 @@ int cg_read_vma_file(struct codegen *cg, LLVMValueRef vma, LLVMValueRef out, str
         return -1;
     }
     LLVMValueRef base = LLVMBuildPtrToInt(cg->builder, vma, cg->i64, "");
-    LLVMValueRef inode = read_kernel(cg, read_kernel(cg, base, o->vm_file, 8), o->f_inode, 8);
-    LLVMValueRef values[4] = {read_kernel(cg, read_kernel(cg, inode, o->i_sb, 8), o->s_dev, 4),
-                              read_kernel(cg, inode, o->i_ino, 8), read_kernel(cg, base, o->vm_start, 8),
-                              read_kernel(cg, base, o->vm_pgoff, 8)};
+    LLVMValueRef inode = cg_read_kernel(cg, cg_read_kernel(cg, base, o->vm_file, 8), o->f_inode, 8);
+    LLVMValueRef values[4] = {cg_read_kernel(cg, cg_read_kernel(cg, inode, o->i_sb, 8), o->s_dev, 4),
+                              cg_read_kernel(cg, inode, o->i_ino, 8), cg_read_kernel(cg, base, o->vm_start, 8),
+                              cg_read_kernel(cg, base, o->vm_pgoff, 8)};
     for (int i = 0; i < 4; i++) {
         LLVMValueRef at = cg_const(cg, 8 * i);
         LLVMBuildStore(cg->builder, values[i], LLVMBuildGEP2(cg->builder, cg->i8, out, &at, 1, ""));
@@ -186,8 +193,8 @@ LLVMValueRef cg_in_target_tree(struct codegen *cg, LLVMValueRef target)
     cg_position(cg, next);
     LLVMValueRef task = current_task(cg);
     for (int level = 0; level < ANCESTOR_DEPTH; level++) {
-        task = read_kernel(cg, task, o->real_parent, 8);
-        LLVMValueRef id = read_kernel(cg, task, o->tgid, 4);
+        task = cg_read_kernel(cg, task, o->real_parent, 8);
+        LLVMValueRef id = cg_read_kernel(cg, task, o->tgid, 4);
         LLVMBasicBlockRef deeper = cg_block(cg, "ancestor");
         LLVMBasicBlockRef match_checked = cg_block(cg, "ancestor_checked");
         LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, id, target, ""), yes, match_checked);

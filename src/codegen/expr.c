@@ -296,6 +296,13 @@ static LLVMValueRef builtin_call(struct codegen *cg, struct expr *e, const struc
         cg_raise_error(cg, e->span, NULL, cg_expr(cg, e->call.args));
         cg_position(cg, cg_block(cg, "after_error"));
         return cg_const(cg, 0);
+    case BUILTIN_WARN:
+        cg_warn(cg, cg_expr(cg, e->call.args));
+        return cg_const(cg, 0);
+    case BUILTIN_ABORT:
+        cg_abort(cg);
+        cg_position(cg, cg_block(cg, "after_abort"));
+        return cg_const(cg, 0);
     case BUILTIN_PID: case BUILTIN_TID:
         value = cg_helper(cg, BPF_FUNC_get_current_pid_tgid, cg->i64, NULL, 0);
         return b->id == BUILTIN_PID ? LLVMBuildLShr(builder, value, cg_const(cg, 32), "")
@@ -328,7 +335,7 @@ static LLVMValueRef builtin_call(struct codegen *cg, struct expr *e, const struc
     case BUILTIN_TAP_FORMAT:
         return cg_target_builtin(cg, e, (int)b->id);
     case BUILTIN_PPID: case BUILTIN_PEXECNAME: case BUILTIN_EUID: case BUILTIN_JIFFIES:
-    case BUILTIN_ARG_START: case BUILTIN_ARG_END:
+    case BUILTIN_ARG_START: case BUILTIN_ARG_END: case BUILTIN_ENV_START: case BUILTIN_ENV_END:
         return cg_context_call(cg, e, (int)b->id);
     case BUILTIN_UBACKTRACE: case BUILTIN_PRINT_UBACKTRACE: case BUILTIN_PRINT_USTACK:
     case BUILTIN_BACKTRACE: case BUILTIN_PRINT_BACKTRACE: case BUILTIN_PRINT_STACK:

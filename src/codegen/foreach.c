@@ -32,7 +32,6 @@ struct walk {
     uint32_t have_last, have_best, count, limit, slice;
     int has_limit;
     int wildcard[MAX_ARRAY_KEYS];
-    int slice_count;
 };
 
 static LLVMValueRef at(struct codegen *cg, uint32_t offset)
@@ -133,15 +132,8 @@ static LLVMValueRef scan_callback(struct codegen *cg, struct walk *w)
 
     LLVMValueRef cand_key = at(cg, w->cand_key);
     cg_copy(cg, cand_key, LLVMGetParam(fn, 1), w->a->key_size);
-    for (int k = 0; k < w->slice_count; k++) {
-        if (w->wildcard[k])
-            continue;
-        LLVMValueRef slice = at(cg, w->slice);
-        LLVMValueRef same = LLVMBuildICmp(b, LLVMIntEQ, compare_key(cg, w, k, cand_key, slice), cg_const(cg, 0), "");
-        LLVMBasicBlockRef match = cg_block(cg, "slice_match");
-        LLVMBuildCondBr(b, same, match, skip);
-        cg_position(cg, match);
-    }
+    if (w->st->foreach.slice)
+        cg_slice_match(cg, w->a, cand_key, w->slice, w->wildcard, skip);
     candidate_sort_value(cg, w, LLVMGetParam(fn, 2));
     LLVMValueRef cand_sort = at(cg, w->cand_sort);
 
@@ -291,37 +283,13 @@ static int plan(struct codegen *cg, struct stmt *st, struct walk *w)
     return 1;
 }
 
-/* Slice values, evaluated once, into a key of their own (wildcards left zero). */
-static void slice_key(struct codegen *cg, struct walk *w)
-{
-    struct stmt *st = w->st;
-    if (!st->foreach.slice)
-        return;
-    w->slice = cg_alloc_scratch(cg, w->a->key_size);
-    LLVMValueRef slice = at(cg, w->slice);
-    int k = 0;
-    for (struct expr *e = st->foreach.slice; e && k < MAX_ARRAY_KEYS; e = e->next, k++) {
-        w->wildcard[k] = e->kind == EXPR_IDENT && strcmp(e->ident.name, "*") == 0;
-        if (w->wildcard[k])
-            continue;
-        LLVMValueRef value = cg_expr(cg, e);
-        LLVMValueRef field = byte_at(cg, slice, w->a->key_offsets[k]);
-        if (w->a->symbol->key_types[k] == TYPE_STRING) {
-            cg_zero(cg, field, cg->string_size);
-            cg_string_copy(cg, field, value);
-        } else {
-            LLVMBuildStore(cg->builder, value, field);
-        }
-    }
-    w->slice_count = k;
-}
-
 void cg_foreach(struct codegen *cg, struct stmt *st)
 {
     struct walk *w = ARENA_NEW(cg->arena, struct walk);
     if (!plan(cg, st, w))
         return;
-    slice_key(cg, w);
+    if (st->foreach.slice)
+        w->slice = cg_slice_key(cg, w->a, st->foreach.slice, w->wildcard);
     if (st->foreach.limit) {
         w->has_limit = 1;
         LLVMValueRef limit = cg_expr(cg, st->foreach.limit);

@@ -311,6 +311,9 @@ struct program *codegen_emit(struct arena *arena, struct diags *diags, const str
         cg_define_maps(&cg);
         cg_define_arrays(&cg);
         cg_define_string_functions(&cg);
+        cg.has_try = cg_script_has_try(script);
+        if (cg.has_try)
+            cg.caught_message = cg_alloc_string_slot(&cg);
         cg_define_user_functions(&cg);
         cg_define_probes(&cg);
         cg_finish_data(&cg);

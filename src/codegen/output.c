@@ -29,6 +29,30 @@ static void atomic_increment(struct codegen *cg, int state_field)
  * them, else counts the loss in `lost_field` (or not at all when < 0). */
 typedef void (*record_filler)(struct codegen *cg, LLVMValueRef record, void *data);
 
+/* A wakeup per record costs the traced thread an irq_work and user space a
+ * context switch per event: wake it only when wakeup_bytes are unread or
+ * when no record did for a period (so the first event after a pause shows at
+ * once); user space polls every period for the rest. */
+static LLVMValueRef events_submit_flags(struct codegen *cg, LLVMValueRef ring)
+{
+    LLVMValueRef query[2] = {ring, cg_const(cg, BPF_RB_AVAIL_DATA)};
+    LLVMValueRef unread = cg_helper(cg, BPF_FUNC_ringbuf_query, cg->i64, query, 2);
+    LLVMValueRef limit = LLVMBuildLoad2(cg->builder, cg->i64, cg_state_field(cg, STATE_WAKEUP_BYTES), "");
+    LLVMValueRef now = cg_helper(cg, BPF_FUNC_ktime_get_ns, cg->i64, NULL, 0);
+    LLVMValueRef last_ptr = cg_state_field(cg, STATE_LAST_WAKEUP);
+    LLVMValueRef since = LLVMBuildSub(cg->builder, now, LLVMBuildLoad2(cg->builder, cg->i64, last_ptr, ""), "");
+    LLVMValueRef due = LLVMBuildOr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntUGE, unread, limit, ""),
+                                   LLVMBuildICmp(cg->builder, LLVMIntUGE, since,
+                                                 cg_const(cg, (int64_t)TAP_WAKEUP_PERIOD_NS), ""), "");
+    LLVMBasicBlockRef wake = cg_block(cg, "wakeup"), done = cg_block(cg, "wakeup_done");
+    LLVMBuildCondBr(cg->builder, due, wake, done);
+    cg_position(cg, wake);
+    LLVMBuildStore(cg->builder, now, last_ptr);
+    LLVMBuildBr(cg->builder, done);
+    cg_position(cg, done);
+    return LLVMBuildSelect(cg->builder, due, cg_const(cg, BPF_RB_FORCE_WAKEUP), cg_const(cg, BPF_RB_NO_WAKEUP), "");
+}
+
 static void emit_record(struct codegen *cg, LLVMValueRef ring, uint32_t size, int lost_field,
                         record_filler fill, void *data)
 {
@@ -39,7 +63,8 @@ static void emit_record(struct codegen *cg, LLVMValueRef ring, uint32_t size, in
     LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, record, ""), lost, got);
     cg_position(cg, got);
     fill(cg, record, data);
-    LLVMValueRef submit[2] = {record, cg_const(cg, 0)};
+    LLVMValueRef flags = ring == cg->events_map ? events_submit_flags(cg, ring) : cg_const(cg, 0);
+    LLVMValueRef submit[2] = {record, flags};
     cg_helper(cg, BPF_FUNC_ringbuf_submit, cg->void_type, submit, 2);
     LLVMBuildBr(cg->builder, done);
     cg_position(cg, lost);
@@ -65,6 +90,7 @@ struct print_record {
     uint32_t format_id;
     struct program_format *format;
     LLVMValueRef values[MAX_PRINT_ARGS];
+    uint32_t memory[MAX_PRINT_ARGS];     /* %m/%M: scratch {count, bytes}; else 0 */
 };
 
 static void fill_print(struct codegen *cg, LLVMValueRef record, void *data)
@@ -76,12 +102,15 @@ static void fill_print(struct codegen *cg, LLVMValueRef record, void *data)
         LLVMValueRef slot = record_at(cg, record, arg->offset);
         if (arg->kind == FORMAT_ARG_LONG)
             LLVMBuildStore(cg->builder, print->values[i], slot);
+        else if (arg->kind == FORMAT_ARG_MEMORY)
+            cg_copy(cg, slot, cg_scratch_ptr(cg, print->memory[i]), arg->size);
         else
             cg_string_copy(cg, slot, print->values[i]);
     }
 }
 
-static uint32_t add_format(struct codegen *cg, const char *text, struct expr **args, int count)
+static uint32_t add_format(struct codegen *cg, const char *text, struct expr **args, int count,
+                           const uint32_t *memory)
 {
     struct program *program = cg->program;
     if (program->format_count == cg->format_capacity) {
@@ -96,10 +125,10 @@ static uint32_t add_format(struct codegen *cg, const char *text, struct expr **a
     uint32_t offset = sizeof(struct record_header);
     for (int i = 0; i < count; i++) {
         int is_string = args[i]->type == TYPE_STRING;
-        format->args[i].kind = is_string ? FORMAT_ARG_STRING : FORMAT_ARG_LONG;
+        format->args[i].kind = memory[i] ? FORMAT_ARG_MEMORY : is_string ? FORMAT_ARG_STRING : FORMAT_ARG_LONG;
         format->args[i].offset = offset;
-        format->args[i].size = is_string ? cg->string_size : 8;
-        offset += is_string ? cg->string_size : 8;
+        format->args[i].size = memory[i] ? 8 + cg->string_size : is_string ? cg->string_size : 8;
+        offset += format->args[i].size;
         offset = (offset + 7) & ~7u;
     }
     format->record_size = offset;
@@ -120,15 +149,50 @@ static void synthesize_format(struct strbuf *format, struct expr **args, int cou
         strbuf_putc(format, '\n');
 }
 
+/* %m and %M print bytes at a user address: they are read before the record
+ * is reserved (a fault raises an error) into scratch {count, bytes}, which
+ * the record copies. */
+static void read_memory(struct codegen *cg, struct expr *format_expr, const char *format,
+                        struct print_record *print, int count)
+{
+    struct compiled_format compiled;
+    if (!strpbrk(format, "mM") || format_compile(format, &compiled, NULL, 0, NULL) != 0)
+        return;
+    if (cg_check_memory_sizes(cg, format_expr, &compiled) == 0) {
+        for (int i = 0, arg = 0; i < compiled.piece_count && arg < count; i++) {
+            const struct format_piece *p = &compiled.pieces[i];
+            LLVMValueRef precision = cg_const(cg, p->precision);
+            arg += p->width_star;
+            if (p->precision_star && arg < count)
+                precision = print->values[arg++];
+            if (!p->conv || arg >= count)
+                continue;
+            if (p->conv == 'm' || p->conv == 'M') {
+                LLVMValueRef n = LLVMBuildSelect(cg->builder,
+                                                 LLVMBuildICmp(cg->builder, LLVMIntSGT, precision, cg_const(cg, 0), ""),
+                                                 precision, cg_const(cg, 1), "");
+                print->memory[arg] = cg_alloc_scratch(cg, 8 + cg->string_size);
+                LLVMBuildStore(cg->builder, n, cg_scratch_ptr(cg, print->memory[arg]));
+                cg_user_bytes(cg, format_expr->span, print->values[arg], n, print->memory[arg] + 8);
+            }
+            arg++;
+        }
+    }
+    format_free(&compiled);
+}
+
 /* One printf record: the values first (they may call functions or raise
- * errors), then reserve, fill and submit. */
-static void emit_print(struct codegen *cg, struct expr *call, const char *format, struct expr **args, int count)
+ * errors), then reserve, fill and submit. format_expr: printf's literal. */
+static void emit_print(struct codegen *cg, struct expr *call, struct expr *format_expr, const char *format,
+                       struct expr **args, int count)
 {
     struct print_record print = {0};
     for (int i = 0; i < count; i++)
         print.values[i] = cg_expr(cg, args[i]);
     cg_set_location(cg, call->span);
-    print.format_id = add_format(cg, format, args, count);
+    if (format_expr)
+        read_memory(cg, format_expr, format, &print, count);
+    print.format_id = add_format(cg, format, args, count, print.memory);
     print.format = &cg->program->formats[print.format_id];
     emit_record(cg, cg->events_map, print.format->record_size, STATE_LOST_EVENTS, fill_print, &print);
 }
@@ -138,7 +202,7 @@ static void print_values(struct codegen *cg, struct expr *call, struct expr **ar
     struct strbuf format;
     strbuf_init(&format);
     synthesize_format(&format, args, count, NULL, newline);
-    emit_print(cg, call, format.data ? format.data : "", args, count);
+    emit_print(cg, call, NULL, format.data ? format.data : "", args, count);
     strbuf_free(&format);
 }
 
@@ -196,7 +260,7 @@ void cg_output_call(struct codegen *cg, struct expr *call, int builtin_id)
     else
         synthesize_format(&format, args, count, is_delimited ? first->string.value : NULL,
                           builtin_id == BUILTIN_PRINTLN || builtin_id == BUILTIN_PRINTDLN);
-    emit_print(cg, call, format.data ? format.data : "", args, count);
+    emit_print(cg, call, has_format ? first : NULL, format.data ? format.data : "", args, count);
     strbuf_free(&format);
 }
 
@@ -234,10 +298,20 @@ static uint32_t add_error(struct codegen *cg, struct span span, const char *mess
     return (uint32_t)program->error_count++;
 }
 
-/* Ends the handler with a runtime error. message NULL: value is a string
+/* Ends the handler with a runtime error, or unwinds to the open try that
+ * catches it. message NULL: value is a string
  * (error("...")); else message may format value with one %lld or %llx. */
 void cg_raise_error(struct codegen *cg, struct span span, const char *message, LLVMValueRef value)
 {
+    if (cg->has_try) {
+        LLVMValueRef depth = LLVMBuildLoad2(cg->builder, cg->i64, cg_scratch_ptr(cg, SCRATCH_TRY_DEPTH), "");
+        LLVMBasicBlockRef caught = cg_block(cg, "caught"), report = cg_block(cg, "report");
+        LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntNE, depth, cg_const(cg, 0), ""),
+                        caught, report);
+        cg_position(cg, caught);
+        cg_catch_error(cg, message, value);
+        cg_position(cg, report);
+    }
     struct error_record error = {.error_id = add_error(cg, span, message), .value = value,
                                  .has_text = message == NULL};
     uint32_t size = sizeof(struct record_error) + (message ? 0 : cg->string_size);
@@ -267,4 +341,32 @@ void cg_exit(struct codegen *cg)
 {
     emit_record(cg, cg->control_map, sizeof(struct record_header), -1, fill_exit, NULL);
     LLVMBuildStore(cg->builder, cg_const(cg, 1), cg_state_field(cg, STATE_EXITING));
+}
+
+static void fill_warning(struct codegen *cg, LLVMValueRef record, void *data)
+{
+    LLVMBuildStore(cg->builder, header_value(cg, RECORD_WARN, 0), record);
+    cg_string_copy(cg, record_at(cg, record, sizeof(struct record_header)), data);
+}
+
+/* warn(msg): through tap_events, so it keeps its place among the output. */
+void cg_warn(struct codegen *cg, LLVMValueRef message)
+{
+    emit_record(cg, cg->events_map, sizeof(struct record_header) + cg->string_size, STATE_LOST_EVENTS,
+                fill_warning, message);
+}
+
+static void fill_abort(struct codegen *cg, LLVMValueRef record, void *data)
+{
+    LLVMBuildStore(cg->builder, header_value(cg, RECORD_ABORT, 0), record);
+}
+
+/* abort(): like exit(), but the handler stops here and no end probe runs;
+ * it unwinds as an error does, without counting one. */
+void cg_abort(struct codegen *cg)
+{
+    emit_record(cg, cg->control_map, sizeof(struct record_header), -1, fill_abort, NULL);
+    LLVMBuildStore(cg->builder, cg_const(cg, 1), cg_state_field(cg, STATE_EXITING));
+    LLVMBuildStore(cg->builder, cg_const(cg, UNWIND_ERROR), cg_scratch_ptr(cg, SCRATCH_UNWIND));
+    LLVMBuildBr(cg->builder, cg->fn->unwind_block);
 }

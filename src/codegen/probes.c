@@ -15,7 +15,7 @@ static const char *section_of(const struct probe *probe)
     case PROBE_TIMER: case PROBE_PROFILE: case PROBE_PERF: return "perf_event";
     case PROBE_UPROBE: return probe->sleepable ? "uprobe.s" : "uprobe";
     case PROBE_URETPROBE: return probe->sleepable ? "uretprobe.s" : "uretprobe";
-    case PROBE_TRACEPOINT: return "tracepoint";
+    case PROBE_TRACEPOINT: return probe->tp_raw ? "raw_tp" : "tracepoint";
     }
     return "raw_tp";
 }
@@ -46,7 +46,7 @@ static void describe_probe(struct codegen *cg, const struct probe *probe, const 
 {
     struct program *program = cg->program;
     struct program_probe *out = &program->probes[program->probe_count++];
-    out->kind = program_kind(probe->kind);
+    out->kind = probe->tp_raw ? PROGRAM_PROBE_RAW_TRACEPOINT : program_kind(probe->kind);
     out->prog_name = strdup(prog_name);
     out->point = strdup(probe->point);
     out->order = probe->order;
@@ -58,6 +58,7 @@ static void describe_probe(struct codegen *cg, const struct probe *probe, const 
     out->path = dup_or_null(probe->path);
     out->offset = probe->offset;
     out->cookie = probe->cookie;
+    out->ref_ctr_offset = probe->ref_ctr_offset;
     out->tp_category = dup_or_null(probe->tp_category);
     out->tp_name = dup_or_null(probe->tp_name);
     if (probe->path) {
@@ -69,6 +70,16 @@ static void describe_probe(struct codegen *cg, const struct probe *probe, const 
         }
         out->build_id = strdup(build_id);
     }
+}
+
+/* -D TAP_DEBUG_REJECT=1: a call to a helper that does not exist, which the
+ * verifier rejects, at the body's first statement, so tests can see how a
+ * rejection is reported without finding a script the verifier refuses. */
+static void emit_debug_rejection(struct codegen *cg, const struct stmt *body)
+{
+    const struct stmt *first = body->kind == STMT_BLOCK && body->block.body ? body->block.body : body;
+    cg_set_location(cg, first->span);
+    cg_helper(cg, 100000, cg->i64, NULL, 0);
 }
 
 static void define_probe(struct codegen *cg, const struct probe *probe)
@@ -131,6 +142,8 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
         cg_position(cg, own);
     }
     LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, SCRATCH_UNWIND));
+    if (cg->has_try)
+        LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, SCRATCH_TRY_DEPTH));
     cg_setup_frame(cg, probe->frame);
     if (probe->kind == PROBE_UPROBE || probe->kind == PROBE_URETPROBE)
         cg_target_probe_entry(cg, LLVMGetParam(function, 0));
@@ -140,6 +153,8 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
         LLVMBuildCondBr(cg->builder, cg_condition(cg, probe->condition), body, release);
         cg_position(cg, body);
     }
+    if (cg->options->debug_reject)
+        emit_debug_rejection(cg, probe->body);
     cg_stmt(cg, probe->body);
     if (cg_block_open(cg))
         LLVMBuildBr(cg->builder, release);

@@ -17,10 +17,12 @@
 #define FIELD_SUM 1
 #define FIELD_MIN 2
 #define FIELD_MAX 3
-#define FIELD_SQUARES 4
-#define FIELD_BUCKET 5     /* aggregate(): the requested bucket */
-#define FIELD_SEQ 6        /* aggregate(): the insertion number (the inserting CPU's) */
-#define FIELDS 7
+#define FIELD_AVG_S 4      /* Welford's running mean, scaled by 2^shift */
+#define FIELD_M2 5         /* Welford's sum of squared differences, scaled */
+#define FIELD_VARIANCE_S 6 /* this CPU's variance, scaled */
+#define FIELD_BUCKET 7     /* aggregate(): the requested bucket */
+#define FIELD_SEQ 8        /* aggregate(): the insertion number (the inserting CPU's) */
+#define FIELDS 9
 
 static LLVMValueRef field_ptr(struct codegen *cg, LLVMValueRef base, int field)
 {
@@ -80,6 +82,28 @@ static LLVMValueRef stat_key(struct codegen *cg, struct cg_array *a, struct expr
     return cg_array_key(cg, a, operand->kind == EXPR_INDEX ? operand->index.indices : NULL);
 }
 
+/* stap's __stp_stat_add: Welford's algorithm on values scaled by 2^shift,
+ * in integers, with the difference truncated to an int as stap's is. */
+static void welford_add(struct codegen *cg, struct cg_array *a, LLVMValueRef elem, LLVMValueRef count, LLVMValueRef v)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef first = LLVMBuildICmp(b, LLVMIntEQ, count, cg_const(cg, 0), "");
+    LLVMValueRef scaled = LLVMBuildShl(b, v, cg_const(cg, a->variance_shift), "");
+    LLVMValueRef avg = load(cg, field_ptr(cg, elem, FIELD_AVG_S));
+    LLVMValueRef delta = LLVMBuildSExt(b, LLVMBuildTrunc(b, LLVMBuildSub(b, scaled, avg, ""), cg->i32, ""), cg->i64, "");
+    LLVMValueRef new_avg = LLVMBuildAdd(b, avg, LLVMBuildSDiv(b, delta, LLVMBuildAdd(b, count, cg_const(cg, 1), ""), ""), "");
+    new_avg = LLVMBuildSelect(b, first, scaled, new_avg, "");
+    LLVMValueRef m2 = LLVMBuildAdd(b, load(cg, field_ptr(cg, elem, FIELD_M2)),
+                                   LLVMBuildMul(b, delta, LLVMBuildSub(b, scaled, new_avg, ""), ""), "");
+    m2 = LLVMBuildSelect(b, first, cg_const(cg, 0), m2, "");
+    LLVMValueRef divisor = LLVMBuildSelect(b, first, cg_const(cg, 1), count, "");
+    LLVMValueRef variance = LLVMBuildSelect(b, first, load(cg, field_ptr(cg, elem, FIELD_VARIANCE_S)),
+                                            LLVMBuildSDiv(b, m2, divisor, ""), "");
+    LLVMBuildStore(b, new_avg, field_ptr(cg, elem, FIELD_AVG_S));
+    LLVMBuildStore(b, m2, field_ptr(cg, elem, FIELD_M2));
+    LLVMBuildStore(b, variance, field_ptr(cg, elem, FIELD_VARIANCE_S));
+}
+
 void cg_stat_add(struct codegen *cg, struct expr *e)
 {
     struct expr *lhs = e->aggregate.lhs;
@@ -107,8 +131,8 @@ void cg_stat_add(struct codegen *cg, struct expr *e)
     LLVMBuildStore(b, new_max, field_ptr(cg, elem, FIELD_MAX));
     LLVMValueRef sum = field_ptr(cg, elem, FIELD_SUM);
     LLVMBuildStore(b, LLVMBuildAdd(b, load(cg, sum), v, ""), sum);
-    LLVMValueRef squares = field_ptr(cg, elem, FIELD_SQUARES);
-    LLVMBuildStore(b, LLVMBuildAdd(b, load(cg, squares), LLVMBuildMul(b, v, v, ""), ""), squares);
+    if (a->has_variance)
+        welford_add(cg, a, elem, count, v);
     if (a->hist == PROGRAM_HIST_NONE)
         return;
     LLVMValueRef bucket = a->hist == PROGRAM_HIST_LOG ? log_bucket(cg, v) : linear_bucket(cg, a, v);
@@ -117,7 +141,8 @@ void cg_stat_add(struct codegen *cg, struct expr *e)
     LLVMBuildStore(b, LLVMBuildAdd(b, load(cg, slot), cg_const(cg, 1), ""), slot);
 }
 
-static LLVMValueRef variance(struct codegen *cg, LLVMValueRef acc, LLVMValueRef count);
+static LLVMValueRef variance(struct codegen *cg, struct cg_array *a, LLVMValueRef key, LLVMValueRef acc,
+                             LLVMValueRef count);
 
 /* Calls visit(elem) for this key's element on every possible CPU that has
  * one; visit ends by branching to the block it is given. */
@@ -176,11 +201,8 @@ static void aggregate_one(struct codegen *cg, LLVMValueRef elem, LLVMBasicBlockR
     LLVMBuildStore(b, LLVMBuildSelect(b, LLVMBuildOr(b, first, LLVMBuildICmp(b, LLVMIntSGT, max, acc_max, ""), ""),
                                       max, acc_max, ""), field_ptr(cg, acc, FIELD_MAX));
     LLVMBuildStore(b, LLVMBuildAdd(b, total, count, ""), field_ptr(cg, acc, FIELD_COUNT));
-    static const int summed[] = {FIELD_SUM, FIELD_SQUARES};
-    for (int i = 0; i < 2; i++) {
-        LLVMValueRef slot = field_ptr(cg, acc, summed[i]);
-        LLVMBuildStore(b, LLVMBuildAdd(b, load(cg, slot), load(cg, field_ptr(cg, elem, summed[i])), ""), slot);
-    }
+    LLVMValueRef sum = field_ptr(cg, acc, FIELD_SUM);
+    LLVMBuildStore(b, LLVMBuildAdd(b, load(cg, sum), load(cg, field_ptr(cg, elem, FIELD_SUM)), ""), sum);
     LLVMValueRef seq = load(cg, field_ptr(cg, elem, (int)(a->seq_offset / 8)));
     LLVMValueRef acc_seq = load(cg, field_ptr(cg, acc, FIELD_SEQ));
     LLVMBuildStore(b, LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, seq, acc_seq, ""), seq, acc_seq, ""),
@@ -239,7 +261,7 @@ LLVMValueRef cg_stat_value(struct codegen *cg, struct cg_array *a, LLVMValueRef 
     case STAT_MIN: return load(cg, field_ptr(cg, acc, FIELD_MIN));
     case STAT_MAX: return load(cg, field_ptr(cg, acc, FIELD_MAX));
     case STAT_AVG: return LLVMBuildSDiv(b, load(cg, field_ptr(cg, acc, FIELD_SUM)), safe, "");
-    case STAT_VARIANCE: return variance(cg, acc, count);
+    case STAT_VARIANCE: return variance(cg, a, key, acc, count);
     default: return count;
     }
 }
@@ -255,17 +277,46 @@ static LLVMValueRef require_values(struct codegen *cg, struct span span, LLVMVal
     return count;
 }
 
-/* stap's variance over n values: (n * sum(x^2) - sum(x)^2) / (n * (n - 1)). */
-static LLVMValueRef variance(struct codegen *cg, LLVMValueRef acc, LLVMValueRef count)
+struct variance_visit {
+    LLVMValueRef mean, total;    /* the overall scaled mean; scratch i64 for the sum */
+};
+
+/* One CPU's part of the total variance: n (mean - overall)^2 + (n - 1) var. */
+static void variance_one(struct codegen *cg, LLVMValueRef elem, LLVMBasicBlockRef next, void *data)
+{
+    struct variance_visit *v = data;
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef n = load(cg, field_ptr(cg, elem, FIELD_COUNT));
+    LLVMValueRef d = LLVMBuildSub(b, load(cg, field_ptr(cg, elem, FIELD_AVG_S)), v->mean, "");
+    LLVMValueRef part = LLVMBuildAdd(b, LLVMBuildMul(b, LLVMBuildMul(b, n, d, ""), d, ""),
+                                     LLVMBuildMul(b, LLVMBuildSub(b, n, cg_const(cg, 1), ""),
+                                                  load(cg, field_ptr(cg, elem, FIELD_VARIANCE_S)), ""), "");
+    part = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, n, cg_const(cg, 0), ""), cg_const(cg, 0), part, "");
+    LLVMBuildStore(b, LLVMBuildAdd(b, load(cg, v->total), part, ""), v->total);
+    LLVMBuildBr(b, next);
+}
+
+/* stap's _stp_stat_get: the CPUs' variances combined by the total variance
+ * formula, in integers scaled by 2^shift, divided by n - 1 (0 when n is 1),
+ * then unscaled. */
+static LLVMValueRef variance(struct codegen *cg, struct cg_array *a, LLVMValueRef key, LLVMValueRef acc,
+                             LLVMValueRef count)
 {
     LLVMBuilderRef b = cg->builder;
-    LLVMValueRef sum = load(cg, field_ptr(cg, acc, FIELD_SUM));
-    LLVMValueRef squares = load(cg, field_ptr(cg, acc, FIELD_SQUARES));
-    LLVMValueRef top = LLVMBuildSub(b, LLVMBuildMul(b, count, squares, ""), LLVMBuildMul(b, sum, sum, ""), "");
-    LLVMValueRef single = LLVMBuildICmp(b, LLVMIntSLT, count, cg_const(cg, 2), "");
-    LLVMValueRef bottom = LLVMBuildMul(b, count, LLVMBuildSub(b, count, cg_const(cg, 1), ""), "");
-    bottom = LLVMBuildSelect(b, single, cg_const(cg, 1), bottom, "");
-    return LLVMBuildSelect(b, single, cg_const(cg, 0), LLVMBuildSDiv(b, top, bottom, ""), "");
+    LLVMValueRef some = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, count, cg_const(cg, 0), ""),
+                                        cg_const(cg, 1), count, "");
+    LLVMValueRef scaled_sum = LLVMBuildShl(b, load(cg, field_ptr(cg, acc, FIELD_SUM)),
+                                           cg_const(cg, a->variance_shift), "");
+    struct variance_visit visit = {LLVMBuildSDiv(b, scaled_sum, some, ""),
+                                   cg_scratch_ptr(cg, cg_alloc_scratch(cg, 8))};
+    LLVMBuildStore(b, cg_const(cg, 0), visit.total);
+    for_each_cpu_elem(cg, a, key, variance_one, &visit);
+    LLVMValueRef less = LLVMBuildSub(b, count, cg_const(cg, 1), "");
+    LLVMValueRef single = LLVMBuildICmp(b, LLVMIntSLE, less, cg_const(cg, 0), "");
+    LLVMValueRef scaled = LLVMBuildSDiv(b, load(cg, visit.total),
+                                        LLVMBuildSelect(b, single, cg_const(cg, 1), less, ""), "");
+    scaled = LLVMBuildSelect(b, single, cg_const(cg, 0), scaled, "");
+    return LLVMBuildAShr(b, scaled, cg_const(cg, 2 * a->variance_shift), "");
 }
 
 LLVMValueRef cg_stat_extract(struct codegen *cg, struct expr *e)
@@ -293,7 +344,7 @@ LLVMValueRef cg_stat_extract(struct codegen *cg, struct expr *e)
     case STAT_MIN: return load(cg, field_ptr(cg, acc, FIELD_MIN));
     case STAT_MAX: return load(cg, field_ptr(cg, acc, FIELD_MAX));
     case STAT_AVG: return LLVMBuildSDiv(cg->builder, load(cg, field_ptr(cg, acc, FIELD_SUM)), count, "");
-    case STAT_VARIANCE: return variance(cg, acc, count);
+    case STAT_VARIANCE: return variance(cg, a, key, acc, count);
     default: return cg_const(cg, 0);
     }
 }

@@ -1,10 +1,13 @@
 /* Statements. Loops become bpf_loop() callbacks that share the enclosing
  * function's frame, so the verifier checks each body once however many
- * times it runs, and a runaway loop is a runtime error, never a rejection. */
+ * times it runs, and a runaway loop is a runtime error, never a rejection.
+ * try/catch: see try_stmt. */
 #include <stdio.h>
+#include <string.h>
 
 #include <linux/bpf.h>
 
+#include "base/strbuf.h"
 #include "codegen/codegen_internal.h"
 
 /* Why a loop callback stopped, in frame field FRAME_LOOP_EXIT. */
@@ -43,6 +46,7 @@ static LLVMValueRef loop_callback(struct codegen *cg, struct expr *cond, struct 
     struct fn_state state;
     LLVMValueRef fn = cg_begin_callback(cg, "loop", 0, &state);
     state.kind = FN_LOOP_BODY;
+    state.open_trys = 0;
 
     LLVMBasicBlockRef entry = cg_block(cg, "entry");
     state.unwind_block = cg_block(cg, "unwind");
@@ -93,6 +97,21 @@ static LLVMValueRef loop_callback(struct codegen *cg, struct expr *cond, struct 
     return fn;
 }
 
+static void add_try_depth(struct codegen *cg, int delta)
+{
+    LLVMValueRef depth = cg_scratch_ptr(cg, SCRATCH_TRY_DEPTH);
+    LLVMBuildStore(cg->builder, LLVMBuildAdd(cg->builder, LLVMBuildLoad2(cg->builder, cg->i64, depth, ""),
+                                             cg_const(cg, delta), ""), depth);
+}
+
+/* break, continue and return leave this function's open trys without
+ * passing through their landings. */
+static void close_trys(struct codegen *cg)
+{
+    if (cg->fn->open_trys)
+        add_try_depth(cg, -cg->fn->open_trys);
+}
+
 /* After a loop: go on, or carry a return or an unwind outwards. */
 static void after_loop(struct codegen *cg, struct span span, LLVMValueRef iterations)
 {
@@ -109,6 +128,7 @@ static void after_loop(struct codegen *cg, struct span span, LLVMValueRef iterat
     cg_raise_error(cg, span, "MAXACTION exceeded: a loop ran more than %lld iterations", iterations);
 
     cg_position(cg, returned);
+    close_trys(cg);
     if (fn->kind == FN_LOOP_BODY) {
         set_loop_exit(cg, LOOP_RETURN);
         loop_return(cg, 1);
@@ -166,6 +186,7 @@ static void return_stmt(struct codegen *cg, struct stmt *st)
         else
             LLVMBuildStore(cg->builder, value, frame_field(cg, FRAME_RETVAL));
     }
+    close_trys(cg);
     if (fn->kind == FN_LOOP_BODY) {
         set_loop_exit(cg, LOOP_RETURN);
         loop_return(cg, 1);
@@ -183,6 +204,7 @@ static void next_stmt(struct codegen *cg)
 
 static void break_or_continue(struct codegen *cg, struct stmt *st)
 {
+    close_trys(cg);
     if (st->kind == STMT_CONTINUE) {
         LLVMBuildBr(cg->builder, cg->fn->continue_block);
         return;
@@ -191,9 +213,113 @@ static void break_or_continue(struct codegen *cg, struct stmt *st)
     loop_return(cg, 1);
 }
 
-static void unsupported_stmt(struct codegen *cg, struct stmt *st, const char *what)
+/* try/catch. An error raised while a try is open on this CPU is caught:
+ * whether one is open is counted at run time (SCRATCH_TRY_DEPTH), because
+ * a function or a loop callback does not know whether its caller is inside
+ * a try. The error's message goes to a scratch slot and the handler unwinds
+ * with UNWIND_CAUGHT, through callees and loop callbacks like any unwind,
+ * to the innermost try's landing: the try body's unwind block. */
+static void try_stmt(struct codegen *cg, struct stmt *st)
 {
-    diag_error(cg->diags, st->span, "%s not supported yet", what);
+    struct fn_state *fn = cg->fn;
+    LLVMBasicBlockRef outer_unwind = fn->unwind_block;
+    LLVMBasicBlockRef landing = cg_block(cg, "try_landing"), caught = cg_block(cg, "catch"),
+                      done = cg_block(cg, "try_done");
+    add_try_depth(cg, 1);
+    fn->unwind_block = landing;
+    fn->open_trys++;
+    cg_stmt(cg, st->try_stmt.body);
+    fn->unwind_block = outer_unwind;
+    fn->open_trys--;
+    if (cg_block_open(cg)) {
+        add_try_depth(cg, -1);
+        LLVMBuildBr(cg->builder, done);
+    }
+
+    cg_position(cg, landing);
+    add_try_depth(cg, -1);
+    LLVMValueRef unwind = cg_scratch_ptr(cg, SCRATCH_UNWIND);
+    LLVMValueRef reason = LLVMBuildLoad2(cg->builder, cg->i64, unwind, "");
+    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, reason, cg_const(cg, UNWIND_CAUGHT), ""),
+                    caught, outer_unwind);
+    cg_position(cg, caught);
+    cg_set_location(cg, st->span);
+    LLVMBuildStore(cg->builder, cg_const(cg, UNWIND_NONE), unwind);
+    const struct symbol *msg = st->try_stmt.catch_symbol;
+    if (msg) {
+        LLVMValueRef to = msg->kind == SYMBOL_GLOBAL ? cg_global_ptr(cg, msg) : cg_local_ptr(cg, msg);
+        cg_string_copy(cg, to, cg_scratch_ptr(cg, cg->caught_message));
+    }
+    cg_stmt(cg, st->try_stmt.catch_body);
+    if (cg_block_open(cg))
+        LLVMBuildBr(cg->builder, done);
+    cg_position(cg, done);
+}
+
+/* The message as the runtime would print it (message NULL: value is the
+ * text), into the caught-message slot; then unwind. */
+void cg_catch_error(struct codegen *cg, const char *message, LLVMValueRef value)
+{
+    LLVMValueRef to = cg_scratch_ptr(cg, cg->caught_message);
+    if (!message) {
+        cg_string_copy(cg, to, value);
+    } else {
+        /* bpf_snprintf takes the runtime's one %lld or %llx hole; any other
+         * '%' is literal */
+        const char *hole = strstr(message, "%ll");
+        struct strbuf format;
+        strbuf_init(&format);
+        for (const char *c = message; *c; c++) {
+            if (c == hole) {
+                strbuf_append(&format, c, 4);
+                c += 3;
+            } else {
+                if (*c == '%')
+                    strbuf_putc(&format, '%');
+                strbuf_putc(&format, *c);
+            }
+        }
+        uint32_t data = cg_alloc_scratch(cg, 8);
+        LLVMBuildStore(cg->builder, value, cg_scratch_ptr(cg, data));
+        LLVMValueRef args[5] = {to, LLVMConstInt(cg->i32, cg->string_size, 0),
+                                cg_string_literal(cg, format.data, (int)format.len + 1),
+                                hole ? cg_scratch_ptr(cg, data) : LLVMConstNull(cg->ptr),
+                                LLVMConstInt(cg->i32, hole ? 8 : 0, 0)};
+        cg_helper(cg, BPF_FUNC_snprintf, cg->i64, args, 5);
+        strbuf_free(&format);
+    }
+    LLVMBuildStore(cg->builder, cg_const(cg, UNWIND_CAUGHT), cg_scratch_ptr(cg, SCRATCH_UNWIND));
+    LLVMBuildBr(cg->builder, cg->fn->unwind_block);
+}
+
+static int stmt_has_try(const struct stmt *st)
+{
+    for (; st; st = st->next) {
+        switch (st->kind) {
+        case STMT_TRY: return 1;
+        case STMT_BLOCK: if (stmt_has_try(st->block.body)) return 1; break;
+        case STMT_IF:
+            if (stmt_has_try(st->if_stmt.then_stmt) || stmt_has_try(st->if_stmt.else_stmt))
+                return 1;
+            break;
+        case STMT_WHILE: if (stmt_has_try(st->while_stmt.body)) return 1; break;
+        case STMT_FOR: if (stmt_has_try(st->for_stmt.body)) return 1; break;
+        case STMT_FOREACH: if (stmt_has_try(st->foreach.body)) return 1; break;
+        default: break;
+        }
+    }
+    return 0;
+}
+
+int cg_script_has_try(const struct script *script)
+{
+    for (int i = 0; i < script->probe_count; i++)
+        if (stmt_has_try(script->probes[i]->body))
+            return 1;
+    for (int i = 0; i < script->function_count; i++)
+        if (script->functions[i]->is_reachable && stmt_has_try(script->functions[i]->decl->function.body))
+            return 1;
+    return 0;
 }
 
 static void stmt_one(struct codegen *cg, struct stmt *st)
@@ -215,7 +341,7 @@ static void stmt_one(struct codegen *cg, struct stmt *st)
     case STMT_RETURN: return_stmt(cg, st); break;
     case STMT_FOREACH: cg_foreach(cg, st); break;
     case STMT_DELETE: cg_delete(cg, st); break;
-    case STMT_TRY: unsupported_stmt(cg, st, "try/catch is"); break;
+    case STMT_TRY: try_stmt(cg, st); break;
     case STMT_EMBEDDED: break;   /* refused by sema */
     }
 }

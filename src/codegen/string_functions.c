@@ -5,11 +5,11 @@
  * (verified once, however long the string); a callback finds scratch again
  * and reaches the slots by their constant offsets. Results are new slots,
  * truncated at MAXSTRINGLEN like every string.
- * sprintf uses bpf_snprintf (helper 165): the script's format is translated
- * at compile time into the conversions the kernel accepts (flags `-+ 0`,
- * widths, l/ll, d i u x X c s); `%#x` and `%p` become a literal 0x prefix and
- * `%.Ns` truncates its argument first. The rest (%o %b %m %M, `*`, integer
- * precision) is a compile-time error naming the conversion. */
+ * sprintf uses bpf_snprintf (helper 165) for what the kernel prints as stap
+ * does (flags `-+ 0`, literal widths, d i u x X c s; `%#x` and `%p` become a
+ * literal 0x prefix and `%.Ns` truncates its argument first); the rest (%o,
+ * %b, %m, %M, `*`, integer precision, prefixes with a width) is rendered
+ * here, character by character, as stap's runtime does it. */
 #include <stdio.h>
 #include <string.h>
 
@@ -226,18 +226,23 @@ static void output_char(struct codegen *cg, struct output *o, LLVMValueRef c)
     cg_position(cg, done);
 }
 
-static void output_string(struct codegen *cg, struct output *o, uint32_t slot)
+/* Appends the NUL-terminated s (a pointer into scratch or .rodata). */
+static void output_cstring(struct codegen *cg, struct output *o, LLVMValueRef s)
 {
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef length_ptr = cg_scratch_ptr(cg, o->length);
     LLVMValueRef length = mask(cg, load(cg, length_ptr));
     LLVMValueRef room = LLVMBuildSub(b, cg_const(cg, cg->string_size), length, "");
-    LLVMValueRef args[3] = {char_ptr(cg, o->slot, length), LLVMBuildTrunc(b, room, cg->i32, ""),
-                            cg_scratch_ptr(cg, slot)};
+    LLVMValueRef args[3] = {char_ptr(cg, o->slot, length), LLVMBuildTrunc(b, room, cg->i32, ""), s};
     LLVMValueRef copied = cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
     LLVMValueRef added = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, copied, cg_const(cg, 1), ""),
                                          cg_const(cg, 0), LLVMBuildSub(b, copied, cg_const(cg, 1), ""), "");
     store(cg, LLVMBuildAdd(b, length, added, ""), length_ptr);
+}
+
+static void output_string(struct codegen *cg, struct output *o, uint32_t slot)
+{
+    output_cstring(cg, o, cg_scratch_ptr(cg, slot));
 }
 
 static LLVMValueRef output_finish(struct codegen *cg, struct output *o)
@@ -311,7 +316,24 @@ static LLVMValueRef str_replace(struct codegen *cg, struct expr *call, LLVMValue
 struct escape {
     uint32_t from;
     struct output out;
+    int quoted;
+    uint32_t truncated;          /* quoted: scratch i64, the input did not fit */
 };
+
+/* A quoted string ends in `"` when it fits in MAXSTRINGLEN - 1 characters;
+ * else its last four are `"...`, over whatever was there, even half an
+ * escape (SystemTap's _stp_text_str). */
+static void quoted_room(struct codegen *cg, struct escape *e, LLVMValueRef num)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef end = LLVMBuildAdd(b, load(cg, cg_scratch_ptr(cg, e->out.length)), num, "");
+    LLVMBasicBlockRef full = cg_block(cg, "quoted_full"), room = cg_block(cg, "quoted_room");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGT, end, cg_const(cg, cg->string_size - 2), ""), full, room);
+    cg_position(cg, full);
+    store(cg, cg_const(cg, 1), cg_scratch_ptr(cg, e->truncated));
+    loop_stop(cg);
+    cg_position(cg, room);
+}
 
 static void escape_body(struct codegen *cg, LLVMValueRef index, void *data)
 {
@@ -323,6 +345,14 @@ static void escape_body(struct codegen *cg, LLVMValueRef index, void *data)
         {'"', '"'}, {'\\', '\\'},
     };
     int count = (int)(sizeof(named) / sizeof(named[0]));
+    if (e->quoted) {
+        LLVMValueRef num = LLVMBuildSelect(b, LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, c, cg_const(cg, 32), ""),
+                                                           LLVMBuildICmp(b, LLVMIntULE, c, cg_const(cg, 126), ""), ""),
+                                           cg_const(cg, 1), cg_const(cg, 4), "");
+        for (int i = 0; i < count; i++)
+            num = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, c, cg_const(cg, named[i].c), ""), cg_const(cg, 2), num, "");
+        quoted_room(cg, e, num);
+    }
     LLVMBasicBlockRef plain = cg_block(cg, "plain"), octal = cg_block(cg, "octal"), other = cg_block(cg, "other");
     LLVMValueRef sw = LLVMBuildSwitch(b, c, other, (unsigned)count);
     for (int i = 0; i < count; i++) {
@@ -349,18 +379,34 @@ static void escape_body(struct codegen *cg, LLVMValueRef index, void *data)
     loop_continue(cg);
 }
 
-static LLVMValueRef text_str(struct codegen *cg, struct expr *call, LLVMValueRef s, int quoted)
+static LLVMValueRef text_str(struct codegen *cg, struct span span, LLVMValueRef s, int quoted)
 {
-    struct escape e;
+    struct escape e = {.quoted = quoted};
     LLVMValueRef len;
     e.from = copy_to_slot(cg, s, &len);
     output_start(cg, &e.out);
-    if (quoted)
+    if (quoted) {
+        e.truncated = cg_alloc_scratch(cg, 8);
+        store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, e.truncated));
         output_char(cg, &e.out, cg_const(cg, '"'));
-    run_loop(cg, call->span, len, escape_body, &e);
-    if (quoted)
+    }
+    run_loop(cg, span, len, escape_body, &e);
+    if (quoted) {
+        LLVMBuilderRef b = cg->builder;
+        LLVMValueRef length_ptr = cg_scratch_ptr(cg, e.out.length);
+        LLVMValueRef truncated = LLVMBuildICmp(b, LLVMIntNE, load(cg, cg_scratch_ptr(cg, e.truncated)), cg_const(cg, 0), "");
+        store(cg, LLVMBuildSelect(b, truncated, cg_const(cg, cg->string_size - 5), load(cg, length_ptr), ""), length_ptr);
         output_char(cg, &e.out, cg_const(cg, '"'));
+        for (int i = 0; i < 3; i++)
+            output_char(cg, &e.out, LLVMBuildSelect(b, truncated, cg_const(cg, '.'), cg_const(cg, 0), ""));
+        /* a NUL written in place of the dots ends the string there */
+    }
     return output_finish(cg, &e.out);
+}
+
+LLVMValueRef cg_string_quoted(struct codegen *cg, struct span span, LLVMValueRef s)
+{
+    return text_str(cg, span, s, 1);
 }
 
 /* ---- tokenize: state kept per CPU between calls, as stap keeps it ---- */
@@ -530,55 +576,34 @@ static LLVMValueRef isdigit_(struct codegen *cg, LLVMValueRef s)
 
 /* ---- sprintf, sprint, sprintln ---- */
 
-/* A conversion bpf_snprintf cannot do (%o, %#o, %#x or %p with a width) is
- * rendered here into digits, then printed as a string with the width. */
-struct digits {
-    int base;                    /* 0: not rendered here */
-    int upper;
-    const char *prefix;
-};
+/* What bpf_snprintf prints as stap does: flags, a literal width, %s with a
+ * precision, d i u x X c s, and %#x/%p without a width (a literal 0x).
+ * The rest is rendered here, as stap's runtime does it (number(),
+ * _stp_vsprint_memory, _stp_vsprint_binary). */
+static int kernel_formats(const struct format_piece *p)
+{
+    if (p->width_star || p->precision_star || strchr("obmM", p->conv))
+        return 0;
+    if (p->precision >= 0 && p->conv != 's')
+        return 0;
+    int hash = (p->flags & FORMAT_FLAG_HASH) || p->conv == 'p';
+    return !(strchr("xXp", p->conv) && hash && p->width >= 0);
+}
 
-static int translate_piece(struct codegen *cg, struct expr *call, const struct format_piece *p,
-                           struct strbuf *out, int *truncate_to, struct digits *digits)
+/* The piece's literal text, then (when bpf_snprintf does it) its
+ * conversion, in bpf_snprintf's words. */
+static void translate_piece(const struct format_piece *p, struct strbuf *out, int *truncate_to)
 {
     *truncate_to = -1;
-    memset(digits, 0, sizeof(*digits));
-    for (size_t i = 0; i < p->literal_len; i++)
-        strbuf_puts(out, p->literal[i] == '%' ? "%%" : (char[]){p->literal[i], 0});
-    if (!p->conv)
-        return 0;
-    if (p->width_star || p->precision_star) {
-        diag_error(cg->diags, call->span, "sprintf: '*' widths are not supported in BPF yet");
-        return -1;
+    for (size_t i = 0; i < p->literal_len; i++) {
+        if (p->literal[i] == '%')
+            strbuf_putc(out, '%');
+        strbuf_putc(out, p->literal[i]);
     }
+    if (!p->conv || !kernel_formats(p))
+        return;
     char conv = p->conv;
-    if (strchr("diuoxXpcs", conv) == NULL) {
-        diag_error(cg->diags, call->span, "sprintf: %%%c is not supported in BPF yet", conv);
-        return -1;
-    }
-    if (p->precision >= 0 && conv != 's') {
-        diag_error(cg->diags, call->span, "sprintf: a precision with %%%c is not supported in BPF yet", conv);
-        return -1;
-    }
-    int hash = (p->flags & FORMAT_FLAG_HASH) || conv == 'p';
-    int is_hex = conv == 'x' || conv == 'X' || conv == 'p';
-    if (conv == 'o' || (is_hex && hash && p->width >= 0)) {
-        if (p->flags & FORMAT_FLAG_ZERO) {
-            diag_error(cg->diags, call->span, "sprintf: the 0 flag with %%%s%c is not supported in BPF yet",
-                       hash ? "#" : "", conv);
-            return -1;
-        }
-        digits->base = conv == 'o' ? 8 : 16;
-        digits->upper = conv == 'X';
-        digits->prefix = !hash ? "" : conv == 'o' ? "0" : conv == 'X' ? "0X" : "0x";
-        strbuf_putc(out, '%');
-        if (p->flags & FORMAT_FLAG_MINUS) strbuf_putc(out, '-');
-        if (p->width >= 0)
-            strbuf_printf(out, "%d", p->width);
-        strbuf_putc(out, 's');
-        return 0;
-    }
-    if (is_hex && hash)
+    if (conv == 'p' || (strchr("xX", conv) && (p->flags & FORMAT_FLAG_HASH)))
         strbuf_puts(out, conv == 'X' ? "0X" : "0x");
     strbuf_putc(out, '%');
     if (p->flags & FORMAT_FLAG_MINUS) strbuf_putc(out, '-');
@@ -597,7 +622,6 @@ static int translate_piece(struct codegen *cg, struct expr *call, const struct f
     case 'c': strbuf_puts(out, "c"); break;
     case 's': strbuf_puts(out, "s"); *truncate_to = p->precision; break;
     }
-    return 0;
 }
 
 struct digit_state {
@@ -631,26 +655,247 @@ static void digit_body(struct codegen *cg, LLVMValueRef index, void *data)
     loop_continue(cg);
 }
 
-/* The value's digits (unsigned, 64-bit) with the prefix, as a string pointer. */
-static LLVMValueRef render_digits(struct codegen *cg, struct expr *call, LLVMValueRef value,
-                                  const struct digits *spec)
+/* The value's digits (unsigned, 64-bit) as a string pointer; their number
+ * in *count. */
+static LLVMValueRef render_digits(struct codegen *cg, struct span span, LLVMValueRef value, int base, int upper,
+                                  LLVMValueRef *count)
 {
-    struct digit_state d = {.base = spec->base, .upper = spec->upper};
+    struct digit_state d = {.base = base, .upper = upper};
     d.slot = cg_alloc_string_slot(cg);
     d.value = cg_alloc_scratch(cg, 8);
     d.position = cg_alloc_scratch(cg, 8);
     store(cg, value, cg_scratch_ptr(cg, d.value));
     store(cg, cg_const(cg, DIGITS_END), cg_scratch_ptr(cg, d.position));
     put_char(cg, d.slot, cg_const(cg, DIGITS_END), cg_const(cg, 0));
-    run_loop(cg, call->span, cg_const(cg, 64), digit_body, &d);
+    run_loop(cg, span, cg_const(cg, 64), digit_body, &d);
     LLVMValueRef position = load(cg, cg_scratch_ptr(cg, d.position));
-    size_t prefix = strlen(spec->prefix);
-    for (size_t i = 0; i < prefix; i++) {
-        LLVMValueRef at = LLVMBuildSub(cg->builder, position, cg_const(cg, (int64_t)(prefix - i)), "");
-        put_char(cg, d.slot, at, cg_const(cg, spec->prefix[i]));
+    *count = LLVMBuildSub(cg->builder, cg_const(cg, DIGITS_END), position, "");
+    return char_ptr(cg, d.slot, position);
+}
+
+struct pad_state {
+    struct output *out;
+    int c;
+};
+
+static void pad_body(struct codegen *cg, LLVMValueRef index, void *data)
+{
+    struct pad_state *pad = data;
+    (void)index;
+    output_char(cg, pad->out, cg_const(cg, pad->c));
+    loop_continue(cg);
+}
+
+/* count copies of c (none when count <= 0). */
+static void output_pad(struct codegen *cg, struct span span, struct output *o, int c, LLVMValueRef count)
+{
+    if (LLVMIsAConstantInt(count) && LLVMConstIntGetSExtValue(count) <= 0)
+        return;
+    struct pad_state pad = {o, c};
+    run_loop(cg, span, count, pad_body, &pad);
+}
+
+/* A conversion's width and precision: i64 values, -1 when absent; '*'
+ * values below 0 count as 0, as stap's compiled printf does. */
+struct field {
+    LLVMValueRef width, precision;
+    struct span span;
+};
+
+static void render_number(struct codegen *cg, struct output *o, const struct format_piece *p, LLVMValueRef value,
+                          struct field f)
+{
+    LLVMBuilderRef b = cg->builder;
+    char conv = p->conv;
+    int flags = p->flags & FORMAT_FLAG_MINUS ? p->flags & ~FORMAT_FLAG_ZERO : p->flags;
+    int is_signed = conv == 'd' || conv == 'i';
+    int base = conv == 'o' ? 8 : strchr("xXp", conv) ? 16 : 10;
+    LLVMValueRef negative = is_signed ? LLVMBuildICmp(b, LLVMIntSLT, value, cg_const(cg, 0), "")
+                                      : LLVMConstInt(cg->i1, 0, 0);
+    int positive_sign = !is_signed ? 0 : flags & FORMAT_FLAG_PLUS ? '+' : flags & FORMAT_FLAG_SPACE ? ' ' : 0;
+    LLVMValueRef sign = LLVMBuildSelect(b, negative, cg_const(cg, '-'), cg_const(cg, positive_sign), "");
+    LLVMValueRef has_sign = LLVMBuildICmp(b, LLVMIntNE, sign, cg_const(cg, 0), "");
+    const char *prefix = "";
+    if ((flags & FORMAT_FLAG_HASH) || conv == 'p')
+        prefix = base == 16 ? (conv == 'X' ? "0X" : "0x") : base == 8 ? "0" : "";
+    LLVMValueRef n;
+    LLVMValueRef digits = render_digits(cg, f.span, LLVMBuildSelect(b, negative, LLVMBuildNeg(b, value, ""), value, ""),
+                                        base, conv == 'X', &n);
+    LLVMValueRef precision = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, f.precision, n, ""), n, f.precision, "");
+    LLVMValueRef size = LLVMBuildSub(b, f.width, LLVMBuildZExt(b, has_sign, cg->i64, ""), "");
+    size = LLVMBuildSub(b, size, LLVMBuildAdd(b, cg_const(cg, (int64_t)strlen(prefix)), precision, ""), "");
+    if (!(flags & (FORMAT_FLAG_ZERO | FORMAT_FLAG_MINUS))) {
+        output_pad(cg, f.span, o, ' ', size);
+        size = cg_const(cg, 0);
     }
-    position = LLVMBuildSub(cg->builder, position, cg_const(cg, (int64_t)prefix), "");
-    return LLVMBuildPtrToInt(cg->builder, char_ptr(cg, d.slot, position), cg->i64, "");
+    LLVMBasicBlockRef put_sign = cg_block(cg, "put_sign"), after_sign = cg_block(cg, "after_sign");
+    LLVMBuildCondBr(b, has_sign, put_sign, after_sign);
+    cg_position(cg, put_sign);
+    output_char(cg, o, sign);
+    LLVMBuildBr(b, after_sign);
+    cg_position(cg, after_sign);
+    for (const char *c = prefix; *c; c++)
+        output_char(cg, o, cg_const(cg, *c));
+    if (!(flags & FORMAT_FLAG_MINUS)) {
+        output_pad(cg, f.span, o, '0', size);
+        size = cg_const(cg, 0);
+    }
+    output_pad(cg, f.span, o, '0', LLVMBuildSub(b, precision, n, ""));
+    output_cstring(cg, o, digits);
+    output_pad(cg, f.span, o, ' ', size);
+}
+
+/* Text of a known length, padded to the width (flags '-' and, for %m/%M, '0'). */
+static void render_padded(struct codegen *cg, struct output *o, const struct format_piece *p, struct field f,
+                          LLVMValueRef shown, void (*body)(struct codegen *cg, struct output *o, void *data),
+                          void *data)
+{
+    LLVMValueRef room = LLVMBuildSub(cg->builder, f.width, shown, "");
+    if (!(p->flags & FORMAT_FLAG_MINUS))
+        output_pad(cg, f.span, o, ' ', room);
+    body(cg, o, data);
+    if (p->flags & FORMAT_FLAG_MINUS)
+        output_pad(cg, f.span, o, ' ', room);
+}
+
+static void char_body(struct codegen *cg, struct output *o, void *data)
+{
+    output_char(cg, o, *(LLVMValueRef *)data);
+}
+
+static void string_body(struct codegen *cg, struct output *o, void *data)
+{
+    output_cstring(cg, o, *(LLVMValueRef *)data);
+}
+
+/* %s with a '*' width or precision: s is a copy in a slot, cut at the precision. */
+static void render_string(struct codegen *cg, struct output *o, const struct format_piece *p, LLVMValueRef s,
+                          struct field f)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef length = cg_string_length(cg, s);
+    LLVMValueRef cut = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntSGE, f.precision, cg_const(cg, 0), ""),
+                                    LLVMBuildICmp(b, LLVMIntSLT, f.precision, length, ""), "");
+    length = LLVMBuildSelect(b, cut, f.precision, length, "");
+    LLVMValueRef end = mask(cg, length);
+    LLVMBuildStore(b, LLVMConstInt(cg->i8, 0, 0), LLVMBuildGEP2(b, cg->i8, s, &end, 1, ""));
+    render_padded(cg, o, p, f, length, string_body, &s);
+}
+
+struct bytes_state {
+    struct output *out;
+    uint32_t value;              /* %b: the number; %m/%M: the slot read */
+    int hex;
+};
+
+static void binary_body(struct codegen *cg, LLVMValueRef index, void *data)
+{
+    struct bytes_state *s = data;
+    LLVMValueRef shift = LLVMBuildMul(cg->builder, index, cg_const(cg, 8), "");
+    LLVMValueRef byte = LLVMBuildLShr(cg->builder, load(cg, cg_scratch_ptr(cg, s->value)), shift, "");
+    output_char(cg, s->out, LLVMBuildAnd(cg->builder, byte, cg_const(cg, 0xff), ""));
+    loop_continue(cg);
+}
+
+static LLVMValueRef binary_size(struct codegen *cg, LLVMValueRef n, LLVMValueRef otherwise)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef ok = LLVMConstInt(cg->i1, 0, 0);
+    for (int size = 1; size <= 8; size *= 2)
+        ok = LLVMBuildOr(b, ok, LLVMBuildICmp(b, LLVMIntEQ, n, cg_const(cg, size), ""), "");
+    return LLVMBuildSelect(b, ok, n, otherwise, "");
+}
+
+/* %b: the value's low bytes, little-endian: as many as the precision, else
+ * the width, when 1, 2, 4 or 8, else 8; NULs pad to the width. */
+static void render_binary(struct codegen *cg, struct output *o, const struct format_piece *p, LLVMValueRef value,
+                          struct field f)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef size = binary_size(cg, f.precision, binary_size(cg, f.width, cg_const(cg, 8)));
+    LLVMValueRef width = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, f.width, cg_const(cg, 0), ""), size,
+                                         f.width, "");
+    LLVMValueRef room = LLVMBuildSub(b, width, size, "");
+    struct bytes_state s = {o, cg_alloc_scratch(cg, 8), 0};
+    store(cg, value, cg_scratch_ptr(cg, s.value));
+    if (!(p->flags & FORMAT_FLAG_MINUS))
+        output_pad(cg, f.span, o, 0, room);
+    run_loop(cg, f.span, size, binary_body, &s);
+    if (p->flags & FORMAT_FLAG_MINUS)
+        output_pad(cg, f.span, o, 0, room);
+}
+
+static void memory_byte(struct codegen *cg, LLVMValueRef index, void *data)
+{
+    struct bytes_state *s = data;
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef byte = char_at(cg, s->value, index);
+    if (!s->hex) {
+        output_char(cg, s->out, byte);
+        loop_continue(cg);
+        return;
+    }
+    for (int shift = 4; shift >= 0; shift -= 4) {
+        LLVMValueRef digit = LLVMBuildAnd(b, LLVMBuildLShr(b, byte, cg_const(cg, shift), ""), cg_const(cg, 15), "");
+        LLVMValueRef c = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, digit, cg_const(cg, 10), ""),
+                                         LLVMBuildAdd(b, digit, cg_const(cg, '0'), ""),
+                                         LLVMBuildAdd(b, digit, cg_const(cg, 'a' - 10), ""), "");
+        output_char(cg, s->out, c);
+    }
+    loop_continue(cg);
+}
+
+struct memory_body {
+    struct bytes_state bytes;
+    LLVMValueRef count;
+    struct span span;
+};
+
+static void memory_body(struct codegen *cg, struct output *o, void *data)
+{
+    struct memory_body *m = data;
+    (void)o;
+    run_loop(cg, m->span, m->count, memory_byte, &m->bytes);
+}
+
+/* %m copies the bytes at a user address, %M writes them in hex: as many as
+ * the precision (1 without one); the '0' flag adds a NUL. */
+static void render_memory(struct codegen *cg, struct output *o, const struct format_piece *p, LLVMValueRef address,
+                          struct field f)
+{
+    LLVMBuilderRef b = cg->builder;
+    struct memory_body m = {.bytes = {o, 0, p->conv == 'M'}, .span = f.span};
+    m.count = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, f.precision, cg_const(cg, 0), ""), f.precision,
+                              cg_const(cg, 1), "");
+    m.bytes.value = cg_alloc_string_slot(cg);
+    cg_user_bytes(cg, f.span, address, m.count, m.bytes.value);
+    LLVMValueRef shown = p->conv == 'M' ? LLVMBuildMul(b, m.count, cg_const(cg, 2), "") : m.count;
+    render_padded(cg, o, p, f, shown, memory_body, &m);
+    if (p->flags & FORMAT_FLAG_ZERO)
+        output_char(cg, o, cg_const(cg, 0));
+}
+
+static void render_piece(struct codegen *cg, struct output *o, const struct format_piece *p, LLVMValueRef value,
+                         struct field f)
+{
+    switch (p->conv) {
+    case 'c':
+        value = LLVMBuildAnd(cg->builder, value, cg_const(cg, 0xff), "");
+        render_padded(cg, o, p, f, cg_const(cg, 1), char_body, &value);
+        break;
+    case 's': render_string(cg, o, p, value, f); break;
+    case 'b': render_binary(cg, o, p, value, f); break;
+    case 'm': case 'M': render_memory(cg, o, p, value, f); break;
+    default: render_number(cg, o, p, value, f); break;
+    }
+}
+
+/* A '*' value below 0 counts as 0 (stap's compiled printf); more than a
+ * string holds pads or cuts no further. */
+static LLVMValueRef star_value(struct codegen *cg, LLVMValueRef v)
+{
+    LLVMBuilderRef b = cg->builder;
+    return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, v, cg_const(cg, 0), ""), cg_const(cg, 0), v, "");
 }
 
 /* One bpf_snprintf call for a run of pieces, appended to out. */
@@ -669,10 +914,33 @@ static void format_segment(struct codegen *cg, struct output *out, struct strbuf
     strbuf_reset(text);
 }
 
+/* The values of a format's arguments, in order, as the script wrote them;
+ * strings copied into slots (sprintf may cut them). */
+static int format_values(struct codegen *cg, struct expr *args, LLVMValueRef *values, int max)
+{
+    int count = 0;
+    for (struct expr *arg = args; arg && count < max; arg = arg->next) {
+        LLVMValueRef value = cg_expr(cg, arg);
+        if (arg->type == TYPE_STRING)
+            value = cg_scratch_ptr(cg, copy_to_slot(cg, value, NULL));
+        values[count++] = value;
+    }
+    return count;
+}
+
+/* A literal width or precision, or the next value for a '*'. */
+static LLVMValueRef field_value(struct codegen *cg, int star, int literal, LLVMValueRef *values, int *next, int count)
+{
+    if (!star)
+        return cg_const(cg, literal);
+    return *next < count ? star_value(cg, values[(*next)++]) : cg_const(cg, -1);
+}
+
 /* The kernel copies every %s of one bpf_snprintf call into a 512-byte
  * buffer and fails when they do not fit, so each %s gets a call of its own;
  * runs of numbers share one. */
-static LLVMValueRef format_string(struct codegen *cg, struct expr *call, const char *format, struct expr *args)
+static LLVMValueRef format_string(struct codegen *cg, struct expr *call, struct expr *format_expr,
+                                  const char *format, struct expr *args)
 {
     struct compiled_format compiled;
     char error[128];
@@ -683,15 +951,12 @@ static LLVMValueRef format_string(struct codegen *cg, struct expr *call, const c
         diag_error(cg->diags, call->span, "invalid format: %s", error);
         return output_finish(cg, &out);
     }
-    /* values first, in order, as the script wrote them */
-    LLVMValueRef values[64];
-    int value_count = 0;
-    for (struct expr *arg = args; arg && value_count < 64; arg = arg->next) {
-        LLVMValueRef value = cg_expr(cg, arg);
-        if (arg->type == TYPE_STRING)
-            value = cg_scratch_ptr(cg, copy_to_slot(cg, value, NULL));
-        values[value_count++] = value;
+    if (format_expr && cg_check_memory_sizes(cg, format_expr, &compiled) < 0) {
+        format_free(&compiled);
+        return output_finish(cg, &out);
     }
+    LLVMValueRef values[64];
+    int value_count = format_values(cg, args, values, 64);
     cg_set_location(cg, call->span);
     struct strbuf text;
     strbuf_init(&text);
@@ -699,21 +964,30 @@ static LLVMValueRef format_string(struct codegen *cg, struct expr *call, const c
     int count = 0, next = 0;
     for (int i = 0; i < compiled.piece_count; i++) {
         const struct format_piece *p = &compiled.pieces[i];
-        int is_string = p->conv == 's';
-        if ((is_string || count == MAX_SNPRINTF_ARGS) && text.len) {
+        int in_kernel = p->conv && kernel_formats(p);
+        int alone = p->conv && (!in_kernel || p->conv == 's');
+        if ((alone || count == MAX_SNPRINTF_ARGS) && text.len) {
             format_segment(cg, &out, &text, data, count);
             count = 0;
         }
         int truncate_to;
-        struct digits digits;
-        if (translate_piece(cg, call, p, &text, &truncate_to, &digits) < 0)
-            break;
-        if (!p->conv || next >= value_count)
+        translate_piece(p, &text, &truncate_to);
+        if (!p->conv)
+            continue;
+        if (!in_kernel) {
+            format_segment(cg, &out, &text, data, count);
+            count = 0;
+            struct field f = {.span = format_expr ? format_expr->span : call->span};
+            f.width = field_value(cg, p->width_star, p->width, values, &next, value_count);
+            f.precision = field_value(cg, p->precision_star, p->precision, values, &next, value_count);
+            if (next < value_count)
+                render_piece(cg, &out, p, values[next++], f);
+            continue;
+        }
+        if (next >= value_count)
             continue;
         LLVMValueRef value = values[next++];
-        if (digits.base)
-            value = render_digits(cg, call, value, &digits);
-        else if (is_string) {
+        if (p->conv == 's') {
             if (truncate_to >= 0 && (uint32_t)truncate_to < cg->string_size) {
                 LLVMValueRef index = cg_const(cg, truncate_to);
                 LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, 0, 0),
@@ -723,7 +997,7 @@ static LLVMValueRef format_string(struct codegen *cg, struct expr *call, const c
         }
         store(cg, value, cg_scratch_ptr(cg, data + 8 * (uint32_t)count));
         count++;
-        if (is_string) {
+        if (p->conv == 's') {
             format_segment(cg, &out, &text, data, count);
             count = 0;
         }
@@ -748,7 +1022,7 @@ static LLVMValueRef sprint(struct codegen *cg, struct expr *call, int newline)
     }
     if (newline)
         strbuf_putc(&format, '\n');
-    LLVMValueRef result = format_string(cg, call, format.data ? format.data : "", call->call.args);
+    LLVMValueRef result = format_string(cg, call, NULL, format.data ? format.data : "", call->call.args);
     strbuf_free(&format);
     return result;
 }
@@ -763,7 +1037,7 @@ LLVMValueRef cg_string_builtin(struct codegen *cg, struct expr *call, int builti
             diag_error(cg->diags, call->span, "sprintf needs a literal format");
             return cg_string_literal(cg, "", 0);
         }
-        return format_string(cg, call, a->string.value, a->next);
+        return format_string(cg, call, a, a->string.value, a->next);
     case BUILTIN_SPRINT: return sprint(cg, call, 0);
     case BUILTIN_SPRINTLN: return sprint(cg, call, 1);
     default: break;
@@ -782,8 +1056,8 @@ LLVMValueRef cg_string_builtin(struct codegen *cg, struct expr *call, int builti
     case BUILTIN_STRTOL: return strtol_(cg, call, v[0], v[1]);
     case BUILTIN_ISDIGIT: return isdigit_(cg, v[0]);
     case BUILTIN_TOKENIZE: return tokenize(cg, call, v[0], v[1]);
-    case BUILTIN_TEXT_STR: return text_str(cg, call, v[0], 0);
-    case BUILTIN_STRING_QUOTED: return text_str(cg, call, v[0], 1);
+    case BUILTIN_TEXT_STR: return text_str(cg, call->span, v[0], 0);
+    case BUILTIN_STRING_QUOTED: return text_str(cg, call->span, v[0], 1);
     }
     return cg_const(cg, 0);
 }

@@ -268,24 +268,24 @@ static LLVMValueRef user_string(struct codegen *cg, struct expr *call, int id)
     LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, 0, 0), slot);
     LLVMValueRef limit = id == BUILTIN_USER_STRING_N ? clamp_length(cg, extra) : cg_const(cg, cg->string_size);
     if (id == BUILTIN_USER_STRING_QUOTED) {
-        LLVMValueRef inner = byte_offset(cg, slot, 1);
-        LLVMValueRef result = read_user_string(cg, inner, address, cg_const(cg, cg->string_size - 2));
+        LLVMValueRef result = read_user_string(cg, slot, address, limit);
         LLVMBasicBlockRef fault = cg_block(cg, "quoted_fault"), ok = cg_block(cg, "quoted_ok"),
                           done = cg_block(cg, "quoted_done");
         LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntSLE, result, cg_const(cg, 0), ""), fault, ok);
         cg_position(cg, fault);
         quoted_fault(cg, slot, address);
+        LLVMBasicBlockRef fault_end = LLVMGetInsertBlock(cg->builder);
         LLVMBuildBr(cg->builder, done);
         cg_position(cg, ok);
-        /* result counts the NUL: the closing quote goes there. */
-        LLVMValueRef end = LLVMBuildAnd(cg->builder, result, cg_const(cg, cg->string_size - 1), "");
-        LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, '"', 0), slot);
-        LLVMValueRef close = LLVMBuildGEP2(cg->builder, cg->i8, slot, &end, 1, "");
-        LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, '"', 0), close);
-        LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, 0, 0), byte_offset(cg, close, 1));
+        LLVMValueRef quoted = cg_string_quoted(cg, call->span, slot);
+        LLVMBasicBlockRef ok_end = LLVMGetInsertBlock(cg->builder);
         LLVMBuildBr(cg->builder, done);
         cg_position(cg, done);
-        return slot;
+        LLVMValueRef phi = LLVMBuildPhi(cg->builder, cg->ptr, "");
+        LLVMValueRef values[2] = {slot, quoted};
+        LLVMBasicBlockRef blocks[2] = {fault_end, ok_end};
+        LLVMAddIncoming(phi, values, blocks, 2);
+        return phi;
     }
     LLVMValueRef result = read_user_string(cg, slot, address, limit);
     if (id == BUILTIN_USER_STRING2) {

@@ -86,6 +86,8 @@ enum ctx_read_kind {
     CTX_READ_LONG,       /* size bytes at offset, sign- or zero-extended */
     CTX_READ_CHARS,      /* char[size] at offset: a string */
     CTX_READ_DATA_LOC,   /* __data_loc: u32 at offset, low 16 bits locate the string in the record */
+    CTX_READ_KERNEL_LONG,    /* size bytes of kernel memory at address (an expression) */
+    CTX_READ_KERNEL_CHARS,   /* char[size] of kernel memory at address: a string */
 };
 
 struct expr {
@@ -138,6 +140,7 @@ struct expr {
             int offset;               /* bytes into the record */
             int size;                 /* CTX_READ_LONG: 1, 2, 4 or 8; CTX_READ_CHARS: array length */
             int is_signed;
+            struct expr *address;     /* CTX_READ_KERNEL_*: typed TYPE_LONG, already lowered */
         } ctx_read;
         struct {
             const char *name;         /* "name" or "name@file.c" */

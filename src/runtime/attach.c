@@ -124,7 +124,7 @@ static int attach_uprobe(struct session *s, struct bpf_program *prog,
                          const struct program_probe *probe)
 {
     LIBBPF_OPTS(bpf_uprobe_opts, opts, .bpf_cookie = probe->cookie,
-                .retprobe = probe->kind == PROGRAM_PROBE_URETPROBE);
+                .retprobe = probe->kind == PROGRAM_PROBE_URETPROBE, .ref_ctr_offset = probe->ref_ctr_offset);
     /* Not filtered by pid: the handler keeps the target and its descendants. */
     pid_t pid = -1;
     struct bpf_link *link =
@@ -159,19 +159,25 @@ static int attach_uprobe_group(struct session *s, struct bpf_program *prog, int 
     const struct program_probe *head = &program->probes[first];
     uint64_t *offsets = calloc((size_t)program->probe_count, sizeof(uint64_t));
     uint64_t *cookies = calloc((size_t)program->probe_count, sizeof(uint64_t));
+    uint64_t *ref_ctr_offsets = calloc((size_t)program->probe_count, sizeof(uint64_t));
     uint32_t count = 0;
+    int any_ref_ctr = 0;
     for (int i = first; i < program->probe_count; i++) {
         const struct program_probe *p = &program->probes[i];
         if (attached[i] || p->kind != head->kind || strcmp(p->prog_name, head->prog_name) != 0 ||
             strcmp(p->path, head->path) != 0)
             continue;
         offsets[count] = p->offset;
+        ref_ctr_offsets[count] = p->ref_ctr_offset;
+        any_ref_ctr |= p->ref_ctr_offset != 0;
         cookies[count++] = p->cookie;
         attached[i] = 1;
     }
-    int fd = uprobe_multi_attach(bpf_program__fd(prog), head->path, offsets, cookies, count,
+    int fd = uprobe_multi_attach(bpf_program__fd(prog), head->path, offsets,
+                                 any_ref_ctr ? ref_ctr_offsets : NULL, cookies, count,
                                  head->kind == PROGRAM_PROBE_URETPROBE);
     free(offsets);
+    free(ref_ctr_offsets);
     free(cookies);
     return fd < 0 ? fd : add_raw_link(s, fd);
 }
@@ -196,6 +202,16 @@ static int attach_tracepoint(struct session *s, struct bpf_program *prog,
     if (!link)
         return -errno;
     s->slow_detach = 1;   /* each detach waits for an RCU grace period: syscall.* has hundreds */
+    return add_link(s, link);
+}
+
+static int attach_raw_tracepoint(struct session *s, struct bpf_program *prog,
+                                 const struct program_probe *probe)
+{
+    struct bpf_link *link = bpf_program__attach_raw_tracepoint(prog, probe->tp_name);
+    if (!link)
+        return -errno;
+    s->slow_detach = 1;
     return add_link(s, link);
 }
 
@@ -240,6 +256,9 @@ int session_attach(struct session *s)
             break;
         case PROGRAM_PROBE_TRACEPOINT:
             err = attach_tracepoint(s, prog, probe);
+            break;
+        case PROGRAM_PROBE_RAW_TRACEPOINT:
+            err = attach_raw_tracepoint(s, prog, probe);
             break;
         }
         if (err < 0) {

@@ -103,6 +103,22 @@ static void append_error_text(struct strbuf *line, const void *data, size_t size
     strbuf_append(line, text, strnlen(text, max));
 }
 
+/* warn(msg): "WARNING: msg" on stderr, after the output that preceded it. */
+static void on_warning(struct session *s, const void *data, size_t size)
+{
+    struct strbuf line;
+    strbuf_init(&line);
+    strbuf_puts(&line, "WARNING: ");
+    const char *text = (const char *)data + sizeof(struct record_header);
+    strbuf_append(&line, text, strnlen(text, size - sizeof(struct record_header)));
+    strbuf_putc(&line, '\n');
+    session_flush(s);
+    if (write(STDERR_FILENO, line.data, line.len) < 0) {
+        /* nowhere left to report it */
+    }
+    strbuf_free(&line);
+}
+
 static void on_error(struct session *s, uint32_t id, const void *data, size_t size)
 {
     struct record_error record = { 0 };
@@ -151,6 +167,12 @@ static int on_record(void *ctx, void *data, size_t size)
         return 0;
     case RECORD_ERROR:
         on_error(s, header.id, data, size);
+        return 0;
+    case RECORD_WARN:
+        on_warning(s, data, size);
+        return ++s->batch_records >= BATCH_RECORDS ? -EAGAIN : 0;
+    case RECORD_ABORT:
+        s->end = SESSION_END_ABORT;
         return 0;
     case RECORD_HIST:
         session_print_hist(s, header.id, data, size);
@@ -262,7 +284,7 @@ int session_run_probes(struct session *s, enum program_probe_kind kind)
         struct bpf_program *prog = bpf_object__find_program_by_name(s->object, probe->prog_name);
         LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = ctx, .ctx_size_in = sizeof(ctx));
 
-        if (kind == PROGRAM_PROBE_BEGIN && s->end != SESSION_RUNNING)
+        if ((kind == PROGRAM_PROBE_BEGIN && s->end != SESSION_RUNNING) || s->end == SESSION_END_ABORT)
             break;
         if (bpf_prog_test_run_opts(bpf_program__fd(prog), &opts) < 0)
             fprintf(stderr, "ERROR: cannot run probe %s: %s\n", probe->point, strerror(errno));

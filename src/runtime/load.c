@@ -18,6 +18,16 @@
 /* libbpf's print callback has no context argument. */
 static struct session *print_session;
 
+/* The name between prefix and suffix in a libbpf message, the first time. */
+static void remember_failure(const char *line, const char *prefix, const char *suffix, char *name,
+                             size_t size)
+{
+    const char *p = strstr(line, prefix);
+    const char *q = p ? strstr(p + strlen(prefix), suffix) : NULL;
+    if (q && !name[0])
+        snprintf(name, size, "%.*s", (int)(q - p - strlen(prefix)), p + strlen(prefix));
+}
+
 static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list args)
 {
     struct session *s = print_session;
@@ -25,10 +35,8 @@ static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list 
 
     vsnprintf(line, sizeof(line), fmt, args);
     if (s) {
-        const char *p = strstr(line, "prog '");
-        const char *q = p ? strstr(p + 6, "': failed to load") : NULL;
-        if (q && !s->failed_prog[0])
-            snprintf(s->failed_prog, sizeof(s->failed_prog), "%.*s", (int)(q - p - 6), p + 6);
+        remember_failure(line, "prog '", "': failed to load", s->failed_prog, sizeof(s->failed_prog));
+        remember_failure(line, "map '", "': failed to create", s->failed_map, sizeof(s->failed_map));
     }
     /* -v reports tap's passes; libbpf's warnings join at -vv, its info and
      * debug chatter at -vvv. */
@@ -44,6 +52,7 @@ static enum bpf_prog_type prog_type_of(enum program_probe_kind kind)
     case PROGRAM_PROBE_BEGIN:
     case PROGRAM_PROBE_END:
     case PROGRAM_PROBE_ERROR:
+    case PROGRAM_PROBE_RAW_TRACEPOINT:
         return BPF_PROG_TYPE_RAW_TRACEPOINT;
     case PROGRAM_PROBE_TIMER:
     case PROGRAM_PROBE_PROFILE:
@@ -71,7 +80,10 @@ static int configure_programs(struct session *s)
 {
     struct bpf_program *prog;
 
-    s->uprobe_multi = uprobe_multi_supported();
+    /* TAP_NO_UPROBE_MULTI=1 takes the perf-event path of older kernels
+     * (tests cover both paths on one kernel). */
+    const char *no_multi = getenv("TAP_NO_UPROBE_MULTI");
+    s->uprobe_multi = !(no_multi && no_multi[0] == '1') && uprobe_multi_supported();
     bpf_object__for_each_program(prog, s->object) {
         const struct program_probe *probe = probe_of_prog(s->program, bpf_program__name(prog));
         if (!probe) {
@@ -105,6 +117,27 @@ static uint64_t round_up_pow2(uint64_t v)
     return p;
 }
 
+/* The kernel zeroes and maps the whole ring at creation (~4 ms a MiB here):
+ * scripts whose probes fire at a bounded rate get a small one, scripts with
+ * uprobes, tracepoints or perf events (millions of events a second) a big one. */
+static uint64_t default_ring_bytes(const struct program *program)
+{
+    for (int i = 0; i < program->probe_count; i++) {
+        enum program_probe_kind kind = program->probes[i].kind;
+        if (kind == PROGRAM_PROBE_UPROBE || kind == PROGRAM_PROBE_URETPROBE ||
+            kind == PROGRAM_PROBE_TRACEPOINT || kind == PROGRAM_PROBE_RAW_TRACEPOINT ||
+            kind == PROGRAM_PROBE_PERF || kind == PROGRAM_PROBE_PROFILE)
+            return 8u << 20;
+    }
+    return 256u << 10;
+}
+
+static uint64_t events_ring_bytes(const struct session *s)
+{
+    uint64_t bytes = s->options->ringbuf_bytes ? s->options->ringbuf_bytes : default_ring_bytes(s->program);
+    return round_up_pow2(bytes);
+}
+
 /* Before load, bpf_map__initial_value() is libbpf's copy of .data: what is
  * written there is what the kernel map starts with. */
 static int configure_data(struct session *s)
@@ -126,26 +159,13 @@ static int configure_data(struct session *s)
     }
     struct tap_state *state = (struct tap_state *)(data + s->program->state_offset);
     state->target_pid = (uint64_t)s->target_pid;
+    state->wakeup_bytes = events_ring_bytes(s) / 4;
     struct timespec realtime, boottime;
     clock_gettime(CLOCK_REALTIME, &realtime);
     clock_gettime(CLOCK_BOOTTIME, &boottime);
     state->realtime_offset_ns = (realtime.tv_sec - boottime.tv_sec) * 1000000000LL +
                                 (realtime.tv_nsec - boottime.tv_nsec);
     return 0;
-}
-
-/* The kernel zeroes and maps the whole ring at creation (~4 ms a MiB here):
- * scripts whose probes fire at a bounded rate get a small one, scripts with
- * uprobes, tracepoints or perf events (millions of events a second) a big one. */
-static uint64_t default_ring_bytes(const struct program *program)
-{
-    for (int i = 0; i < program->probe_count; i++) {
-        enum program_probe_kind kind = program->probes[i].kind;
-        if (kind == PROGRAM_PROBE_UPROBE || kind == PROGRAM_PROBE_URETPROBE ||
-            kind == PROGRAM_PROBE_TRACEPOINT || kind == PROGRAM_PROBE_PERF || kind == PROGRAM_PROBE_PROFILE)
-            return 8u << 20;
-    }
-    return 256u << 10;
 }
 
 static int configure_rings(struct session *s)
@@ -157,8 +177,7 @@ static int configure_rings(struct session *s)
         fprintf(stderr, "ERROR: internal: the BPF object lacks tap_events or tap_control\n");
         return -1;
     }
-    uint64_t ring_bytes = s->options->ringbuf_bytes ? s->options->ringbuf_bytes : default_ring_bytes(s->program);
-    bpf_map__set_max_entries(events, (uint32_t)round_up_pow2(ring_bytes));
+    bpf_map__set_max_entries(events, (uint32_t)events_ring_bytes(s));
     /* Scratch is indexed by CPU: one entry per possible CPU of this machine,
      * which may differ from the one the object was compiled on. */
     struct bpf_map *scratch = bpf_object__find_map_by_name(s->object, "tap_scratch");
@@ -168,20 +187,60 @@ static int configure_rings(struct session *s)
     return 0;
 }
 
+/* A map the kernel would not create: the script's global it holds, its
+ * shape, and the limits that decide it. */
+static void report_map_failure(struct session *s, int err)
+{
+    const struct bpf_map *map = bpf_object__find_map_by_name(s->object, s->failed_map);
+    const char *global = NULL;
+    for (int i = 0; i < s->program->map_count; i++) {
+        if (strcmp(s->program->maps[i].map_name, s->failed_map) == 0)
+            global = s->program->maps[i].name;
+    }
+    fprintf(stderr, "ERROR: cannot create the BPF map %s%s (%u entries, key %u bytes, value %u bytes): %s\n",
+            global ? "of global " : "", global ? global : s->failed_map,
+            map ? bpf_map__max_entries(map) : 0, map ? bpf_map__key_size(map) : 0,
+            map ? bpf_map__value_size(map) : 0, strerror(-err));
+    fprintf(stderr, "       %s\n", global ? "lower -D MAXMAPENTRIES or -D MAXSTRINGLEN, or give the array a size "
+                                             "(global name[entries])"
+                                           : "lower -D MAXSTRINGLEN or the ring size (-s MB)");
+}
+
+/* One line with the script location of the instruction the verifier
+ * stopped at (from .BTF.ext) and its reason, one with what to change; the
+ * whole log only with -v. */
 static void report_rejection(struct session *s, int err)
 {
     const struct program_probe *probe = s->failed_prog[0] ?
         probe_of_prog(s->program, s->failed_prog) : NULL;
+    struct bpf_program *prog = s->failed_prog[0] ?
+        bpf_object__find_program_by_name(s->object, s->failed_prog) : NULL;
+    struct btf_line at;
     char reason[1024];
 
-    if (!probe || !s->log_buf[0]) {
+    if (s->failed_map[0]) {
+        report_map_failure(s, err);
+        return;
+    }
+    if (!probe || !prog || !s->log_buf[0]) {
         fprintf(stderr, "ERROR: cannot load the BPF object: %s\n", strerror(-err));
         return;
     }
     if (s->options->verbose)
         fprintf(stderr, "%s", s->log_buf);
-    verifier_log_summary(s->log_buf, reason, sizeof(reason));
-    fprintf(stderr, "ERROR: the kernel rejected probe %s: %s\n", probe->point, reason);
+    int located = btf_line_of_insn(s->program->object, s->program->object_size,
+                                   bpf_program__section_name(prog),
+                                   verifier_log_failed_insn(s->log_buf), &at) == 0;
+    verifier_log_summary(s->log_buf, !located, reason, sizeof(reason));
+    /* codegen names the script's directory "." and LLVM joins the two */
+    if (located && strncmp(at.file, "./", 2) == 0)
+        at.file += 2;
+    if (located)
+        fprintf(stderr, "ERROR: the kernel rejected probe %s at %s:%u:%u: %s\n", probe->point,
+                at.file, at.line, at.col, reason);
+    else
+        fprintf(stderr, "ERROR: the kernel rejected probe %s: %s\n", probe->point, reason);
+    fprintf(stderr, "       %s\n", verifier_hint(reason));
 }
 
 int session_load(struct session *s)

@@ -98,13 +98,16 @@ int session_loop(struct session *s)
     session_drain(s);
     session_flush(s);
     while (s->end == SESSION_RUNNING) {
-        int n = epoll_wait(s->epoll_fd, events, 8, -1);
+        /* records that woke nobody (see TAP_WAKEUP_PERIOD_NS) are read on time */
+        int n = epoll_wait(s->epoll_fd, events, 8, (int)(TAP_WAKEUP_PERIOD_NS / 1000000));
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0) {
             fprintf(stderr, "ERROR: epoll_wait: %s\n", strerror(errno));
             return -1;
         }
+        if (n == 0)
+            session_drain(s);
         for (int i = 0; i < n; i++)
             handle(s, events[i].data.u32);
         session_flush(s);

@@ -55,7 +55,6 @@ static int read_value(const struct program_map *m, int fd, const void *key, char
             total->max = v->max;
         total->count += v->count;
         total->sum += v->sum;
-        total->sum_squares += v->sum_squares;
         for (int i = 0; i < m->bucket_count; i++)
             buckets[i] += b[i];
         int64_t seq, total_seq;
@@ -228,9 +227,20 @@ static void json_value(struct strbuf *out, const struct program_map *m, const ch
     }
 }
 
-/* {"type":"map","name":"c","data":[{"key":[1,"k"],"value":5}]} */
+/* {"type":"map","name":"c","data":[{"key":[1,"k"],"value":5}]}; a scalar
+ * statistic prints as the global it is: {"type":"global","name":"s","value":{...}} */
 static void json_map(struct session *s, const struct program_map *m, struct map_entry *entries, int count)
 {
+    if (m->is_scalar && count == 1) {
+        strbuf_puts(&s->out, "{\"type\":\"global\",\"name\":");
+        append_json_string(&s->out, m->name, strlen(m->name));
+        strbuf_puts(&s->out, ",\"value\":");
+        json_value(&s->out, m, entries[0].value);
+        strbuf_puts(&s->out, "}\n");
+        free(entries[0].key);
+        free(entries[0].value);
+        return;
+    }
     strbuf_puts(&s->out, "{\"type\":\"map\",\"name\":");
     append_json_string(&s->out, m->name, strlen(m->name));
     strbuf_puts(&s->out, ",\"data\":[");

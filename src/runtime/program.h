@@ -31,9 +31,12 @@ enum record_kind {
     RECORD_ERROR = 3,        /* id: error index; struct record_error follows the header */
     RECORD_HIST = 4,         /* id: index in program.maps; the key (key_size bytes) follows
                               * the header: print that statistic's histogram */
-    RECORD_USTACK = 5,       /* struct record_stack: print_ubacktrace() (id 0), or print_ustack(s)
+    RECORD_WARN = 5,         /* warn(msg): the message follows the header, NUL-terminated
+                              * within string_size bytes (tap_events) */
+    RECORD_ABORT = 6,        /* abort(): stop now, no end probes (tap_control) */
+    RECORD_USTACK = 7,       /* struct record_stack: print_ubacktrace() (id 0), or print_ustack(s)
                               * (id 1, the string s follows, string_size bytes) */
-    RECORD_KSTACK = 6,       /* likewise for the kernel stack, without frames[]: print_backtrace()
+    RECORD_KSTACK = 8,       /* likewise for the kernel stack, without frames[]: print_backtrace()
                               * (id 0), print_stack(s) (id 1) */
 };
 
@@ -70,6 +73,9 @@ struct tap_state {
     uint64_t target_pid;     /* target(): the -c child or -x pid, 0 without; written by the
                               * runtime before load (the -c child is forked first) */
     int64_t realtime_offset_ns;  /* CLOCK_REALTIME - CLOCK_BOOTTIME, for gettimeofday_*() */
+    uint64_t wakeup_bytes;   /* tap_events: a record wakes user space when this much is
+                              * unread (written by the runtime before load) ... */
+    uint64_t last_wakeup_ns; /* ... or when none did for TAP_WAKEUP_PERIOD_NS */
 };
 
 /* usymname(), usymdata(), umodname(): symbol tables the runtime fills
@@ -99,6 +105,11 @@ struct symbol_map_entry {
     char name[SYMBOL_NAME_SIZE];
 };
 
+/* Records in tap_events are submitted without a wakeup unless one of the
+ * conditions above holds; user space polls at least this often, so a record
+ * that woke nobody waits at most one period. */
+#define TAP_WAKEUP_PERIOD_NS 10000000ull
+
 enum program_probe_kind {
     PROGRAM_PROBE_BEGIN,     /* raw_tracepoint program run once with bpf_prog_test_run */
     PROGRAM_PROBE_END,       /* likewise, when the session ends normally */
@@ -109,6 +120,7 @@ enum program_probe_kind {
     PROGRAM_PROBE_UPROBE,    /* uprobe at path + offset */
     PROGRAM_PROBE_URETPROBE, /* uretprobe at path + offset */
     PROGRAM_PROBE_TRACEPOINT,/* tracepoint category:name */
+    PROGRAM_PROBE_RAW_TRACEPOINT,    /* raw tracepoint tp_name (its arguments are the context) */
 };
 
 struct program_probe {
@@ -126,6 +138,8 @@ struct program_probe {
     char *path;              /* canonical absolute path of the binary */
     uint64_t offset;         /* file offset */
     uint64_t cookie;         /* bpf cookie, for probes sharing one program */
+    uint64_t ref_ctr_offset; /* PROGRAM_PROBE_UPROBE at an SDT mark: file offset of the
+                              * semaphore the kernel raises while attached; 0: none */
     /* PROGRAM_PROBE_TRACEPOINT: */
     char *tp_category;
     char *tp_name;
@@ -136,6 +150,7 @@ struct program_probe {
 enum format_arg_kind {
     FORMAT_ARG_LONG,         /* int64_t at offset */
     FORMAT_ARG_STRING,       /* NUL-terminated chars at offset, at most size bytes */
+    FORMAT_ARG_MEMORY,       /* %m/%M: int64_t count at offset, then size - 8 bytes */
 };
 
 struct format_arg {
@@ -193,7 +208,8 @@ enum program_hist_kind {
 };
 
 struct stat_value {
-    int64_t count, sum, min, max, sum_squares;
+    int64_t count, sum, min, max;
+    int64_t avg_s, m2, variance_s;   /* stap's per-CPU Welford state, for @variance */
 };
 
 #define PROGRAM_MAX_KEYS 9

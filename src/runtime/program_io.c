@@ -54,6 +54,7 @@ static void put_probe(struct strbuf *out, const struct program_probe *p)
     put_string(out, p->tp_category);
     put_string(out, p->tp_name);
     put_string(out, p->build_id);
+    put_number(out, p->ref_ctr_offset);
     strbuf_putc(out, '\n');
 }
 
@@ -184,6 +185,7 @@ static void read_probe(struct reader *r, struct program_probe *p)
     p->tp_category = read_string(r);
     p->tp_name = read_string(r);
     p->build_id = read_string(r);
+    p->ref_ctr_offset = read_number(r);
     if (!p->prog_name || !p->point)
         r->failed = 1;
 }

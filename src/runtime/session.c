@@ -123,9 +123,11 @@ static void session_end(struct session *s)
 {
     s->state->exiting = 1;
     session_drain_all(s);
-    session_run_probes(s, s->end == SESSION_END_ERROR ? PROGRAM_PROBE_ERROR : PROGRAM_PROBE_END);
+    if (s->end != SESSION_END_ABORT)
+        session_run_probes(s, s->end == SESSION_END_ERROR ? PROGRAM_PROBE_ERROR : PROGRAM_PROBE_END);
     session_drain_all(s);
-    session_print_globals(s);
+    if (s->end != SESSION_END_ABORT)
+        session_print_globals(s);
     session_report_losses(s);
 }
 

@@ -27,6 +27,7 @@ enum session_end {
     SESSION_END_SIGNAL,      /* SIGINT / SIGTERM */
     SESSION_END_TARGET,      /* the -c / -x process exited */
     SESSION_END_TIMEOUT,     /* -T */
+    SESSION_END_ABORT,       /* abort() in a probe: no end probes, no globals printed */
 };
 
 struct session {
@@ -42,6 +43,7 @@ struct session {
     struct tap_state *state; /* inside data */
     char *log_buf;           /* verifier log of the program that failed */
     char failed_prog[128];   /* from libbpf's "prog 'x': failed to load" */
+    char failed_map[128];    /* from libbpf's "map 'x': failed to create" */
 
     /* attach.c: every attachment is a link owning an fd, never tracefs */
     struct bpf_link **links;
@@ -92,8 +94,9 @@ void session_print_globals(struct session *s);
 void session_report_losses(struct session *s);
 /* uprobe_multi.c */
 int uprobe_multi_supported(void);
-int uprobe_multi_attach(int prog_fd, const char *path, const uint64_t *offsets, const uint64_t *cookies,
-                        uint32_t count, int is_return);
+/* ref_ctr_offsets: SDT semaphores, raised while attached; NULL when none */
+int uprobe_multi_attach(int prog_fd, const char *path, const uint64_t *offsets, const uint64_t *ref_ctr_offsets,
+                        const uint64_t *cookies, uint32_t count, int is_return);
 void append_json_string(struct strbuf *out, const char *s, size_t n);
 /* stack_records.c */
 struct symbols *session_symbols(struct session *s);   /* built on first use */
@@ -131,8 +134,19 @@ char **command_split(const char *command);
 int command_check(const char *command);
 
 /* The verifier's reason for rejecting a program, from its log: the last
- * meaningful line, with the last source line seen before it. */
-void verifier_log_summary(const char *log, char *out, size_t out_size);
+ * meaningful line, with_source: with the last source line seen before it. */
+void verifier_log_summary(const char *log, int with_source, char *out, size_t out_size);
+/* The instruction the verifier stopped at (the last "N: (op) ..." line
+ * before the reason), or -1. */
+int verifier_log_failed_insn(const char *log);
+/* What the user can change, for a summary from verifier_log_summary(). */
+const char *verifier_hint(const char *summary);
+
+/* Where instruction insn of the program in ELF section `section` came from
+ * in the script, from the object's .BTF.ext line info; file points into the
+ * object. Returns 0, or -1 when the object has no line for it. */
+struct btf_line { const char *file; unsigned line, col; };
+int btf_line_of_insn(const void *object, size_t size, const char *section, int insn, struct btf_line *out);
 
 /* A printf record's arguments as format values (strings point into the
  * record); returns 0, or -1 when the record is too short for its format. */

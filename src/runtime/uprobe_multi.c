@@ -53,8 +53,8 @@ int uprobe_multi_supported(void)
 }
 
 /* Returns the link fd, or -errno. */
-int uprobe_multi_attach(int prog_fd, const char *path, const uint64_t *offsets, const uint64_t *cookies,
-                        uint32_t count, int is_return)
+int uprobe_multi_attach(int prog_fd, const char *path, const uint64_t *offsets, const uint64_t *ref_ctr_offsets,
+                        const uint64_t *cookies, uint32_t count, int is_return)
 {
     unsigned char attr[128];
     memset(attr, 0, sizeof(attr));
@@ -62,6 +62,7 @@ int uprobe_multi_attach(int prog_fd, const char *path, const uint64_t *offsets, 
     put32(attr, 8, ATTACH_TYPE_UPROBE_MULTI);
     put64(attr, 16, (uint64_t)(uintptr_t)path);
     put64(attr, 24, (uint64_t)(uintptr_t)offsets);
+    put64(attr, 32, (uint64_t)(uintptr_t)ref_ctr_offsets);
     put64(attr, 40, (uint64_t)(uintptr_t)cookies);
     put32(attr, 48, count);
     put32(attr, 52, is_return ? UPROBE_MULTI_RETURN : 0);

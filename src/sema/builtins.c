@@ -16,6 +16,8 @@ static const struct builtin builtins[] = {
     {"printdln", BUILTIN_PRINTDLN, TYPE_VOID, BUILTIN_ARGS_DELIMITED, 0, {0}},
     FIXED0("exit", BUILTIN_EXIT, TYPE_VOID),
     FIXED1("error", BUILTIN_ERROR, TYPE_VOID, TYPE_STRING),
+    FIXED1("warn", BUILTIN_WARN, TYPE_VOID, TYPE_STRING),
+    FIXED0("abort", BUILTIN_ABORT, TYPE_VOID),
     FIXED0("pid", BUILTIN_PID, TYPE_LONG),
     FIXED0("tid", BUILTIN_TID, TYPE_LONG),
     FIXED0("uid", BUILTIN_UID, TYPE_LONG),
@@ -50,6 +52,8 @@ static const struct builtin builtins[] = {
     FIXED0("jiffies", BUILTIN_JIFFIES, TYPE_LONG),
     FIXED0("__tap_arg_start", BUILTIN_ARG_START, TYPE_LONG),   /* current->mm->arg_start */
     FIXED0("__tap_arg_end", BUILTIN_ARG_END, TYPE_LONG),
+    FIXED0("__tap_env_start", BUILTIN_ENV_START, TYPE_LONG),   /* current->mm->env_start */
+    FIXED0("__tap_env_end", BUILTIN_ENV_END, TYPE_LONG),
     {"__tap_format", BUILTIN_TAP_FORMAT, TYPE_STRING, BUILTIN_ARGS_ANY, 0, {0}},
     {"sprintf", BUILTIN_SPRINTF, TYPE_STRING, BUILTIN_ARGS_FORMAT, 0, {0}},
     {"sprint", BUILTIN_SPRINT, TYPE_STRING, BUILTIN_ARGS_ANY, 0, {0}},

@@ -85,6 +85,19 @@ enum dwarf_location_kind {
     LOC_MEMORY,          /* address: the value is in user memory at this address (an expression) */
     LOC_VALUE,           /* value: the value itself (DW_OP_stack_value, constants) */
     LOC_OPTIMIZED_OUT,   /* nothing */
+    LOC_PIECES,          /* pieces, piece_count: a composite (DW_OP_piece), low bytes first */
+};
+
+/* One piece of a composite: a simple location (any kind but LOC_PIECES)
+ * holding bit_size bits, from bit bit_offset of the register, value or
+ * memory (DW_OP_bit_piece; 0 for DW_OP_piece). */
+struct dwarf_piece {
+    enum dwarf_location_kind kind;
+    int reg;
+    struct expr *address;
+    struct expr *value;
+    int bit_size;
+    int bit_offset;
 };
 
 struct dwarf_location {
@@ -92,6 +105,8 @@ struct dwarf_location {
     int reg;
     struct expr *address;
     struct expr *value;
+    struct dwarf_piece *pieces;
+    int piece_count;
 };
 
 struct dwarf_eval {
@@ -114,6 +129,10 @@ struct expr *dwarf_frame_cfa_expr(struct dwarf_eval *ev);
 /* Fills `loc` from the DW_AT_location (or DW_AT_const_value) of `var`;
  * returns 0 with ev->error set when the expression is beyond tap. */
 int dwarf_variable_location(struct dwarf_eval *ev, Dwarf_Die *var, struct dwarf_location *loc);
+/* Whether var's location at pc is registers only (DW_OP_regN, pieces of them). */
+int dwarf_location_in_registers(Dwarf_Die *var, uint64_t pc);
+/* The same for one location expression (a unit test's own operations). */
+int dwarf_location_evaluate(struct dwarf_eval *ev, Dwarf_Op *ops, size_t count, struct dwarf_location *loc);
 
 /* Expression builders shared by the lowering code. */
 struct expr *dwarf_expr_int(struct dwarf_eval *ev, int64_t value);

@@ -12,6 +12,7 @@
 #include "sema/dwarf.h"
 
 #define EVAL_STACK 16
+#define MAX_PIECES 16
 
 struct expr *dwarf_expr_int(struct dwarf_eval *ev, int64_t value)
 {
@@ -126,13 +127,28 @@ static struct expr *frame_base(struct dwarf_eval *ev, int depth)
     return NULL;
 }
 
+/* The simple location the operations so far describe: the register or
+ * value they named, else the address on top of the stack, else nothing. */
+static void simple_location(struct dwarf_piece *current, int located, int gone, struct expr **stack, int top)
+{
+    if (gone || (!located && top == 0)) {
+        current->kind = LOC_OPTIMIZED_OUT;
+    } else if (!located) {
+        current->kind = LOC_MEMORY;
+        current->address = stack[top - 1];
+    }
+}
+
 static int evaluate(struct dwarf_eval *ev, Dwarf_Op *ops, size_t count, struct dwarf_location *loc,
                     int depth)
 {
     struct expr *stack[EVAL_STACK];
     int top = 0;
+    struct dwarf_piece pieces[MAX_PIECES], current = {0};
+    int piece_count = 0;
+    int located = 0;    /* current names its place: a register or a value */
+    int gone = 0;       /* current is optimized out: skip to its DW_OP_piece */
     memset(loc, 0, sizeof(*loc));
-    loc->kind = LOC_MEMORY;
 #define PUSH(e) do { struct expr *pushed_ = (e); if (!pushed_) return 0; \
                      if (top == EVAL_STACK) return fail(ev, "DWARF expression too deep%.0u", 0); \
                      stack[top++] = pushed_; } while (0)
@@ -140,10 +156,24 @@ static int evaluate(struct dwarf_eval *ev, Dwarf_Op *ops, size_t count, struct d
     for (size_t i = 0; i < count; i++) {
         Dwarf_Op *op = &ops[i];
         unsigned atom = op->atom;
+        if (atom == DW_OP_piece || atom == DW_OP_bit_piece) {
+            if (piece_count == MAX_PIECES)
+                return fail(ev, "more than %u pieces in a DWARF location", MAX_PIECES);
+            simple_location(&current, located, gone, stack, top);
+            current.bit_size = (int)(atom == DW_OP_piece ? op->number * 8 : op->number);
+            current.bit_offset = atom == DW_OP_piece ? 0 : (int)op->number2;
+            pieces[piece_count++] = current;
+            memset(&current, 0, sizeof(current));
+            located = gone = top = 0;
+            continue;
+        }
+        if (located || gone)
+            continue;   /* nothing but a piece may follow a register or a value */
         if (atom >= DW_OP_reg0 && atom <= DW_OP_reg31) {
-            loc->kind = LOC_REG;
-            loc->reg = (int)(atom - DW_OP_reg0);
-            return 1;
+            current.kind = LOC_REG;
+            current.reg = (int)(atom - DW_OP_reg0);
+            located = 1;
+            continue;
         }
         if (atom >= DW_OP_breg0 && atom <= DW_OP_breg31) {
             PUSH(dwarf_expr_add(ev, dwarf_expr_reg(ev, (int)(atom - DW_OP_breg0)),
@@ -156,9 +186,10 @@ static int evaluate(struct dwarf_eval *ev, Dwarf_Op *ops, size_t count, struct d
         }
         switch (atom) {
         case DW_OP_regx:
-            loc->kind = LOC_REG;
-            loc->reg = (int)op->number;
-            return 1;
+            current.kind = LOC_REG;
+            current.reg = (int)op->number;
+            located = 1;
+            break;
         case DW_OP_bregx:
             PUSH(dwarf_expr_add(ev, dwarf_expr_reg(ev, (int)op->number), dwarf_expr_int(ev, (int64_t)op->number2)));
             break;
@@ -215,26 +246,20 @@ static int evaluate(struct dwarf_eval *ev, Dwarf_Op *ops, size_t count, struct d
             break;
         case DW_OP_stack_value:
             NEED(1);
-            loc->kind = LOC_VALUE;
-            loc->value = stack[top - 1];
-            return 1;
-        case DW_OP_implicit_value:
+            current.kind = LOC_VALUE;
+            current.value = stack[top - 1];
+            located = 1;
+            break;
+        case DW_OP_implicit_value: {
             if (op->number > 8)
                 return fail(ev, "implicit value of %u bytes is not supported", (unsigned)op->number);
-            loc->kind = LOC_VALUE;
-            {
-                int64_t value = 0;
-                memcpy(&value, (const void *)(uintptr_t)op->number2, (size_t)op->number);
-                loc->value = dwarf_expr_int(ev, value);
-            }
-            return 1;
-        case DW_OP_piece:
-            /* The first piece: enough for values that fit one place. */
-            if (i == 0) {
-                loc->kind = LOC_OPTIMIZED_OUT;
-                return 1;
-            }
-            goto done;
+            int64_t value = 0;
+            memcpy(&value, (const void *)(uintptr_t)op->number2, (size_t)op->number);
+            current.kind = LOC_VALUE;
+            current.value = dwarf_expr_int(ev, value);
+            located = 1;
+            break;
+        }
         case DW_OP_entry_value:
         case DW_OP_GNU_entry_value: {
             /* The block is one DW_OP_regN (or regx): that register at the call.
@@ -252,28 +277,33 @@ static int evaluate(struct dwarf_eval *ev, Dwarf_Op *ops, size_t count, struct d
                 : ev->at_entry ? dwarf_expr_reg(ev, reg)
                 : ev->entry_value ? ev->entry_value(ev, reg) : NULL;
             if (!value) {
-                loc->kind = LOC_OPTIMIZED_OUT;
-                return 1;
+                gone = 1;
+                break;
             }
             PUSH(value);
             break;
         }
         case DW_OP_GNU_parameter_ref:
-            loc->kind = LOC_OPTIMIZED_OUT;
-            return 1;
+            gone = 1;
+            break;
         case DW_OP_nop:
             break;
         default:
             return fail(ev, "DWARF operation 0x%x is not supported", atom);
         }
     }
-done:
-    if (top == 0) {
-        loc->kind = LOC_OPTIMIZED_OUT;
+    if (piece_count) {
+        loc->kind = LOC_PIECES;
+        loc->pieces = ARENA_ARRAY(ev->arena, struct dwarf_piece, piece_count);
+        memcpy(loc->pieces, pieces, sizeof(pieces[0]) * (size_t)piece_count);
+        loc->piece_count = piece_count;
         return 1;
     }
-    loc->kind = LOC_MEMORY;
-    loc->address = stack[top - 1];
+    simple_location(&current, located, gone, stack, top);
+    loc->kind = current.kind;
+    loc->reg = current.reg;
+    loc->address = current.address;
+    loc->value = current.value;
     return 1;
 #undef PUSH
 #undef NEED
@@ -319,4 +349,28 @@ int dwarf_variable_location(struct dwarf_eval *ev, Dwarf_Die *var, struct dwarf_
         return 1;
     }
     return evaluate(ev, ops, count, loc, 0);
+}
+
+int dwarf_location_evaluate(struct dwarf_eval *ev, Dwarf_Op *ops, size_t count, struct dwarf_location *loc)
+{
+    return evaluate(ev, ops, count, loc, 0);
+}
+
+/* Whether var's location at pc names general-purpose registers only
+ * (pieces of them too). */
+int dwarf_location_in_registers(Dwarf_Die *var, uint64_t pc)
+{
+    Dwarf_Attribute attr;
+    Dwarf_Op *ops;
+    size_t count;
+    if (!dwarf_attr_integrate(var, DW_AT_location, &attr) || dwarf_getlocation_addr(&attr, pc, &ops, &count, 1) != 1 ||
+        count == 0)
+        return 0;
+    for (size_t i = 0; i < count; i++) {
+        unsigned atom = ops[i].atom;
+        /* general-purpose registers only: vector ones are not in pt_regs */
+        if (!(atom >= DW_OP_reg0 && atom <= DW_OP_reg0 + DWARF_REG_IP) && atom != DW_OP_piece)
+            return 0;
+    }
+    return 1;
 }

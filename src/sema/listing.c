@@ -6,7 +6,7 @@
 
 #include "base/strbuf.h"
 #include "parser/parse.h"
-#include "sema/uprobe.h"
+#include "sema/usdt.h"
 
 static int compare_lines(const void *a, const void *b)
 {
@@ -30,6 +30,8 @@ static const char *describe(struct arena *arena, const struct probe *probe, int 
             pc = dwarf_module_after_prologue(site->module, site->function);
         strbuf_printf(&sb, " /* pc=0x%llx */", (unsigned long long)pc);
     }
+    if (site && with_variables && site->mark)
+        usdt_spell_args(&sb, site->mark);
     if (site && with_variables && site->function && site->function->die_offset) {
         Dwarf_Die function, type;
         if (site->is_return && dwarf_module_function_die(site->module, site->function, &function) &&

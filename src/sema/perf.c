@@ -96,3 +96,10 @@ int sema_resolve_perf(struct sema *s, struct probe_point *point, struct probe *p
                     "(a VM without one); use perf.sw.* or timer.profile", sema_point_text(s, point));
     return 1;
 }
+
+const char *sema_perf_event_name(int is_hardware, int i)
+{
+    int count = is_hardware ? (int)(sizeof(hardware) / sizeof(*hardware)) : (int)(sizeof(software) / sizeof(*software));
+    const char *const *names = is_hardware ? hardware : software;
+    return i < 0 || i >= count ? NULL : names[i] ? names[i] : "";
+}

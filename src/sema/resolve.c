@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "sema/builtins.h"
+#include "sema/register_args.h"
 #include "sema/sema_internal.h"
 #include "sema/uprobe.h"
 
@@ -13,6 +14,19 @@ static void resolve_list(struct sema *s, struct expr *list)
 {
     for (struct expr *e = list; e; e = e->next)
         resolve_expr(s, e);
+}
+
+static int is_wildcard(const struct expr *e)
+{
+    return e->kind == EXPR_IDENT && strcmp(e->ident.name, "*") == 0;
+}
+
+/* The index list of `in` or delete, where `*` matches any key. */
+static void resolve_keys(struct sema *s, struct expr *list)
+{
+    for (struct expr *e = list; e; e = e->next)
+        if (!is_wildcard(e))
+            resolve_expr(s, e);
 }
 
 /* A name used as a value: local, parameter, then global. */
@@ -96,6 +110,8 @@ static void resolve_tapset_callee(struct sema *s, struct function_decl *fn)
 static void resolve_call(struct sema *s, struct expr *e)
 {
     resolve_list(s, e->call.args);
+    if (!visible_function(s, e->call.name, e->span) && sema_lower_register_arg(s, e))
+        return;
     struct function_decl *fn = visible_function(s, e->call.name, e->span);
     const struct builtin *builtin = fn ? NULL : builtin_lookup(e->call.name);
     if (!fn && !builtin && sema_tapset_function(s, e->call.name))
@@ -152,6 +168,10 @@ static void resolve_expr(struct sema *s, struct expr *e)
     case EXPR_STRING:
         return;
     case EXPR_IDENT:
+        if (is_wildcard(e)) {
+            diag_error(s->diags, e->span, "`*` matches keys only in foreach, delete and `in`");
+            return;
+        }
         e->symbol = resolve_name(s, e->ident.name, e->span, 0);
         return;
     case EXPR_UNARY:
@@ -185,7 +205,7 @@ static void resolve_expr(struct sema *s, struct expr *e)
         resolve_list(s, e->index.indices);
         return;
     case EXPR_IN:
-        resolve_list(s, e->in.keys);
+        resolve_keys(s, e->in.keys);
         e->symbol = resolve_array(s, e->in.array, 0);
         return;
     case EXPR_STAT:
@@ -227,9 +247,7 @@ static void resolve_expr(struct sema *s, struct expr *e)
 static void resolve_foreach(struct sema *s, struct stmt *st)
 {
     st->foreach.array->symbol = resolve_array(s, st->foreach.array, 0);
-    for (struct expr *e = st->foreach.slice; e; e = e->next)
-        if (!(e->kind == EXPR_IDENT && strcmp(e->ident.name, "*") == 0))
-            resolve_expr(s, e);
+    resolve_keys(s, st->foreach.slice);
     for (struct foreach_key *k = st->foreach.keys; k; k = k->next)
         k->symbol = resolve_name(s, k->name, k->span, 1);
     if (st->foreach.value_name)
@@ -245,7 +263,8 @@ static void resolve_delete(struct sema *s, struct stmt *st)
 {
     struct expr *target = st->expr;
     if (target->kind == EXPR_INDEX) {
-        resolve_lvalue(s, target, 0);
+        target->symbol = resolve_array(s, target->index.array, 1);
+        resolve_keys(s, target->index.indices);
     } else if (target->kind == EXPR_IDENT) {
         struct symbol *sym = sema_find_local(s->frame, target->ident.name);
         if (!sym)

@@ -112,6 +112,7 @@ struct script *sema_analyze(struct arena *arena, struct diags *diags, struct ast
         return NULL;
     }
     resolve_bodies(&s);
+    sema_release_kernel_btf(&s);
     if (diags->error_count)
         return NULL;
     sema_elide_alias_stores(&s);

@@ -95,6 +95,7 @@ struct probe {
     const char *path;
     uint64_t offset;
     uint64_t vaddr;              /* PROBE_UPROBE/URETPROBE: file address of the probed pc */
+    uint64_t ref_ctr_offset;     /* PROBE_UPROBE at an SDT mark: file offset of its semaphore, or 0 */
     const char *function;        /* PROBE_UPROBE/URETPROBE: ppfunc() */
     void *site;                  /* PROBE_UPROBE/URETPROBE: sema's struct uprobe_site */
     int sleepable;               /* PROBE_UPROBE/URETPROBE: may fault user pages in (user_string) */
@@ -110,6 +111,8 @@ struct probe {
     uint64_t cookie;             /* index in the leader's group */
     const char *tp_category, *tp_name;
     const struct tp_format *tp_format;   /* PROBE_TRACEPOINT from tracefs: the record's fields */
+    int tp_raw;                  /* PROBE_TRACEPOINT reading prototype arguments: a raw tracepoint */
+    int tp_reads_fields;         /* PROBE_TRACEPOINT reading tracefs record fields */
     const char *alias_point;     /* expanded from an alias: the alias name the user's point matched */
     int index;                   /* in script order */
 };
@@ -143,6 +146,13 @@ struct script *sema_analyze(struct arena *arena, struct diags *diags, struct ast
  * with addresses under -v); returns the exit status. */
 int sema_list_points(struct arena *arena, struct diags *diags, const char *point,
                      const struct sema_options *options, int with_variables, int verbose, FILE *out);
+
+/* --dump-functions, --dump-probe-types, --dump-probe-aliases (catalog.c):
+ * sorted catalogues of the functions, probe-point forms and tapset aliases. */
+void sema_dump_functions(struct arena *arena, struct diags *diags, const struct sema_options *options, FILE *out);
+void sema_dump_probe_types(struct arena *arena, FILE *out);
+void sema_dump_probe_aliases(struct arena *arena, struct diags *diags, const struct sema_options *options,
+                             FILE *out);
 
 /* -p2: probes, globals and functions with their types. */
 void sema_print(FILE *out, const struct script *script);

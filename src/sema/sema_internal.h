@@ -6,6 +6,8 @@
 #include "base/diag.h"
 #include "sema/sema.h"
 
+struct btf;
+
 struct sema {
     struct arena *arena;
     struct diags *diags;
@@ -21,6 +23,8 @@ struct sema {
     int changed;
     int report;
     struct tapsets *tapsets;         /* tapset.c: files, aliases; NULL until needed */
+    struct btf *kernel_btf;          /* tracepoint_args.c: vmlinux BTF, loaded on first use */
+    int kernel_btf_failed;
 };
 
 /* scope.c */
@@ -55,6 +59,8 @@ void sema_add_alias(struct sema *s, struct decl *decl);
 int sema_expand_alias(struct sema *s, struct probe_point *point, struct stmt *body);
 /* Loads the tapset file defining `name`; NULL when none does. */
 struct function_decl *sema_tapset_function(struct sema *s, const char *name);
+/* Every declaration of every tapset file, in load order (--dump-*). */
+void sema_tapset_each_decl(struct sema *s, void (*visit)(void *context, const struct decl *decl), void *context);
 /* Drops alias assignments to locals the handler never reads (after resolution). */
 void sema_elide_alias_stores(struct sema *s);
 
@@ -68,11 +74,28 @@ void sema_resolve_probe_body(struct sema *s, struct probe *probe, struct functio
 
 /* perf.c */
 int sema_resolve_perf(struct sema *s, struct probe_point *point, struct probe *probe);
+/* The i-th perf.sw (or perf.hw) event name, "" for a gap, NULL past the end. */
+const char *sema_perf_event_name(int is_hardware, int i);
 
 /* tracepoint.c */
 int sema_resolve_tracepoint(struct sema *s, struct probe_point *point, struct probe *probe);
 /* Rewrites $field, $$vars ... in place; 1 when the result needs resolving. */
 int sema_lower_tracepoint_target(struct sema *s, struct expr *e);
+/* uprobe.c: the $names a body and condition read ($$ forms and $return
+ * left out); *names is malloc'd. */
+int sema_target_names(struct stmt *body, struct expr *condition, const char ***names);
+/* tracepoint_args.c: $arg of a tracepoint's prototype (BTF), members read
+ * from kernel memory; the probe becomes a raw tracepoint. 1 done, 0 after
+ * an error, -1 when the tracepoint has no such argument. */
+int tracepoint_lower_argument(struct sema *s, struct probe *probe, struct expr *e);
+/* "$preempt, $prev, ..." ("" without BTF or prototype) */
+const char *tracepoint_argument_names(struct sema *s, const char *tracepoint);
+int tracepoint_has_argument(struct sema *s, const char *tracepoint, const char *name);
+void sema_release_kernel_btf(struct sema *s);
+/* A string literal node, and `lhs . rhs` (just rhs when lhs is NULL): for
+ * the strings target lowering builds ($$vars, $$name). */
+struct expr *sema_string_expr(struct sema *s, struct span span, const char *text);
+struct expr *sema_concat_expr(struct sema *s, struct span span, struct expr *lhs, struct expr *rhs);
 
 /* list_kernel.c: -l/-L of kernel.trace("...") points */
 int sema_list_tracepoints(FILE *out, struct arena *arena, const char *point, int with_variables);

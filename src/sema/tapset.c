@@ -181,6 +181,15 @@ struct function_decl *sema_tapset_function(struct sema *s, const char *name)
     return NULL;
 }
 
+void sema_tapset_each_decl(struct sema *s, void (*visit)(void *context, const struct decl *decl), void *context)
+{
+    scan(s);
+    struct tapsets *t = tapsets_of(s);
+    for (int i = 0; i < t->file_count; i++)
+        for (const struct decl *d = t->files[i].ast->decls; d; d = d->next)
+            visit(context, d);
+}
+
 /* Does the user's point (wildcards allowed) name this alias? */
 static int alias_name_matches(const struct probe_point *name, const struct probe_point *point)
 {

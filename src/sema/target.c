@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "base/strbuf.h"
+#include "sema/builtins.h"
 #include "sema/target_internal.h"
+#include "sema/usdt.h"
 
 int target_lower_error(struct lowering *l, const char *fmt, ...)
 {
@@ -58,6 +60,34 @@ static void add_children(struct variable_list *list, Dwarf_Die *scope, int tag)
     } while (dwarf_siblingof(&child, &child) == 0);
 }
 
+/* Parameters in declaration order. An inlined instance's own DIEs may come
+ * in another order (gcc puts constants first) or miss some: walk the
+ * abstract origin's and use the instance's DIE for each where it has one. */
+static void add_parameters(struct variable_list *list, Dwarf_Die *function)
+{
+    Dwarf_Attribute attr;
+    Dwarf_Die origin, param, concrete;
+    if (!dwarf_attr(function, DW_AT_abstract_origin, &attr) || !dwarf_formref_die(&attr, &origin) ||
+        dwarf_child(&origin, &param) != 0) {
+        add_children(list, function, DW_TAG_formal_parameter);
+        return;
+    }
+    do {
+        if (dwarf_tag(&param) != DW_TAG_formal_parameter)
+            continue;
+        Dwarf_Die chosen = param;
+        if (dwarf_child(function, &concrete) == 0) {
+            do {
+                Dwarf_Die its_origin;
+                if (dwarf_attr(&concrete, DW_AT_abstract_origin, &attr) && dwarf_formref_die(&attr, &its_origin) &&
+                    dwarf_dieoffset(&its_origin) == dwarf_dieoffset(&param))
+                    chosen = concrete;
+            } while (dwarf_siblingof(&concrete, &concrete) == 0);
+        }
+        add_variable(list, &chosen);
+    } while (dwarf_siblingof(&param, &param) == 0);
+}
+
 /* Innermost scope first; in the function's own scope, parameters before
  * locals (the order -L prints). Only the function's own subtree is walked
  * (lexical blocks holding the pc): dwarf_getscopes would walk the whole CU,
@@ -86,7 +116,7 @@ int target_site_variables(struct uprobe_site *site, struct variable_list *list)
     }
     for (int i = depth - 1; i > 0; i--)
         add_children(list, &scopes[i], DW_TAG_variable);
-    add_children(list, &scopes[0], DW_TAG_formal_parameter);
+    add_parameters(list, &scopes[0]);
     add_children(list, &scopes[0], DW_TAG_variable);
     return 1;
 }
@@ -172,7 +202,7 @@ struct expr *target_place_value(struct lowering *l, struct place *p, const char 
     if (tag == DW_TAG_array_type) {
         if (p->kind == PLACE_MEMORY)
             return p->address;      /* an array reads as its address, as in C */
-        target_lower_error(l, "%s is an array held in registers", what);
+        target_lower_error(l, "%s is an array held in registers: index it with a constant", what);
         return NULL;
     }
     int size, is_signed;
@@ -184,6 +214,8 @@ struct expr *target_place_value(struct lowering *l, struct place *p, const char 
         return NULL;
     }
     struct dwarf_eval *ev = &l->ev;
+    if (p->kind == PLACE_PIECES)
+        return target_pieces_value(l, p, p->bit_size ? p->bit_size : size * 8, is_signed, what);
     if (p->bit_size) {
         struct expr *word = dwarf_expr_read(ev, p->address, 8, 0);
         struct expr *shifted = dwarf_expr_binary(ev, BINARY_SHL, word, dwarf_expr_int(ev, 64 - p->bit_offset - p->bit_size));
@@ -201,8 +233,15 @@ struct expr *target_place_value(struct lowering *l, struct place *p, const char 
             return NULL;
         }
         return dwarf_expr_read(ev, p->address, size, is_signed);
-    case PLACE_REG: return dwarf_expr_narrow(ev, dwarf_expr_reg(ev, p->reg), size, is_signed);
+    case PLACE_REG:
+        if (p->reg > DWARF_REG_IP) {
+            target_lower_error(l, "%s is in DWARF register %d (vector or floating point), which tap cannot read",
+                               what, p->reg);
+            return NULL;
+        }
+        return dwarf_expr_narrow(ev, dwarf_expr_reg(ev, p->reg), size, is_signed);
     case PLACE_VALUE: return dwarf_expr_narrow(ev, p->value, size, is_signed);
+    case PLACE_PIECES: break;
     }
     return NULL;
 }
@@ -274,8 +313,7 @@ int target_apply_member(struct lowering *l, struct place *p, struct component *c
     int tag = dwarf_tag(&resolved);
     if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type)
         return target_lower_error(l, "%s has type %s: it has no member %s", what, target_type_text(l, &p->type), c->member);
-    if (p->kind != PLACE_MEMORY)
-        return target_lower_error(l, "%s is held in registers: its members cannot be read", what);
+    target_place_to_pieces(l, p);
     Dwarf_Die member;
     int64_t offset = 0;
     if (!find_member(&resolved, c->member, &member, &offset))
@@ -287,9 +325,14 @@ int target_apply_member(struct lowering *l, struct place *p, struct component *c
         dwarf_formudata(&attr, &bit_size);
     if (bit_size && dwarf_attr_integrate(&member, DW_AT_data_bit_offset, &attr))
         dwarf_formudata(&attr, &bit_offset);
-    p->address = dwarf_expr_add(&l->ev, p->address, dwarf_expr_int(&l->ev, offset + (int64_t)(bit_offset / 8)));
-    p->bit_size = (int)bit_size;
-    p->bit_offset = (int)(bit_offset % 8);
+    if (p->kind == PLACE_PIECES) {
+        p->piece_bit += (int)(offset * 8 + (int64_t)bit_offset);
+        p->bit_size = (int)bit_size;
+    } else {
+        p->address = dwarf_expr_add(&l->ev, p->address, dwarf_expr_int(&l->ev, offset + (int64_t)(bit_offset / 8)));
+        p->bit_size = (int)bit_size;
+        p->bit_offset = (int)(bit_offset % 8);
+    }
     p->has_type = dwarf_die_type(&member, &p->type);
     return 1;
 }
@@ -302,12 +345,19 @@ int target_apply_index(struct lowering *l, struct place *p, struct component *c,
     int tag = dwarf_tag(&resolved);
     if ((tag != DW_TAG_array_type && tag != DW_TAG_pointer_type) || !dwarf_die_type(&resolved, &element))
         return target_lower_error(l, "%s has type %s: it cannot be indexed", what, target_type_text(l, &p->type));
-    struct expr *base = target_place_value(l, p, what);
-    if (!base)
-        return 0;
     Dwarf_Word size = dwarf_type_resolve(&element, &element_resolved) ? target_byte_size(&element_resolved) : 0;
     if (dwarf_tag(&element_resolved) == DW_TAG_pointer_type)
         size = 8;
+    if (tag == DW_TAG_array_type)
+        target_place_to_pieces(l, p);
+    if (tag == DW_TAG_array_type && p->kind == PLACE_PIECES && c->index->kind == EXPR_INT) {
+        p->piece_bit += (int)(c->index->int_value * (int64_t)size * 8);
+        p->type = element;
+        return 1;
+    }
+    struct expr *base = target_place_value(l, p, what);
+    if (!base)
+        return 0;
     struct dwarf_eval *ev = &l->ev;
     struct expr *offset = c->index->kind == EXPR_INT
         ? dwarf_expr_int(ev, c->index->int_value * (int64_t)size)
@@ -317,6 +367,17 @@ int target_apply_index(struct lowering *l, struct place *p, struct component *c,
     return 1;
 }
 
+/* 0, or 1 for `$v$` (`@cast(...)$`, `@var(...)$`), 2 for `$v$$`. */
+int target_pretty_level(const struct expr *e)
+{
+    switch (e->kind) {
+    case EXPR_TARGET: return e->target.pretty;
+    case EXPR_CAST: return e->cast.pretty;
+    case EXPR_VAR: return e->var_at.pretty;
+    default: return 0;
+    }
+}
+
 /* Components, then & or the value; rewrites l->e in place. */
 static int finish(struct lowering *l, struct place *p, struct component *components, int address_of,
                   const char *what)
@@ -324,8 +385,11 @@ static int finish(struct lowering *l, struct place *p, struct component *compone
     for (struct component *c = components; c; c = c->next) {
         if (!(c->kind == COMPONENT_MEMBER ? target_apply_member(l, p, c, what) : target_apply_index(l, p, c, what)))
             return 0;
+        what = c->kind == COMPONENT_MEMBER ? arena_printf(l->s->arena, "%s->%s", what, c->member)
+             : c->index->kind == EXPR_INT ? arena_printf(l->s->arena, "%s[%lld]", what, (long long)c->index->int_value)
+             : arena_printf(l->s->arena, "%s[...]", what);
     }
-    if (l->e->kind == EXPR_TARGET && l->e->target.pretty && !address_of)
+    if (target_pretty_level(l->e) && !address_of)
         return target_lower_pretty_value(l, l->e, p);
     struct expr *result;
     if (address_of) {
@@ -351,10 +415,16 @@ int target_place_of_location(struct lowering *l, struct dwarf_location *loc, str
     case LOC_REG: p->kind = PLACE_REG; p->reg = loc->reg; return 1;
     case LOC_MEMORY: p->kind = PLACE_MEMORY; p->address = loc->address; return 1;
     case LOC_VALUE: p->kind = PLACE_VALUE; p->value = loc->value; return 1;
+    case LOC_PIECES: target_place_of_pieces(loc, p); return 1;
     case LOC_OPTIMIZED_OUT: break;
     }
+    return target_optimized_out(l, what);
+}
+
+int target_optimized_out(struct lowering *l, const char *what)
+{
     return target_lower_error(l, "%s is optimized out at pc 0x%llx in %s", what, (unsigned long long)l->ev.pc,
-                       l->site->function ? l->site->function->name : "?");
+                              l->site && l->site->function ? l->site->function->name : "?");
 }
 
 static const char *cu_name(Dwarf_Die *function)
@@ -414,8 +484,8 @@ static int lower_variable(struct lowering *l, struct expr *e)
     p.has_type = dwarf_die_type(&var, &p.type);
     int reg = (site->at_entry && !site->is_statement && !site->is_return) || l->in_entry
         ? uprobe_entry_register(&function, name) : -1;
-    if (l->in_entry && reg < 0)
-        return target_lower_error(l, "@entry(%s): only integer-class parameters can be saved at the call", what);
+    if (l->in_entry && reg < 0 && !dwarf_location_in_registers(&var, site->pc))
+        return target_lower_error(l, "@entry(%s): only parameters held in registers can be saved at the call", what);
     if (reg >= 0) {
         p.kind = PLACE_REG;
         p.reg = reg;
@@ -486,6 +556,8 @@ static int lower_var_at(struct lowering *l, struct expr *e)
     return finish(l, &p, e->var_at.components, e->var_at.address_of, what);
 }
 
+/* A type by name at the top of some CU: "struct foo", "union u", "enum e",
+ * a typedef or a base type ("foo_t", "unsigned int"). */
 static int find_named_type(struct dwarf_module *m, const char *spelled, Dwarf_Die *out)
 {
     int tag = DW_TAG_typedef;
@@ -493,6 +565,8 @@ static int find_named_type(struct dwarf_module *m, const char *spelled, Dwarf_Di
     if (strncmp(spelled, "struct ", 7) == 0) { tag = DW_TAG_structure_type; name = spelled + 7; }
     else if (strncmp(spelled, "union ", 6) == 0) { tag = DW_TAG_union_type; name = spelled + 6; }
     else if (strncmp(spelled, "enum ", 5) == 0) { tag = DW_TAG_enumeration_type; name = spelled + 5; }
+    while (*name == ' ')
+        name++;
     if (!m->dwarf)
         return 0;
     Dwarf_Off offset = 0, next;
@@ -515,26 +589,103 @@ static int find_named_type(struct dwarf_module *m, const char *spelled, Dwarf_Di
     return 0;
 }
 
-static int lower_cast(struct lowering *l, struct expr *e)
+/* A pointer type to `target` in target's CU: "struct foo *" is cast to the
+ * DIE the program's own `struct foo *` uses, so components and pretty
+ * printing treat it as any pointer. */
+static int find_pointer_to(Dwarf_Die *target, Dwarf_Die *out)
 {
-    struct dwarf_module *m = l->site ? l->site->module : NULL;
-    if (e->cast.module) {
+    Dwarf_Die cu, child;
+    if (!dwarf_diecu(target, &cu, NULL, NULL) || dwarf_child(&cu, &child) != 0)
+        return 0;
+    do {
+        Dwarf_Die pointee;
+        if (dwarf_tag(&child) == DW_TAG_pointer_type && dwarf_die_type(&child, &pointee) &&
+            dwarf_dieoffset(&pointee) == dwarf_dieoffset(target)) {
+            *out = child;
+            return 1;
+        }
+    } while (dwarf_siblingof(&child, &child) == 0);
+    return 0;
+}
+
+/* "struct foo", "foo_t", "struct foo *", "char **" in module m. */
+static int find_cast_type(struct lowering *l, struct dwarf_module *m, const char *spelled, Dwarf_Die *out)
+{
+    size_t len = strlen(spelled);
+    int stars = 0;
+    while (len && (spelled[len - 1] == '*' || spelled[len - 1] == ' '))
+        stars += spelled[--len] == '*';
+    if (!find_named_type(m, arena_strndup(l->s->arena, spelled, len), out))
+        return 0;
+    for (int i = 0; i < stars; i++) {
+        Dwarf_Die resolved;     /* "foo_t *": the program may only use `struct foo *` */
+        if (!find_pointer_to(out, out) && !(dwarf_type_resolve(out, &resolved) && find_pointer_to(&resolved, out)))
+            return 0;
+    }
+    return 1;
+}
+
+/* @cast's module argument: a path, several joined by ':' (the first that
+ * has the type wins), as in SystemTap; headers and the kernel are refused. */
+static int cast_module_type(struct lowering *l, const char *modules, const char *type, Dwarf_Die *out)
+{
+    if (modules[0] == '<' || strchr(modules, '<') || strcmp(modules, "kernel") == 0)
+        return target_lower_error(l, "@cast(..., \"%s\", \"%s\"): tap reads types from the DWARF of user-space "
+                                  "binaries only (give the program's path)", type, modules);
+    const char *searched = "";
+    for (const char *start = modules; *start;) {
+        const char *end = strchr(start, ':');
+        size_t n = end ? (size_t)(end - start) : strlen(start);
         char error[512];
-        m = dwarf_module_open(l->s->arena, e->cast.module, error, sizeof(error));
+        struct dwarf_module *m = dwarf_module_open(l->s->arena, arena_strndup(l->s->arena, start, n), error,
+                                                   sizeof(error));
         if (!m)
             return target_lower_error(l, "%s", error);
+        if (find_cast_type(l, m, type, out))
+            return 1;
+        searched = arena_printf(l->s->arena, "%s%s%s", searched, *searched ? ", " : "", m->path);
+        start = end ? end + 1 : start + n;
     }
-    if (!m)
-        return target_lower_error(l, "@cast needs a module outside process probes: @cast(p, \"%s\", \"PATH\")",
-                           e->cast.type_name);
-    const char *what = arena_printf(l->s->arena, "@cast(..., \"%s\")", e->cast.type_name);
+    return target_lower_error(l, "unable to find type '%s' in %s", type, searched);
+}
+
+static int lower_cast(struct lowering *l, struct expr *e)
+{
+    const char *type = e->cast.type_name;
     struct place p = {.kind = PLACE_MEMORY, .address = e->cast.address, .has_type = 1};
-    if (!find_named_type(m, e->cast.type_name, &p.type))
-        return target_lower_error(l, "unable to find type '%s' in %s", e->cast.type_name, m->path);
+    if (e->cast.module) {
+        if (!cast_module_type(l, e->cast.module, type, &p.type))
+            return 0;
+    } else if (!l->site) {
+        return target_lower_error(l, "@cast needs a module outside process probes: @cast(p, \"%s\", \"PATH\")", type);
+    } else if (!find_cast_type(l, l->site->module, type, &p.type)) {
+        return target_lower_error(l, "unable to find type '%s' in %s", type, l->site->module->path);
+    }
+    const char *what = arena_printf(l->s->arena, "@cast(..., \"%s\")", type);
     return finish(l, &p, e->cast.components, e->cast.address_of, what);
 }
 
 /* --- @entry ----------------------------------------------------------------- */
+
+/* @entry(gettimeofday_ns()) and friends: a clock or id read at the call is a
+ * value the entry program can take as well as a register. */
+static int entry_time_builtin(struct expr *e)
+{
+    const struct builtin *b = builtin_lookup(e->call.name);
+    if (!b || e->call.arg_count != 0)
+        return 0;
+    switch (b->id) {
+    case BUILTIN_GETTIMEOFDAY_S: case BUILTIN_GETTIMEOFDAY_MS: case BUILTIN_GETTIMEOFDAY_US:
+    case BUILTIN_GETTIMEOFDAY_NS: case BUILTIN_KTIME_GET_NS: case BUILTIN_LOCAL_CLOCK_NS:
+    case BUILTIN_PID: case BUILTIN_TID: case BUILTIN_CPU:
+        /* resolved here: the operand leaves the body before names are bound */
+        e->sema_data = (void *)b;
+        e->type = TYPE_LONG;
+        return 1;
+    default:
+        return 0;
+    }
+}
 
 /* Lowers every target in an @entry operand as at the call; anything else
  * (script variables, calls) has no value at the call. */
@@ -556,6 +707,10 @@ static int lower_at_entry(struct lowering *l, struct expr *e)
         return lower_at_entry(l, e->ternary.cond) && lower_at_entry(l, e->ternary.then_expr) &&
                lower_at_entry(l, e->ternary.else_expr);
     case EXPR_ENTRY: return lower_at_entry(l, e->unary_at.operand);
+    case EXPR_CALL:
+        if (entry_time_builtin(e))
+            return 1;
+        /* fall through */
     default:
         l->e = e;
         return target_lower_error(l, "@entry can only save target-variable values (integers), not this expression");
@@ -639,6 +794,8 @@ static int lower_one(struct lowering *l, struct expr *e)
     l->e = e;
     switch (e->kind) {
     case EXPR_TARGET:
+        if (l->site && l->site->mark)
+            return usdt_lower_target(l->s, l->site, e, l->quiet);
         if (e->target.name[0] == '$')
             return target_lower_pretty_list(l, e);
         return lower_variable(l, e);

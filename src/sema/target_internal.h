@@ -6,7 +6,7 @@
 #include "sema/uprobe.h"
 
 /* A typed place while components are applied. */
-enum place_kind { PLACE_MEMORY, PLACE_REG, PLACE_VALUE };
+enum place_kind { PLACE_MEMORY, PLACE_REG, PLACE_VALUE, PLACE_PIECES };
 struct place {
     enum place_kind kind;
     Dwarf_Die type;              /* as declared (typedefs kept for messages) */
@@ -14,7 +14,12 @@ struct place {
     struct expr *address;        /* PLACE_MEMORY */
     int reg;                     /* PLACE_REG */
     struct expr *value;          /* PLACE_VALUE */
-    int bit_size, bit_offset;    /* a bitfield member: bits within the bytes at address */
+    /* PLACE_PIECES: a composite location; the place starts at bit piece_bit of it */
+    const struct dwarf_piece *pieces;
+    int piece_count, piece_bit;
+    /* a bitfield member: bits within the bytes at address (PLACE_MEMORY),
+     * bit_size bits from piece_bit (PLACE_PIECES) */
+    int bit_size, bit_offset;
 };
 
 struct lowering {
@@ -44,9 +49,17 @@ int target_scalar_of(Dwarf_Die *resolved, int *size, int *is_signed);
 struct expr *target_place_value(struct lowering *l, struct place *p, const char *what);
 int target_apply_member(struct lowering *l, struct place *p, struct component *c, const char *what);
 int target_apply_index(struct lowering *l, struct place *p, struct component *c, const char *what);
+int target_pretty_level(const struct expr *e);
+int target_optimized_out(struct lowering *l, const char *what);
 int target_place_of_location(struct lowering *l, struct dwarf_location *loc, struct place *p, const char *what);
 /* Replaces e with the register of a value saved at the call (@entry). */
 int target_snapshot(struct lowering *l, struct expr *e);
+
+/* target_pieces.c: places in composite locations (DW_OP_piece). */
+struct expr *target_pieces_value(struct lowering *l, const struct place *p, int bits, int is_signed,
+                                 const char *what);
+void target_place_to_pieces(struct lowering *l, struct place *p);
+void target_place_of_pieces(struct dwarf_location *loc, struct place *p);
 
 /* target_pretty.c: $$parms/$$locals/$$vars/$$return, and $v$/$v$$ of a place. */
 int target_lower_pretty_list(struct lowering *l, struct expr *e);

@@ -88,27 +88,35 @@ static int64_t array_length(Dwarf_Die *array)
     return -1;
 }
 
-/* A char pointer as a quoted string, read by user_string2 (a sleepable
- * probe faults the page in; an unreadable one shows as empty). */
+/* A char pointer as a quoted string (escaped as string_quoted does), read
+ * by user_string2 (a sleepable probe faults the page in; an unreadable one
+ * shows as ""). */
 static void pretty_string(struct pretty *p, struct expr *address, int64_t length)
 {
     struct lowering *l = p->l;
-    pretty_text(p, "\"");
     pretty_flush(p);
-    struct expr *call = ast_expr(l->s->arena, EXPR_CALL, l->e->span);
+    struct expr *read = ast_expr(l->s->arena, EXPR_CALL, l->e->span);
     /* a char array holds at most its length, NUL or not */
-    call->call.name = length > 0 ? "user_string_n" : "user_string2";
-    call->call.args = address;
+    read->call.name = length > 0 ? "user_string_n" : "user_string2";
+    read->call.args = address;
     address->next = length > 0 ? dwarf_expr_int(&l->ev, length) : string_literal(l, "");
-    call->call.arg_count = 2;
+    read->call.arg_count = 2;
+    read->type = TYPE_STRING;
+    struct expr *call = ast_expr(l->s->arena, EXPR_CALL, l->e->span);
+    call->call.name = "string_quoted";
+    call->call.args = read;
+    call->call.arg_count = 1;
     call->type = TYPE_STRING;
+    if (!p->result) {
+        p->result = call;
+        return;
+    }
     struct expr *concat = ast_expr(l->s->arena, EXPR_BINARY, l->e->span);
     concat->binary.op = BINARY_CONCAT;
     concat->binary.lhs = p->result;
     concat->binary.rhs = call;
     concat->type = TYPE_STRING;
     p->result = concat;
-    pretty_text(p, "\"");
 }
 
 /* A place in the pretty form: hex in $$ lists; in $v$ decimal integers,
@@ -124,7 +132,7 @@ static void pretty_place(struct pretty *p, struct place *place, int list, int de
     }
     int tag = dwarf_tag(&resolved);
     if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type) {
-        if (list || depth > (l->e->target.pretty == 2 ? 3 : 0) || place->kind != PLACE_MEMORY) {
+        if (list || depth > (target_pretty_level(l->e) == 2 ? 3 : 0)) {
             pretty_text(p, "{...}");
             return;
         }
@@ -157,7 +165,7 @@ static void pretty_place(struct pretty *p, struct place *place, int list, int de
         dwarf_tag(&target_resolved) == DW_TAG_base_type ? dwarf_diename(&target_resolved) : NULL;
     int is_char_pointer = element && strcmp(element, "char") == 0;
     int64_t length = tag == DW_TAG_array_type ? array_length(&resolved) : -1;
-    if (!list && tag == DW_TAG_array_type && place->kind == PLACE_MEMORY && length > 0 && !is_char_pointer) {
+    if (!list && tag == DW_TAG_array_type && length > 0 && !is_char_pointer) {
         pretty_text(p, "[");
         for (int64_t i = 0; i < length && i < 16; i++) {
             struct place item = *place;

@@ -184,6 +184,19 @@ struct resolve_state {
     int count;
 };
 
+/* A probe reads the tracepoint's arguments (and runs as a raw tracepoint)
+ * when it names one that is not also a tracefs field: then a name that is
+ * both ($prev_state) is the argument too. */
+static int reads_arguments(struct sema *s, struct probe *probe, const struct tp_format *format)
+{
+    const char **names;
+    int count = sema_target_names(probe->body, probe->condition, &names), raw = 0;
+    for (int i = 0; i < count && !raw; i++)
+        raw = !tracepoint_field(format, names[i]) && tracepoint_has_argument(s, format->name, names[i]);
+    free(names);
+    return raw;
+}
+
 static void add_match(const char *category, const char *name, void *data)
 {
     struct resolve_state *st = data;
@@ -197,6 +210,8 @@ static void add_match(const char *category, const char *name, void *data)
     st->probe->tp_category = format->category;
     st->probe->tp_name = format->name;
     st->probe->tp_format = format;
+    st->probe->tp_raw = reads_arguments(s, st->probe, format);
+    st->probe->tp_reads_fields = 0;
     st->probe->point = arena_printf(s->arena, "kernel.trace(\"%s:%s\")", category, name);
     st->count++;
 }
@@ -269,7 +284,7 @@ static const char *alternatives(struct sema *s, const struct tp_format *format)
     return text;
 }
 
-static struct expr *string_node(struct sema *s, struct span span, const char *text)
+struct expr *sema_string_expr(struct sema *s, struct span span, const char *text)
 {
     struct expr *e = ast_expr(s->arena, EXPR_STRING, span);
     e->string.value = text;
@@ -277,7 +292,7 @@ static struct expr *string_node(struct sema *s, struct span span, const char *te
     return e;
 }
 
-static struct expr *concat(struct sema *s, struct span span, struct expr *lhs, struct expr *rhs)
+struct expr *sema_concat_expr(struct sema *s, struct span span, struct expr *lhs, struct expr *rhs)
 {
     if (!lhs)
         return rhs;
@@ -305,20 +320,21 @@ static void lower_vars(struct sema *s, struct expr *e, const struct tp_format *f
             return;
         const char *label = arena_printf(s->arena, "%s%s=%s", text ? " " : "", f->name,
                                          value->ctx_read.kind == CTX_READ_LONG ? "" : "\"");
-        text = concat(s, e->span, text, string_node(s, e->span, label));
+        text = sema_concat_expr(s, e->span, text, sema_string_expr(s, e->span, label));
         if (value->ctx_read.kind == CTX_READ_LONG) {
             value->ctx_read.is_signed = 0;   /* %#x of the field's own width */
             struct expr *call = ast_expr(s->arena, EXPR_CALL, e->span);
             call->call.name = "_tap_hex";
             call->call.args = value;
             call->call.arg_count = 1;
-            text = concat(s, e->span, text, call);
+            text = sema_concat_expr(s, e->span, text, call);
         } else {
-            text = concat(s, e->span, concat(s, e->span, text, value), string_node(s, e->span, "\""));
+            text = sema_concat_expr(s, e->span, sema_concat_expr(s, e->span, text, value),
+                                    sema_string_expr(s, e->span, "\""));
         }
     }
     struct expr *next = e->next;
-    *e = *(text ? text : string_node(s, e->span, ""));
+    *e = *(text ? text : sema_string_expr(s, e->span, ""));
     e->next = next;
 }
 
@@ -334,7 +350,7 @@ int sema_lower_tracepoint_target(struct sema *s, struct expr *e)
     }
     if (strcmp(name, "$name") == 0 || strcmp(name, "$system") == 0) {
         struct expr *next = e->next;
-        *e = *string_node(s, e->span, name[1] == 'n' ? format->name : format->category);
+        *e = *sema_string_expr(s, e->span, name[1] == 'n' ? format->name : format->category);
         e->next = next;
         return 0;
     }
@@ -344,9 +360,13 @@ int sema_lower_tracepoint_target(struct sema *s, struct expr *e)
         return 0;
     }
     const struct tp_field *f = tracepoint_field(format, name);
+    int argument = f && !s->probe->tp_raw ? -1 : tracepoint_lower_argument(s, s->probe, e);
+    if (argument >= 0)
+        return argument;
     if (!f) {
-        diag_error(s->diags, e->span, "unable to find tracepoint variable '$%s' (alternatives: %s)", name,
-                   alternatives(s, format));
+        const char *arguments = tracepoint_argument_names(s, format->name);
+        diag_error(s->diags, e->span, "unable to find tracepoint variable '$%s' (alternatives: %s%s%s)", name,
+                   alternatives(s, format), *arguments ? "; arguments: " : "", arguments);
         return 0;
     }
     return lower_field(s, e, f);
@@ -355,6 +375,12 @@ int sema_lower_tracepoint_target(struct sema *s, struct expr *e)
 static int lower_field(struct sema *s, struct expr *e, const struct tp_field *f)
 {
     const char *name = f->name;
+    if (s->probe->tp_raw) {
+        diag_error(s->diags, e->span, "$%s is a tracefs record field, but this probe also reads tracepoint "
+                   "arguments: a kernel.trace probe reads one or the other", name);
+        return 0;
+    }
+    s->probe->tp_reads_fields = 1;
     if (e->target.components || e->target.pretty || e->target.address_of) {
         diag_error(s->diags, e->span, "tracepoint field $%s is a plain value: members, indexing, & and "
                    "pretty printing are not supported on it", name);

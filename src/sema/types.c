@@ -320,7 +320,9 @@ static enum value_type infer_expr_kind(struct sema *s, struct expr *e)
     case EXPR_CAST: return infer_unsupported(s, e, "@cast expressions");
     case EXPR_VAR: return infer_unsupported(s, e, "@var expressions");
     case EXPR_REGISTER: return TYPE_LONG;
-    case EXPR_CTX_READ: return e->ctx_read.kind == CTX_READ_LONG ? TYPE_LONG : TYPE_STRING;
+    case EXPR_CTX_READ:
+        return e->ctx_read.kind == CTX_READ_LONG || e->ctx_read.kind == CTX_READ_KERNEL_LONG ? TYPE_LONG
+                                                                                            : TYPE_STRING;
     case EXPR_USER_READ:
         expect(s, e->user_read.address, TYPE_LONG);
         return TYPE_LONG;

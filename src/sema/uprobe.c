@@ -12,19 +12,7 @@
 #include <string.h>
 
 #include "base/strbuf.h"
-#include "sema/uprobe.h"
-
-/* What a probe point asks for, once its components are read. */
-struct process_point {
-    const char *path;
-    const char *library;         /* .library("LIB") or NULL */
-    const char *kind;            /* "function" or "statement" */
-    struct probe_component *kind_component;
-    struct function_pattern pattern;
-    int has_address;
-    uint64_t address;
-    const char *suffix;          /* "call", "return", "inline", "exported" or NULL */
-};
+#include "sema/usdt.h"
 
 static int point_error(struct sema *s, struct probe_point *point, struct span span, const char *message)
 {
@@ -87,11 +75,16 @@ static int read_point(struct sema *s, struct probe_point *point, struct process_
         out->library = c->arg_string;
         c = c->next;
     }
-    if (!c || (strcmp(c->name, "function") != 0 && strcmp(c->name, "statement") != 0) ||
-        c->arg_kind == PROBE_ARG_NONE)
+    if (c && strcmp(c->name, "provider") == 0 && c->arg_kind == PROBE_ARG_STRING) {
+        out->provider = c->arg_string;
+        c = c->next;
+    }
+    int mark = c && strcmp(c->name, "mark") == 0 && c->arg_kind == PROBE_ARG_STRING;
+    if (!c || (strcmp(c->name, "function") != 0 && strcmp(c->name, "statement") != 0 && !mark) ||
+        c->arg_kind == PROBE_ARG_NONE || (out->provider && !mark))
         return point_error(s, point, c ? c->span : point->components->span,
                            arena_printf(s->arena, "while resolving probe point: process probe %s is not supported "
-                                        "(use .function(\"PAT\") or .statement(\"PAT\"))",
+                                        "(use .function(\"PAT\"), .statement(\"PAT\") or .mark(\"NAME\"))",
                                         c ? c->name : "without a function"));
     out->kind = c->name;
     out->kind_component = c;
@@ -102,6 +95,10 @@ static int read_point(struct sema *s, struct probe_point *point, struct process_
         parse_pattern(s->arena, c->arg_string, &out->pattern);
     }
     c = c->next;
+    if (c && mark)
+        return point_error(s, point, c->span,
+                           arena_printf(s->arena, "while resolving probe point: unknown process probe "
+                                        "component %s after .mark", c->name));
     if (c) {
         static const char *suffixes[] = {"call", "return", "inline", "exported"};
         for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
@@ -116,17 +113,44 @@ static int read_point(struct sema *s, struct probe_point *point, struct process_
     return 1;
 }
 
+/* fnmatch with SystemTap's {a,b} alternatives (probes.md): the first
+ * brace group is expanded and each alternative matched in turn. */
+static int pattern_matches(const char *pattern, const char *text)
+{
+    const char *open = strchr(pattern, '{');
+    const char *close = open ? strchr(open, '}') : NULL;
+    if (!close)
+        return fnmatch(pattern, text, 0) == 0;
+    size_t prefix = (size_t)(open - pattern);
+    for (const char *alt = open + 1; alt <= close;) {
+        const char *end = alt;
+        while (end < close && *end != ',')
+            end++;
+        size_t alt_len = (size_t)(end - alt), rest = strlen(close + 1);
+        char *expanded = malloc(prefix + alt_len + rest + 1);
+        memcpy(expanded, pattern, prefix);
+        memcpy(expanded + prefix, alt, alt_len);
+        memcpy(expanded + prefix + alt_len, close + 1, rest + 1);
+        int matched = pattern_matches(expanded, text);
+        free(expanded);
+        if (matched)
+            return 1;
+        alt = end + 1;
+    }
+    return 0;
+}
+
 static int file_matches(const char *pattern, const char *file)
 {
     if (!pattern)
         return 1;
     if (!file)
         return 0;
-    if (fnmatch(pattern, file, 0) == 0)
+    if (pattern_matches(pattern, file))
         return 1;
     /* "t.c" names ".../t.c": compare against each path suffix after a '/'. */
     for (const char *p = strchr(file, '/'); p; p = strchr(p + 1, '/'))
-        if (fnmatch(pattern, p + 1, 0) == 0)
+        if (pattern_matches(pattern, p + 1))
             return 1;
     return 0;
 }
@@ -148,7 +172,7 @@ int uprobe_line_matches(const struct function_pattern *pattern, int line)
 
 int uprobe_function_matches(const struct function_pattern *pattern, const struct dwarf_function *f)
 {
-    if (fnmatch(pattern->function, f->name, 0) != 0)
+    if (!pattern_matches(pattern->function, f->name))
         return 0;
     if (pattern->file && !file_matches(pattern->file, f->decl_file))
         return 0;
@@ -159,7 +183,8 @@ int uprobe_function_matches(const struct function_pattern *pattern, const struct
 
 struct target_use {
     int any;                     /* reads a target of any kind */
-    int needs_frame;             /* something beyond integer-class parameters */
+    int needs_frame;             /* something beyond parameters held in registers */
+    int all_parameters;          /* $$parms */
     int reads_strings;           /* calls user_string*: a sleepable program can fault pages in */
     const char **names;
     int count, capacity;
@@ -198,7 +223,9 @@ static void note_expr(struct target_use *use, struct expr *e)
     switch (e->kind) {
     case EXPR_TARGET:
         use->any = 1;
-        if (e->target.name[0] == '$' || e->target.pretty || e->target.address_of)
+        if (strcmp(e->target.name, "$parms") == 0)
+            use->all_parameters = 1;
+        else if (e->target.name[0] == '$' || e->target.address_of)
             use->needs_frame = 1;
         if (e->target.name[0] == '$' || e->target.pretty)
             use->reads_strings = 1;     /* pretty forms read char pointers as strings */
@@ -211,7 +238,11 @@ static void note_expr(struct target_use *use, struct expr *e)
         if (e->kind == EXPR_CAST)
             note_expr(use, e->cast.address);
         return;
-    case EXPR_ENTRY: case EXPR_DEFINED: note_expr(use, e->unary_at.operand); return;
+    case EXPR_ENTRY:
+        use->any = 1;   /* each site has its own entry program: @entry(gettimeofday_ns()) too */
+        note_expr(use, e->unary_at.operand);
+        return;
+    case EXPR_DEFINED: note_expr(use, e->unary_at.operand); return;
     case EXPR_UNARY: note_expr(use, e->unary.operand); return;
     case EXPR_BINARY: note_expr(use, e->binary.lhs); note_expr(use, e->binary.rhs); return;
     case EXPR_ASSIGN: note_expr(use, e->assign.lhs); note_expr(use, e->assign.rhs); return;
@@ -260,6 +291,15 @@ static void note_stmt(struct target_use *use, struct stmt *st)
     }
 }
 
+int sema_target_names(struct stmt *body, struct expr *condition, const char ***names)
+{
+    struct target_use use = {0};
+    note_stmt(&use, body);
+    note_expr(&use, condition);
+    *names = use.names;
+    return use.count;
+}
+
 /* The ABI register of an integer-class parameter at the entry, or -1. */
 int uprobe_entry_register(Dwarf_Die *function, const char *name)
 {
@@ -292,6 +332,25 @@ int uprobe_entry_register(Dwarf_Die *function, const char *name)
     return -1;
 }
 
+/* A parameter is readable at the first instruction when it is integer-class
+ * (its ABI register) or DWARF puts it in registers there (a struct passed
+ * by value: DW_OP_reg5 DW_OP_piece 8 DW_OP_reg4 DW_OP_piece 8). Locals and
+ * -O0 frame slots are not written yet. */
+static int readable_at_entry(Dwarf_Die *function, const char *name, uint64_t entry)
+{
+    if (uprobe_entry_register(function, name) >= 0)
+        return 1;
+    Dwarf_Die child;
+    if (dwarf_child(function, &child) != 0)
+        return 0;
+    do {
+        const char *param = dwarf_diename(&child);
+        if (dwarf_tag(&child) == DW_TAG_formal_parameter && param && strcmp(param, name) == 0)
+            return dwarf_location_in_registers(&child, entry);
+    } while (dwarf_siblingof(&child, &child) == 0);
+    return 0;
+}
+
 static int entry_is_enough(struct dwarf_module *m, const struct dwarf_function *f, struct stmt *body,
                            struct expr *condition)
 {
@@ -299,12 +358,18 @@ static int entry_is_enough(struct dwarf_module *m, const struct dwarf_function *
     note_stmt(&use, body);
     note_expr(&use, condition);
     int enough = !use.needs_frame;
-    Dwarf_Die die;
-    if (enough && use.count && !dwarf_module_function_die(m, f, &die))
+    Dwarf_Die die, child;
+    if (enough && (use.count || use.all_parameters) && !dwarf_module_function_die(m, f, &die))
         enough = 0;
     for (int i = 0; enough && i < use.count; i++)
-        if (uprobe_entry_register(&die, use.names[i]) < 0)
-            enough = 0;
+        enough = readable_at_entry(&die, use.names[i], f->entry);
+    if (enough && use.all_parameters && dwarf_child(&die, &child) == 0) {
+        do {
+            const char *param = dwarf_diename(&child);
+            if (dwarf_tag(&child) == DW_TAG_formal_parameter && param)
+                enough = readable_at_entry(&die, param, f->entry);
+        } while (enough && dwarf_siblingof(&child, &child) == 0);
+    }
     free(use.names);
     return enough;
 }
@@ -422,9 +487,9 @@ static void join_group(struct sema *s, struct probe *probe, struct probe **leade
     probe->group_leader = l;
 }
 
-static struct probe *add_site(struct sema *s, struct stmt *body, struct probe_point *point,
-                              struct frame_layout *frame, struct uprobe_site *site, const char *text,
-                              struct probe **leader)
+struct probe *uprobe_add_site(struct sema *s, struct stmt *body, struct probe_point *point,
+                             struct frame_layout *frame, struct uprobe_site *site, const char *text,
+                             struct probe **leader)
 {
     struct probe *probe = sema_new_probe(s, point, body, frame);
     probe->body = sema_clone_stmt(s->arena, body);
@@ -481,7 +546,7 @@ static int resolve_functions(struct sema *s, struct stmt *body, struct probe_poi
         const char *text = arena_printf(s->arena, "process(\"%s\").function(\"%s\")%s%s", m->path,
                                         function_text(s, f), pp->suffix ? "." : "",
                                         pp->suffix ? pp->suffix : "");
-        add_site(s, body, point, frame, site, text, &leader);
+        uprobe_add_site(s, body, point, frame, site, text, &leader);
         added++;
     }
     int wants_inline = !pp->suffix || strcmp(pp->suffix, "inline") == 0;
@@ -500,7 +565,7 @@ static int resolve_functions(struct sema *s, struct stmt *body, struct probe_poi
             const char *text = arena_printf(s->arena, "process(\"%s\").function(\"%s\")%s%s", m->path,
                                             function_text(s, f), pp->suffix ? "." : "",
                                             pp->suffix ? pp->suffix : "");
-            add_site(s, body, point, frame, site, text, &leader);
+            uprobe_add_site(s, body, point, frame, site, text, &leader);
             added++;
         }
     }
@@ -592,7 +657,7 @@ static int resolve_statements(struct sema *s, struct stmt *body, struct probe_po
         site->is_statement = 1;
         site->at_entry = site->function && site->function->entry == pp->address;
         struct probe *leader = NULL;
-        add_site(s, body, point, frame, site,
+        uprobe_add_site(s, body, point, frame, site,
                  arena_printf(s->arena, "process(\"%s\").statement(0x%llx)", m->path,
                               (unsigned long long)pp->address), &leader);
         return 1;
@@ -618,7 +683,7 @@ static int resolve_statements(struct sema *s, struct stmt *body, struct probe_po
             site->line = lines[k].line;
             site->is_statement = 1;
             site->at_entry = site->pc == f->entry;
-            add_site(s, body, point, frame, site,
+            uprobe_add_site(s, body, point, frame, site,
                      arena_printf(s->arena, "process(\"%s\").statement(\"%s@%s:%d\")", m->path, f->name,
                                   f->decl_file, lines[k].line), &leader);
             added++;
@@ -675,7 +740,8 @@ int sema_resolve_process(struct sema *s, struct stmt *body, struct probe_point *
                            arena_printf(s->arena, "while resolving probe point: %s", error));
     int first = s->script->probe_count;
     int added = strcmp(pp.kind, "statement") == 0 ? resolve_statements(s, body, point, frame, m, &pp)
-                                                  : resolve_functions(s, body, point, frame, m, &pp);
+              : strcmp(pp.kind, "mark") == 0 ? sema_resolve_marks(s, body, point, frame, m, &pp)
+                                             : resolve_functions(s, body, point, frame, m, &pp);
     if (point->components->arg_kind == PROBE_ARG_INT)
         for (int i = first; i < s->script->probe_count; i++)
             only_in_process(s, s->script->probes[i], point->components);

@@ -6,6 +6,8 @@
 #include "sema/dwarf.h"
 #include "sema/sema_internal.h"
 
+struct usdt_mark;
+
 /* Where one process probe sits (struct probe.site). */
 struct uprobe_site {
     struct dwarf_module *module;
@@ -16,6 +18,7 @@ struct uprobe_site {
     int is_return;
     int is_statement;
     int line;                    /* .statement: the line */
+    const struct usdt_mark *mark;    /* .mark: the SDT note (usdt.h) */
 };
 
 struct function_pattern {
@@ -28,10 +31,28 @@ struct function_pattern {
 
 struct line_address { int line; uint64_t pc; };
 
+/* What a process probe point asks for, once its components are read. */
+struct process_point {
+    const char *path;
+    const char *library;         /* .library("LIB") or NULL */
+    const char *provider;        /* .provider("P") before .mark, or NULL */
+    const char *kind;            /* "function", "statement" or "mark" */
+    struct probe_component *kind_component;
+    struct function_pattern pattern;
+    int has_address;
+    uint64_t address;
+    const char *suffix;          /* "call", "return", "inline", "exported" or NULL */
+};
+
 /* uprobe.c: adds one probe per match; returns how many. */
 int sema_resolve_process(struct sema *s, struct stmt *body, struct probe_point *point,
                          struct frame_layout *frame);
 
+/* Adds the probe of one site with its own copy of the body (@defined folded
+ * there); a probe reading no target variable joins *leader's group. */
+struct probe *uprobe_add_site(struct sema *s, struct stmt *body, struct probe_point *point,
+                              struct frame_layout *frame, struct uprobe_site *site, const char *text,
+                              struct probe **leader);
 int uprobe_line_matches(const struct function_pattern *pattern, int line);
 int uprobe_function_matches(const struct function_pattern *pattern, const struct dwarf_function *f);
 /* The ABI register (DWARF number) holding integer-class parameter `name`

@@ -78,22 +78,65 @@ static void check_o0(struct arena *arena)
     strbuf_free(&sb);
 }
 
-static void check_o2(struct arena *arena)
+/* The location of VARIABLE at the first instruction of FUNCTION in a test program. */
+static int location_at_entry(struct arena *arena, const char *program, const char *function_name,
+                             const char *variable, struct dwarf_location *loc)
 {
     char error[256];
-    struct dwarf_module *m = dwarf_module_open(arena, TAP_TEST_PROGRAMS "/t_args_o2", error, sizeof(error));
-    CHECK(m != NULL);
-    const struct dwarf_function *scale = m ? find(m, "scale") : NULL;
-    CHECK(scale != NULL);
-    if (!scale)
-        return;
-    /* -O2: a location list; at the entry v is in rdi (DWARF register 5). */
+    struct dwarf_module *m = dwarf_module_open(arena, program, error, sizeof(error));
+    const struct dwarf_function *f = m ? find(m, function_name) : NULL;
     Dwarf_Die function, var;
-    CHECK(dwarf_module_function_die(m, scale, &function) && find_variable(m, scale, "v", &var));
-    struct dwarf_eval ev = {.arena = arena, .module = m, .pc = scale->entry, .function = &function};
+    if (!f || !dwarf_module_function_die(m, f, &function) || !find_variable(m, f, variable, &var))
+        return 0;
+    struct dwarf_eval ev = {.arena = arena, .module = m, .pc = f->entry, .function = &function};
+    return dwarf_variable_location(&ev, &var, loc);
+}
+
+static void check_o2(struct arena *arena)
+{
+    /* -O2: a location list; at the entry v is in rdi (DWARF register 5). */
     struct dwarf_location loc;
-    CHECK(dwarf_variable_location(&ev, &var, &loc));
+    CHECK(location_at_entry(arena, TAP_TEST_PROGRAMS "/t_args_o2", "scale", "v", &loc));
     CHECK(loc.kind == LOC_REG && loc.reg == 5);
+}
+
+/* sum_pair's struct parameter at -O2: rdi and rsi as two 8-byte pieces. */
+static void check_pieces_o2(struct arena *arena)
+{
+    struct dwarf_location loc;
+    CHECK(location_at_entry(arena, TAP_TEST_PROGRAMS "/t_pieces_o2", "sum_pair", "s", &loc));
+    CHECK(loc.kind == LOC_PIECES && loc.piece_count == 2);
+    if (loc.kind != LOC_PIECES || loc.piece_count != 2)
+        return;
+    CHECK(loc.pieces[0].kind == LOC_REG && loc.pieces[0].reg == 5 && loc.pieces[0].bit_size == 64);
+    CHECK(loc.pieces[1].kind == LOC_REG && loc.pieces[1].reg == 4 && loc.pieces[1].bit_size == 64);
+}
+
+/* Piece kinds gcc emits only for a few instructions: memory (a spilled
+ * member), a constant, an optimized-out piece, DW_OP_bit_piece. */
+static void check_piece_kinds(struct arena *arena)
+{
+    struct dwarf_eval ev = {.arena = arena};
+    Dwarf_Op ops[] = {
+        {.atom = DW_OP_reg13}, {.atom = DW_OP_piece, .number = 8},
+        {.atom = DW_OP_breg7, .number = 16}, {.atom = DW_OP_piece, .number = 4},
+        {.atom = DW_OP_piece, .number = 2},
+        {.atom = DW_OP_lit7}, {.atom = DW_OP_stack_value}, {.atom = DW_OP_bit_piece, .number = 3, .number2 = 1},
+    };
+    struct dwarf_location loc;
+    CHECK(dwarf_location_evaluate(&ev, ops, sizeof(ops) / sizeof(ops[0]), &loc));
+    CHECK(loc.kind == LOC_PIECES && loc.piece_count == 4);
+    if (loc.kind != LOC_PIECES || loc.piece_count != 4)
+        return;
+    CHECK(loc.pieces[0].kind == LOC_REG && loc.pieces[0].reg == 13 && loc.pieces[0].bit_size == 64);
+    CHECK(loc.pieces[1].kind == LOC_MEMORY && is_reg_plus(loc.pieces[1].address, 7, 16) &&
+          loc.pieces[1].bit_size == 32);
+    CHECK(loc.pieces[2].kind == LOC_OPTIMIZED_OUT && loc.pieces[2].bit_size == 16);
+    CHECK(loc.pieces[3].kind == LOC_VALUE && loc.pieces[3].value->kind == EXPR_INT &&
+          loc.pieces[3].value->int_value == 7 && loc.pieces[3].bit_size == 3 && loc.pieces[3].bit_offset == 1);
+
+    /* Without pieces nothing changes: a register alone is LOC_REG. */
+    CHECK(dwarf_location_evaluate(&ev, ops, 1, &loc) && loc.kind == LOC_REG && loc.reg == 13);
 }
 
 static void check_narrow(struct arena *arena)
@@ -114,6 +157,8 @@ int main(void)
     check_o0(&arena);
     check_o2(&arena);
     check_narrow(&arena);
+    check_pieces_o2(&arena);
+    check_piece_kinds(&arena);
     dwarf_modules_close();
     arena_free(&arena);
     return check_summary();

@@ -106,7 +106,7 @@ static void test_verifier(void)
         "0: (79) r0 = *(u64 *)(r1 +0)\n"
         "R1 invalid mem access 'scalar'\n"
         "processed 3 insns (limit 1000000) max_states_per_insn 0 total_states 0\n",
-        out, sizeof(out));
+        1, out, sizeof(out));
     CHECK_STR(out, "R1 invalid mem access 'scalar' (near: x = *p; @ t.tp:3)");
 
     verifier_log_summary(
@@ -114,12 +114,24 @@ static void test_verifier(void)
         "invalid access to map value, value_size=8 off=8 size=4\n"
         "R0 min value is outside of the allowed memory range\n"
         "processed 6 insns\n\n",
-        out, sizeof(out));
+        1, out, sizeof(out));
     CHECK_STR(out, "invalid access to map value, value_size=8 off=8 size=4: "
                    "R0 min value is outside of the allowed memory range");
 
-    verifier_log_summary("", out, sizeof(out));
+    verifier_log_summary("", 1, out, sizeof(out));
     CHECK_STR(out, "(no verifier log)");
+
+    /* the instruction executed last, not a state line after it */
+    CHECK(verifier_log_failed_insn("0: R1=ctx() R10=fp0\n"
+                                   "; n = 1 @ t.tp:3\n"
+                                   "16: (7a) *(u64 *)(r0 +72) = 0         ; R0=map_value\n"
+                                   "from 16 to 17: R0=map_value\n"
+                                   "17: (85) call unknown#100000\n"
+                                   "invalid func unknown#100000\n"
+                                   "processed 16 insns (limit 1000000)\n") == 17);
+    CHECK(verifier_log_failed_insn("invalid func\n") == -1);
+    CHECK(strstr(verifier_hint("BPF program is too large. Processed 1000001 insn"), "split it"));
+    CHECK(strstr(verifier_hint("R1 invalid mem access 'scalar'"), "tap bug"));
 }
 
 static void test_cpus(void)

@@ -1,0 +1,22 @@
+/* Argument registers by number, for probes on functions without DWARF. */
+#ifndef TAP_SEMA_REGISTER_ARGS_H
+#define TAP_SEMA_REGISTER_ARGS_H
+
+#include "parser/ast.h"
+
+struct sema;
+
+struct register_arg_function {
+    const char *name;
+    int size;                    /* bytes kept from the register */
+    int is_signed;
+};
+
+/* Terminated by a NULL name (for --dump-functions). */
+extern const struct register_arg_function register_arg_functions[];
+
+/* Rewrites a call of one of them into a register read (1), or returns 0
+ * when e calls something else. Errors are reported and return 1. */
+int sema_lower_register_arg(struct sema *s, struct expr *e);
+
+#endif

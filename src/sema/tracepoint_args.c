@@ -1,0 +1,295 @@
+/* kernel.trace arguments from BTF: `$prev->comm` at sched:sched_switch
+ * names the tracepoint's TP_PROTO argument `prev` (a struct task_struct *)
+ * rather than a tracefs record field. A probe reading arguments runs as a
+ * raw tracepoint program: its context is the arguments as u64s, and
+ * members are read with bpf_probe_read_kernel, which this kernel allows
+ * under integrity lockdown (fentry and tp_btf's typed direct loads are
+ * not needed). Argument names come from the BTF of `__probestub_NAME`,
+ * which has the tracepoint's prototype with named parameters. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+
+#include "base/strbuf.h"
+#include "sema/sema_internal.h"
+
+/* A typed place while components are applied: a value or kernel memory. */
+struct kplace {
+    struct expr *value;          /* the value itself, or NULL when at address */
+    struct expr *address;
+    int type_id;
+};
+
+static struct btf *kernel_btf(struct sema *s)
+{
+    if (!s->kernel_btf && !s->kernel_btf_failed) {
+        s->kernel_btf = btf__load_vmlinux_btf();
+        s->kernel_btf_failed = s->kernel_btf == NULL;
+    }
+    return s->kernel_btf;
+}
+
+void sema_release_kernel_btf(struct sema *s)
+{
+    btf__free(s->kernel_btf);
+    s->kernel_btf = NULL;
+}
+
+/* The tracepoint's prototype (a FUNC_PROTO whose first parameter is the
+ * probe's private data), or NULL. */
+static const struct btf_type *prototype(struct btf *btf, const char *tracepoint)
+{
+    char name[256];
+    snprintf(name, sizeof(name), "__probestub_%s", tracepoint);
+    int id = btf__find_by_name_kind(btf, name, BTF_KIND_FUNC);
+    const struct btf_type *proto = id > 0 ? btf__type_by_id(btf, btf__type_by_id(btf, id)->type) : NULL;
+    return proto && btf_is_func_proto(proto) && btf_vlen(proto) >= 1 ? proto : NULL;
+}
+
+/* Strips typedefs and qualifiers. */
+static int resolved(struct btf *btf, int id)
+{
+    int result = btf__resolve_type(btf, id);
+    return result < 0 ? 0 : result;
+}
+
+static const char *type_text(struct sema *s, struct btf *btf, int id)
+{
+    const struct btf_type *t = btf__type_by_id(btf, resolved(btf, id));
+    if (!t)
+        return "void";
+    const char *name = btf__name_by_offset(btf, t->name_off);
+    if (btf_is_ptr(t))
+        return arena_printf(s->arena, "%s*", type_text(s, btf, t->type));
+    if (btf_is_struct(t))
+        return arena_printf(s->arena, "struct %s", name);
+    if (btf_is_union(t))
+        return arena_printf(s->arena, "union %s", name);
+    if (btf_is_array(t))
+        return arena_printf(s->arena, "%s[%u]", type_text(s, btf, btf_array(t)->type), btf_array(t)->nelems);
+    return name && *name ? name : "?";
+}
+
+static struct expr *long_node(struct sema *s, struct span span, enum expr_kind kind)
+{
+    struct expr *e = ast_expr(s->arena, kind, span);
+    e->type = TYPE_LONG;
+    return e;
+}
+
+static struct expr *add_offset(struct sema *s, struct span span, struct expr *address, int64_t offset)
+{
+    if (!offset)
+        return address;
+    struct expr *constant = long_node(s, span, EXPR_INT), *sum = long_node(s, span, EXPR_BINARY);
+    constant->int_value = offset;
+    sum->binary.op = BINARY_ADD;
+    sum->binary.lhs = address;
+    sum->binary.rhs = constant;
+    return sum;
+}
+
+static struct expr *kernel_read(struct sema *s, struct span span, struct expr *address, int size, int is_signed)
+{
+    struct expr *e = long_node(s, span, EXPR_CTX_READ);
+    e->ctx_read.kind = CTX_READ_KERNEL_LONG;
+    e->ctx_read.address = address;
+    e->ctx_read.size = size;
+    e->ctx_read.is_signed = is_signed;
+    return e;
+}
+
+/* Size and signedness of an integer, enum or pointer type; 0 otherwise. */
+static int scalar_of(const struct btf_type *t, int *size, int *is_signed)
+{
+    *is_signed = 0;
+    if (btf_is_ptr(t)) {
+        *size = 8;
+        return 1;
+    }
+    if (btf_is_enum(t) || btf_is_enum64(t)) {
+        *size = (int)t->size;
+        *is_signed = btf_kflag(t);
+        return 1;
+    }
+    if (btf_is_int(t) && (t->size == 1 || t->size == 2 || t->size == 4 || t->size == 8)) {
+        *size = (int)t->size;
+        *is_signed = (btf_int_encoding(t) & BTF_INT_SIGNED) != 0;
+        return 1;
+    }
+    return 0;
+}
+
+/* A member by name, looking inside anonymous structs and unions. */
+static int find_member(struct btf *btf, const struct btf_type *t, const char *name, int *type_id, int64_t *bits)
+{
+    const struct btf_member *m = btf_members(t);
+    for (int i = 0; i < btf_vlen(t); i++, m++) {
+        const char *member = btf__name_by_offset(btf, m->name_off);
+        int64_t offset = btf_member_bit_offset(t, (uint32_t)i);
+        if (member && strcmp(member, name) == 0) {
+            *type_id = (int)m->type;
+            *bits = offset;
+            return btf_member_bitfield_size(t, (uint32_t)i) == 0;
+        }
+        const struct btf_type *inner = btf__type_by_id(btf, resolved(btf, (int)m->type));
+        if ((!member || !*member) && inner && (btf_is_struct(inner) || btf_is_union(inner)) &&
+            find_member(btf, inner, name, type_id, bits)) {
+            *bits += offset;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int place_error(struct sema *s, struct span span, const char *message)
+{
+    diag_error(s->diags, span, "%s", message);
+    return 0;
+}
+
+/* The address a place's pointer value points at (reading it from memory
+ * first when the place is in memory). */
+static struct expr *pointer_value(struct sema *s, struct span span, struct kplace *p)
+{
+    return p->value ? p->value : kernel_read(s, span, p->address, 8, 0);
+}
+
+static int apply_component(struct sema *s, struct btf *btf, struct kplace *p, struct component *c,
+                           const char *what)
+{
+    const struct btf_type *t = btf__type_by_id(btf, resolved(btf, p->type_id));
+    if (c->kind == COMPONENT_INDEX) {
+        if (!c->index || c->index->kind != EXPR_INT)
+            return place_error(s, c->span, arena_printf(s->arena, "%s: only constant indexes are supported",
+                                                        what));
+        if (!t || (!btf_is_array(t) && !btf_is_ptr(t)))
+            return place_error(s, c->span, arena_printf(s->arena, "%s is a %s, not an array or pointer", what,
+                                                        type_text(s, btf, p->type_id)));
+        int element = btf_is_array(t) ? (int)btf_array(t)->type : (int)t->type;
+        struct expr *base = btf_is_array(t) ? p->address : pointer_value(s, c->span, p);
+        if (!base)
+            return place_error(s, c->span, arena_printf(s->arena, "%s is not in memory", what));
+        int64_t size = btf__resolve_size(btf, element);
+        p->address = add_offset(s, c->span, base, c->index->int_value * (size > 0 ? size : 0));
+        p->value = NULL;
+        p->type_id = element;
+        return 1;
+    }
+    struct expr *base = p->address;
+    if (t && btf_is_ptr(t)) {        /* -> through a pointer */
+        base = pointer_value(s, c->span, p);
+        t = btf__type_by_id(btf, resolved(btf, (int)t->type));
+    }
+    int member_type;
+    int64_t bits;
+    if (!t || (!btf_is_struct(t) && !btf_is_union(t)) || !base)
+        return place_error(s, c->span, arena_printf(s->arena, "%s is a %s, which has no member %s", what,
+                                                    type_text(s, btf, p->type_id), c->member));
+    if (!find_member(btf, t, c->member, &member_type, &bits))
+        return place_error(s, c->span, arena_printf(s->arena, "%s (%s) has no member %s (or it is a bitfield)",
+                                                    what, type_text(s, btf, p->type_id), c->member));
+    p->address = add_offset(s, c->span, base, bits / 8);
+    p->value = NULL;
+    p->type_id = member_type;
+    return 1;
+}
+
+/* The final value: a scalar, or a char array as a string. */
+static struct expr *place_value(struct sema *s, struct btf *btf, struct kplace *p, struct span span,
+                                const char *what)
+{
+    const struct btf_type *t = btf__type_by_id(btf, resolved(btf, p->type_id));
+    int size, is_signed;
+    if (t && scalar_of(t, &size, &is_signed))
+        return p->value ? p->value : kernel_read(s, span, p->address, size, is_signed);
+    const struct btf_type *element = t && btf_is_array(t) ? btf__type_by_id(btf, resolved(btf, btf_array(t)->type))
+                                                          : NULL;
+    if (element && btf_is_int(element) && element->size == 1 && p->address) {
+        struct expr *e = ast_expr(s->arena, EXPR_CTX_READ, span);
+        e->type = TYPE_STRING;
+        e->ctx_read.kind = CTX_READ_KERNEL_CHARS;
+        e->ctx_read.address = p->address;
+        e->ctx_read.size = (int)btf_array(t)->nelems;
+        return e;
+    }
+    place_error(s, span, arena_printf(s->arena, "%s is a %s: pick a member or an element", what,
+                                      type_text(s, btf, p->type_id)));
+    return NULL;
+}
+
+/* The index (in the raw tracepoint's u64 arguments) and type of `name`;
+ * -1 when the tracepoint has no such argument. */
+static int find_argument(struct btf *btf, const struct btf_type *proto, const char *name, int *type_id)
+{
+    const struct btf_param *param = btf_params(proto);
+    for (int i = 1; i < btf_vlen(proto); i++)
+        if (strcmp(btf__name_by_offset(btf, param[i].name_off), name) == 0) {
+            *type_id = (int)param[i].type;
+            return i - 1;
+        }
+    return -1;
+}
+
+int tracepoint_has_argument(struct sema *s, const char *tracepoint, const char *name)
+{
+    struct btf *btf = kernel_btf(s);
+    const struct btf_type *proto = btf ? prototype(btf, tracepoint) : NULL;
+    int type_id;
+    return proto && find_argument(btf, proto, name, &type_id) >= 0;
+}
+
+const char *tracepoint_argument_names(struct sema *s, const char *tracepoint)
+{
+    struct btf *btf = kernel_btf(s);
+    const struct btf_type *proto = btf ? prototype(btf, tracepoint) : NULL;
+    struct strbuf sb;
+    strbuf_init(&sb);
+    for (int i = 1; proto && i < btf_vlen(proto); i++)
+        strbuf_printf(&sb, "%s$%s", sb.len ? ", " : "", btf__name_by_offset(btf, btf_params(proto)[i].name_off));
+    const char *text = arena_strdup(s->arena, sb.data ? sb.data : "");
+    strbuf_free(&sb);
+    return text;
+}
+
+int tracepoint_lower_argument(struct sema *s, struct probe *probe, struct expr *e)
+{
+    struct btf *btf = kernel_btf(s);
+    if (!btf)
+        return place_error(s, e->span, arena_printf(s->arena, "$%s: tracepoint arguments need the kernel's BTF "
+                                                    "(/sys/kernel/btf/vmlinux), which cannot be read",
+                                                    e->target.name));
+    const struct btf_type *proto = prototype(btf, probe->tp_name);
+    int type_id, index = proto ? find_argument(btf, proto, e->target.name, &type_id) : -1;
+    if (index < 0)
+        return -1;
+    if (probe->tp_reads_fields)
+        return place_error(s, e->span, arena_printf(s->arena, "$%s is a tracepoint argument, but this probe "
+                                                    "also reads tracefs record fields: a kernel.trace probe "
+                                                    "reads one or the other", e->target.name));
+    if (e->target.pretty || e->target.address_of)
+        return place_error(s, e->span, "pretty printing and & of tracepoint arguments are not supported");
+    probe->tp_raw = 1;
+    struct kplace place = {.value = long_node(s, e->span, EXPR_CTX_READ), .type_id = type_id};
+    int size, is_signed;
+    const struct btf_type *t = btf__type_by_id(btf, resolved(btf, type_id));
+    place.value->ctx_read.kind = CTX_READ_LONG;
+    place.value->ctx_read.offset = index * 8;
+    place.value->ctx_read.size = t && scalar_of(t, &size, &is_signed) ? size : 8;
+    place.value->ctx_read.is_signed = t && scalar_of(t, &size, &is_signed) ? is_signed : 0;
+    const char *what = arena_printf(s->arena, "$%s", e->target.name);
+    for (struct component *c = e->target.components; c; c = c->next) {
+        if (!apply_component(s, btf, &place, c, what))
+            return 0;
+        what = arena_printf(s->arena, "%s%s%s", what, c->kind == COMPONENT_MEMBER ? "->" : "[...]",
+                            c->kind == COMPONENT_MEMBER ? c->member : "");
+    }
+    struct expr *value = place_value(s, btf, &place, e->span, what);
+    if (!value)
+        return 0;
+    struct expr *next = e->next;
+    *e = *value;
+    e->next = next;
+    return 1;
+}

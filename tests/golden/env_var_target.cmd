@@ -1,0 +1,1 @@
+TAP_TEST_VAR=hello TAP_LONG=$(printf 'x%.0s' {1..3000}) TAP_AFTER=after @TAP@ -e 'probe process.function("main") { printf("[%s] [%s] [%s] [%s]\n", env_var("TAP_TEST_VAR"), env_var("TAP_AFTER"), env_var("TAP_NO_SUCH"), env_var("TAP_TEST")) }' -c @PROGRAMS@/t_args

@@ -1,0 +1,1 @@
+w=@PROGRAMS@/../../examples/workload; @TAP@ ../../examples/callcount.tp $w '*' -c $w

@@ -1,0 +1,1 @@
+w=@PROGRAMS@/../../examples/workload; @TAP@ ../../examples/traceargs.tp $w -c $w

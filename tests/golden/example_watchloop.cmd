@@ -1,0 +1,1 @@
+w=@PROGRAMS@/../../examples/workload; @TAP@ ../../examples/watchloop.tp $w -c $w

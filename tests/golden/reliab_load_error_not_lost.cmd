@@ -1,0 +1,16 @@
+# A runtime error under load, with the output ring full (a slow consumer;
+# records carry four strings): errors go through their own ring (tap_control), so the error is reported
+# with its script location, the error probe runs, the session ends at once
+# (the target would run for minutes) and tap exits 1. Both threads may fail
+# before the session stops: only the first message and the count line's
+# shape are fixed.
+t=@PROGRAMS@/t_threads; d=$(mktemp -d); trap 'rm -rf $d' EXIT
+@TAP@ -s 1 -c "$t 2 20000000" -e 'global n, zero
+probe process("'$t'").function("step") {
+  e = execname(); printf("hit %s%s%s%s\n", e, e, e, e); if (++n >= 50000) n = n / zero }
+probe error { println("error probe ran") }' 2>$d/err | (sleep 3; cat) >$d/out
+echo "tap: ${PIPESTATUS[0]}"
+tail -1 $d/out
+head -1 $d/err
+tail -1 $d/err | sed 's/[0-9][0-9]*/N/g'
+echo "the ring was full: $(tail -1 $d/err | grep -c 'lost events: [1-9]')"

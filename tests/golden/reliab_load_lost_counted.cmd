@@ -1,0 +1,20 @@
+# Under load: two threads call step() 20000 times each while tap's reader
+# is held back by a slow consumer (the pipe into "sleep 2; cat" fills), so
+# the 1 MiB ring overflows (each record carries four strings). The traced
+# program's answer is unchanged, and every printed event is either
+# delivered or counted in the lost events of the closing warning
+# (output.md): delivered + lost == fired, where fired is counted by an
+# aggregate in BPF.
+t=@PROGRAMS@/t_threads; d=$(mktemp -d); trap 'rm -rf $d' EXIT
+@TAP@ -s 1 -c "$t 2 20000" -e 'global fired
+probe process("'$t'").function("step") { fired <<< 1; e = execname(); printf("hit %s%s%s%s\n", e, e, e, e) }
+probe end { printf("fired %d\n", @count(fired)) }' 2>$d/err | (sleep 2; cat) >$d/out
+echo "tap: ${PIPESTATUS[0]}"
+grep -v '^hit t_threadst_threadst_threadst_threads$' $d/out | grep -v '^fired '
+delivered=$(grep -c '^hit t_threadst_threadst_threadst_threads$' $d/out)
+fired=$(sed -n 's/^fired //p' $d/out)
+lost=$(sed -n 's/^WARNING: Number of errors: 0, skipped probes: 0, lost events: \([0-9]*\)$/\1/p' $d/err)
+grep -v '^WARNING: Number of errors: 0, skipped probes: 0, lost events: [0-9]*$' $d/err
+echo "fired: $fired"
+echo "some lost: $((${lost:-0} > 0))"
+echo "delivered + lost == fired: $((delivered + ${lost:-0} == fired))"

@@ -1,0 +1,2 @@
+# At -O2 scaled() is inlined into caller_a and caller_b (k a constant there: DW_OP_lit2/3; DW_OP_stack_value) and has an out-of-line copy main calls through a pointer. One run per form, so the order of probes on one address does not matter: the plain form fires at all three, .inline at the inlined instances only, .call at the real call only.
+for form in '' .inline .call; do @TAP@ -c @PROGRAMS@/t_inlined_o2 -e "probe process(\"@PROGRAMS@/t_inlined_o2\").function(\"scaled\")$form { printf(\"scaled$form x=%d k=%d\\n\", \$x, \$k) }"; done

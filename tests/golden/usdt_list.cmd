@@ -1,0 +1,1 @@
+@TAP@ -L 'process("@PROGRAMS@/t_usdt").mark("*")' | sed "s|$(realpath @PROGRAMS@)|PROGRAMS|"; @TAP@ -l 'process("@PROGRAMS@/t_usdt").provider("tap_*").mark("t*")' | sed "s|$(realpath @PROGRAMS@)|PROGRAMS|"
