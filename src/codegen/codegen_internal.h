@@ -236,6 +236,10 @@ LLVMValueRef cg_string_builtin(struct codegen *cg, struct expr *call, int builti
 LLVMValueRef cg_string_quoted(struct codegen *cg, struct span span, LLVMValueRef s);
 LLVMValueRef cg_regex_match(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_opaque_clamp(struct codegen *cg, LLVMValueRef value, int64_t max);
+/* bpf_loop(count <= MAXSTRINGLEN): body(cg, index, data) runs in the callback
+ * and ends every path returning 0 (go on) or 1 (stop). */
+typedef void (*cg_loop_body)(struct codegen *cg, LLVMValueRef index, void *data);
+void cg_bounded_loop(struct codegen *cg, struct span span, LLVMValueRef count, cg_loop_body body, void *data);
 
 /* foreach.c */
 void cg_foreach(struct codegen *cg, struct stmt *st);
@@ -267,6 +271,7 @@ LLVMValueRef cg_user_string(struct codegen *cg, struct expr *e, int with_fallbac
 /* context.c: ppid(), pexecname(), euid(), jiffies(); the -c/-x process tree */
 LLVMValueRef cg_in_target_tree(struct codegen *cg, LLVMValueRef target);
 LLVMValueRef cg_context_call(struct codegen *cg, struct expr *e, int builtin_id);
+int cg_read_vma_file(struct codegen *cg, LLVMValueRef vma, LLVMValueRef out, struct span span);
 
 /* stack.c: backtraces, captured at the probe's entry (see there) */
 LLVMBasicBlockRef cg_stack_begin(struct codegen *cg);

@@ -35,7 +35,14 @@ static long member_offset(const struct btf *btf, int type_id, const char *member
 struct task_offsets {
     int loaded;
     long real_parent, tgid, comm, cred, euid, mm, arg_start, arg_end, env_start, env_end;
+    long vm_start, vm_pgoff, vm_file, f_inode, i_ino, i_sb, s_dev;   /* cg_read_vma_file() */
 };
+
+static long offset_in(const struct btf *btf, const char *type, const char *member)
+{
+    int id = btf__find_by_name_kind(btf, type, BTF_KIND_STRUCT);
+    return id > 0 ? member_offset(btf, id, member, 0) : -1;
+}
 
 /* Read from the kernel's BTF once per compilation. */
 static const struct task_offsets *task_offsets(struct codegen *cg)
@@ -44,7 +51,8 @@ static const struct task_offsets *task_offsets(struct codegen *cg)
         return cg->task_offsets;
     struct task_offsets *result = ARENA_NEW(cg->arena, struct task_offsets);
     cg->task_offsets = result;
-    struct task_offsets offsets = {.loaded = 1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+    struct task_offsets offsets = {.loaded = 1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                   -1, -1, -1, -1, -1, -1, -1};
     struct btf *btf = btf__load_vmlinux_btf();
     if (!btf) {
         *result = offsets;
@@ -68,6 +76,13 @@ static const struct task_offsets *task_offsets(struct codegen *cg)
     }
     if (cred > 0)
         offsets.euid = member_offset(btf, cred, "euid", 0);
+    offsets.vm_start = offset_in(btf, "vm_area_struct", "vm_start");
+    offsets.vm_pgoff = offset_in(btf, "vm_area_struct", "vm_pgoff");
+    offsets.vm_file = offset_in(btf, "vm_area_struct", "vm_file");
+    offsets.f_inode = offset_in(btf, "file", "f_inode");
+    offsets.i_ino = offset_in(btf, "inode", "i_ino");
+    offsets.i_sb = offset_in(btf, "inode", "i_sb");
+    offsets.s_dev = offset_in(btf, "super_block", "s_dev");
     btf__free(btf);
     *result = offsets;
     return result;
@@ -131,6 +146,31 @@ LLVMValueRef cg_context_call(struct codegen *cg, struct expr *e, int builtin_id)
         return cg_helper(cg, BPF_FUNC_jiffies64, cg->i64, NULL, 0);
     }
     return cg_const(cg, 0);
+}
+
+/* A mapping's file and where it starts, from a struct vm_area_struct (a
+ * bpf_find_vma callback's argument): {s_dev, i_ino, vm_start, vm_pgoff} as
+ * four u64 at `out`; dev and inode are 0 for an anonymous one.
+ * Returns 0, or -1 (with a diagnostic) when the kernel's BTF lacks a field. */
+int cg_read_vma_file(struct codegen *cg, LLVMValueRef vma, LLVMValueRef out, struct span span)
+{
+    const struct task_offsets *o = task_offsets(cg);
+    if (o->vm_start < 0 || o->vm_pgoff < 0 || o->vm_file < 0 || o->f_inode < 0 || o->i_ino < 0 || o->i_sb < 0 ||
+        o->s_dev < 0) {
+        diag_error(cg->diags, span, "symbol lookup needs the kernel's BTF (/sys/kernel/btf/vmlinux) "
+                   "to find vm_area_struct fields");
+        return -1;
+    }
+    LLVMValueRef base = LLVMBuildPtrToInt(cg->builder, vma, cg->i64, "");
+    LLVMValueRef inode = cg_read_kernel(cg, cg_read_kernel(cg, base, o->vm_file, 8), o->f_inode, 8);
+    LLVMValueRef values[4] = {cg_read_kernel(cg, cg_read_kernel(cg, inode, o->i_sb, 8), o->s_dev, 4),
+                              cg_read_kernel(cg, inode, o->i_ino, 8), cg_read_kernel(cg, base, o->vm_start, 8),
+                              cg_read_kernel(cg, base, o->vm_pgoff, 8)};
+    for (int i = 0; i < 4; i++) {
+        LLVMValueRef at = cg_const(cg, 8 * i);
+        LLVMBuildStore(cg->builder, values[i], LLVMBuildGEP2(cg->builder, cg->i8, out, &at, 1, ""));
+    }
+    return 0;
 }
 
 /* -c/-x: process probes fire in the target and its descendants (as in

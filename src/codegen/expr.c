@@ -339,7 +339,8 @@ static LLVMValueRef builtin_call(struct codegen *cg, struct expr *e, const struc
         return cg_context_call(cg, e, (int)b->id);
     case BUILTIN_UBACKTRACE: case BUILTIN_PRINT_UBACKTRACE: case BUILTIN_PRINT_USTACK:
     case BUILTIN_BACKTRACE: case BUILTIN_PRINT_BACKTRACE: case BUILTIN_PRINT_STACK:
-    case BUILTIN_USYMNAME: case BUILTIN_USYMDATA: case BUILTIN_UMODNAME:
+    case BUILTIN_USYMNAME: case BUILTIN_USYMDATA: case BUILTIN_UMODNAME: case BUILTIN_SPRINT_UBACKTRACE:
+    case BUILTIN_UCALLERS:
         return cg_stack_builtin(cg, e, (int)b->id);
     default: return cg_string_builtin(cg, e, (int)b->id);
     }

@@ -155,8 +155,9 @@ static void print_stack(struct codegen *cg, struct expr *call, int kernel)
 }
 
 /* ubacktrace()/backtrace(): the addresses as hex, separated by spaces
- * (unrolled: at most RECORD_STACK_DEPTH short bpf_snprintf calls). */
-static LLVMValueRef hex_addresses(struct codegen *cg, int kernel)
+ * (unrolled: at most RECORD_STACK_DEPTH short bpf_snprintf calls);
+ * ucallers(n): the first n callers (frames 1..n; all of them for -1). */
+static LLVMValueRef hex_addresses(struct codegen *cg, int kernel, int first, LLVMValueRef limit)
 {
     need(cg, kernel ? STACK_KERNEL : STACK_USER);
     LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
@@ -164,9 +165,15 @@ static LLVMValueRef hex_addresses(struct codegen *cg, int kernel)
     LLVMValueRef length = cg_entry_alloca(cg, cg->i64, "hex_length");
     LLVMBuildStore(cg->builder, cg_const(cg, 0), length);
     LLVMValueRef count = load_area(cg, kernel ? AREA_KERNEL_COUNT : AREA_USER_COUNT);
+    if (limit) {
+        LLVMValueRef end = LLVMBuildAdd(cg->builder, limit, cg_const(cg, first), "");
+        LLVMValueRef shorter = LLVMBuildAnd(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntSGE, limit, cg_const(cg, 0), ""),
+                                            LLVMBuildICmp(cg->builder, LLVMIntULT, end, count, ""), "");
+        count = LLVMBuildSelect(cg->builder, shorter, end, count, "");
+    }
     uint32_t ips = kernel ? AREA_KERNEL_IPS : AREA_USER_IPS;
     LLVMBasicBlockRef done = cg_block(cg, "hex_done");
-    for (int i = 0; i < RECORD_STACK_DEPTH; i++) {
+    for (int i = first; i < RECORD_STACK_DEPTH; i++) {
         LLVMBasicBlockRef frame = cg_block(cg, "hex_frame");
         LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntULT, cg_const(cg, i), count, ""), frame, done);
         cg_position(cg, frame);
@@ -174,7 +181,7 @@ static LLVMValueRef hex_addresses(struct codegen *cg, int kernel)
         /* masked so the verifier sees a bound; the scratch slack covers offset + room */
         LLVMValueRef offset = LLVMBuildAnd(cg->builder, used, cg_const(cg, cg->string_size - 1), "");
         LLVMValueRef room = LLVMBuildSub(cg->builder, cg_const(cg, cg->string_size), offset, "");
-        const char *format = i ? " 0x%lx" : "0x%lx";
+        const char *format = i > first ? " 0x%lx" : "0x%lx";
         LLVMValueRef args[5] = {LLVMBuildGEP2(cg->builder, cg->i8, slot, &offset, 1, ""),
                                 LLVMBuildTrunc(cg->builder, room, cg->i32, ""),
                                 cg_string_literal(cg, format, (int)strlen(format)),
@@ -193,9 +200,10 @@ static LLVMValueRef hex_addresses(struct codegen *cg, int kernel)
 }
 
 /* --- usymname(), usymdata(), umodname() -------------------------------------
- * An address among the captured user frames has a build-id + file offset:
- * its file's functions (tap_sym_files/names/paths, filled by the runtime)
- * are searched in BPF, so the result is a real string. Other addresses get
+ * bpf_find_vma finds the mapping that holds the address in the current
+ * process, its file's (device, inode) the file in tap_sym_files, and a
+ * binary search in tap_sym_names (both filled by the runtime) the function,
+ * so the result is a real string. Addresses in no indexed file get
  * SystemTap's fallbacks (hex, "<unknown>"). */
 
 #define SEARCH_STEPS 20          /* binary search: files of up to 2^20 functions */
@@ -208,7 +216,7 @@ static LLVMValueRef symbol_map(struct codegen *cg, int which)
                                             SYMBOL_PATH_SIZE};
     for (int i = 0; i < 3 && !cg->symbol_maps[2]; i++) {
         cg->symbol_maps[i] = cg_map_global(cg, names[i], 4);
-        cg_map_btf(cg, cg->symbol_maps[i], i ? BPF_MAP_TYPE_ARRAY : BPF_MAP_TYPE_HASH, 1, i ? 4 : 20,
+        cg_map_btf(cg, cg->symbol_maps[i], i ? BPF_MAP_TYPE_ARRAY : BPF_MAP_TYPE_HASH, 1, i ? 4 : 16,
                    value_sizes[i]);
     }
     return cg->symbol_maps[which];
@@ -228,7 +236,9 @@ static LLVMValueRef field_ptr(struct codegen *cg, LLVMValueRef base, uint32_t of
 #define SEARCH_PATH 24
 #define SEARCH_ENTRY 32
 #define SEARCH_OFFSET 40
-#define SEARCH_SIZE 48
+#define SEARCH_WRITTEN 48
+#define SEARCH_MAPPING 56        /* dev, inode (the key of tap_sym_files), start, page offset */
+#define SEARCH_SIZE 88
 
 static uint32_t search_area(struct codegen *cg)
 {
@@ -256,23 +266,23 @@ struct resolved {
     LLVMValueRef file_offset;
 };
 
-/* The captured build-id frame whose address is `address`, and whether there
- * is one (the pointer stays inside scratch either way, for the verifier). */
-static LLVMValueRef matching_frame(struct codegen *cg, LLVMValueRef address, LLVMValueRef *found)
+/* The mapping that holds `address` in the current process: bpf_find_vma's
+ * callback writes {dev, inode, start, page offset} to SEARCH_MAPPING (zero
+ * when there is no mapping). */
+static void find_mapping(struct codegen *cg, LLVMValueRef address, struct span span)
 {
-    LLVMValueRef count = load_area(cg, AREA_USER_COUNT), index = cg_const(cg, -1);
-    for (int i = RECORD_STACK_DEPTH - 1; i >= 0; i--) {
-        LLVMValueRef same = LLVMBuildICmp(cg->builder, LLVMIntEQ, load_area(cg, AREA_USER_IPS + 8 * (uint32_t)i),
-                                          address, "");
-        LLVMValueRef live = LLVMBuildICmp(cg->builder, LLVMIntULT, cg_const(cg, i), count, "");
-        index = LLVMBuildSelect(cg->builder, LLVMBuildAnd(cg->builder, same, live, ""), cg_const(cg, i), index, "");
-    }
-    *found = LLVMBuildICmp(cg->builder, LLVMIntSGE, index, cg_const(cg, 0), "");
-    LLVMValueRef in_area = LLVMBuildSelect(cg->builder, *found, index, cg_const(cg, 0), "");
-    /* masked for the verifier (index < RECORD_STACK_DEPTH <= 31) */
-    LLVMValueRef offset = LLVMBuildMul(cg->builder, LLVMBuildAnd(cg->builder, in_area, cg_const(cg, 31), ""),
-                                       cg_const(cg, sizeof(struct record_stack_frame)), "");
-    return LLVMBuildGEP2(cg->builder, cg->i8, cg_scratch_ptr(cg, area(cg) + AREA_BUILD_IDS), &offset, 1, "");
+    cg_zero(cg, search_var(cg, SEARCH_MAPPING), 32);
+    struct fn_state state;
+    /* the (map, key, value, ctx) callback shape: find_vma passes (task, vma, ctx) */
+    LLVMValueRef fn = cg_begin_callback(cg, "find_vma", 1, &state);
+    cg_callback_entry(cg, &state, span, 0);
+    cg_read_vma_file(cg, LLVMGetParam(fn, 1), search_var(cg, SEARCH_MAPPING), span);
+    LLVMBuildRet(cg->builder, cg_const(cg, 0));
+    cg_end_callback(cg, &state);
+    cg_set_location(cg, span);
+    LLVMValueRef task = cg_helper(cg, BPF_FUNC_get_current_task_btf, cg->ptr, NULL, 0);
+    LLVMValueRef args[5] = {task, address, fn, LLVMConstNull(cg->ptr), cg_const(cg, 0)};
+    cg_helper(cg, BPF_FUNC_find_vma, cg->i64, args, 5);
 }
 
 /* One step of the search for the last entry starting at or before target. */
@@ -296,27 +306,23 @@ static void search_step(struct codegen *cg, LLVMValueRef low, LLVMValueRef high,
     cg_position(cg, next);
 }
 
-static struct resolved resolve(struct codegen *cg, LLVMValueRef address)
+static struct resolved resolve(struct codegen *cg, LLVMValueRef address, struct span span)
 {
-    need(cg, STACK_USER | STACK_USER_BUILD_ID);
     LLVMValueRef path = search_var(cg, SEARCH_PATH), entry = search_var(cg, SEARCH_ENTRY);
     LLVMValueRef offset = search_var(cg, SEARCH_OFFSET);
     LLVMValueRef low = search_var(cg, SEARCH_LOW), high = search_var(cg, SEARCH_HIGH);
     LLVMBuildStore(cg->builder, cg_const(cg, -1), path);
     LLVMBuildStore(cg->builder, cg_const(cg, -1), entry);
     LLVMBuildStore(cg->builder, cg_const(cg, 0), offset);
-    LLVMBasicBlockRef has_frame = cg_block(cg, "sym_frame"), has_file = cg_block(cg, "sym_file"),
-                      done = cg_block(cg, "sym_done");
-    LLVMValueRef found;
-    LLVMValueRef frame = matching_frame(cg, address, &found);
-    LLVMValueRef status = LLVMBuildLoad2(cg->builder, cg->i32, frame, "");
-    LLVMValueRef by_id = LLVMBuildAnd(cg->builder, found, LLVMBuildICmp(cg->builder, LLVMIntEQ, status, cg_i32(cg, 1), ""), "");
-    LLVMBuildCondBr(cg->builder, by_id, has_frame, done);
-    cg_position(cg, has_frame);
-    LLVMValueRef target = LLVMBuildLoad2(cg->builder, cg->i64,
-                                         field_ptr(cg, frame, offsetof(struct record_stack_frame, offset_or_ip)), "");
+    LLVMBasicBlockRef has_file = cg_block(cg, "sym_file"), done = cg_block(cg, "sym_done");
+    find_mapping(cg, address, span);
+    LLVMValueRef mapping = search_var(cg, SEARCH_MAPPING);
+    LLVMValueRef start = LLVMBuildLoad2(cg->builder, cg->i64, field_ptr(cg, mapping, 16), "");
+    LLVMValueRef page_offset = LLVMBuildLoad2(cg->builder, cg->i64, field_ptr(cg, mapping, 24), "");
+    LLVMValueRef target = LLVMBuildAdd(cg->builder, LLVMBuildSub(cg->builder, address, start, ""),
+                                       LLVMBuildShl(cg->builder, page_offset, cg_const(cg, 12), ""), "");
     LLVMBuildStore(cg->builder, target, offset);
-    LLVMValueRef file = cg_map_lookup(cg, symbol_map(cg, 0), field_ptr(cg, frame, 4));
+    LLVMValueRef file = cg_map_lookup(cg, symbol_map(cg, 0), mapping);
     LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, file, ""), done, has_file);
     cg_position(cg, has_file);
     LLVMValueRef first = LLVMBuildZExt(cg->builder, LLVMBuildLoad2(cg->builder, cg->i32, file, ""), cg->i64, "");
@@ -338,9 +344,9 @@ static struct resolved resolve(struct codegen *cg, LLVMValueRef address)
     LLVMBasicBlockRef read = cg_block(cg, "sym_read");
     LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, symbol, ""), done, read);
     cg_position(cg, read);
-    LLVMValueRef start = LLVMBuildLoad2(cg->builder, cg->i64, symbol, "");
+    LLVMValueRef function = LLVMBuildLoad2(cg->builder, cg->i64, symbol, "");
     LLVMValueRef size = LLVMBuildLoad2(cg->builder, cg->i64, field_ptr(cg, symbol, 8), "");
-    LLVMValueRef inside = LLVMBuildICmp(cg->builder, LLVMIntULT, LLVMBuildSub(cg->builder, target, start, ""), size, "");
+    LLVMValueRef inside = LLVMBuildICmp(cg->builder, LLVMIntULT, LLVMBuildSub(cg->builder, target, function, ""), size, "");
     LLVMBuildCondBr(cg->builder, inside, covers, done);
     cg_position(cg, covers);
     LLVMBuildStore(cg->builder, last, entry);
@@ -351,63 +357,156 @@ static struct resolved resolve(struct codegen *cg, LLVMValueRef address)
                              LLVMBuildLoad2(cg->builder, cg->i64, offset, "")};
 }
 
-/* bpf_snprintf into a fresh string slot; values are i64 or pointers. */
-static LLVMValueRef format_string(struct codegen *cg, const char *format, LLVMValueRef *values, int count)
+/* How a resolved address is written: a bpf_snprintf format and its values
+ * for each of: a function found, only its file known, nothing known. */
+enum symbol_value { V_NAME, V_OFFSET, V_SIZE, V_PATH, V_ADDRESS, V_FILE_OFFSET };
+
+struct symbol_case {
+    const char *format;
+    int count;
+    enum symbol_value values[4];
+};
+
+struct symbol_text {
+    struct symbol_case function, file, none;
+};
+
+static const struct symbol_text usymname_text = {
+    {"%s", 1, {V_NAME}}, {"0x%lx", 1, {V_ADDRESS}}, {"0x%lx", 1, {V_ADDRESS}}};
+static const struct symbol_text umodname_text = {
+    {"%s", 1, {V_PATH}}, {"%s", 1, {V_PATH}}, {"<unknown>", 0, {0}}};
+static const struct symbol_text usymdata_text = {
+    {"%s+0x%lx/0x%lx [%s]", 4, {V_NAME, V_OFFSET, V_SIZE, V_PATH}},
+    {"0x%lx [%s+0x%lx]", 3, {V_ADDRESS, V_PATH, V_FILE_OFFSET}}, {"0x%lx", 1, {V_ADDRESS}}};
+/* sprint_ubacktrace(): SystemTap's simple form, one line a frame */
+static const struct symbol_text frame_text = {
+    {"%s+0x%lx [%s]\n", 3, {V_NAME, V_OFFSET, V_PATH}},
+    {"0x%lx [%s+0x%lx]\n", 3, {V_ADDRESS, V_PATH, V_FILE_OFFSET}}, {"0x%lx\n", 1, {V_ADDRESS}}};
+
+struct symbol_values {
+    LLVMValueRef address, file_offset, symbol, path;   /* symbol, path: map values or NULL */
+};
+
+static LLVMValueRef symbol_value(struct codegen *cg, const struct symbol_values *v, enum symbol_value which)
 {
-    LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
-    uint32_t data = cg_alloc_scratch(cg, 8 * (uint32_t)count);
-    for (int i = 0; i < count; i++) {
-        LLVMValueRef value = values[i];
+    switch (which) {
+    case V_NAME: return field_ptr(cg, v->symbol, offsetof(struct symbol_map_entry, name));
+    case V_OFFSET:
+        return LLVMBuildSub(cg->builder, v->file_offset, LLVMBuildLoad2(cg->builder, cg->i64, v->symbol, ""), "");
+    case V_SIZE: return LLVMBuildLoad2(cg->builder, cg->i64, field_ptr(cg, v->symbol, 8), "");
+    case V_PATH: return v->path;
+    case V_ADDRESS: return v->address;
+    case V_FILE_OFFSET: return v->file_offset;
+    }
+    return cg_const(cg, 0);
+}
+
+/* bpf_snprintf(dst, room, the case's format, its values); stores the count
+ * it returns (with the NUL) at `written`. */
+static void write_case(struct codegen *cg, LLVMValueRef dst, LLVMValueRef room, const struct symbol_case *c,
+                       const struct symbol_values *v, LLVMValueRef written)
+{
+    uint32_t data = cg_alloc_scratch(cg, 8 * (uint32_t)(c->count ? c->count : 1));
+    for (int i = 0; i < c->count; i++) {
+        LLVMValueRef value = symbol_value(cg, v, c->values[i]);
         if (LLVMGetTypeKind(LLVMTypeOf(value)) == LLVMPointerTypeKind)
             value = LLVMBuildPtrToInt(cg->builder, value, cg->i64, "");
         LLVMBuildStore(cg->builder, value, cg_scratch_ptr(cg, data + 8 * (uint32_t)i));
     }
-    LLVMValueRef args[5] = {slot, cg_i32(cg, (int32_t)cg->string_size), cg_string_literal(cg, format, (int)strlen(format)),
-                            cg_scratch_ptr(cg, data), cg_i32(cg, 8 * count)};
-    cg_helper(cg, BPF_FUNC_snprintf, cg->i64, args, 5);
-    return slot;
+    LLVMValueRef args[5] = {dst, LLVMBuildTrunc(cg->builder, room, cg->i32, ""),
+                            cg_string_literal(cg, c->format, (int)strlen(c->format)),
+                            c->count ? cg_scratch_ptr(cg, data) : LLVMConstNull(cg->ptr), cg_i32(cg, 8 * c->count)};
+    LLVMBuildStore(cg->builder, cg_helper(cg, BPF_FUNC_snprintf, cg->i64, args, 5), written);
 }
 
-/* usymname(a): the function; usymdata(a): "f+0x4/0x14 [path]"; umodname(a):
- * the file. Each one string slot, chosen among what was found. */
+/* A map value by index, branching to `missing` when absent (never, once
+ * resolve() found the index; the verifier wants the check). */
+static LLVMValueRef lookup_or(struct codegen *cg, int which, LLVMValueRef index, LLVMBasicBlockRef missing)
+{
+    LLVMValueRef value = lookup_index(cg, which, index);
+    LLVMBasicBlockRef present = cg_block(cg, "sym_present");
+    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, value, ""), missing, present);
+    cg_position(cg, present);
+    return value;
+}
+
+/* Resolves `address` and writes it into dst (room bytes) as `text` says;
+ * returns what bpf_snprintf returned. */
+static LLVMValueRef write_symbol(struct codegen *cg, LLVMValueRef address, const struct symbol_text *text,
+                                 LLVMValueRef dst, LLVMValueRef room, struct span span)
+{
+    struct resolved r = resolve(cg, address, span);
+    LLVMValueRef written = search_var(cg, SEARCH_WRITTEN);
+    struct symbol_values v = {address, r.file_offset, NULL, NULL};
+    LLVMBasicBlockRef function = cg_block(cg, "sym_function"), not_function = cg_block(cg, "sym_not_function"),
+                      file = cg_block(cg, "sym_file_only"), none = cg_block(cg, "sym_none"),
+                      done = cg_block(cg, "sym_written");
+    LLVMValueRef zero = cg_const(cg, 0);
+    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntSGE, r.entry, zero, ""), function, not_function);
+    cg_position(cg, function);
+    v.symbol = lookup_or(cg, 1, r.entry, none);
+    v.path = lookup_or(cg, 2, r.path, none);
+    write_case(cg, dst, room, &text->function, &v, written);
+    LLVMBuildBr(cg->builder, done);
+    cg_position(cg, not_function);
+    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntSGE, r.path, zero, ""), file, none);
+    cg_position(cg, file);
+    v.path = lookup_or(cg, 2, r.path, none);
+    write_case(cg, dst, room, &text->file, &v, written);
+    LLVMBuildBr(cg->builder, done);
+    cg_position(cg, none);
+    write_case(cg, dst, room, &text->none, &v, written);
+    LLVMBuildBr(cg->builder, done);
+    cg_position(cg, done);
+    return LLVMBuildLoad2(cg->builder, cg->i64, written, "");
+}
+
+/* usymname(a): the function; usymdata(a): "f+0x4/0x14 [path]"; umodname(a): the file. */
 static LLVMValueRef symbol_string(struct codegen *cg, struct expr *call, int builtin_id)
 {
     LLVMValueRef address = cg_expr(cg, call->call.args);
     cg_set_location(cg, call->span);
-    struct resolved r = resolve(cg, address);
-    LLVMValueRef result = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
-    LLVMValueRef values[4] = {address};
-    cg_string_copy(cg, result, builtin_id == BUILTIN_UMODNAME ? cg_string_literal(cg, "<unknown>", 9)
-                                                              : format_string(cg, "0x%lx", values, 1));
-    LLVMBasicBlockRef known = cg_block(cg, "sym_known"), done = cg_block(cg, "sym_string_done");
-    LLVMValueRef index = builtin_id == BUILTIN_UMODNAME ? r.path : r.entry;
-    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntSGE, index, cg_const(cg, 0), ""), known, done);
-    cg_position(cg, known);
-    LLVMValueRef path = builtin_id == BUILTIN_USYMNAME ? NULL : lookup_index(cg, 2, r.path);
-    LLVMValueRef symbol = builtin_id == BUILTIN_UMODNAME ? NULL : lookup_index(cg, 1, r.entry);
-    LLVMValueRef present = LLVMConstInt(cg->i1, 1, 0);
-    if (path)
-        present = LLVMBuildAnd(cg->builder, present, LLVMBuildIsNotNull(cg->builder, path, ""), "");
-    if (symbol)
-        present = LLVMBuildAnd(cg->builder, present, LLVMBuildIsNotNull(cg->builder, symbol, ""), "");
-    LLVMBasicBlockRef copy = cg_block(cg, "sym_copy");
-    LLVMBuildCondBr(cg->builder, present, copy, done);
-    cg_position(cg, copy);
-    if (builtin_id == BUILTIN_UMODNAME) {
-        cg_string_copy(cg, result, path);
-    } else if (builtin_id == BUILTIN_USYMNAME) {
-        cg_string_copy(cg, result, field_ptr(cg, symbol, offsetof(struct symbol_map_entry, name)));
-    } else {
-        LLVMValueRef start = LLVMBuildLoad2(cg->builder, cg->i64, symbol, "");
-        values[0] = field_ptr(cg, symbol, offsetof(struct symbol_map_entry, name));
-        values[1] = LLVMBuildSub(cg->builder, r.file_offset, start, "");
-        values[2] = LLVMBuildLoad2(cg->builder, cg->i64, field_ptr(cg, symbol, 8), "");
-        values[3] = path;
-        cg_string_copy(cg, result, format_string(cg, "%s+0x%lx/0x%lx [%s]", values, 4));
-    }
-    LLVMBuildBr(cg->builder, done);
-    cg_position(cg, done);
-    return result;
+    const struct symbol_text *text = builtin_id == BUILTIN_USYMNAME ? &usymname_text
+                                   : builtin_id == BUILTIN_UMODNAME ? &umodname_text : &usymdata_text;
+    LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
+    write_symbol(cg, address, text, slot, cg_const(cg, cg->string_size), call->span);
+    return slot;
+}
+
+/* sprint_ubacktrace(): a bpf_loop over the captured frames, each appending
+ * its line; the string ends when it is full. */
+struct sprint_state {
+    uint32_t slot, length;       /* scratch offsets */
+    struct span span;
+};
+
+static void sprint_frame(struct codegen *cg, LLVMValueRef index, void *data)
+{
+    const struct sprint_state *sp = data;
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef at = LLVMBuildMul(b, LLVMBuildAnd(b, index, cg_const(cg, 31), ""), cg_const(cg, 8), "");
+    LLVMValueRef address = LLVMBuildLoad2(b, cg->i64, LLVMBuildGEP2(b, cg->i8, cg_scratch_ptr(cg, area(cg) + AREA_USER_IPS),
+                                                                    &at, 1, ""), "");
+    LLVMValueRef used = LLVMBuildLoad2(b, cg->i64, cg_scratch_ptr(cg, sp->length), "");
+    /* masked so the verifier sees a bound; the scratch slack covers offset + room */
+    LLVMValueRef offset = LLVMBuildAnd(b, used, cg_const(cg, cg->string_size - 1), "");
+    LLVMValueRef room = LLVMBuildSub(b, cg_const(cg, cg->string_size), offset, "");
+    LLVMValueRef dst = LLVMBuildGEP2(b, cg->i8, cg_scratch_ptr(cg, sp->slot), &offset, 1, "");
+    LLVMValueRef written = write_symbol(cg, address, &frame_text, dst, room, sp->span);
+    LLVMValueRef grown = LLVMBuildAdd(b, used, LLVMBuildSub(b, written, cg_const(cg, 1), ""), "");
+    LLVMBuildStore(b, grown, cg_scratch_ptr(cg, sp->length));
+    LLVMValueRef full = LLVMBuildICmp(b, LLVMIntSGE, grown, cg_const(cg, cg->string_size - 1), "");
+    LLVMBuildRet(b, LLVMBuildZExt(b, full, cg->i64, ""));
+}
+
+static LLVMValueRef sprint_ubacktrace(struct codegen *cg, struct expr *call)
+{
+    need(cg, STACK_USER);
+    struct sprint_state sp = {cg_alloc_string_slot(cg), cg_alloc_scratch(cg, 8), call->span};
+    LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, 0, 0), cg_scratch_ptr(cg, sp.slot));
+    LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, sp.length));
+    cg_bounded_loop(cg, call->span, load_area(cg, AREA_USER_COUNT), sprint_frame, &sp);
+    return cg_scratch_ptr(cg, sp.slot);
 }
 
 LLVMValueRef cg_stack_builtin(struct codegen *cg, struct expr *call, int builtin_id)
@@ -415,6 +514,8 @@ LLVMValueRef cg_stack_builtin(struct codegen *cg, struct expr *call, int builtin
     switch (builtin_id) {
     case BUILTIN_USYMNAME: case BUILTIN_USYMDATA: case BUILTIN_UMODNAME:
         return symbol_string(cg, call, builtin_id);
+    case BUILTIN_SPRINT_UBACKTRACE:
+        return sprint_ubacktrace(cg, call);
     case BUILTIN_PRINT_UBACKTRACE: case BUILTIN_PRINT_USTACK:
         print_stack(cg, call, 0);
         break;
@@ -422,9 +523,11 @@ LLVMValueRef cg_stack_builtin(struct codegen *cg, struct expr *call, int builtin
         print_stack(cg, call, 1);
         break;
     case BUILTIN_UBACKTRACE:
-        return hex_addresses(cg, 0);
+        return hex_addresses(cg, 0, 0, NULL);
+    case BUILTIN_UCALLERS:
+        return hex_addresses(cg, 0, 1, cg_expr(cg, call->call.args));
     case BUILTIN_BACKTRACE:
-        return hex_addresses(cg, 1);
+        return hex_addresses(cg, 1, 0, NULL);
     }
     return cg_const(cg, 0);
 }

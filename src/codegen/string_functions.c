@@ -82,7 +82,7 @@ static uint32_t new_slot(struct codegen *cg)
 
 /* bpf_loop(count, callback): body(cg, index, data) runs inside the callback
  * and must end every path with loop_continue/loop_stop. */
-typedef void (*loop_body)(struct codegen *cg, LLVMValueRef index, void *data);
+typedef cg_loop_body loop_body;
 
 static void loop_continue(struct codegen *cg)
 {
@@ -109,6 +109,11 @@ static void run_loop(struct codegen *cg, struct span span, LLVMValueRef count, l
                         cg_const(cg, cg->string_size), n, "");
     LLVMValueRef args[4] = {LLVMBuildTrunc(b, n, cg->i32, ""), fn, LLVMConstNull(cg->ptr), cg_const(cg, 0)};
     cg_helper(cg, BPF_FUNC_loop, cg->i64, args, 4);
+}
+
+void cg_bounded_loop(struct codegen *cg, struct span span, LLVMValueRef count, cg_loop_body body, void *data)
+{
+    run_loop(cg, span, count, body, data);
 }
 
 /* Whether `needle` (a slot) occurs in `hay` (a slot) at i: a loop bounded by

@@ -81,13 +81,18 @@ struct tap_state {
 /* usymname(), usymdata(), umodname(): symbol tables the runtime fills
  * before attaching, for the files it indexed (symbols.h), when the object
  * has these maps:
- *  - `tap_sym_files` (HASH): key the 20-byte GNU build-id, value
+ *  - `tap_sym_files` (HASH): key struct symbol_map_key, the file's device
+ *    (as the kernel encodes it, major << 20 | minor) and inode, value
  *    struct symbol_map_file;
  *  - `tap_sym_names` (ARRAY): struct symbol_map_entry, each file's functions
  *    sorted by start, files one after the other;
  *  - `tap_sym_paths` (ARRAY): each file's path, SYMBOL_PATH_SIZE chars. */
 #define SYMBOL_NAME_SIZE 128
 #define SYMBOL_PATH_SIZE 256
+
+struct symbol_map_key {
+    uint64_t dev, ino;
+};
 
 struct symbol_map_file {
     uint32_t first, count;   /* its entries in tap_sym_names */

@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -24,9 +26,8 @@ int session_size_symbol_maps(struct session *s)
     if (!has_symbol_maps(s))
         return 0;
     struct symbols *symbols = session_symbols(s);
-    const char *build_id;
     uint32_t files = 0, functions = 0;
-    for (int i = 0; symbols_file_at(symbols, i, &build_id); i++, files++) {
+    for (int i = 0; symbols_file_at(symbols, i, NULL); i++, files++) {
         uint64_t start, size;
         const char *name;
         for (size_t j = 0; symbols_function_at(symbols, i, j, &start, &size, &name); j++)
@@ -38,13 +39,14 @@ int session_size_symbol_maps(struct session *s)
     return 0;
 }
 
-static int parse_build_id(const char *hex, unsigned char *id)
+/* The file's identity as bpf_find_vma sees it: the kernel's dev_t encoding. */
+static int file_key(const char *path, struct symbol_map_key *key)
 {
-    if (strlen(hex) != 40)
-        return -1;   /* bpf_get_stack reports 20-byte (SHA-1) build-ids */
-    for (int i = 0; i < 20; i++)
-        if (sscanf(hex + 2 * i, "%2hhx", &id[i]) != 1)
-            return -1;
+    struct stat st;
+    if (stat(path, &st) < 0)
+        return -1;
+    key->dev = (uint64_t)major(st.st_dev) << 20 | minor(st.st_dev);
+    key->ino = st.st_ino;
     return 0;
 }
 
@@ -53,9 +55,8 @@ static int fill_file(struct session *s, int i, uint32_t *next_entry)
     int files_fd = bpf_map__fd(bpf_object__find_map_by_name(s->object, "tap_sym_files"));
     int paths_fd = bpf_map__fd(bpf_object__find_map_by_name(s->object, "tap_sym_paths"));
     int names_fd = bpf_map__fd(bpf_object__find_map_by_name(s->object, "tap_sym_names"));
-    const char *build_id;
-    const char *path = symbols_file_at(s->symbols, i, &build_id);
-    unsigned char key[20];
+    const char *path = symbols_file_at(s->symbols, i, NULL);
+    struct symbol_map_key key;
     char path_value[SYMBOL_PATH_SIZE] = {0};
     uint32_t index = (uint32_t)i;
     snprintf(path_value, sizeof(path_value), "%s", path);
@@ -72,7 +73,7 @@ static int fill_file(struct session *s, int i, uint32_t *next_entry)
         ++*next_entry;
         file.count++;
     }
-    if (parse_build_id(build_id, key) == 0 && bpf_map_update_elem(files_fd, key, &file, BPF_ANY) < 0)
+    if (file_key(path, &key) == 0 && bpf_map_update_elem(files_fd, &key, &file, BPF_ANY) < 0)
         return -1;
     return 0;
 }
@@ -81,9 +82,8 @@ int session_fill_symbol_maps(struct session *s)
 {
     if (!has_symbol_maps(s))
         return 0;
-    const char *build_id;
     uint32_t next_entry = 0;
-    for (int i = 0; symbols_file_at(s->symbols, i, &build_id); i++) {
+    for (int i = 0; symbols_file_at(s->symbols, i, NULL); i++) {
         if (fill_file(s, i, &next_entry) < 0) {
             fprintf(stderr, "ERROR: cannot fill the symbol tables: %s\n", strerror(errno));
             return -1;

@@ -387,7 +387,8 @@ const char *symbols_file_at(const struct symbols *symbols, int i, const char **b
 {
     if (i < 0 || i >= symbols->file_count)
         return NULL;
-    *build_id = symbols->files[i].build_id;
+    if (build_id)
+        *build_id = symbols->files[i].build_id;
     return symbols->files[i].path;
 }
 

@@ -45,7 +45,7 @@ int symbols_find_in_process(struct symbols *symbols, pid_t pid, uint64_t address
 int symbols_find_kernel(struct symbols *symbols, uint64_t address, struct symbol_hit *hit);
 
 /* The index, for copying it into BPF maps: file i's path and hex build-id
- * (NULL past the last file), and its j-th function (0 past the last). */
+ * (when build_id is not NULL; NULL past the last file), and its j-th function (0 past the last). */
 const char *symbols_file_at(const struct symbols *symbols, int i, const char **build_id);
 int symbols_function_at(const struct symbols *symbols, int i, size_t j, uint64_t *start, uint64_t *size,
                         const char **name);

@@ -77,6 +77,8 @@ static const struct builtin builtins[] = {
     FIXED1("usymname", BUILTIN_USYMNAME, TYPE_STRING, TYPE_LONG),
     FIXED1("usymdata", BUILTIN_USYMDATA, TYPE_STRING, TYPE_LONG),
     FIXED1("umodname", BUILTIN_UMODNAME, TYPE_STRING, TYPE_LONG),
+    FIXED0("sprint_ubacktrace", BUILTIN_SPRINT_UBACKTRACE, TYPE_STRING),
+    FIXED1("ucallers", BUILTIN_UCALLERS, TYPE_STRING, TYPE_LONG),
 };
 
 const struct builtin *builtin_lookup(const char *name)
