@@ -1,7 +1,9 @@
 /* User functions. BPF has no recursion, so a recursive function is cloned
  * once per nesting level (f_0 calls f_1 ...); the last clone raises
- * "MAXNESTING exceeded" instead of calling deeper. Other functions are
- * inlined. Every clone has its own frame and string slots. */
+ * "MAXNESTING exceeded" instead of calling deeper. Other functions are BPF
+ * subprograms shared by every caller (one copy however many probes call
+ * them) when the call stack stays shallow, inlined otherwise. Every clone
+ * has its own frame and string slots. */
 #include <stdio.h>
 #include <string.h>
 
@@ -11,7 +13,13 @@ struct function_code {
     LLVMTypeRef type;
     LLVMValueRef *clones;
     int clone_count;
+    int outline_chain;   /* 0: inlined; else subprogram frames it can stack */
+    int under_recursion; /* called, maybe indirectly, by a recursive function */
 };
+
+/* Subprograms add call frames the verifier counts (8 at most, with loop
+ * callbacks and recursion clones): a chain of at most this many. */
+enum { MAX_OUTLINE_CHAIN = 3, MAX_SUBPROGRAM_ARGS = 5 };
 
 static struct function_code *code_of(const struct function_decl *fn)
 {
@@ -55,8 +63,7 @@ void cg_setup_frame(struct codegen *cg, struct frame_layout *layout)
 
 static void declare_function(struct codegen *cg, struct function_decl *fn)
 {
-    struct function_code *code = ARENA_NEW(cg->arena, struct function_code);
-    fn->codegen = code;
+    struct function_code *code = code_of(fn);
     LLVMTypeRef *params = ARENA_ARRAY(cg->arena, LLVMTypeRef, fn->param_count + 1);
     const char **names = ARENA_ARRAY(cg->arena, const char *, fn->param_count + 1);
     params[0] = cg->ptr;
@@ -69,7 +76,7 @@ static void declare_function(struct codegen *cg, struct function_decl *fn)
     code->type = LLVMFunctionType(ret, params, (unsigned)fn->param_count + 1, 0);
     code->clone_count = fn->is_recursive ? cg->options->max_nesting : 1;
     code->clones = ARENA_ARRAY(cg->arena, LLVMValueRef, code->clone_count);
-    const char *attribute = fn->is_recursive ? "noinline" : "alwaysinline";
+    const char *attribute = fn->is_recursive || code->outline_chain ? "noinline" : "alwaysinline";
     unsigned kind = LLVMGetEnumAttributeKindForName(attribute, strlen(attribute));
     for (int depth = 0; depth < code->clone_count; depth++) {
         char name[256];
@@ -122,9 +129,58 @@ static void define_clone(struct codegen *cg, struct function_decl *fn, int depth
     cg->fn = NULL;
 }
 
+static void mark_under_recursion(struct function_decl *fn)
+{
+    for (int i = 0; i < fn->callee_count; i++) {
+        struct function_code *callee = code_of(fn->callees[i]);
+        if (callee && !callee->under_recursion) {
+            callee->under_recursion = 1;
+            mark_under_recursion(fn->callees[i]);
+        }
+    }
+}
+
+/* The longest chain of subprograms fn starts, callees decided first; 0 when
+ * fn is inlined. Recursive functions stack up to MAXNESTING clones already:
+ * they, their callees and their callers stay inlined. */
+static int outline_chain(struct function_decl *fn, int depth)
+{
+    struct function_code *code = code_of(fn);
+    if (code->outline_chain >= 0)
+        return code->outline_chain;
+    if (fn->is_recursive || code->under_recursion || fn->param_count + 1 > MAX_SUBPROGRAM_ARGS || depth > 64)
+        return code->outline_chain = 0;
+    int longest = 0;
+    for (int i = 0; i < fn->callee_count; i++) {
+        if (fn->callees[i]->is_recursive)
+            return code->outline_chain = 0;
+        int below = outline_chain(fn->callees[i], depth + 1);
+        longest = below > longest ? below : longest;
+    }
+    return code->outline_chain = longest + 1 <= MAX_OUTLINE_CHAIN ? longest + 1 : 0;
+}
+
+static void plan_outlining(struct codegen *cg)
+{
+    const struct script *script = cg->script;
+    for (int i = 0; i < script->function_count; i++)
+        if (script->functions[i]->is_reachable) {
+            struct function_code *code = ARENA_NEW(cg->arena, struct function_code);
+            code->outline_chain = -1;
+            script->functions[i]->codegen = code;
+        }
+    for (int i = 0; i < script->function_count; i++)
+        if (script->functions[i]->is_reachable && script->functions[i]->is_recursive)
+            mark_under_recursion(script->functions[i]);
+    for (int i = 0; i < script->function_count; i++)
+        if (script->functions[i]->is_reachable)
+            outline_chain(script->functions[i], 0);
+}
+
 void cg_define_user_functions(struct codegen *cg)
 {
     const struct script *script = cg->script;
+    plan_outlining(cg);
     for (int i = 0; i < script->function_count; i++)
         if (script->functions[i]->is_reachable)
             declare_function(cg, script->functions[i]);
