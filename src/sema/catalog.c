@@ -67,7 +67,7 @@ static void add_builtins(struct lines *l)
         strbuf_free(&sb);
     }
     for (const struct register_arg_function *f = register_arg_functions; f->name; f++)
-        add_line(l, arena_printf(l->arena, "%s:long (n:long)", f->name));
+        add_line(l, arena_printf(l->arena, "%s:long (%s)", f->name, f->by_name ? "name:string" : "n:long"));
 }
 
 static void add_tapset_function(void *context, const struct decl *d)

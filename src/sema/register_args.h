@@ -1,4 +1,5 @@
-/* Argument registers by number, for probes on functions without DWARF. */
+/* Argument registers by number, and registers by name, for probes on
+ * functions without DWARF. */
 #ifndef TAP_SEMA_REGISTER_ARGS_H
 #define TAP_SEMA_REGISTER_ARGS_H
 
@@ -10,6 +11,7 @@ struct register_arg_function {
     const char *name;
     int size;                    /* bytes kept from the register */
     int is_signed;
+    int by_name;                 /* register("rsp"): a register name, not an argument number */
 };
 
 /* Terminated by a NULL name (for --dump-functions). */
