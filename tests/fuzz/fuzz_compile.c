@@ -9,6 +9,7 @@
 #include "fuzz_common.h"
 #include "parser/parse.h"
 #include "runtime/program.h"
+#include "sema/dwarf.h"
 #include "sema/sema.h"
 
 #define FUZZ_COMPILE_MAX_INPUT 4096
@@ -38,6 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     diags_print(&diags, fuzz_null_output());
     diags_free(&diags);
+    dwarf_modules_close();   /* as tap does: the modules cached by sema live in this arena */
     arena_free(&arena);
     return 0;
 }
