@@ -282,14 +282,17 @@ static int dump_catalogue(struct options *opts, struct arena *arena)
 {
     struct diags diags;
     diags_init(&diags);
+    struct dwarf_modules modules = {.arena = arena};
     struct sema_options sema_options = {.tapset_dirs = opts->tapset_dirs,
-                                        .tapset_dir_count = opts->tapset_dir_count};
+                                        .tapset_dir_count = opts->tapset_dir_count,
+                                        .modules = &modules};
     if (opts->dump == 'f')
         sema_dump_functions(arena, &diags, &sema_options, stdout);
     else if (opts->dump == 't')
         sema_dump_probe_types(arena, stdout);
     else
         sema_dump_probe_aliases(arena, &diags, &sema_options, stdout);
+    dwarf_modules_close(&modules);
     diags_print(&diags, stderr);
     int status = diags.error_count ? 1 : 0;
     diags_free(&diags);
@@ -315,7 +318,8 @@ static void report_pass(const struct options *opts, const char *text, double ms)
 
 /* parse -> resolve -> generate. Returns the program, or NULL after printing
  * why (also NULL, with *done set, when -p stopped earlier). */
-static struct program *tap_compile(struct arena *arena, struct diags *diags, struct options *opts, int *done)
+static struct program *tap_compile(struct arena *arena, struct diags *diags, struct options *opts,
+                                   struct dwarf_modules *modules, int *done)
 {
     double started = now_ms();
     const struct source_file *file = load_script(arena, opts);
@@ -339,7 +343,8 @@ static struct program *tap_compile(struct arena *arena, struct diags *diags, str
                                         .keep_unused = opts->keep_unused,
                                         .string_size = (int)opts->codegen.string_size,
                                         .target_command = opts->runtime.target_command,
-                                        .target_pid = (int)opts->runtime.target_pid};
+                                        .target_pid = (int)opts->runtime.target_pid,
+                                        .modules = modules};
     struct script *script = sema_analyze(arena, diags, ast, &sema_options);
     if (!script)
         return NULL;
@@ -419,16 +424,18 @@ int main(int argc, char **argv)
     if (opts.list_point) {
         struct diags diags;
         diags_init(&diags);
+        struct dwarf_modules modules = {.arena = &arena};
         struct sema_options sema_options = {.tapset_dirs = opts.tapset_dirs,
                                             .tapset_dir_count = opts.tapset_dir_count,
                                             .string_size = (int)opts.codegen.string_size,
                                             .target_command = opts.runtime.target_command,
-                                            .target_pid = (int)opts.runtime.target_pid};
+                                            .target_pid = (int)opts.runtime.target_pid,
+                                            .modules = &modules};
         int status = sema_list_points(&arena, &diags, opts.list_point, &sema_options, opts.list_variables,
                                       opts.verbose, stdout);
         diags_print(&diags, stderr);
         diags_free(&diags);
-        dwarf_modules_close();
+        dwarf_modules_close(&modules);
         arena_free(&arena);
         return status;
     }
@@ -441,8 +448,9 @@ int main(int argc, char **argv)
     diags.warnings_off = opts.no_warnings;
     diags.warnings_are_errors = opts.warnings_are_errors;
     int done = 0;
-    struct program *program = tap_compile(&arena, &diags, &opts, &done);
-    dwarf_modules_close();   /* the program needs no DWARF: release the binaries now */
+    struct dwarf_modules modules = {.arena = &arena};
+    struct program *program = tap_compile(&arena, &diags, &opts, &modules, &done);
+    dwarf_modules_close(&modules);   /* the program needs no DWARF: release the binaries now */
     diags_print(&diags, stderr);
     int status = done ? 0 : 1;
     if (program && opts.last_pass == 4)

@@ -52,16 +52,24 @@ struct dwarf_module {
     int inlines_indexed;
 };
 
+/* The binaries one compilation opened, each once: probe points, target
+ * variables and @cast share them. Owned by the driver, which closes them
+ * (dwarf_modules_close) before it frees the arena they live in. */
+struct dwarf_modules {
+    struct arena *arena;
+    struct dwarf_module **opened;
+    int count;
+};
+
 /* dwarf_index.c */
 /* Finds PATH (absolute, relative, in $PATH, or a library by soname) and
- * opens it; NULL with `error` filled when it cannot. */
-struct dwarf_module *dwarf_module_open(struct arena *arena, const char *path, char *error, size_t size);
-/* Closes every module opened so far (they are cached across calls); before
- * freeing the arena they were opened with. */
-void dwarf_modules_close(void);
+ * opens it, or returns it when already open; NULL with `error` filled when
+ * it cannot. */
+struct dwarf_module *dwarf_module_open(struct dwarf_modules *modules, const char *path, char *error, size_t size);
+void dwarf_modules_close(struct dwarf_modules *modules);
 /* LIBRARY as PROGRAM's loader finds it (RUNPATH, then the default search). */
-struct dwarf_module *dwarf_module_open_library(struct arena *arena, const char *program, const char *library,
-                                               char *error, size_t size);
+struct dwarf_module *dwarf_module_open_library(struct dwarf_modules *modules, const char *program,
+                                               const char *library, char *error, size_t size);
 /* File offset of a file vaddr, for the uprobe attach; 0 when unmapped. */
 uint64_t dwarf_module_file_offset(const struct dwarf_module *m, uint64_t vaddr);
 int dwarf_module_function_die(const struct dwarf_module *m, const struct dwarf_function *f, Dwarf_Die *die);

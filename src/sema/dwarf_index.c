@@ -17,10 +17,6 @@
 #include "base/arena.h"
 #include "sema/dwarf.h"
 
-/* Modules live as long as the process: one compilation per process. */
-static struct dwarf_module **opened;
-static int opened_count;
-
 struct index_builder {
     struct arena *arena;
     struct dwarf_module *module;
@@ -215,21 +211,21 @@ static char *search_path(const char *name)
     return NULL;
 }
 
-struct dwarf_module *dwarf_module_open(struct arena *arena, const char *path, char *error, size_t size)
+struct dwarf_module *dwarf_module_open(struct dwarf_modules *modules, const char *path, char *error, size_t size)
 {
+    struct arena *arena = modules->arena;
     char *canonical = strchr(path, '/') ? realpath(path, NULL) : search_path(path);
     if (!canonical || !is_executable_file(canonical)) {
         snprintf(error, size, "cannot find executable '%s'", path);
         free(canonical);
         return NULL;
     }
-    for (int i = 0; i < opened_count; i++) {
-        if (strcmp(opened[i]->path, canonical) == 0) {
+    for (int i = 0; i < modules->count; i++) {
+        if (strcmp(modules->opened[i]->path, canonical) == 0) {
             free(canonical);
-            return opened[i];
+            return modules->opened[i];
         }
     }
-    /* Kept for the whole run: the module outlives any one arena's users. */
     struct dwarf_module *m = ARENA_NEW(arena, struct dwarf_module);
     m->path = arena_strdup(arena, canonical);
     free(canonical);
@@ -248,20 +244,18 @@ struct dwarf_module *dwarf_module_open(struct arena *arena, const char *path, ch
     m->cfi = dwarf_getcfi_elf(m->elf);
     read_segments(arena, m);
     build_index(arena, m);
-    struct dwarf_module **grown = realloc(opened, sizeof(*opened) * (size_t)(opened_count + 1));
+    struct dwarf_module **grown = realloc(modules->opened, sizeof(*grown) * (size_t)(modules->count + 1));
     if (grown) {
-        opened = grown;
-        opened[opened_count++] = m;
+        modules->opened = grown;
+        modules->opened[modules->count++] = m;
     }
     return m;
 }
 
-/* The cache above outlives one call but not the arena its modules live in:
- * the driver closes them before it frees that arena. */
-void dwarf_modules_close(void)
+void dwarf_modules_close(struct dwarf_modules *modules)
 {
-    for (int i = 0; i < opened_count; i++) {
-        struct dwarf_module *m = opened[i];
+    for (int i = 0; i < modules->count; i++) {
+        struct dwarf_module *m = modules->opened[i];
         if (m->cfi)
             dwarf_cfi_end(m->cfi);   /* dwarf_getcfi_elf's CFI is ours to end */
         if (m->dwarf)
@@ -271,9 +265,9 @@ void dwarf_modules_close(void)
         if (m->fd >= 0)
             close(m->fd);
     }
-    free(opened);
-    opened = NULL;
-    opened_count = 0;
+    free(modules->opened);
+    modules->opened = NULL;
+    modules->count = 0;
 }
 
 uint64_t dwarf_module_file_offset(const struct dwarf_module *m, uint64_t vaddr)
@@ -305,12 +299,12 @@ uint64_t dwarf_module_after_prologue(const struct dwarf_module *m, const struct 
 
 /* A library named as the program's loader would find it: the program's
  * DT_RUNPATH/DT_RPATH directories ($ORIGIN expanded), then the default search. */
-struct dwarf_module *dwarf_module_open_library(struct arena *arena, const char *program, const char *library,
-                                               char *error, size_t size)
+struct dwarf_module *dwarf_module_open_library(struct dwarf_modules *modules, const char *program,
+                                               const char *library, char *error, size_t size)
 {
     if (strchr(library, '/'))
-        return dwarf_module_open(arena, library, error, size);
-    struct dwarf_module *exe = dwarf_module_open(arena, program, error, size);
+        return dwarf_module_open(modules, library, error, size);
+    struct dwarf_module *exe = dwarf_module_open(modules, program, error, size);
     if (!exe)
         return NULL;
     char origin[4096];
@@ -340,12 +334,12 @@ struct dwarf_module *dwarf_module_open_library(struct arena *arena, const char *
                 else
                     snprintf(candidate, sizeof(candidate), "%.*s/%s", (int)len, dirs, library);
                 if (is_executable_file(candidate))
-                    return dwarf_module_open(arena, candidate, error, size);
+                    return dwarf_module_open(modules, candidate, error, size);
                 dirs = colon ? colon + 1 : NULL;
             }
         }
     }
-    return dwarf_module_open(arena, library, error, size);
+    return dwarf_module_open(modules, library, error, size);
 }
 
 int dwarf_module_frame_die(const struct dwarf_module *m, const struct dwarf_function *f, Dwarf_Die *die)

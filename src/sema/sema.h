@@ -12,6 +12,7 @@
 struct arena;
 struct diags;
 struct tp_format;
+struct dwarf_modules;
 
 enum symbol_kind {
     SYMBOL_GLOBAL,       /* script global: scalar or array */
@@ -125,6 +126,7 @@ struct sema_options {
     int string_size;             /* -D MAXSTRINGLEN */
     const char *target_command;  /* -c: names the binary of process.function(...) */
     int target_pid;              /* -x: likewise, through /proc/PID/exe */
+    struct dwarf_modules *modules;   /* the binaries opened (sema/dwarf.h), closed by the caller */
 };
 
 struct script {

@@ -538,7 +538,7 @@ static int lower_var_at(struct lowering *l, struct expr *e)
     struct dwarf_module *m = l->site->module;
     if (e->var_at.module) {
         char error[512];
-        m = dwarf_module_open(l->s->arena, e->var_at.module, error, sizeof(error));
+        m = dwarf_module_open(l->s->options->modules, e->var_at.module, error, sizeof(error));
         if (!m)
             return target_lower_error(l, "%s", error);
     }
@@ -637,7 +637,7 @@ static int cast_module_type(struct lowering *l, const char *modules, const char 
         const char *end = strchr(start, ':');
         size_t n = end ? (size_t)(end - start) : strlen(start);
         char error[512];
-        struct dwarf_module *m = dwarf_module_open(l->s->arena, arena_strndup(l->s->arena, start, n), error,
+        struct dwarf_module *m = dwarf_module_open(l->s->options->modules, arena_strndup(l->s->arena, start, n), error,
                                                    sizeof(error));
         if (!m)
             return target_lower_error(l, "%s", error);

@@ -733,8 +733,8 @@ int sema_resolve_process(struct sema *s, struct stmt *body, struct probe_point *
         return 0;
     char error[512];
     struct dwarf_module *m = pp.library
-        ? dwarf_module_open_library(s->arena, pp.path, pp.library, error, sizeof(error))
-        : dwarf_module_open(s->arena, pp.path, error, sizeof(error));
+        ? dwarf_module_open_library(s->options->modules, pp.path, pp.library, error, sizeof(error))
+        : dwarf_module_open(s->options->modules, pp.path, error, sizeof(error));
     if (!m)
         return point_error(s, point, point->components->span,
                            arena_printf(s->arena, "while resolving probe point: %s", error));

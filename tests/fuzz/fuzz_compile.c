@@ -21,6 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct arena arena;
     struct diags diags;
     arena_init(&arena);
+    struct dwarf_modules modules = {.arena = &arena};
     diags_init(&diags);
     const struct source_file *file = source_from_string(&arena, "fuzz.tp", (const char *)data, size);
     struct parse_options parse_options = {.args = fuzz_args, .arg_count = 2,
@@ -29,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (ast && !diags.error_count) {
         const char *tapset_dirs[] = {TAP_SOURCE_TAPSETS};
         struct sema_options sema_options = {.tapset_dirs = tapset_dirs, .tapset_dir_count = 1,
-                                            .string_size = 512};
+                                            .string_size = 512, .modules = &modules};
         struct script *script = sema_analyze(&arena, &diags, ast, &sema_options);
         if (script && !diags.error_count) {
             struct codegen_options codegen_options = {.string_size = 512, .events_size = 8 << 20,
@@ -39,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     diags_print(&diags, fuzz_null_output());
     diags_free(&diags);
-    dwarf_modules_close();   /* as tap does: the modules cached by sema live in this arena */
+    dwarf_modules_close(&modules);   /* before the arena the modules live in */
     arena_free(&arena);
     return 0;
 }

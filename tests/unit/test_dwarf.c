@@ -38,10 +38,11 @@ static int is_reg_plus(const struct expr *e, int reg, int64_t offset)
            e->binary.lhs->reg.number == reg && e->binary.rhs->kind == EXPR_INT && e->binary.rhs->int_value == offset;
 }
 
-static void check_o0(struct arena *arena)
+static void check_o0(struct dwarf_modules *modules)
 {
+    struct arena *arena = modules->arena;
     char error[256];
-    struct dwarf_module *m = dwarf_module_open(arena, TAP_TEST_PROGRAMS "/t_args", error, sizeof(error));
+    struct dwarf_module *m = dwarf_module_open(modules, TAP_TEST_PROGRAMS "/t_args", error, sizeof(error));
     CHECK(m != NULL);
     if (!m)
         return;
@@ -79,11 +80,12 @@ static void check_o0(struct arena *arena)
 }
 
 /* The location of VARIABLE at the first instruction of FUNCTION in a test program. */
-static int location_at_entry(struct arena *arena, const char *program, const char *function_name,
+static int location_at_entry(struct dwarf_modules *modules, const char *program, const char *function_name,
                              const char *variable, struct dwarf_location *loc)
 {
+    struct arena *arena = modules->arena;
     char error[256];
-    struct dwarf_module *m = dwarf_module_open(arena, program, error, sizeof(error));
+    struct dwarf_module *m = dwarf_module_open(modules, program, error, sizeof(error));
     const struct dwarf_function *f = m ? find(m, function_name) : NULL;
     Dwarf_Die function, var;
     if (!f || !dwarf_module_function_die(m, f, &function) || !find_variable(m, f, variable, &var))
@@ -92,19 +94,19 @@ static int location_at_entry(struct arena *arena, const char *program, const cha
     return dwarf_variable_location(&ev, &var, loc);
 }
 
-static void check_o2(struct arena *arena)
+static void check_o2(struct dwarf_modules *modules)
 {
     /* -O2: a location list; at the entry v is in rdi (DWARF register 5). */
     struct dwarf_location loc;
-    CHECK(location_at_entry(arena, TAP_TEST_PROGRAMS "/t_args_o2", "scale", "v", &loc));
+    CHECK(location_at_entry(modules, TAP_TEST_PROGRAMS "/t_args_o2", "scale", "v", &loc));
     CHECK(loc.kind == LOC_REG && loc.reg == 5);
 }
 
 /* sum_pair's struct parameter at -O2: rdi and rsi as two 8-byte pieces. */
-static void check_pieces_o2(struct arena *arena)
+static void check_pieces_o2(struct dwarf_modules *modules)
 {
     struct dwarf_location loc;
-    CHECK(location_at_entry(arena, TAP_TEST_PROGRAMS "/t_pieces_o2", "sum_pair", "s", &loc));
+    CHECK(location_at_entry(modules, TAP_TEST_PROGRAMS "/t_pieces_o2", "sum_pair", "s", &loc));
     CHECK(loc.kind == LOC_PIECES && loc.piece_count == 2);
     if (loc.kind != LOC_PIECES || loc.piece_count != 2)
         return;
@@ -154,12 +156,13 @@ int main(void)
 {
     struct arena arena;
     arena_init(&arena);
-    check_o0(&arena);
-    check_o2(&arena);
+    struct dwarf_modules modules = {.arena = &arena};
+    check_o0(&modules);
+    check_o2(&modules);
     check_narrow(&arena);
-    check_pieces_o2(&arena);
+    check_pieces_o2(&modules);
     check_piece_kinds(&arena);
-    dwarf_modules_close();
+    dwarf_modules_close(&modules);
     arena_free(&arena);
     return check_summary();
 }
