@@ -228,6 +228,7 @@ struct dwarf_module *dwarf_module_open(struct dwarf_modules *modules, const char
     }
     struct dwarf_module *m = ARENA_NEW(arena, struct dwarf_module);
     m->path = arena_strdup(arena, canonical);
+    m->type_names.arena = arena;
     free(canonical);
     elf_version(EV_CURRENT);
     m->fd = open(m->path, O_RDONLY | O_CLOEXEC);

@@ -37,7 +37,7 @@ static const char *describe(struct arena *arena, const struct probe *probe, int 
         if (site->is_return && dwarf_module_function_die(site->module, site->function, &function) &&
             dwarf_die_type(&function, &type)) {
             strbuf_puts(&sb, " $return:");
-            dwarf_type_spell(&sb, &type);
+            strbuf_puts(&sb, dwarf_type_name(&site->module->type_names, &type));
         }
         uprobe_spell_variables(&sb, site);
     }

@@ -21,8 +21,11 @@ const char *sema_point_text(struct sema *s, const struct probe_point *point)
         strbuf_puts(&sb, c->name);
         if (c->arg_kind == PROBE_ARG_INT)
             strbuf_printf(&sb, "(%lld)", (long long)c->arg_int);
-        else if (c->arg_kind == PROBE_ARG_STRING)
-            strbuf_printf(&sb, "(\"%s\")", c->arg_string);
+        else if (c->arg_kind == PROBE_ARG_STRING) {   /* once per probe: 20k for -L, so no printf */
+            strbuf_puts(&sb, "(\"");
+            strbuf_puts(&sb, c->arg_string);
+            strbuf_puts(&sb, "\")");
+        }
     }
     const char *text = arena_strdup(s->arena, sb.data ? sb.data : "");
     strbuf_free(&sb);
