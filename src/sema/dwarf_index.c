@@ -21,6 +21,7 @@ struct index_builder {
     struct arena *arena;
     struct dwarf_module *module;
     int capacity;
+    const char *last_file, *last_file_copy;   /* most functions share their CU's file name */
 };
 
 static void add_function(struct index_builder *b, const struct dwarf_function *f)
@@ -53,7 +54,11 @@ static int collect_function(Dwarf_Die *die, void *arg)
     struct dwarf_function f = {.name = arena_strdup(b->arena, name), .entry = entry,
                                .die_offset = dwarf_dieoffset(die)};
     const char *file = dwarf_decl_file(die);
-    f.decl_file = file ? arena_strdup(b->arena, file) : NULL;
+    if (file && file != b->last_file) {
+        b->last_file = file;
+        b->last_file_copy = arena_strdup(b->arena, file);
+    }
+    f.decl_file = file ? b->last_file_copy : NULL;
     dwarf_decl_line(die, &f.decl_line);
     Dwarf_Attribute attr;
     bool external = false;
@@ -397,6 +402,21 @@ static void walk_inlines(struct inline_walk *w, Dwarf_Die *parent, Dwarf_Off sub
     } while (dwarf_siblingof(&child, &child) == 0);
 }
 
+/* Whether the CU's abbreviations allow a DW_TAG_inlined_subroutine: a CU
+ * without one (all of -O0 code) has no inlined instance to walk for. */
+static int cu_may_have_inlines(Dwarf_Die *cu)
+{
+    Dwarf_Off offset = 0;
+    size_t length;
+    Dwarf_Abbrev *abbrev;
+    while ((abbrev = dwarf_getabbrev(cu, offset, &length)) != NULL && abbrev != DWARF_END_ABBREV) {
+        if (dwarf_getabbrevtag(abbrev) == DW_TAG_inlined_subroutine)
+            return 1;
+        offset += length;
+    }
+    return abbrev == NULL;   /* unreadable: walk it */
+}
+
 void dwarf_module_index_inlines(struct arena *arena, struct dwarf_module *m)
 {
     if (m->inlines_indexed || !m->dwarf)
@@ -407,7 +427,7 @@ void dwarf_module_index_inlines(struct arena *arena, struct dwarf_module *m)
     size_t header_size;
     while (dwarf_nextcu(m->dwarf, offset, &next, &header_size, NULL, NULL, NULL) == 0) {
         Dwarf_Die cu;
-        if (dwarf_offdie(m->dwarf, offset + header_size, &cu))
+        if (dwarf_offdie(m->dwarf, offset + header_size, &cu) && cu_may_have_inlines(&cu))
             walk_inlines(&w, &cu, 0, 0);
         offset = next;
     }

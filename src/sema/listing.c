@@ -74,7 +74,9 @@ int sema_list_points(struct arena *arena, struct diags *diags, const char *point
     }
     qsort(lines, (size_t)count, sizeof(*lines), compare_lines);
     for (int i = 0; i < count; i++)
-        if (i == 0 || strcmp(lines[i], lines[i - 1]) != 0)
-            fprintf(out, "%s\n", lines[i]);
+        if (i == 0 || strcmp(lines[i], lines[i - 1]) != 0) {
+            fputs(lines[i], out);
+            putc('\n', out);
+        }
     return 0;
 }
