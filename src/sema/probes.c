@@ -132,14 +132,14 @@ static const struct { const char *name; point_resolver resolve; } resolvers[] = 
 };
 
 struct probe *sema_new_probe(struct sema *s, struct probe_point *point, struct stmt *body,
-                             struct frame_layout *frame)
+                             struct frame_layout *frame, const char *text)
 {
     struct probe *probe = ARENA_NEW(s->arena, struct probe);
     probe->span = point->span;
     probe->body = body;
     probe->frame = frame;
     probe->condition = point->condition;
-    probe->point = sema_point_text(s, point);
+    probe->point = text ? text : sema_point_text(s, point);
     return probe;
 }
 
@@ -195,7 +195,7 @@ int sema_resolve_point(struct sema *s, struct probe_point *point, struct stmt *b
                        sema_point_text(s, point));
         return added > 0 ? added : 0;
     }
-    struct probe *probe = sema_new_probe(s, point, body, frame);
+    struct probe *probe = sema_new_probe(s, point, body, frame, NULL);
     /* A resolver fills `probe` (its last match) and returns how many probes
      * it matched; it adds the earlier matches itself with sema_add_probe_copy. */
     int count = resolve(s, point, probe);

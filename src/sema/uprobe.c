@@ -520,14 +520,13 @@ struct probe *uprobe_add_site(struct sema *s, struct stmt *body, struct probe_po
                              struct frame_layout *frame, struct uprobe_site *site, const char *text,
                              struct probe **leader)
 {
-    struct probe *probe = sema_new_probe(s, point, body, frame);
+    struct probe *probe = sema_new_probe(s, point, body, frame, text);
     probe->body = sema_clone_stmt(s->arena, body);
     probe->condition = point->condition ? sema_clone_expr(s->arena, point->condition) : NULL;
     probe->kind = site->is_return ? PROBE_URETPROBE : PROBE_UPROBE;
     probe->path = site->module->path;
     probe->function = site->function ? site->function->name : "";
     probe->site = site;
-    probe->point = text;
     struct folding folding = {s, site};
     fold_stmt(&folding, probe->body);
     if (probe->condition)
