@@ -221,12 +221,14 @@ int session_open_events(struct session *s)
     return 0;
 }
 
-/* One bounded batch of output, then every control record. */
-void session_drain(struct session *s)
+/* One bounded batch of output, then every control record. Returns 1 when
+ * the batch was cut short (more records are waiting), else 0. */
+int session_drain(struct session *s)
 {
     s->batch_records = 0;
-    ring_buffer__consume(s->events);
+    int cut = ring_buffer__consume(s->events) == -EAGAIN;
     ring_buffer__consume(s->control);
+    return cut;
 }
 
 /* Everything queued (handlers have stopped, or an error needs the output

@@ -32,9 +32,9 @@ int session_block_signals(struct session *s)
     return s->signal_fd < 0 ? -1 : 0;
 }
 
-static int watch(struct session *s, int fd, enum loop_source source)
+static int watch(struct session *s, int fd, enum loop_source source, uint32_t flags)
 {
-    struct epoll_event ev = { .events = EPOLLIN, .data.u32 = source };
+    struct epoll_event ev = { .events = EPOLLIN | flags, .data.u32 = source };
     return fd < 0 ? 0 : epoll_ctl(s->epoll_fd, EPOLL_CTL_ADD, fd, &ev);
 }
 
@@ -55,15 +55,15 @@ static int arm_timeout(struct session *s)
     return timerfd_settime(s->timer_fd, 0, &spec, NULL);
 }
 
-static void handle(struct session *s, enum loop_source source)
+/* Returns 1 when records are still waiting after a bounded batch. */
+static int handle(struct session *s, enum loop_source source)
 {
     struct signalfd_siginfo info;
 
     switch (source) {
     case SOURCE_EVENTS:
     case SOURCE_CONTROL:
-        session_drain(s);
-        break;
+        return session_drain(s);
     case SOURCE_SIGNAL:
         while (read(s->signal_fd, &info, sizeof(info)) == sizeof(info)) {
             if (s->end == SESSION_RUNNING)
@@ -78,6 +78,7 @@ static void handle(struct session *s, enum loop_source source)
             s->end = SESSION_END_TIMEOUT;
         break;
     }
+    return 0;
 }
 
 int session_loop(struct session *s)
@@ -85,31 +86,37 @@ int session_loop(struct session *s)
     struct epoll_event events[8];
 
     s->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+    /* Edge-triggered: tap_events wakes the loop only when a record asked
+     * for it, not whenever a record that woke nobody is unread (level
+     * triggering polled the ring again after every batch, so a steady
+     * stream of events cost a wakeup and a write per few records). */
     if (s->epoll_fd < 0 || arm_timeout(s) < 0 ||
-        watch(s, ring_buffer__epoll_fd(s->events), SOURCE_EVENTS) < 0 ||
-        watch(s, ring_buffer__epoll_fd(s->control), SOURCE_CONTROL) < 0 ||
-        watch(s, s->signal_fd, SOURCE_SIGNAL) < 0 ||
-        watch(s, s->target_pidfd, SOURCE_TARGET) < 0 ||
-        watch(s, s->timer_fd, SOURCE_TIMER) < 0) {
+        watch(s, ring_buffer__epoll_fd(s->events), SOURCE_EVENTS, EPOLLET) < 0 ||
+        watch(s, ring_buffer__epoll_fd(s->control), SOURCE_CONTROL, 0) < 0 ||
+        watch(s, s->signal_fd, SOURCE_SIGNAL, 0) < 0 ||
+        watch(s, s->target_pidfd, SOURCE_TARGET, 0) < 0 ||
+        watch(s, s->timer_fd, SOURCE_TIMER, 0) < 0) {
         fprintf(stderr, "ERROR: cannot set up the event loop: %s\n", strerror(errno));
         return -1;
     }
     /* Records may have arrived between attach and now. */
-    session_drain(s);
+    int more = session_drain(s);
     session_flush(s);
     while (s->end == SESSION_RUNNING) {
-        /* records that woke nobody (see TAP_WAKEUP_PERIOD_NS) are read on time */
-        int n = epoll_wait(s->epoll_fd, events, 8, (int)(TAP_WAKEUP_PERIOD_NS / 1000000));
+        /* records that woke nobody (see TAP_WAKEUP_PERIOD_NS) are read on
+         * time; a batch cut short goes on at once (no edge will come) */
+        int n = epoll_wait(s->epoll_fd, events, 8, more ? 0 : (int)(TAP_WAKEUP_PERIOD_NS / 1000000));
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0) {
             fprintf(stderr, "ERROR: epoll_wait: %s\n", strerror(errno));
             return -1;
         }
+        more = 0;
         if (n == 0)
-            session_drain(s);
+            more = session_drain(s);
         for (int i = 0; i < n; i++)
-            handle(s, events[i].data.u32);
+            more |= handle(s, events[i].data.u32);
         session_flush(s);
     }
     return 0;

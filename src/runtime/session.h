@@ -86,7 +86,7 @@ int session_attach(struct session *s);
 void session_detach(struct session *s);
 /* events.c */
 int session_open_events(struct session *s);
-void session_drain(struct session *s);
+int session_drain(struct session *s);
 void session_drain_all(struct session *s);
 int session_flush(struct session *s);
 int session_run_probes(struct session *s, enum program_probe_kind kind);
