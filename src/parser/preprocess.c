@@ -14,6 +14,9 @@
 #include "parser.h"
 
 #define PP_MAX_DEPTH 256
+/* Tokens that macro bodies and arguments may yield in all: nesting alone
+ * does not stop `@define f %( @f @f %)`-style doubling from exhausting memory. */
+#define PP_MAX_EXPANDED 100000
 
 struct pp_macro {
     const char *name;
@@ -58,6 +61,8 @@ struct pp {
     struct token_array *out;
     int errors;
     int fatal;                  /* runaway expansion: stop */
+    long expanded;              /* tokens read from macro frames so far */
+    struct span expansion_site; /* the outermost macro use being expanded */
     struct utsname uts;
     int have_uts;
     char *config;               /* kernel config text, loaded on first CONFIG_ use */
@@ -80,6 +85,8 @@ static void pp_push(struct pp *pp, const struct token *tokens, int count, struct
         pp->fatal = 1;
         return;
     }
+    if (depth == 1)
+        pp->expansion_site = site;
     struct pp_frame *f = ARENA_NEW(pp->arena, struct pp_frame);
     f->tokens = tokens;
     f->count = count;
@@ -95,6 +102,12 @@ static const struct token *pp_next_raw(struct pp *pp, struct pp_env **env)
     for (;;) {
         struct pp_frame *f = pp->top;
         if (f->pos < f->count && !pp->fatal) {
+            if (f->depth > 0 && ++pp->expanded > PP_MAX_EXPANDED) {
+                pp_error(pp, pp->expansion_site, "%s",
+                         "macro expansion too large (over 100000 tokens)");
+                pp->fatal = 1;
+                continue;
+            }
             if (env)
                 *env = f->env;
             return &f->tokens[f->pos++];
