@@ -76,14 +76,24 @@ static const struct program_probe *probe_of_prog(const struct program *program, 
     return NULL;
 }
 
+static int has_uprobes(const struct program *program)
+{
+    for (int i = 0; i < program->probe_count; i++) {
+        if (program->probes[i].kind == PROGRAM_PROBE_UPROBE || program->probes[i].kind == PROGRAM_PROBE_URETPROBE)
+            return 1;
+    }
+    return 0;
+}
+
 static int configure_programs(struct session *s)
 {
     struct bpf_program *prog;
 
     /* TAP_NO_UPROBE_MULTI=1 takes the perf-event path of older kernels
-     * (tests cover both paths on one kernel). */
+     * (tests cover both paths on one kernel). The kernel is asked (a program
+     * load) only when there is a uprobe to attach. */
     const char *no_multi = getenv("TAP_NO_UPROBE_MULTI");
-    s->uprobe_multi = !(no_multi && no_multi[0] == '1') && uprobe_multi_supported();
+    s->uprobe_multi = !(no_multi && no_multi[0] == '1') && has_uprobes(s->program) && uprobe_multi_supported();
     bpf_object__for_each_program(prog, s->object) {
         const struct program_probe *probe = probe_of_prog(s->program, bpf_program__name(prog));
         if (!probe) {
