@@ -522,12 +522,26 @@ struct probe *uprobe_add_site(struct sema *s, struct stmt *body, struct probe_po
 
 static const char *closest_functions(struct sema *s, struct dwarf_module *m, const char *name);
 
+/* A handler reading no target variable sits on the first instruction
+ * (entry_is_enough() says so after folding, which has nothing to fold
+ * then): the end of the prologue is not needed, and finding it makes libdw
+ * decode the CU's whole line table (7 MB for SQLite's one CU). */
+static int reads_targets(struct stmt *body, struct expr *condition)
+{
+    struct target_use use = {0};
+    note_stmt(&use, body);
+    note_expr(&use, condition);
+    free(use.names);
+    return use.any;
+}
+
 static int resolve_functions(struct sema *s, struct stmt *body, struct probe_point *point,
                              struct frame_layout *frame, struct dwarf_module *m, struct process_point *pp)
 {
     int added = 0;
     struct probe *leader = NULL;
     int is_return = pp->suffix && strcmp(pp->suffix, "return") == 0;
+    int entry_only = !reads_targets(body, point->condition);
     for (int i = 0; i < m->function_count; i++) {
         const struct dwarf_function *f = &m->functions[i];
         if (!uprobe_function_matches(&pp->pattern, f))
@@ -540,7 +554,7 @@ static int resolve_functions(struct sema *s, struct stmt *body, struct probe_poi
         site->module = m;
         site->function = f;
         site->is_return = is_return;
-        site->at_entry = is_return || !f->die_offset;
+        site->at_entry = is_return || !f->die_offset || entry_only;
         site->pc = site->at_entry ? f->entry : dwarf_module_after_prologue(m, f);
         site->choose_entry = !site->at_entry;
         const char *text = arena_printf(s->arena, "process(\"%s\").function(\"%s\")%s%s", m->path,
