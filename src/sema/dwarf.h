@@ -35,6 +35,16 @@ struct dwarf_function {
     int has_return;              /* DWARF says it returns a value (symbols: assumed) */
 };
 
+/* Type names already spelled, keyed by the DIE's address in the mapped
+ * DWARF (unique across .debug_info, .debug_types and a dwz alt file, where
+ * offsets are not): -L spells the same few types for thousands of variables.
+ * Open addressing; the slots live in the arena. */
+struct dwarf_type_names {
+    struct arena *arena;
+    struct dwarf_type_name { const void *die; const char *text; } *slots;
+    size_t capacity, count;      /* capacity: 0 or a power of two */
+};
+
 /* One ELF binary, opened once per compilation and kept. */
 struct dwarf_module {
     const char *path;            /* canonical absolute path */
@@ -50,6 +60,7 @@ struct dwarf_module {
     struct dwarf_function *inlines;     /* inlined instances, found on first use */
     int inline_count;
     int inlines_indexed;
+    struct dwarf_type_names type_names;
     struct dwarf_file_tables *file_tables;   /* dwarf_files.c: CUs' file names */
 };
 
@@ -89,6 +100,8 @@ uint64_t dwarf_module_after_prologue(const struct dwarf_module *m, const struct 
 /* dwarf_types.c */
 /* "int", "char const*", "struct point*" (SystemTap's spelling). */
 void dwarf_type_spell(struct strbuf *sb, Dwarf_Die *type);
+/* The same spelling, made once per type DIE and kept in `names`. */
+const char *dwarf_type_name(struct dwarf_type_names *names, Dwarf_Die *type);
 /* Strips typedefs and cv-qualifiers; 0 when there is no type (void). */
 int dwarf_type_resolve(Dwarf_Die *type, Dwarf_Die *out);
 int dwarf_die_type(Dwarf_Die *die, Dwarf_Die *type);

@@ -227,6 +227,7 @@ struct dwarf_module *dwarf_module_open(struct dwarf_modules *modules, const char
     }
     struct dwarf_module *m = ARENA_NEW(arena, struct dwarf_module);
     m->path = arena_strdup(arena, canonical);
+    m->type_names.arena = arena;
     free(canonical);
     elf_version(EV_CURRENT);
     m->fd = open(m->path, O_RDONLY | O_CLOEXEC);
@@ -394,6 +395,21 @@ static void walk_inlines(struct inline_walk *w, Dwarf_Die *parent, Dwarf_Off sub
     } while (dwarf_siblingof(&child, &child) == 0);
 }
 
+/* Whether the CU's abbreviations allow a DW_TAG_inlined_subroutine: a CU
+ * without one (all of -O0 code) has no inlined instance to walk for. */
+static int cu_may_have_inlines(Dwarf_Die *cu)
+{
+    Dwarf_Off offset = 0;
+    size_t length;
+    Dwarf_Abbrev *abbrev;
+    while ((abbrev = dwarf_getabbrev(cu, offset, &length)) != NULL && abbrev != DWARF_END_ABBREV) {
+        if (dwarf_getabbrevtag(abbrev) == DW_TAG_inlined_subroutine)
+            return 1;
+        offset += length;
+    }
+    return abbrev == NULL;   /* unreadable: walk it */
+}
+
 void dwarf_module_index_inlines(struct arena *arena, struct dwarf_module *m)
 {
     if (m->inlines_indexed || !m->dwarf)
@@ -404,7 +420,7 @@ void dwarf_module_index_inlines(struct arena *arena, struct dwarf_module *m)
     size_t header_size;
     while (dwarf_nextcu(m->dwarf, offset, &next, &header_size, NULL, NULL, NULL) == 0) {
         Dwarf_Die cu;
-        if (dwarf_offdie(m->dwarf, offset + header_size, &cu))
+        if (dwarf_offdie(m->dwarf, offset + header_size, &cu) && cu_may_have_inlines(&cu))
             walk_inlines(&w, &cu, 0, 0);
         offset = next;
     }

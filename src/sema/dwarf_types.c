@@ -2,7 +2,9 @@
  * ("char const*", "struct point*", "int[]", "int (*) (int)"), and the
  * stripping of typedefs and qualifiers that member access needs. */
 #include <dwarf.h>
+#include <stdint.h>
 
+#include "base/arena.h"
 #include "base/strbuf.h"
 #include "sema/dwarf.h"
 
@@ -103,4 +105,42 @@ void dwarf_type_spell(struct strbuf *sb, Dwarf_Die *type)
     default:
         strbuf_puts(sb, name ? name : "?");
     }
+}
+
+/* --- spelled names, cached ------------------------------------------------ */
+
+static size_t name_slot(const struct dwarf_type_names *names, const void *die)
+{
+    uint64_t h = (uint64_t)(uintptr_t)die * 0x9e3779b97f4a7c15ull;   /* Fibonacci hashing */
+    size_t i = (size_t)(h >> 32) & (names->capacity - 1);
+    while (names->slots[i].die && names->slots[i].die != die)
+        i = (i + 1) & (names->capacity - 1);
+    return i;
+}
+
+static void grow_names(struct dwarf_type_names *names)
+{
+    struct dwarf_type_names grown = *names;
+    grown.capacity = names->capacity ? names->capacity * 2 : 16;
+    grown.slots = ARENA_ARRAY(names->arena, struct dwarf_type_name, grown.capacity);
+    for (size_t i = 0; i < names->capacity; i++)
+        if (names->slots[i].die)
+            grown.slots[name_slot(&grown, names->slots[i].die)] = names->slots[i];
+    *names = grown;
+}
+
+const char *dwarf_type_name(struct dwarf_type_names *names, Dwarf_Die *type)
+{
+    if (2 * (names->count + 1) > names->capacity)
+        grow_names(names);
+    size_t i = name_slot(names, type->addr);
+    if (names->slots[i].die)
+        return names->slots[i].text;
+    struct strbuf sb;
+    strbuf_init(&sb);
+    dwarf_type_spell(&sb, type);
+    names->slots[i] = (struct dwarf_type_name){type->addr, arena_strndup(names->arena, sb.data ? sb.data : "", sb.len)};
+    names->count++;
+    strbuf_free(&sb);
+    return names->slots[i].text;
 }

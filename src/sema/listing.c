@@ -37,7 +37,7 @@ static const char *describe(struct arena *arena, const struct probe *probe, int 
         if (site->is_return && dwarf_module_function_die(site->module, site->function, &function) &&
             dwarf_die_type(&function, &type)) {
             strbuf_puts(&sb, " $return:");
-            dwarf_type_spell(&sb, &type);
+            strbuf_puts(&sb, dwarf_type_name(&site->module->type_names, &type));
         }
         uprobe_spell_variables(&sb, site);
     }
@@ -74,7 +74,9 @@ int sema_list_points(struct arena *arena, struct diags *diags, const char *point
     }
     qsort(lines, (size_t)count, sizeof(*lines), compare_lines);
     for (int i = 0; i < count; i++)
-        if (i == 0 || strcmp(lines[i], lines[i - 1]) != 0)
-            fprintf(out, "%s\n", lines[i]);
+        if (i == 0 || strcmp(lines[i], lines[i - 1]) != 0) {
+            fputs(lines[i], out);
+            putc('\n', out);
+        }
     return 0;
 }

@@ -21,8 +21,11 @@ const char *sema_point_text(struct sema *s, const struct probe_point *point)
         strbuf_puts(&sb, c->name);
         if (c->arg_kind == PROBE_ARG_INT)
             strbuf_printf(&sb, "(%lld)", (long long)c->arg_int);
-        else if (c->arg_kind == PROBE_ARG_STRING)
-            strbuf_printf(&sb, "(\"%s\")", c->arg_string);
+        else if (c->arg_kind == PROBE_ARG_STRING) {   /* once per probe: 20k for -L, so no printf */
+            strbuf_puts(&sb, "(\"");
+            strbuf_puts(&sb, c->arg_string);
+            strbuf_puts(&sb, "\")");
+        }
     }
     const char *text = arena_strdup(s->arena, sb.data ? sb.data : "");
     strbuf_free(&sb);
@@ -129,14 +132,14 @@ static const struct { const char *name; point_resolver resolve; } resolvers[] = 
 };
 
 struct probe *sema_new_probe(struct sema *s, struct probe_point *point, struct stmt *body,
-                             struct frame_layout *frame)
+                             struct frame_layout *frame, const char *text)
 {
     struct probe *probe = ARENA_NEW(s->arena, struct probe);
     probe->span = point->span;
     probe->body = body;
     probe->frame = frame;
     probe->condition = point->condition;
-    probe->point = sema_point_text(s, point);
+    probe->point = text ? text : sema_point_text(s, point);
     return probe;
 }
 
@@ -192,7 +195,7 @@ int sema_resolve_point(struct sema *s, struct probe_point *point, struct stmt *b
                        sema_point_text(s, point));
         return added > 0 ? added : 0;
     }
-    struct probe *probe = sema_new_probe(s, point, body, frame);
+    struct probe *probe = sema_new_probe(s, point, body, frame, NULL);
     /* A resolver fills `probe` (its last match) and returns how many probes
      * it matched; it adds the earlier matches itself with sema_add_probe_copy. */
     int count = resolve(s, point, probe);

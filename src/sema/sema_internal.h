@@ -41,8 +41,9 @@ const char *sema_similar_names(struct sema *s, const char *name, int functions);
 
 /* probes.c */
 void sema_resolve_probe(struct sema *s, struct decl *decl);
+/* `text` is the probe's pp(); NULL: the point as written. */
 struct probe *sema_new_probe(struct sema *s, struct probe_point *point, struct stmt *body,
-                             struct frame_layout *frame);
+                             struct frame_layout *frame, const char *text);
 void sema_add_probe(struct sema *s, struct probe *probe);
 /* Resolves one point (aliases included) into probes running `body` with
  * `frame`; returns how many probes were added. */

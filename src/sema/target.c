@@ -45,33 +45,22 @@ static void add_variable(struct variable_list *list, Dwarf_Die *die)
     for (int i = 0; i < list->count; i++)
         if (strcmp(list->items[i].name, name) == 0)
             return;     /* shadowed by an inner scope */
-    list->items = realloc(list->items, sizeof(*list->items) * (size_t)(list->count + 1));
+    int n = list->count;
+    if (n == 0 || (n >= 4 && (n & (n - 1)) == 0))     /* room for 4, then doubled */
+        list->items = realloc(list->items, sizeof(*list->items) * (size_t)(n ? 2 * n : 4));
     list->items[list->count++] = (struct target_variable){name, *die};
-}
-
-static void add_children(struct variable_list *list, Dwarf_Die *scope, int tag)
-{
-    Dwarf_Die child;
-    if (dwarf_child(scope, &child) != 0)
-        return;
-    do {
-        if (dwarf_tag(&child) == tag)
-            add_variable(list, &child);
-    } while (dwarf_siblingof(&child, &child) == 0);
 }
 
 /* Parameters in declaration order. An inlined instance's own DIEs may come
  * in another order (gcc puts constants first) or miss some: walk the
  * abstract origin's and use the instance's DIE for each where it has one. */
-static void add_parameters(struct variable_list *list, Dwarf_Die *function)
+static int add_inlined_parameters(struct variable_list *list, Dwarf_Die *function)
 {
     Dwarf_Attribute attr;
     Dwarf_Die origin, param, concrete;
     if (!dwarf_attr(function, DW_AT_abstract_origin, &attr) || !dwarf_formref_die(&attr, &origin) ||
-        dwarf_child(&origin, &param) != 0) {
-        add_children(list, function, DW_TAG_formal_parameter);
-        return;
-    }
+        dwarf_child(&origin, &param) != 0)
+        return 0;
     do {
         if (dwarf_tag(&param) != DW_TAG_formal_parameter)
             continue;
@@ -86,6 +75,44 @@ static void add_parameters(struct variable_list *list, Dwarf_Die *function)
         }
         add_variable(list, &chosen);
     } while (dwarf_siblingof(&param, &param) == 0);
+    return 1;
+}
+
+/* The parameters and variables of the scopes holding the pc, each scope's
+ * children read in one walk (libdw pays a few hundred instructions per DIE
+ * step, and -L visits every function). */
+struct scope_entry { Dwarf_Die die; int tag, depth; };
+struct scope_entries { struct scope_entry *items; int count, capacity; };
+
+/* Adds scope's parameters and variables at `depth`; returns whether a
+ * lexical block holds the pc, in *inner. */
+static int read_scope(struct scope_entries *entries, Dwarf_Die *scope, int depth, uint64_t pc, Dwarf_Die *inner)
+{
+    Dwarf_Die child;
+    int found = 0;
+    if (dwarf_child(scope, &child) != 0)
+        return 0;
+    do {
+        int tag = dwarf_tag(&child);
+        if (tag == DW_TAG_lexical_block && !found && dwarf_haspc(&child, pc) == 1) {
+            *inner = child;
+            found = 1;
+        } else if (tag == DW_TAG_formal_parameter || tag == DW_TAG_variable) {
+            if (entries->count == entries->capacity) {
+                entries->capacity = entries->capacity ? 2 * entries->capacity : 16;
+                entries->items = realloc(entries->items, sizeof(*entries->items) * (size_t)entries->capacity);
+            }
+            entries->items[entries->count++] = (struct scope_entry){child, tag, depth};
+        }
+    } while (dwarf_siblingof(&child, &child) == 0);
+    return found;
+}
+
+static void add_entries(struct variable_list *list, const struct scope_entries *entries, int depth, int tag)
+{
+    for (int i = 0; i < entries->count; i++)
+        if (entries->items[i].depth == depth && entries->items[i].tag == tag)
+            add_variable(list, &entries->items[i].die);
 }
 
 /* Innermost scope first; in the function's own scope, parameters before
@@ -95,29 +122,24 @@ static void add_parameters(struct variable_list *list, Dwarf_Die *function)
 int target_site_variables(struct uprobe_site *site, struct variable_list *list)
 {
     memset(list, 0, sizeof(*list));
-    Dwarf_Die scopes[32];
-    if (!site->function || !dwarf_module_function_die(site->module, site->function, &scopes[0]))
+    Dwarf_Die scope, inner;
+    if (!site->function || !dwarf_module_function_die(site->module, site->function, &scope))
         return 0;
-    int depth = 1;
-    while (depth < 32) {
-        Dwarf_Die child;
-        int found = 0;
-        if (dwarf_child(&scopes[depth - 1], &child) == 0) {
-            do {
-                if (dwarf_tag(&child) == DW_TAG_lexical_block && dwarf_haspc(&child, site->pc) == 1) {
-                    scopes[depth++] = child;
-                    found = 1;
-                    break;
-                }
-            } while (dwarf_siblingof(&child, &child) == 0);
-        }
-        if (!found)
-            break;
+    Dwarf_Die function = scope;
+    struct scope_entries entries = {0};
+    int depth = 0;
+    while (depth < 31 && read_scope(&entries, &scope, depth, site->pc, &inner)) {
+        scope = inner;
+        depth++;
     }
-    for (int i = depth - 1; i > 0; i--)
-        add_children(list, &scopes[i], DW_TAG_variable);
-    add_parameters(list, &scopes[0]);
-    add_children(list, &scopes[0], DW_TAG_variable);
+    if (depth == 31)
+        read_scope(&entries, &scope, depth, site->pc, &inner);
+    for (int d = depth; d > 0; d--)
+        add_entries(list, &entries, d, DW_TAG_variable);
+    if (!add_inlined_parameters(list, &function))
+        add_entries(list, &entries, 0, DW_TAG_formal_parameter);
+    add_entries(list, &entries, 0, DW_TAG_variable);
+    free(entries.items);
     return 1;
 }
 
@@ -129,11 +151,11 @@ void uprobe_spell_variables(struct strbuf *sb, struct uprobe_site *site)
         Dwarf_Die type;
         if (site->is_return && dwarf_tag(&list.items[i].die) != DW_TAG_formal_parameter)
             continue;   /* a .return sees parameters (as at the call), not locals */
-        strbuf_printf(sb, " $%s:", list.items[i].name);
-        if (dwarf_die_type(&list.items[i].die, &type))
-            dwarf_type_spell(sb, &type);
-        else
-            strbuf_puts(sb, "void");
+        strbuf_puts(sb, " $");
+        strbuf_puts(sb, list.items[i].name);
+        strbuf_putc(sb, ':');
+        strbuf_puts(sb, dwarf_die_type(&list.items[i].die, &type)
+                            ? dwarf_type_name(&site->module->type_names, &type) : "void");
     }
     free(list.items);
 }

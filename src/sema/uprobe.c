@@ -461,11 +461,38 @@ static void fold_stmt(struct folding *f, struct stmt *st)
 
 /* --- building probes ------------------------------------------------------ */
 
-static const char *function_text(struct sema *s, const struct dwarf_function *f)
+/* process("PATH").function("NAME@FILE:LINE")[.SUFFIX], assembled without
+ * printf: -L builds one per function, 20k of them. */
+static const char *function_point_text(struct sema *s, const struct dwarf_module *m,
+                                       const struct dwarf_function *f, const char *suffix)
 {
-    if (!f->decl_file)
-        return f->name;
-    return arena_printf(s->arena, "%s@%s:%d", f->name, f->decl_file, f->decl_line);
+    struct strbuf sb;
+    strbuf_init(&sb);
+    strbuf_puts(&sb, "process(\"");
+    strbuf_puts(&sb, m->path);
+    strbuf_puts(&sb, "\").function(\"");
+    strbuf_puts(&sb, f->name);
+    if (f->decl_file) {
+        char digits[16];
+        int n = 0;
+        unsigned line = f->decl_line > 0 ? (unsigned)f->decl_line : 0;
+        do
+            digits[n++] = (char)('0' + line % 10);
+        while ((line /= 10) && n < 15);
+        strbuf_putc(&sb, '@');
+        strbuf_puts(&sb, f->decl_file);
+        strbuf_putc(&sb, ':');
+        while (n > 0)
+            strbuf_putc(&sb, digits[--n]);
+    }
+    strbuf_puts(&sb, "\")");
+    if (suffix) {
+        strbuf_putc(&sb, '.');
+        strbuf_puts(&sb, suffix);
+    }
+    const char *text = arena_strndup(s->arena, sb.data, sb.len);
+    strbuf_free(&sb);
+    return text;
 }
 
 /* A probe reading no target variable generates the same code wherever it
@@ -477,9 +504,11 @@ static void join_group(struct sema *s, struct probe *probe, struct probe **leade
         *leader = probe;
         return;
     }
-    if (l->group_count % 64 == 0)
-        l->group = arena_realloc(s->arena, l->group, sizeof(*l->group) * (size_t)l->group_count,
-                                 sizeof(*l->group) * (size_t)(l->group_count + 64));
+    /* Capacity: 64, then doubled at each power of two (20k sites must not copy 20k/64 times). */
+    int n = l->group_count;
+    if (n == 0 || (n >= 64 && (n & (n - 1)) == 0))
+        l->group = arena_realloc(s->arena, l->group, sizeof(*l->group) * (size_t)n,
+                                 sizeof(*l->group) * (size_t)(n ? 2 * n : 64));
     if (l->group_count == 0)
         l->group[l->group_count++] = l;
     probe->cookie = (uint64_t)l->group_count;
@@ -491,14 +520,13 @@ struct probe *uprobe_add_site(struct sema *s, struct stmt *body, struct probe_po
                              struct frame_layout *frame, struct uprobe_site *site, const char *text,
                              struct probe **leader)
 {
-    struct probe *probe = sema_new_probe(s, point, body, frame);
+    struct probe *probe = sema_new_probe(s, point, body, frame, text);
     probe->body = sema_clone_stmt(s->arena, body);
     probe->condition = point->condition ? sema_clone_expr(s->arena, point->condition) : NULL;
     probe->kind = site->is_return ? PROBE_URETPROBE : PROBE_UPROBE;
     probe->path = site->module->path;
     probe->function = site->function ? site->function->name : "";
     probe->site = site;
-    probe->point = text;
     struct folding folding = {s, site};
     fold_stmt(&folding, probe->body);
     if (probe->condition)
@@ -522,10 +550,8 @@ struct probe *uprobe_add_site(struct sema *s, struct stmt *body, struct probe_po
 
 static const char *closest_functions(struct sema *s, struct dwarf_module *m, const char *name);
 
-/* A handler reading no target variable sits on the first instruction
- * (entry_is_enough() says so after folding, which has nothing to fold
- * then): the end of the prologue is not needed, and finding it makes libdw
- * decode the CU's whole line table (7 MB for SQLite's one CU). */
+/* A handler reading no target variable sits at the entry (entry_is_enough),
+ * so the prologue's end, a line-table search, need not be looked up. */
 static int reads_targets(struct stmt *body, struct expr *condition)
 {
     struct target_use use = {0};
@@ -541,7 +567,7 @@ static int resolve_functions(struct sema *s, struct stmt *body, struct probe_poi
     int added = 0;
     struct probe *leader = NULL;
     int is_return = pp->suffix && strcmp(pp->suffix, "return") == 0;
-    int entry_only = !reads_targets(body, point->condition);
+    int needs_prologue = reads_targets(body, point->condition);
     for (int i = 0; i < m->function_count; i++) {
         const struct dwarf_function *f = &m->functions[i];
         if (!uprobe_function_matches(&pp->pattern, f))
@@ -554,13 +580,10 @@ static int resolve_functions(struct sema *s, struct stmt *body, struct probe_poi
         site->module = m;
         site->function = f;
         site->is_return = is_return;
-        site->at_entry = is_return || !f->die_offset || entry_only;
-        site->pc = site->at_entry ? f->entry : dwarf_module_after_prologue(m, f);
+        site->at_entry = is_return || !f->die_offset;
+        site->pc = site->at_entry || !needs_prologue ? f->entry : dwarf_module_after_prologue(m, f);
         site->choose_entry = !site->at_entry;
-        const char *text = arena_printf(s->arena, "process(\"%s\").function(\"%s\")%s%s", m->path,
-                                        function_text(s, f), pp->suffix ? "." : "",
-                                        pp->suffix ? pp->suffix : "");
-        uprobe_add_site(s, body, point, frame, site, text, &leader);
+        uprobe_add_site(s, body, point, frame, site, function_point_text(s, m, f, pp->suffix), &leader);
         added++;
     }
     int wants_inline = !pp->suffix || strcmp(pp->suffix, "inline") == 0;
@@ -576,10 +599,7 @@ static int resolve_functions(struct sema *s, struct stmt *body, struct probe_poi
             site->module = m;
             site->function = f;
             site->pc = f->entry;
-            const char *text = arena_printf(s->arena, "process(\"%s\").function(\"%s\")%s%s", m->path,
-                                            function_text(s, f), pp->suffix ? "." : "",
-                                            pp->suffix ? pp->suffix : "");
-            uprobe_add_site(s, body, point, frame, site, text, &leader);
+            uprobe_add_site(s, body, point, frame, site, function_point_text(s, m, f, pp->suffix), &leader);
             added++;
         }
     }

@@ -152,6 +152,68 @@ static void check_narrow(struct arena *arena)
     CHECK(dwarf_expr_narrow(&ev, value, 8, 1) == value);
 }
 
+/* Every DIE with a type under `parent`: the cached name is the uncached
+ * spelling, and the same string each time. */
+static void check_names_under(struct dwarf_type_names *names, Dwarf_Die *parent, int *checked)
+{
+    Dwarf_Die child, type;
+    if (dwarf_child(parent, &child) != 0)
+        return;
+    do {
+        if (dwarf_die_type(&child, &type)) {
+            struct strbuf sb;
+            strbuf_init(&sb);
+            dwarf_type_spell(&sb, &type);
+            const char *cached = dwarf_type_name(names, &type);
+            CHECK_STR(cached, sb.data ? sb.data : "");
+            CHECK(dwarf_type_name(names, &type) == cached);
+            strbuf_free(&sb);
+            (*checked)++;
+        }
+        check_names_under(names, &child, checked);
+    } while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static const char *variable_type_name(struct dwarf_module *m, const char *function, const char *variable)
+{
+    Dwarf_Die var, type;
+    const struct dwarf_function *f = find(m, function);
+    if (!f || !find_variable(m, f, variable, &var) || !dwarf_die_type(&var, &type))
+        return NULL;
+    return dwarf_type_name(&m->type_names, &type);
+}
+
+/* The listing's cache of type names against the uncached spelling:
+ * recursive, anonymous, qualified and function-pointer types. */
+static void check_type_names(struct dwarf_modules *modules)
+{
+    char error[256];
+    struct dwarf_module *m = dwarf_module_open(modules, TAP_TEST_PROGRAMS "/t_type_names", error, sizeof(error));
+    CHECK(m != NULL && m->dwarf != NULL);
+    if (!m || !m->dwarf)
+        return;
+    CHECK_STR(variable_type_name(m, "walk", "head"), "struct node*");
+    CHECK_STR(variable_type_name(m, "walk", "anon"), "anon_t*");
+    CHECK_STR(variable_type_name(m, "walk", "names"), "char* const*");
+    CHECK_STR(variable_type_name(m, "walk", "v"), "visitor");
+    CHECK_STR(variable_type_name(m, "main", "point"), "struct {...}");
+    CHECK_STR(variable_type_name(m, "main", "names"), "char* const[]");
+    /* Twice: the second pass finds what the first stored, after the table grew. */
+    for (int pass = 0; pass < 2; pass++) {
+        int checked = 0;
+        Dwarf_Off offset = 0, next;
+        size_t header_size;
+        while (dwarf_nextcu(m->dwarf, offset, &next, &header_size, NULL, NULL, NULL) == 0) {
+            Dwarf_Die cu;
+            if (dwarf_offdie(m->dwarf, offset + header_size, &cu))
+                check_names_under(&m->type_names, &cu, &checked);
+            offset = next;
+        }
+        CHECK(checked > 20);
+    }
+    CHECK(m->type_names.capacity > 16);    /* it grew from its first 16 slots */
+}
+
 int main(void)
 {
     struct arena arena;
@@ -162,6 +224,7 @@ int main(void)
     check_narrow(&arena);
     check_pieces_o2(&modules);
     check_piece_kinds(&arena);
+    check_type_names(&modules);
     dwarf_modules_close(&modules);
     arena_free(&arena);
     return check_summary();
