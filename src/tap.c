@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -391,6 +392,17 @@ static int run_program(struct program *program, struct options *opts)
     return runtime_run(program, &opts->runtime);
 }
 
+/* The program is self-contained: the AST and sema's results go before the
+ * session, and the heap LLVM and libdw left free goes back to the system,
+ * so the run (ring buffers mapped, libbpf's copy of the object) does not
+ * stack on top of the compiler's memory. */
+static int run_compiled(struct program *program, struct options *opts, struct arena *arena)
+{
+    arena_free(arena);
+    malloc_trim(0);
+    return run_program(program, opts);
+}
+
 /* --run: the object carries its own metadata; the probed binaries must be the
  * ones it was compiled against. */
 static int run_object(struct options *opts)
@@ -458,7 +470,7 @@ int main(int argc, char **argv)
     else if (program && opts.last_pass == 3)
         status = 0;
     else if (program)
-        status = run_program(program, &opts);
+        status = run_compiled(program, &opts, &arena);
     if (program)
         program_free(program);
     diags_free(&diags);

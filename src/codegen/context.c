@@ -4,33 +4,11 @@
  * task->real_parent->tgid, task->real_parent->comm, task->cred->euid. */
 #include <string.h>
 
-#include <bpf/btf.h>
 #include <linux/bpf.h>
 
 #include "codegen/codegen_internal.h"
+#include "codegen/kernel_btf.h"
 #include "sema/builtins.h"
-
-/* Byte offset of `member` in struct `type`, looking inside anonymous members
- * (randomized layouts group fields that way); -1 when absent. */
-static long member_offset(const struct btf *btf, int type_id, const char *member, int depth)
-{
-    const struct btf_type *t = btf__type_by_id(btf, (__u32)type_id);
-    if (!t || !btf_is_composite(t) || depth > 4)
-        return -1;
-    const struct btf_member *m = btf_members(t);
-    for (int i = 0; i < btf_vlen(t); i++, m++) {
-        const char *name = btf__name_by_offset(btf, m->name_off);
-        long bits = (long)btf_member_bit_offset(t, (__u32)i);
-        if (name && strcmp(name, member) == 0)
-            return bits / 8;
-        if (!name || !*name) {
-            long inner = member_offset(btf, btf__resolve_type(btf, m->type), member, depth + 1);
-            if (inner >= 0)
-                return bits / 8 + inner;
-        }
-    }
-    return -1;
-}
 
 struct task_offsets {
     int loaded;
@@ -38,54 +16,44 @@ struct task_offsets {
     long vm_start, vm_pgoff, vm_file, f_inode, i_ino, i_sb, s_dev;   /* cg_read_vma_file() */
 };
 
-static long offset_in(const struct btf *btf, const char *type, const char *member)
+static long offset_in(const struct kernel_btf *btf, const char *type, const char *member)
 {
-    int id = btf__find_by_name_kind(btf, type, BTF_KIND_STRUCT);
-    return id > 0 ? member_offset(btf, id, member, 0) : -1;
+    return kernel_btf_member_offset(btf, kernel_btf_find_struct(btf, type), member);
 }
 
-/* Read from the kernel's BTF once per compilation. */
+/* Read from the kernel's BTF once per compilation, and only by a script
+ * that needs one of these offsets. */
 static const struct task_offsets *task_offsets(struct codegen *cg)
 {
     if (cg->task_offsets)
         return cg->task_offsets;
-    struct task_offsets *result = ARENA_NEW(cg->arena, struct task_offsets);
-    cg->task_offsets = result;
-    struct task_offsets offsets = {.loaded = 1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-                                   -1, -1, -1, -1, -1, -1, -1};
-    struct btf *btf = btf__load_vmlinux_btf();
-    if (!btf) {
-        *result = offsets;
-        return result;
-    }
-    int task = btf__find_by_name_kind(btf, "task_struct", BTF_KIND_STRUCT);
-    int cred = btf__find_by_name_kind(btf, "cred", BTF_KIND_STRUCT);
-    int mm = btf__find_by_name_kind(btf, "mm_struct", BTF_KIND_STRUCT);
-    if (mm > 0) {
-        offsets.arg_start = member_offset(btf, mm, "arg_start", 0);
-        offsets.arg_end = member_offset(btf, mm, "arg_end", 0);
-        offsets.env_start = member_offset(btf, mm, "env_start", 0);
-        offsets.env_end = member_offset(btf, mm, "env_end", 0);
-    }
-    if (task > 0) {
-        offsets.real_parent = member_offset(btf, task, "real_parent", 0);
-        offsets.tgid = member_offset(btf, task, "tgid", 0);
-        offsets.comm = member_offset(btf, task, "comm", 0);
-        offsets.cred = member_offset(btf, task, "cred", 0);
-        offsets.mm = member_offset(btf, task, "mm", 0);
-    }
-    if (cred > 0)
-        offsets.euid = member_offset(btf, cred, "euid", 0);
-    offsets.vm_start = offset_in(btf, "vm_area_struct", "vm_start");
-    offsets.vm_pgoff = offset_in(btf, "vm_area_struct", "vm_pgoff");
-    offsets.vm_file = offset_in(btf, "vm_area_struct", "vm_file");
-    offsets.f_inode = offset_in(btf, "file", "f_inode");
-    offsets.i_ino = offset_in(btf, "inode", "i_ino");
-    offsets.i_sb = offset_in(btf, "inode", "i_sb");
-    offsets.s_dev = offset_in(btf, "super_block", "s_dev");
-    btf__free(btf);
-    *result = offsets;
-    return result;
+    struct task_offsets *o = ARENA_NEW(cg->arena, struct task_offsets);
+    cg->task_offsets = o;
+    struct kernel_btf *btf = kernel_btf_open();   /* NULL: every offset is -1 */
+    int task = kernel_btf_find_struct(btf, "task_struct");
+    int mm = kernel_btf_find_struct(btf, "mm_struct");
+    *o = (struct task_offsets){
+        .loaded = 1,
+        .real_parent = kernel_btf_member_offset(btf, task, "real_parent"),
+        .tgid = kernel_btf_member_offset(btf, task, "tgid"),
+        .comm = kernel_btf_member_offset(btf, task, "comm"),
+        .cred = kernel_btf_member_offset(btf, task, "cred"),
+        .mm = kernel_btf_member_offset(btf, task, "mm"),
+        .euid = offset_in(btf, "cred", "euid"),
+        .arg_start = kernel_btf_member_offset(btf, mm, "arg_start"),
+        .arg_end = kernel_btf_member_offset(btf, mm, "arg_end"),
+        .env_start = kernel_btf_member_offset(btf, mm, "env_start"),
+        .env_end = kernel_btf_member_offset(btf, mm, "env_end"),
+        .vm_start = offset_in(btf, "vm_area_struct", "vm_start"),
+        .vm_pgoff = offset_in(btf, "vm_area_struct", "vm_pgoff"),
+        .vm_file = offset_in(btf, "vm_area_struct", "vm_file"),
+        .f_inode = offset_in(btf, "file", "f_inode"),
+        .i_ino = offset_in(btf, "inode", "i_ino"),
+        .i_sb = offset_in(btf, "inode", "i_sb"),
+        .s_dev = offset_in(btf, "super_block", "s_dev"),
+    };
+    kernel_btf_close(btf);
+    return o;
 }
 
 /* *(u64 *)(base + offset) from kernel memory; 0 when unreadable. */

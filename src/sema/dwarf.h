@@ -61,6 +61,7 @@ struct dwarf_module {
     int inline_count;
     int inlines_indexed;
     struct dwarf_type_names type_names;
+    struct dwarf_file_tables *file_tables;   /* dwarf_files.c: CUs' file names */
 };
 
 /* The binaries one compilation opened, each once: probe points, target
@@ -71,6 +72,11 @@ struct dwarf_modules {
     struct dwarf_module **opened;
     int count;
 };
+
+/* dwarf_files.c */
+/* DW_AT_decl_file of DIE (a DIE of m) as dwarf_decl_file() spells it, read
+ * from the line table's header only; NULL when it names none. */
+const char *dwarf_module_decl_file(struct arena *arena, struct dwarf_module *m, Dwarf_Die *die);
 
 /* dwarf_index.c */
 /* Finds PATH (absolute, relative, in $PATH, or a library by soname) and

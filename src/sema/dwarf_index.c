@@ -21,7 +21,6 @@ struct index_builder {
     struct arena *arena;
     struct dwarf_module *module;
     int capacity;
-    const char *last_file, *last_file_copy;   /* most functions share their CU's file name */
 };
 
 static void add_function(struct index_builder *b, const struct dwarf_function *f)
@@ -53,12 +52,7 @@ static int collect_function(Dwarf_Die *die, void *arg)
         return DWARF_CB_OK;
     struct dwarf_function f = {.name = arena_strdup(b->arena, name), .entry = entry,
                                .die_offset = dwarf_dieoffset(die)};
-    const char *file = dwarf_decl_file(die);
-    if (file && file != b->last_file) {
-        b->last_file = file;
-        b->last_file_copy = arena_strdup(b->arena, file);
-    }
-    f.decl_file = file ? b->last_file_copy : NULL;
+    f.decl_file = dwarf_module_decl_file(b->arena, b->module, die);
     dwarf_decl_line(die, &f.decl_line);
     Dwarf_Attribute attr;
     bool external = false;
@@ -388,8 +382,7 @@ static void walk_inlines(struct inline_walk *w, Dwarf_Die *parent, Dwarf_Off sub
                 struct dwarf_function *f = &m->inlines[m->inline_count++];
                 memset(f, 0, sizeof(*f));
                 f->name = arena_strdup(w->arena, name);
-                const char *file = dwarf_decl_file(&origin);
-                f->decl_file = file ? arena_strdup(w->arena, file) : NULL;
+                f->decl_file = dwarf_module_decl_file(w->arena, m, &origin);
                 dwarf_decl_line(&origin, &f->decl_line);
                 f->entry = entry;
                 f->die_offset = dwarf_dieoffset(&child);
