@@ -62,6 +62,7 @@ struct session {
     int out_fd;
     int runtime_errors;      /* RECORD_ERROR records seen */
     struct symbols *symbols; /* stack_records.c: built on the first stack record */
+    struct mappings *mappings;   /* mappings.c: files mapped since start (dlopen); NULL without */
 
     /* target.c */
     pid_t target_pid;        /* target(): -c child or -x pid; 0: none */
@@ -156,5 +157,8 @@ int record_decode(const struct program_format *format, const void *record, size_
 
 /* "0-3,5" (sysfs cpu lists) to a 0/1 array of size max; returns the count. */
 int cpu_list_parse(const char *text, unsigned char *cpus, int max);
+/* The online CPUs as a 0/1 array of MAX_CPUS (CPU 0 alone when unknown); returns the count. */
+#define MAX_CPUS 1024
+int online_cpus(unsigned char *cpus);
 
 #endif
