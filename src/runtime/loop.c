@@ -80,6 +80,7 @@ static void handle(struct session *s, enum loop_source source)
         break;
     case SOURCE_MAPPINGS:
         mappings_drain(s->mappings);
+        session_refresh_symbol_maps(s);
         break;
     }
 }

@@ -49,17 +49,17 @@ struct mmap2_record {
     char filename[];
 };
 
-static int open_event(pid_t pid, int cpu)
+static int open_event(pid_t pid, int cpu, int wake_each)
 {
     struct perf_event_attr attr = {
         .type = PERF_TYPE_SOFTWARE, .size = sizeof(attr), .config = PERF_COUNT_SW_DUMMY,
         .mmap = 1, .mmap2 = 1, .build_id = 1, .inherit = pid > 0, .exclude_kernel = 1,
-        .watermark = 1, .wakeup_watermark = RING_PAGES * 4096 / 2,
+        .watermark = 1, .wakeup_watermark = wake_each ? 1 : RING_PAGES * 4096 / 2,
     };
     return (int)syscall(SYS_perf_event_open, &attr, pid > 0 ? pid : -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
-struct mappings *mappings_open(pid_t pid)
+struct mappings *mappings_open(pid_t pid, int wake_each)
 {
     static unsigned char cpus[MAX_CPUS];
     struct mappings *m = calloc(1, sizeof(*m));
@@ -70,7 +70,7 @@ struct mappings *mappings_open(pid_t pid)
     for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
         if (!cpus[cpu])
             continue;
-        int fd = open_event(pid, cpu);
+        int fd = open_event(pid, cpu, wake_each);
         void *ring = fd < 0 ? MAP_FAILED : mmap(NULL, (RING_PAGES + 1) * m->page_size, PROT_READ | PROT_WRITE,
                                                 MAP_SHARED, fd, 0);
         if (ring == MAP_FAILED) {   /* no watch: frames fall back as before */
@@ -155,6 +155,11 @@ static void drain_ring(struct mappings *m, void *ring)
         tail += length;
     }
     __atomic_store_n(&meta->data_tail, head, __ATOMIC_RELEASE);
+}
+
+const char *mappings_file_at(const struct mappings *m, int i)
+{
+    return m && i < m->file_count ? m->files[i].path : NULL;
 }
 
 void mappings_drain(struct mappings *m)

@@ -113,7 +113,9 @@ static int session_start(struct session *s)
     session_flush(s);
     if (s->end != SESSION_RUNNING)
         return 0;   /* exit() or an error in begin: straight to end */
-    s->mappings = mappings_open(s->child_pid);   /* before anything runs: libraries it loads later */
+    /* before anything runs: the libraries it loads later */
+    if (s->program->user_frames || session_symbol_maps_used(s))
+        s->mappings = mappings_open(s->child_pid, session_symbol_maps_used(s));
     if (session_attach(s) < 0)
         return -1;
     if (session_release_child(s) < 0)

@@ -63,6 +63,9 @@ struct session {
     int runtime_errors;      /* RECORD_ERROR records seen */
     struct symbols *symbols; /* stack_records.c: built on the first stack record */
     struct mappings *mappings;   /* mappings.c: files mapped since start (dlopen); NULL without */
+    int mapped_files_seen;   /* symbol_maps.c: of those, the ones offered to the maps */
+    uint32_t sym_files_room, sym_entries_room;       /* the tap_sym_* maps' sizes */
+    uint32_t sym_files_filled, sym_entries_filled;   /* what they hold */
 
     /* target.c */
     pid_t target_pid;        /* target(): -c child or -x pid; 0: none */
@@ -104,6 +107,8 @@ struct symbols *session_symbols(struct session *s);   /* built on first use */
 /* symbol_maps.c: usymname() & co. resolve in BPF from tables filled here */
 int session_size_symbol_maps(struct session *s);      /* before load */
 int session_fill_symbol_maps(struct session *s);      /* after load */
+int session_symbol_maps_used(struct session *s);
+void session_refresh_symbol_maps(struct session *s);  /* adds files mapped since (dlopen) */
 void session_print_stack(struct session *s, uint32_t kind, uint32_t id, const void *data, size_t size);
 /* maps_print.c */
 void session_print_hist(struct session *s, uint32_t id, const void *data, size_t size);
