@@ -83,6 +83,7 @@ void cg_stack_finish(struct codegen *cg, LLVMBasicBlockRef capture, LLVMValueRef
     } else {
         if (needs & STACK_USER)
             get_stack(cg, ctx, AREA_USER_IPS, 8 * RECORD_STACK_DEPTH, BPF_F_USER_STACK, AREA_USER_COUNT, 8);
+        cg->program->user_frames |= (needs & STACK_USER_BUILD_ID) != 0;
         if (needs & STACK_USER_BUILD_ID)
             get_stack(cg, ctx, AREA_BUILD_IDS, AREA_KERNEL_COUNT - AREA_BUILD_IDS,
                       BPF_F_USER_STACK | BPF_F_USER_BUILD_ID, -1, 0);

@@ -18,7 +18,6 @@
 
 #include "runtime/session.h"
 
-#define MAX_CPUS 1024
 
 static int add_link(struct session *s, struct bpf_link *link)
 {
@@ -34,24 +33,6 @@ static int add_link(struct session *s, struct bpf_link *link)
     }
     s->links[s->link_count++] = link;
     return 0;
-}
-
-static int online_cpus(unsigned char *cpus)
-{
-    char text[256] = "";
-    int fd = open("/sys/devices/system/cpu/online", O_RDONLY | O_CLOEXEC);
-    if (fd >= 0) {
-        ssize_t n = read(fd, text, sizeof(text) - 1);
-        text[n > 0 ? n : 0] = '\0';
-        close(fd);
-    }
-    int count = cpu_list_parse(text, cpus, MAX_CPUS);
-    if (count <= 0) {
-        memset(cpus, 0, MAX_CPUS);
-        cpus[0] = 1;
-        count = 1;
-    }
-    return count;
 }
 
 /* Opens the perf event and attaches the program; returns 0 or -errno. */

@@ -12,9 +12,10 @@
 
 #include <bpf/libbpf.h>
 
+#include "runtime/mappings.h"
 #include "runtime/session.h"
 
-enum loop_source { SOURCE_EVENTS, SOURCE_CONTROL, SOURCE_SIGNAL, SOURCE_TARGET, SOURCE_TIMER };
+enum loop_source { SOURCE_EVENTS, SOURCE_CONTROL, SOURCE_SIGNAL, SOURCE_TARGET, SOURCE_TIMER, SOURCE_MAPPINGS };
 
 /* Blocked before the -c child is forked (it restores the mask before exec),
  * so Ctrl-C during load or begin is not lost: it ends the session after
@@ -77,6 +78,10 @@ static int handle(struct session *s, enum loop_source source)
         if (s->end == SESSION_RUNNING)
             s->end = SESSION_END_TIMEOUT;
         break;
+    case SOURCE_MAPPINGS:
+        mappings_drain(s->mappings);
+        session_refresh_symbol_maps(s);
+        break;
     }
     return 0;
 }
@@ -99,6 +104,9 @@ int session_loop(struct session *s)
         fprintf(stderr, "ERROR: cannot set up the event loop: %s\n", strerror(errno));
         return -1;
     }
+    /* drained before their rings fill; without this, only when a frame needs them */
+    for (int i = 0; mappings_fd(s->mappings, i) >= 0; i++)
+        watch(s, mappings_fd(s->mappings, i), SOURCE_MAPPINGS);
     /* Records may have arrived between attach and now. */
     int more = session_drain(s);
     session_flush(s);

@@ -248,6 +248,8 @@ struct program {
     struct program_map *maps;
     int map_count;
     int hist_elision;        /* HIST_ELISION */
+    int user_frames;         /* a probe captures user frames as build-id + offset (print_ubacktrace ...):
+                              * the runtime follows file mappings to name them (mappings.c) */
 };
 
 /* Frees everything a struct program owns (it is heap-allocated, not in an

@@ -7,6 +7,7 @@
  *   map NAME MAP_NAME DECL_INDEX KIND IS_SCALAR KEY_COUNT (KEY_KIND KEY_OFFSET)... KEY_SIZE VALUE_SIZE
  *       SEQ_OFFSET PRINT_AT_END HIST START STOP INTERVAL BUCKETS
  *   hist_elision N
+ *   user_frames 0|1
  * Strings are C-quoted; `-` is NULL. */
 #include "runtime/program_io.h"
 
@@ -104,6 +105,7 @@ char *program_serialize(const struct program *program, size_t *length)
     for (int i = 0; i < program->map_count; i++)
         put_map(&out, &program->maps[i]);
     strbuf_printf(&out, "hist_elision %d\n", program->hist_elision);
+    strbuf_printf(&out, "user_frames %d\n", program->user_frames);
     *length = out.len;
     return out.data;
 }
@@ -281,6 +283,8 @@ static int read_line(struct reader *r, struct program *program)
         read_map(r, push((void **)&program->maps, &program->map_count, sizeof(struct program_map)));
     else if (IS("hist_elision"))
         program->hist_elision = (int)read_number(r);
+    else if (IS("user_frames"))
+        program->user_frames = read_number(r) != 0;
     else
         r->failed = 1;
 #undef IS

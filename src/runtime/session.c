@@ -15,6 +15,7 @@
 
 #include "runtime/format.h"
 #include "runtime/session.h"
+#include "runtime/mappings.h"
 #include "runtime/symbols.h"
 
 #ifndef CAP_PERFMON
@@ -92,6 +93,7 @@ static void session_free(struct session *s)
     }
     strbuf_free(&s->out);
     symbols_free(s->symbols);
+    mappings_free(s->mappings);
     if (s->out_fd > STDERR_FILENO)
         close(s->out_fd);
     close_fd(s->child_go_fd);
@@ -111,6 +113,9 @@ static int session_start(struct session *s)
     session_flush(s);
     if (s->end != SESSION_RUNNING)
         return 0;   /* exit() or an error in begin: straight to end */
+    /* before anything runs: the libraries it loads later */
+    if (s->program->user_frames || session_symbol_maps_used(s))
+        s->mappings = mappings_open(s->child_pid, session_symbol_maps_used(s));
     if (session_attach(s) < 0)
         return -1;
     if (session_release_child(s) < 0)

@@ -62,6 +62,10 @@ struct session {
     int out_fd;
     int runtime_errors;      /* RECORD_ERROR records seen */
     struct symbols *symbols; /* stack_records.c: built on the first stack record */
+    struct mappings *mappings;   /* mappings.c: files mapped since start (dlopen); NULL without */
+    int mapped_files_seen;   /* symbol_maps.c: of those, the ones offered to the maps */
+    uint32_t sym_files_room, sym_entries_room;       /* the tap_sym_* maps' sizes */
+    uint32_t sym_files_filled, sym_entries_filled;   /* what they hold */
 
     /* target.c */
     pid_t target_pid;        /* target(): -c child or -x pid; 0: none */
@@ -103,6 +107,8 @@ struct symbols *session_symbols(struct session *s);   /* built on first use */
 /* symbol_maps.c: usymname() & co. resolve in BPF from tables filled here */
 int session_size_symbol_maps(struct session *s);      /* before load */
 int session_fill_symbol_maps(struct session *s);      /* after load */
+int session_symbol_maps_used(struct session *s);
+void session_refresh_symbol_maps(struct session *s);  /* adds files mapped since (dlopen) */
 void session_print_stack(struct session *s, uint32_t kind, uint32_t id, const void *data, size_t size);
 /* maps_print.c */
 void session_print_hist(struct session *s, uint32_t id, const void *data, size_t size);
@@ -156,5 +162,8 @@ int record_decode(const struct program_format *format, const void *record, size_
 
 /* "0-3,5" (sysfs cpu lists) to a 0/1 array of size max; returns the count. */
 int cpu_list_parse(const char *text, unsigned char *cpus, int max);
+/* The online CPUs as a 0/1 array of MAX_CPUS (CPU 0 alone when unknown); returns the count. */
+#define MAX_CPUS 1024
+int online_cpus(unsigned char *cpus);
 
 #endif

@@ -3,7 +3,8 @@
  * frame a line. User frames are named by build-id from an index of the
  * probed binaries, the -c command and their libraries, built on the first
  * such record (so a process that has exited is still symbolized), plus the
- * files of a process that is still alive. */
+ * files the kernel reported mapped since tap started (mappings.c: dlopen'd
+ * libraries) and the files of a process that is still alive. */
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "runtime/mappings.h"
 #include "runtime/session.h"
 #include "runtime/symbols.h"
 
@@ -61,6 +63,13 @@ static int find_user_frame(struct session *s, const struct record_stack *r, int 
     const struct record_stack_frame *f = i >= 0 ? &r->frames[i] : NULL;
     if (f && f->status == 1) {
         if (symbols_find_build_id(symbols, f->build_id, sizeof(f->build_id), f->offset_or_ip, hit) == 0)
+            return 0;
+        char hex[128];
+        symbols_build_id_hex(f->build_id, sizeof(f->build_id), hex, sizeof(hex));
+        const char *mapped = mappings_find(s->mappings, hex);   /* dlopen'd, maybe by a process now gone */
+        if (mapped)
+            symbols_add_file(symbols, mapped, 0);
+        if (mapped && symbols_find_build_id(symbols, f->build_id, sizeof(f->build_id), f->offset_or_ip, hit) == 0)
             return 0;
         symbols_add_process(symbols, (pid_t)r->pid);
         if (symbols_find_build_id(symbols, f->build_id, sizeof(f->build_id), f->offset_or_ip, hit) == 0)

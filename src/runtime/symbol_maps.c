@@ -1,7 +1,9 @@
 /* usymname(), usymdata(), umodname() resolve in BPF, so their strings can be
  * compared, concatenated and used as keys: the runtime copies its symbol
  * index (symbols.h) into the object's tap_sym_* maps (program.h), sized
- * before load and filled before anything is attached. */
+ * before load and filled before anything is attached. Files mapped later
+ * (dlopen; mappings.c reports them) are added while there is room, so
+ * calls made once tap has seen the mapping resolve too. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,31 +13,44 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "runtime/mappings.h"
 #include "runtime/session.h"
 #include "runtime/symbols.h"
 
-static int has_symbol_maps(struct session *s)
+/* Room for files mapped after load: a plugin or two, not a whole desktop. */
+#define SPARE_FILES 16
+#define SPARE_FUNCTIONS 4096
+
+int session_symbol_maps_used(struct session *s)
 {
     return bpf_object__find_map_by_name(s->object, "tap_sym_files") &&
            bpf_object__find_map_by_name(s->object, "tap_sym_names") &&
            bpf_object__find_map_by_name(s->object, "tap_sym_paths");
 }
 
+static uint32_t function_count(const struct symbols *symbols, int i)
+{
+    uint64_t start, size;
+    const char *name;
+    uint32_t count = 0;
+    while (symbols_function_at(symbols, i, count, &start, &size, &name))
+        count++;
+    return count;
+}
+
 int session_size_symbol_maps(struct session *s)
 {
-    if (!has_symbol_maps(s))
+    if (!session_symbol_maps_used(s))
         return 0;
     struct symbols *symbols = session_symbols(s);
     uint32_t files = 0, functions = 0;
-    for (int i = 0; symbols_file_at(symbols, i, NULL); i++, files++) {
-        uint64_t start, size;
-        const char *name;
-        for (size_t j = 0; symbols_function_at(symbols, i, j, &start, &size, &name); j++)
-            functions++;
-    }
-    bpf_map__set_max_entries(bpf_object__find_map_by_name(s->object, "tap_sym_files"), files ? files : 1);
-    bpf_map__set_max_entries(bpf_object__find_map_by_name(s->object, "tap_sym_paths"), files ? files : 1);
-    bpf_map__set_max_entries(bpf_object__find_map_by_name(s->object, "tap_sym_names"), functions ? functions : 1);
+    for (int i = 0; symbols_file_at(symbols, i, NULL); i++, files++)
+        functions += function_count(symbols, i);
+    s->sym_files_room = files + SPARE_FILES;
+    s->sym_entries_room = functions + SPARE_FUNCTIONS;
+    bpf_map__set_max_entries(bpf_object__find_map_by_name(s->object, "tap_sym_files"), s->sym_files_room);
+    bpf_map__set_max_entries(bpf_object__find_map_by_name(s->object, "tap_sym_paths"), s->sym_files_room);
+    bpf_map__set_max_entries(bpf_object__find_map_by_name(s->object, "tap_sym_names"), s->sym_entries_room);
     return 0;
 }
 
@@ -78,16 +93,37 @@ static int fill_file(struct session *s, int i, uint32_t *next_entry)
     return 0;
 }
 
-int session_fill_symbol_maps(struct session *s)
+/* The index's files not yet in the maps, while they fit. */
+static int fill_new_files(struct session *s)
 {
-    if (!has_symbol_maps(s))
-        return 0;
-    uint32_t next_entry = 0;
-    for (int i = 0; symbols_file_at(s->symbols, i, NULL); i++) {
-        if (fill_file(s, i, &next_entry) < 0) {
-            fprintf(stderr, "ERROR: cannot fill the symbol tables: %s\n", strerror(errno));
+    int i = (int)s->sym_files_filled;
+    for (; symbols_file_at(s->symbols, i, NULL) && (uint32_t)i < s->sym_files_room; i++) {
+        if (s->sym_entries_filled + function_count(s->symbols, i) > s->sym_entries_room)
+            break;
+        if (fill_file(s, i, &s->sym_entries_filled) < 0)
             return -1;
-        }
+        s->sym_files_filled = (uint32_t)i + 1;
     }
     return 0;
+}
+
+int session_fill_symbol_maps(struct session *s)
+{
+    if (!session_symbol_maps_used(s))
+        return 0;
+    if (fill_new_files(s) < 0) {
+        fprintf(stderr, "ERROR: cannot fill the symbol tables: %s\n", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+void session_refresh_symbol_maps(struct session *s)
+{
+    if (!s->symbols || !session_symbol_maps_used(s))
+        return;
+    for (const char *path; (path = mappings_file_at(s->mappings, s->mapped_files_seen)); s->mapped_files_seen++)
+        if (s->sym_files_filled < s->sym_files_room)
+            symbols_add_file(s->symbols, path, 0);
+    fill_new_files(s);   /* a failure leaves the file unresolved, as before */
 }

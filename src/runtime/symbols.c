@@ -314,12 +314,18 @@ static int hit_in_file(const struct symbol_file *file, uint64_t file_offset, str
     return 0;
 }
 
+void symbols_build_id_hex(const unsigned char *build_id, size_t size, char *hex, size_t hex_size)
+{
+    hex[0] = 0;
+    for (size_t i = 0; i < size && 2 * i + 2 < hex_size; i++)
+        snprintf(hex + 2 * i, 3, "%02x", build_id[i]);
+}
+
 int symbols_find_build_id(struct symbols *symbols, const unsigned char *build_id, size_t build_id_size,
                           uint64_t file_offset, struct symbol_hit *hit)
 {
-    char hex[128] = "";
-    for (size_t i = 0; i < build_id_size && 2 * i + 2 < sizeof(hex); i++)
-        snprintf(hex + 2 * i, 3, "%02x", build_id[i]);
+    char hex[128];
+    symbols_build_id_hex(build_id, build_id_size, hex, sizeof(hex));
     for (int i = 0; i < symbols->file_count; i++)
         if (symbols->files[i].build_id[0] && strcmp(symbols->files[i].build_id, hex) == 0)
             return hit_in_file(&symbols->files[i], file_offset, hit);

@@ -33,6 +33,8 @@ void symbols_add_file(struct symbols *symbols, const char *path, int needed);
 /* Indexes every file a live process has mapped. */
 void symbols_add_process(struct symbols *symbols, pid_t pid);
 
+/* Raw build-id bytes as lowercase hex (the form files are indexed by). */
+void symbols_build_id_hex(const unsigned char *build_id, size_t size, char *hex, size_t hex_size);
 /* A frame given as build-id (raw bytes) and offset in that file. */
 int symbols_find_build_id(struct symbols *symbols, const unsigned char *build_id, size_t build_id_size,
                           uint64_t file_offset, struct symbol_hit *hit);

@@ -1,15 +1,22 @@
 /* -l/-L for kernel tracepoints and probe aliases:
+ *   kernel.trace("sched:sched_switch") $preempt:bool $prev:struct task_struct* ...
  *   kernel.trace("syscalls:sys_enter_read") $__syscall_nr:int $fd:unsigned int ...
+ * A tracepoint lists its arguments (BTF prototype, in order), as a script
+ * reads them ($prev->comm); one without a prototype in BTF, its tracefs
+ * record fields.
  *   syscall.read name:string fd:long buf_uaddr:long count:long argstr:string
  * Alias variables are the locals the alias's prologue sets, with their
  * inferred types, found by analysing `probe POINT {}`. */
 #include <stdlib.h>
 #include <string.h>
 
+#include <bpf/btf.h>
+
 #include "base/arena.h"
 #include "base/diag.h"
 #include "base/strbuf.h"
 #include "parser/parse.h"
+#include "sema/btf_types.h"
 #include "sema/sema.h"
 #include "sema/tracepoint.h"
 
@@ -46,11 +53,61 @@ static int print_lines(FILE *out, struct lines *lines)
     return lines->count ? 0 : 1;
 }
 
+struct stub {
+    const char *tracepoint;      /* the name after the prefix */
+    int id;
+};
+
 struct trace_listing {
     struct arena *arena;
     struct lines lines;
     int with_variables;
+    struct btf *btf;             /* vmlinux, NULL when it cannot be read */
+    struct stub *stubs;          /* its __probestub_* functions, sorted by tracepoint name */
+    int stub_count;
 };
+
+static int compare_stubs(const void *a, const void *b)
+{
+    return strcmp(((const struct stub *)a)->tracepoint, ((const struct stub *)b)->tracepoint);
+}
+
+/* One pass over BTF instead of a linear search per tracepoint ("*:*" has thousands). */
+static void index_stubs(struct trace_listing *l)
+{
+    int types = l->btf ? (int)btf__type_cnt(l->btf) : 0;
+    size_t prefix = strlen(BTF_STUB_PREFIX);
+    l->stubs = malloc(sizeof(*l->stubs) * (size_t)(types ? types : 1));
+    for (int id = 1; id < types; id++) {
+        const struct btf_type *t = btf__type_by_id(l->btf, (unsigned)id);
+        const char *name = btf__name_by_offset(l->btf, t->name_off);
+        if (btf_is_func(t) && strncmp(name, BTF_STUB_PREFIX, prefix) == 0)
+            l->stubs[l->stub_count++] = (struct stub){name + prefix, id};
+    }
+    qsort(l->stubs, (size_t)l->stub_count, sizeof(*l->stubs), compare_stubs);
+}
+
+static const struct btf_type *find_prototype(const struct trace_listing *l, const char *tracepoint)
+{
+    struct stub key = {tracepoint, 0};
+    const struct stub *found = bsearch(&key, l->stubs, (size_t)l->stub_count, sizeof(*l->stubs), compare_stubs);
+    return found ? btf_stub_prototype(l->btf, found->id) : NULL;
+}
+
+/* " $name:type" for each argument; 0 when BTF has no prototype with any. */
+static int spell_arguments(struct strbuf *sb, const struct trace_listing *l, const char *tracepoint)
+{
+    const struct btf *btf = l->btf;
+    const struct btf_type *proto = find_prototype(l, tracepoint);
+    if (!proto || btf_vlen(proto) < 2)
+        return 0;
+    const struct btf_param *param = btf_params(proto);
+    for (int i = 1; i < btf_vlen(proto); i++) {   /* 0 is the probe's private data */
+        strbuf_printf(sb, " $%s:", btf__name_by_offset(btf, param[i].name_off));
+        btf_type_spell(sb, btf, (int)param[i].type);
+    }
+    return 1;
+}
 
 static void list_event(const char *category, const char *name, void *data)
 {
@@ -61,7 +118,8 @@ static void list_event(const char *category, const char *name, void *data)
     struct strbuf sb;
     strbuf_init(&sb);
     strbuf_printf(&sb, "kernel.trace(\"%s:%s\")", category, name);
-    for (int i = 0; l->with_variables && i < format->field_count; i++) {
+    int listed = !l->with_variables || spell_arguments(&sb, l, name);
+    for (int i = 0; !listed && i < format->field_count; i++) {
         const struct tp_field *f = &format->fields[i];
         if (strncmp(f->name, "common_", 7) != 0)
             strbuf_printf(&sb, " $%s:%s", f->name, f->list_type);
@@ -79,7 +137,12 @@ int sema_list_tracepoints(FILE *out, struct arena *arena, const char *point, int
     }
     char *pattern = arena_printf(arena, "%.*s", (int)(close - open - 1), open + 1);
     struct trace_listing l = {.arena = arena, .with_variables = with_variables};
-    if (tracepoint_match(pattern, list_event, &l) < 0) {
+    l.btf = with_variables ? btf__load_vmlinux_btf() : NULL;
+    index_stubs(&l);
+    int matched = tracepoint_match(pattern, list_event, &l);
+    free(l.stubs);
+    btf__free(l.btf);
+    if (matched < 0) {
         fprintf(stderr, "ERROR: tracefs is not available (mount -t tracefs nodev /sys/kernel/tracing)\n");
         return 1;
     }

@@ -12,6 +12,7 @@
 #include <bpf/btf.h>
 
 #include "base/strbuf.h"
+#include "sema/btf_types.h"
 #include "sema/sema_internal.h"
 
 /* A typed place while components are applied: a value or kernel memory. */
@@ -34,17 +35,6 @@ void sema_release_kernel_btf(struct sema *s)
 {
     btf__free(s->kernel_btf);
     s->kernel_btf = NULL;
-}
-
-/* The tracepoint's prototype (a FUNC_PROTO whose first parameter is the
- * probe's private data), or NULL. */
-static const struct btf_type *prototype(struct btf *btf, const char *tracepoint)
-{
-    char name[256];
-    snprintf(name, sizeof(name), "__probestub_%s", tracepoint);
-    int id = btf__find_by_name_kind(btf, name, BTF_KIND_FUNC);
-    const struct btf_type *proto = id > 0 ? btf__type_by_id(btf, btf__type_by_id(btf, id)->type) : NULL;
-    return proto && btf_is_func_proto(proto) && btf_vlen(proto) >= 1 ? proto : NULL;
 }
 
 /* Strips typedefs and qualifiers. */
@@ -235,7 +225,7 @@ static int find_argument(struct btf *btf, const struct btf_type *proto, const ch
 int tracepoint_has_argument(struct sema *s, const char *tracepoint, const char *name)
 {
     struct btf *btf = kernel_btf(s);
-    const struct btf_type *proto = btf ? prototype(btf, tracepoint) : NULL;
+    const struct btf_type *proto = btf ? btf_tracepoint_prototype(btf, tracepoint) : NULL;
     int type_id;
     return proto && find_argument(btf, proto, name, &type_id) >= 0;
 }
@@ -243,7 +233,7 @@ int tracepoint_has_argument(struct sema *s, const char *tracepoint, const char *
 const char *tracepoint_argument_names(struct sema *s, const char *tracepoint)
 {
     struct btf *btf = kernel_btf(s);
-    const struct btf_type *proto = btf ? prototype(btf, tracepoint) : NULL;
+    const struct btf_type *proto = btf ? btf_tracepoint_prototype(btf, tracepoint) : NULL;
     struct strbuf sb;
     strbuf_init(&sb);
     for (int i = 1; proto && i < btf_vlen(proto); i++)
@@ -260,7 +250,7 @@ int tracepoint_lower_argument(struct sema *s, struct probe *probe, struct expr *
         return place_error(s, e->span, arena_printf(s->arena, "$%s: tracepoint arguments need the kernel's BTF "
                                                     "(/sys/kernel/btf/vmlinux), which cannot be read",
                                                     e->target.name));
-    const struct btf_type *proto = prototype(btf, probe->tp_name);
+    const struct btf_type *proto = btf_tracepoint_prototype(btf, probe->tp_name);
     int type_id, index = proto ? find_argument(btf, proto, e->target.name, &type_id) : -1;
     if (index < 0)
         return -1;

@@ -1,0 +1,185 @@
+/* Executable file mappings as the kernel reports them: perf MMAP2 records,
+ * written by the kernel when the mapping is made, with the file's path and
+ * (usually) its build-id. A library the target loads after tap started
+ * (dlopen) is in no index built at load time, and once the process has
+ * exited its /proc/PID/maps is gone; these records are not, so a frame's
+ * build-id still finds its file. One dummy software event per CPU carries
+ * them (perf's own way of following mmaps); with a -c child, only it and
+ * its descendants (inherit), else every process. */
+#include "runtime/mappings.h"
+
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "runtime/program_io.h"
+#include "runtime/session.h"
+#include "runtime/symbols.h"
+
+#define RING_PAGES 16            /* data pages per CPU, a power of two */
+
+struct mapped_file {
+    char *path;
+    char build_id[128];          /* lowercase hex; "" until read from the file, "-" when it has none */
+};
+
+struct mappings {
+    int *fds;
+    void **rings;
+    int count;                   /* CPUs watched */
+    size_t page_size;
+    struct mapped_file *files;
+    int file_count, file_capacity;
+};
+
+/* PERF_RECORD_MMAP2 up to its file name (linux/perf_event.h describes it). */
+struct mmap2_record {
+    struct perf_event_header header;
+    uint32_t pid, tid;
+    uint64_t addr, len, pgoff;
+    union {
+        struct { uint32_t maj, min; uint64_t ino, ino_generation; } inode;
+        struct { uint8_t size, reserved1; uint16_t reserved2; uint8_t bytes[20]; } build_id;
+    };
+    uint32_t prot, flags;
+    char filename[];
+};
+
+static int open_event(pid_t pid, int cpu, int wake_each)
+{
+    struct perf_event_attr attr = {
+        .type = PERF_TYPE_SOFTWARE, .size = sizeof(attr), .config = PERF_COUNT_SW_DUMMY,
+        .mmap = 1, .mmap2 = 1, .build_id = 1, .inherit = pid > 0, .exclude_kernel = 1,
+        .watermark = 1, .wakeup_watermark = wake_each ? 1 : RING_PAGES * 4096 / 2,
+    };
+    return (int)syscall(SYS_perf_event_open, &attr, pid > 0 ? pid : -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+struct mappings *mappings_open(pid_t pid, int wake_each)
+{
+    static unsigned char cpus[MAX_CPUS];
+    struct mappings *m = calloc(1, sizeof(*m));
+    int online = online_cpus(cpus);
+    m->page_size = (size_t)sysconf(_SC_PAGESIZE);
+    m->fds = calloc((size_t)online, sizeof(int));
+    m->rings = calloc((size_t)online, sizeof(void *));
+    for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
+        if (!cpus[cpu])
+            continue;
+        int fd = open_event(pid, cpu, wake_each);
+        void *ring = fd < 0 ? MAP_FAILED : mmap(NULL, (RING_PAGES + 1) * m->page_size, PROT_READ | PROT_WRITE,
+                                                MAP_SHARED, fd, 0);
+        if (ring == MAP_FAILED) {   /* no watch: frames fall back as before */
+            if (fd >= 0)
+                close(fd);
+            mappings_free(m);
+            return NULL;
+        }
+        m->fds[m->count] = fd;
+        m->rings[m->count++] = ring;
+    }
+    return m;
+}
+
+void mappings_free(struct mappings *m)
+{
+    if (!m)
+        return;
+    for (int i = 0; i < m->count; i++) {
+        munmap(m->rings[i], (RING_PAGES + 1) * m->page_size);
+        close(m->fds[i]);
+    }
+    for (int i = 0; i < m->file_count; i++)
+        free(m->files[i].path);
+    free(m->files);
+    free(m->fds);
+    free(m->rings);
+    free(m);
+}
+
+int mappings_fd(const struct mappings *m, int i)
+{
+    return m && i < m->count ? m->fds[i] : -1;
+}
+
+static void add_file(struct mappings *m, const char *path, const char *build_id)
+{
+    for (int i = 0; i < m->file_count; i++)
+        if (strcmp(m->files[i].path, path) == 0 && (!*build_id || strcmp(m->files[i].build_id, build_id) == 0))
+            return;
+    if (m->file_count == m->file_capacity) {
+        m->file_capacity = m->file_capacity ? m->file_capacity * 2 : 32;
+        m->files = realloc(m->files, (size_t)m->file_capacity * sizeof(*m->files));
+    }
+    struct mapped_file *f = &m->files[m->file_count++];
+    f->path = strdup(path);
+    snprintf(f->build_id, sizeof(f->build_id), "%s", build_id);
+}
+
+static void read_record(struct mappings *m, const struct mmap2_record *r, size_t size)
+{
+    if (r->header.type != PERF_RECORD_MMAP2 || size <= sizeof(*r) || r->filename[0] != '/')
+        return;   /* [vdso], anonymous memory */
+    size_t length = strnlen(r->filename, size - sizeof(*r));
+    if (length == size - sizeof(*r) || (length > 10 && strcmp(r->filename + length - 10, " (deleted)") == 0))
+        return;
+    char build_id[128] = "";
+    if (r->header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID)
+        symbols_build_id_hex(r->build_id.bytes, r->build_id.size < 20 ? r->build_id.size : 20, build_id,
+                             sizeof(build_id));
+    add_file(m, r->filename, build_id);
+}
+
+/* Reads every record in one CPU's ring; a record may wrap around its end. */
+static void drain_ring(struct mappings *m, void *ring)
+{
+    struct perf_event_mmap_page *meta = ring;
+    unsigned char *data = (unsigned char *)ring + m->page_size, record[sizeof(struct mmap2_record) + 4096 + 8];
+    size_t size = RING_PAGES * m->page_size;
+    uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE), tail = meta->data_tail;
+    while (tail < head) {
+        const struct perf_event_header *h = (const void *)(data + tail % size);
+        size_t length = h->size, first = size - tail % size;
+        if (length < sizeof(*h))
+            break;   /* cannot happen: the kernel writes whole records */
+        if (length <= sizeof(record)) {
+            memcpy(record, data + tail % size, length < first ? length : first);
+            if (length > first)
+                memcpy(record + first, data, length - first);
+            read_record(m, (const struct mmap2_record *)record, length);
+        }
+        tail += length;
+    }
+    __atomic_store_n(&meta->data_tail, head, __ATOMIC_RELEASE);
+}
+
+const char *mappings_file_at(const struct mappings *m, int i)
+{
+    return m && i < m->file_count ? m->files[i].path : NULL;
+}
+
+void mappings_drain(struct mappings *m)
+{
+    for (int i = 0; m && i < m->count; i++)
+        drain_ring(m, m->rings[i]);
+}
+
+const char *mappings_find(struct mappings *m, const char *build_id)
+{
+    mappings_drain(m);
+    for (int i = 0; m && i < m->file_count; i++) {
+        struct mapped_file *f = &m->files[i];
+        if (!f->build_id[0]) {   /* the kernel could not read it when mapping: read it now */
+            elf_build_id(f->path, f->build_id, sizeof(f->build_id));
+            if (!f->build_id[0])
+                strcpy(f->build_id, "-");
+        }
+        if (strcmp(f->build_id, build_id) == 0)
+            return f->path;
+    }
+    return NULL;
+}

@@ -1,0 +1,25 @@
+/* Executable file mappings reported by the kernel as processes make them
+ * (perf MMAP2 records): which file has a build-id, remembered after the
+ * process that mapped it has exited (see mappings.c). */
+#ifndef TAP_RUNTIME_MAPPINGS_H
+#define TAP_RUNTIME_MAPPINGS_H
+
+#include <sys/types.h>
+
+struct mappings;
+
+/* pid > 0: that process and its descendants; else every process. The event
+ * loop is woken by each record with wake_each, else when a ring is half full.
+ * NULL when the kernel refuses the events (frames then resolve as before). */
+struct mappings *mappings_open(pid_t pid, int wake_each);
+void mappings_free(struct mappings *m);
+/* The i-th event's fd, for the event loop (readable when half full); -1 past the last. */
+int mappings_fd(const struct mappings *m, int i);
+/* Reads the records written so far. */
+void mappings_drain(struct mappings *m);
+/* The i-th file mapped so far (in the order reported), NULL past the last. */
+const char *mappings_file_at(const struct mappings *m, int i);
+/* After draining: a file mapped with this build-id (lowercase hex), or NULL. */
+const char *mappings_find(struct mappings *m, const char *build_id);
+
+#endif
