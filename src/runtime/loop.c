@@ -106,7 +106,7 @@ int session_loop(struct session *s)
     }
     /* drained before their rings fill; without this, only when a frame needs them */
     for (int i = 0; mappings_fd(s->mappings, i) >= 0; i++)
-        watch(s, mappings_fd(s->mappings, i), SOURCE_MAPPINGS);
+        watch(s, mappings_fd(s->mappings, i), SOURCE_MAPPINGS, 0);
     /* Records may have arrived between attach and now. */
     int more = session_drain(s);
     session_flush(s);
