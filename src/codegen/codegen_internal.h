@@ -69,6 +69,7 @@ struct fn_state {
     struct fn_state *parent;         /* callbacks: the function to return to */
     LLVMBasicBlockRef parent_block;
     int stack_needs;                 /* FN_PROBE: stacks its entry captures (stack.c) */
+    LLVMValueRef loop_context;       /* an i64 alloca: a shared loop callback's context, NULL until used */
 };
 
 struct codegen {
@@ -110,6 +111,7 @@ struct codegen {
     int stack_needs_in_functions;    /* stack.c: stacks used inside user functions */
     LLVMValueRef symbol_maps[3];     /* stack.c: tap_sym_files, _names, _paths, NULL until used */
     uint32_t symbol_search;          /* stack.c: the symbol search's variables in scratch */
+    LLVMValueRef escape_callbacks[2];/* string_functions.c: text_str's and string_quoted's, NULL until used */
 };
 
 /* module.c */
@@ -137,6 +139,7 @@ void cg_define_maps(struct codegen *cg);
 LLVMValueRef cg_state_field(struct codegen *cg, int field);  /* ptr to a tap_state u64 */
 LLVMValueRef cg_global_ptr(struct codegen *cg, const struct symbol *global);
 LLVMValueRef cg_scratch_ptr(struct codegen *cg, uint32_t offset);
+LLVMValueRef cg_scratch_at(struct codegen *cg, LLVMValueRef offset);   /* an i64 offset */
 uint32_t cg_alloc_string_slot(struct codegen *cg);
 uint32_t cg_alloc_scratch(struct codegen *cg, uint32_t size);
 /* A BTF-defined map: the global (fields: 2 for ring buffers, 4 with key and
@@ -151,6 +154,12 @@ void cg_finish_data(struct codegen *cg);
 LLVMValueRef cg_string_literal(struct codegen *cg, const char *text, int len);
 void cg_string_copy(struct codegen *cg, LLVMValueRef dst, LLVMValueRef src);
 LLVMValueRef cg_string_concat(struct codegen *cg, LLVMValueRef a, LLVMValueRef b);
+/* The chain of `.` at e, in one slot: into (a local's slot its parts do not
+ * read), else a new one. */
+LLVMValueRef cg_concat(struct codegen *cg, struct expr *e, LLVMValueRef into);
+/* target .= e in place: e's value (split: each part of e's chain, in turn)
+ * appended to the string at target. */
+LLVMValueRef cg_concat_onto(struct codegen *cg, LLVMValueRef target, struct expr *e, int split);
 LLVMValueRef cg_string_compare(struct codegen *cg, LLVMValueRef a, LLVMValueRef b);
 LLVMValueRef cg_string_length(struct codegen *cg, LLVMValueRef s);
 void cg_define_string_functions(struct codegen *cg);
@@ -161,6 +170,7 @@ void cg_user_bytes(struct codegen *cg, struct span span, LLVMValueRef address, L
 /* expr.c */
 LLVMValueRef cg_expr(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_condition(struct codegen *cg, struct expr *e);   /* i1 */
+int cg_is_builtin_call(const struct expr *call);
 
 /* stmt.c */
 void cg_stmt(struct codegen *cg, struct stmt *st);
@@ -249,6 +259,9 @@ LLVMTypeRef cg_frame_type(struct codegen *cg, const struct frame_layout *layout)
 void cg_setup_frame(struct codegen *cg, struct frame_layout *layout);
 void cg_define_user_functions(struct codegen *cg);
 LLVMValueRef cg_call_user(struct codegen *cg, struct expr *call);
+/* The same, a string result left in the callee's return slot (valid until
+ * its next call) rather than copied. */
+LLVMValueRef cg_call_user_result(struct codegen *cg, struct expr *call);
 
 /* meta.c */
 void cg_embed_metadata(struct codegen *cg);

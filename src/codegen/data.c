@@ -209,10 +209,14 @@ uint32_t cg_alloc_string_slot(struct codegen *cg)
     return offset;
 }
 
+LLVMValueRef cg_scratch_at(struct codegen *cg, LLVMValueRef offset)
+{
+    return LLVMBuildGEP2(cg->builder, cg->i8, cg->fn->scratch, &offset, 1, "slot");
+}
+
 LLVMValueRef cg_scratch_ptr(struct codegen *cg, uint32_t offset)
 {
-    LLVMValueRef index = cg_const(cg, offset);
-    return LLVMBuildGEP2(cg->builder, cg->i8, cg->fn->scratch, &index, 1, "slot");
+    return cg_scratch_at(cg, cg_const(cg, offset));
 }
 
 /* This CPU's scratch, or NULL (checked by the caller). */

@@ -135,11 +135,11 @@ static LLVMValueRef binary(struct codegen *cg, struct expr *e)
         return logical(cg, e);
     if (op == BINARY_REGEX_MATCH || op == BINARY_REGEX_NOMATCH)
         return cg_regex_match(cg, e);
+    if (op == BINARY_CONCAT)
+        return cg_concat(cg, e, NULL);
     LLVMValueRef lhs = cg_expr(cg, e->binary.lhs);
     LLVMValueRef rhs = cg_expr(cg, e->binary.rhs);
     cg_set_location(cg, e->span);
-    if (op == BINARY_CONCAT)
-        return cg_string_concat(cg, lhs, rhs);
     if (op >= BINARY_LT && op <= BINARY_NE) {
         if (e->binary.lhs->type == TYPE_STRING) {
             lhs = cg_string_compare(cg, lhs, rhs);
@@ -178,9 +178,61 @@ static LLVMValueRef atomic_add(struct codegen *cg, LLVMValueRef ptr, LLVMValueRe
     return LLVMBuildAdd(cg->builder, old, delta, "");
 }
 
+/* Whether e surely neither reads nor writes the local sym (a callee cannot
+ * see the caller's locals); anything unusual counts as touching it. */
+static int leaves_alone(const struct expr *e, const struct symbol *sym)
+{
+    switch (e->kind) {
+    case EXPR_INT: case EXPR_STRING: case EXPR_REGISTER: return 1;
+    case EXPR_IDENT: return e->symbol != sym;
+    case EXPR_UNARY: return leaves_alone(e->unary.operand, sym);
+    case EXPR_BINARY: return leaves_alone(e->binary.lhs, sym) && leaves_alone(e->binary.rhs, sym);
+    case EXPR_TERNARY:
+        return leaves_alone(e->ternary.cond, sym) && leaves_alone(e->ternary.then_expr, sym) &&
+               leaves_alone(e->ternary.else_expr, sym);
+    case EXPR_USER_READ: return leaves_alone(e->user_read.address, sym);
+    case EXPR_CTX_READ: return !e->ctx_read.address || leaves_alone(e->ctx_read.address, sym);
+    case EXPR_CALL:
+        for (const struct expr *a = e->call.args; a; a = a->next)
+            if (!leaves_alone(a, sym))
+                return 0;
+        return 1;
+    default: return 0;
+    }
+}
+
+/* s = a . b ...: built in s's own slot, saving a copy, when s is a local no
+ * part touches and no catch block could see it half built. */
+static int concat_in_place(struct codegen *cg, struct expr *e)
+{
+    const struct expr *lhs = e->assign.lhs;
+    return e->assign.op == ASSIGN_SET && e->assign.rhs->kind == EXPR_BINARY &&
+           e->assign.rhs->binary.op == BINARY_CONCAT && lhs->kind == EXPR_IDENT && lhs->symbol &&
+           lhs->symbol->kind != SYMBOL_GLOBAL && lhs->symbol->type == TYPE_STRING && !cg->has_try &&
+           leaves_alone(e->assign.rhs, lhs->symbol);
+}
+
+/* s .= e appends in place to a local (its scratch slot has the slack a
+ * masked offset needs; a .data global has not) when e's value cannot point
+ * into s: 1 with e evaluated first (as stap does), 2 with the parts of its
+ * chain of `.` appended one by one (no catch could see s half built). */
+static int append_in_place(struct codegen *cg, struct expr *e)
+{
+    const struct expr *lhs = e->assign.lhs, *rhs = e->assign.rhs;
+    if (e->assign.op != ASSIGN_CONCAT || lhs->kind != EXPR_IDENT || !lhs->symbol ||
+        lhs->symbol->kind == SYMBOL_GLOBAL || lhs->symbol->type != TYPE_STRING || !leaves_alone(rhs, lhs->symbol))
+        return 0;
+    return rhs->kind == EXPR_BINARY && rhs->binary.op == BINARY_CONCAT && !cg->has_try ? 2 : 1;
+}
+
 static LLVMValueRef assign(struct codegen *cg, struct expr *e)
 {
     struct lvalue target;
+    if (concat_in_place(cg, e))
+        return cg_concat(cg, e->assign.rhs, cg_local_ptr(cg, e->assign.lhs->symbol));
+    int append = append_in_place(cg, e);
+    if (append && lvalue_of(cg, e->assign.lhs, &target))
+        return cg_concat_onto(cg, target.ptr, e->assign.rhs, append == 2);
     LLVMValueRef rhs = cg_expr(cg, e->assign.rhs);
     if (!lvalue_of(cg, e->assign.lhs, &target))
         return rhs;
@@ -347,11 +399,16 @@ static LLVMValueRef builtin_call(struct codegen *cg, struct expr *e, const struc
     return cg_const(cg, 0);
 }
 
+int cg_is_builtin_call(const struct expr *call)
+{
+    const struct builtin *b = builtin_lookup(call->call.name);
+    return b && (const void *)b == call->sema_data;
+}
+
 static LLVMValueRef call(struct codegen *cg, struct expr *e)
 {
-    const struct builtin *b = builtin_lookup(e->call.name);
-    if (b && (const void *)b == e->sema_data)
-        return builtin_call(cg, e, b);
+    if (cg_is_builtin_call(e))
+        return builtin_call(cg, e, builtin_lookup(e->call.name));
     return cg_call_user(cg, e);
 }
 

@@ -217,7 +217,7 @@ static int clone_depth(struct codegen *cg, const struct function_decl *callee)
     return same_cycle ? caller->depth + 1 : 0;
 }
 
-LLVMValueRef cg_call_user(struct codegen *cg, struct expr *call)
+LLVMValueRef cg_call_user_result(struct codegen *cg, struct expr *call)
 {
     struct function_decl *fn = call->sema_data;
     struct function_code *code = code_of(fn);
@@ -236,7 +236,14 @@ LLVMValueRef cg_call_user(struct codegen *cg, struct expr *call)
     }
     LLVMValueRef result = LLVMBuildCall2(cg->builder, code->type, code->clones[depth], args, (unsigned)count, "");
     cg_unwind_if_needed(cg);
-    if (fn->return_type != TYPE_STRING)
+    return result;
+}
+
+LLVMValueRef cg_call_user(struct codegen *cg, struct expr *call)
+{
+    const struct function_decl *fn = call->sema_data;
+    LLVMValueRef result = cg_call_user_result(cg, call);
+    if (fn->return_type != TYPE_STRING || LLVMIsAGlobalVariable(result))
         return result;
     /* The callee's return slot is reused by its next call: keep a copy. */
     LLVMValueRef copy = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));

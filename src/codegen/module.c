@@ -127,6 +127,7 @@ LLVMValueRef cg_begin_callback(struct codegen *cg, const char *prefix, int map_c
     state->scope = LLVMGetSubprogram(fn);
     state->parent = cg->fn;
     state->parent_block = LLVMGetInsertBlock(cg->builder);
+    state->loop_context = NULL;
     cg->fn = state;
     return fn;
 }

@@ -27,21 +27,37 @@ static LLVMValueRef mask(struct codegen *cg, LLVMValueRef i)
     return LLVMBuildAnd(cg->builder, i, cg_const(cg, cg->string_size - 1), "");
 }
 
-static LLVMValueRef char_ptr(struct codegen *cg, uint32_t slot, LLVMValueRef i)
+/* slot: an i64 scratch offset, a constant except in shared callbacks. */
+static LLVMValueRef char_ptr_at(struct codegen *cg, LLVMValueRef slot, LLVMValueRef i)
 {
-    LLVMValueRef base = cg_scratch_ptr(cg, slot);
+    LLVMValueRef base = cg_scratch_at(cg, slot);
     LLVMValueRef index = mask(cg, i);
     return LLVMBuildGEP2(cg->builder, cg->i8, base, &index, 1, "");
 }
 
+static LLVMValueRef char_ptr(struct codegen *cg, uint32_t slot, LLVMValueRef i)
+{
+    return char_ptr_at(cg, cg_const(cg, slot), i);
+}
+
+static LLVMValueRef char_at_of(struct codegen *cg, LLVMValueRef slot, LLVMValueRef i)
+{
+    return LLVMBuildZExt(cg->builder, LLVMBuildLoad2(cg->builder, cg->i8, char_ptr_at(cg, slot, i), ""), cg->i64, "");
+}
+
 static LLVMValueRef char_at(struct codegen *cg, uint32_t slot, LLVMValueRef i)
 {
-    return LLVMBuildZExt(cg->builder, LLVMBuildLoad2(cg->builder, cg->i8, char_ptr(cg, slot, i), ""), cg->i64, "");
+    return char_at_of(cg, cg_const(cg, slot), i);
+}
+
+static void put_char_at(struct codegen *cg, LLVMValueRef slot, LLVMValueRef i, LLVMValueRef c)
+{
+    LLVMBuildStore(cg->builder, LLVMBuildTrunc(cg->builder, c, cg->i8, ""), char_ptr_at(cg, slot, i));
 }
 
 static void put_char(struct codegen *cg, uint32_t slot, LLVMValueRef i, LLVMValueRef c)
 {
-    LLVMBuildStore(cg->builder, LLVMBuildTrunc(cg->builder, c, cg->i8, ""), char_ptr(cg, slot, i));
+    put_char_at(cg, cg_const(cg, slot), i, c);
 }
 
 static LLVMValueRef load(struct codegen *cg, LLVMValueRef ptr)
@@ -54,10 +70,9 @@ static void store(struct codegen *cg, LLVMValueRef value, LLVMValueRef ptr)
     LLVMBuildStore(cg->builder, value, ptr);
 }
 
-/* A copy of s in a new slot; its length in *length. */
-static uint32_t copy_to_slot(struct codegen *cg, LLVMValueRef s, LLVMValueRef *length)
+/* A copy of s in the given slot; its length in *length. */
+static void copy_into(struct codegen *cg, uint32_t slot, LLVMValueRef s, LLVMValueRef *length)
 {
-    uint32_t slot = cg_alloc_string_slot(cg);
     LLVMValueRef args[3] = {cg_scratch_ptr(cg, slot), LLVMConstInt(cg->i32, cg->string_size, 0), s};
     LLVMValueRef copied = cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
     LLVMValueRef bad = LLVMBuildICmp(cg->builder, LLVMIntSLT, copied, cg_const(cg, 1), "");
@@ -70,6 +85,13 @@ static uint32_t copy_to_slot(struct codegen *cg, LLVMValueRef s, LLVMValueRef *l
     LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, 0, 0), cg_scratch_ptr(cg, slot));
     LLVMBuildBr(cg->builder, ok);
     cg_position(cg, ok);
+}
+
+/* A copy of s in a new slot; its length in *length. */
+static uint32_t copy_to_slot(struct codegen *cg, LLVMValueRef s, LLVMValueRef *length)
+{
+    uint32_t slot = cg_alloc_string_slot(cg);
+    copy_into(cg, slot, s, length);
     return slot;
 }
 
@@ -94,21 +116,36 @@ static void loop_stop(struct codegen *cg)
     LLVMBuildRet(cg->builder, cg_const(cg, 1));
 }
 
-static void run_loop(struct codegen *cg, struct span span, LLVMValueRef count, loop_body body, void *data)
+/* A loop callback: body(cg, index, data) with ctx the callback's second
+ * parameter (the caller's loop context). */
+static LLVMValueRef define_loop_callback(struct codegen *cg, const char *prefix, struct span span, loop_body body,
+                                         void *data)
 {
     struct fn_state state;
-    LLVMValueRef fn = cg_begin_callback(cg, "string_loop", 0, &state);
+    LLVMValueRef fn = cg_begin_callback(cg, prefix, 0, &state);
     cg_callback_entry(cg, &state, span, 1);
     body(cg, LLVMGetParam(fn, 0), data);
     cg_end_callback(cg, &state);
     cg_set_location(cg, span);
+    return fn;
+}
+
+/* bpf_loop(count clamped to 0..MAXSTRINGLEN, fn, ctx): ctx NULL or on the stack. */
+static void call_loop(struct codegen *cg, LLVMValueRef count, LLVMValueRef fn, LLVMValueRef ctx)
+{
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef n = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, count, cg_const(cg, 0), ""), cg_const(cg, 0),
                                      count, "");
     n = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, n, cg_const(cg, cg->string_size), ""),
                         cg_const(cg, cg->string_size), n, "");
-    LLVMValueRef args[4] = {LLVMBuildTrunc(b, n, cg->i32, ""), fn, LLVMConstNull(cg->ptr), cg_const(cg, 0)};
+    LLVMValueRef args[4] = {LLVMBuildTrunc(b, n, cg->i32, ""), fn, ctx ? ctx : LLVMConstNull(cg->ptr),
+                            cg_const(cg, 0)};
     cg_helper(cg, BPF_FUNC_loop, cg->i64, args, 4);
+}
+
+static void run_loop(struct codegen *cg, struct span span, LLVMValueRef count, loop_body body, void *data)
+{
+    call_loop(cg, count, define_loop_callback(cg, "string_loop", span, body, data), NULL);
 }
 
 void cg_bounded_loop(struct codegen *cg, struct span span, LLVMValueRef count, cg_loop_body body, void *data)
@@ -200,25 +237,32 @@ static LLVMValueRef substr(struct codegen *cg, LLVMValueRef s, LLVMValueRef star
 /* ---- appending to an output slot, truncating at MAXSTRINGLEN - 1 ---- */
 
 struct output {
-    uint32_t slot, length;       /* length: scratch offset of an i64 */
+    LLVMValueRef slot, length;   /* i64 scratch offsets; length: of an i64 */
 };
+
+static void output_init(struct codegen *cg, struct output *o, uint32_t slot, uint32_t length)
+{
+    o->slot = cg_const(cg, slot);
+    o->length = cg_const(cg, length);
+    LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, 0, 0), cg_scratch_ptr(cg, slot));
+    store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, length));
+}
 
 static void output_start(struct codegen *cg, struct output *o)
 {
-    o->slot = new_slot(cg);
-    o->length = cg_alloc_scratch(cg, 8);
-    store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, o->length));
+    uint32_t slot = cg_alloc_string_slot(cg);
+    output_init(cg, o, slot, cg_alloc_scratch(cg, 8));
 }
 
 static void output_char(struct codegen *cg, struct output *o, LLVMValueRef c)
 {
     LLVMBuilderRef b = cg->builder;
-    LLVMValueRef length_ptr = cg_scratch_ptr(cg, o->length);
+    LLVMValueRef length_ptr = cg_scratch_at(cg, o->length);
     LLVMValueRef length = load(cg, length_ptr);
     LLVMBasicBlockRef put = cg_block(cg, "put"), done = cg_block(cg, "put_done");
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, length, cg_const(cg, cg->string_size - 1), ""), put, done);
     cg_position(cg, put);
-    put_char(cg, o->slot, length, c);
+    put_char_at(cg, o->slot, length, c);
     store(cg, LLVMBuildAdd(b, length, cg_const(cg, 1), ""), length_ptr);
     LLVMBuildBr(b, done);
     cg_position(cg, done);
@@ -228,10 +272,10 @@ static void output_char(struct codegen *cg, struct output *o, LLVMValueRef c)
 static void output_cstring(struct codegen *cg, struct output *o, LLVMValueRef s)
 {
     LLVMBuilderRef b = cg->builder;
-    LLVMValueRef length_ptr = cg_scratch_ptr(cg, o->length);
+    LLVMValueRef length_ptr = cg_scratch_at(cg, o->length);
     LLVMValueRef length = mask(cg, load(cg, length_ptr));
     LLVMValueRef room = LLVMBuildSub(b, cg_const(cg, cg->string_size), length, "");
-    LLVMValueRef args[3] = {char_ptr(cg, o->slot, length), LLVMBuildTrunc(b, room, cg->i32, ""), s};
+    LLVMValueRef args[3] = {char_ptr_at(cg, o->slot, length), LLVMBuildTrunc(b, room, cg->i32, ""), s};
     LLVMValueRef copied = cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
     LLVMValueRef added = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, copied, cg_const(cg, 1), ""),
                                          cg_const(cg, 0), LLVMBuildSub(b, copied, cg_const(cg, 1), ""), "");
@@ -245,8 +289,8 @@ static void output_string(struct codegen *cg, struct output *o, uint32_t slot)
 
 static LLVMValueRef output_finish(struct codegen *cg, struct output *o)
 {
-    put_char(cg, o->slot, load(cg, cg_scratch_ptr(cg, o->length)), cg_const(cg, 0));
-    return cg_scratch_ptr(cg, o->slot);
+    put_char_at(cg, o->slot, load(cg, cg_scratch_at(cg, o->length)), cg_const(cg, 0));
+    return cg_scratch_at(cg, o->slot);
 }
 
 /* ---- str_replace ---- */
@@ -309,14 +353,33 @@ static LLVMValueRef str_replace(struct codegen *cg, struct expr *call, LLVMValue
     return phi;
 }
 
-/* ---- text_str, string_quoted ---- */
+/* ---- text_str, string_quoted ----
+ * One escape callback per module (and per kind) serves every call site: a
+ * site's state is one block of scratch (input slot, output slot, output
+ * length, truncated flag) whose offset the callback reads from its loop
+ * context, a u64 on the caller's stack (the verifier knows it exactly). */
 
 struct escape {
-    uint32_t from;
+    LLVMValueRef from;           /* i64 scratch offsets, from the block's base */
     struct output out;
+    LLVMValueRef truncated;      /* quoted: an i64, the input did not fit */
     int quoted;
-    uint32_t truncated;          /* quoted: scratch i64, the input did not fit */
 };
+
+static uint32_t escape_block_size(struct codegen *cg)
+{
+    return 2 * cg->string_size + 16;
+}
+
+static struct escape escape_at(struct codegen *cg, LLVMValueRef base, int quoted)
+{
+    LLVMBuilderRef b = cg->builder;
+    struct escape e = {.from = base, .quoted = quoted};
+    e.out.slot = LLVMBuildAdd(b, base, cg_const(cg, cg->string_size), "");
+    e.out.length = LLVMBuildAdd(b, base, cg_const(cg, 2 * cg->string_size), "");
+    e.truncated = LLVMBuildAdd(b, base, cg_const(cg, 2 * cg->string_size + 8), "");
+    return e;
+}
 
 /* A quoted string ends in `"` when it fits in MAXSTRINGLEN - 1 characters;
  * else its last four are `"...`, over whatever was there, even half an
@@ -324,11 +387,11 @@ struct escape {
 static void quoted_room(struct codegen *cg, struct escape *e, LLVMValueRef num)
 {
     LLVMBuilderRef b = cg->builder;
-    LLVMValueRef end = LLVMBuildAdd(b, load(cg, cg_scratch_ptr(cg, e->out.length)), num, "");
+    LLVMValueRef end = LLVMBuildAdd(b, load(cg, cg_scratch_at(cg, e->out.length)), num, "");
     LLVMBasicBlockRef full = cg_block(cg, "quoted_full"), room = cg_block(cg, "quoted_room");
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGT, end, cg_const(cg, cg->string_size - 2), ""), full, room);
     cg_position(cg, full);
-    store(cg, cg_const(cg, 1), cg_scratch_ptr(cg, e->truncated));
+    store(cg, cg_const(cg, 1), cg_scratch_at(cg, e->truncated));
     loop_stop(cg);
     cg_position(cg, room);
 }
@@ -337,7 +400,7 @@ static void escape_body(struct codegen *cg, LLVMValueRef index, void *data)
 {
     struct escape *e = data;
     LLVMBuilderRef b = cg->builder;
-    LLVMValueRef c = char_at(cg, e->from, index);
+    LLVMValueRef c = char_at_of(cg, e->from, index);
     static const struct { char c, letter; } named[] = {
         {'\a', 'a'}, {'\b', 'b'}, {'\f', 'f'}, {'\n', 'n'}, {'\r', 'r'}, {'\t', 't'}, {'\v', 'v'},
         {'"', '"'}, {'\\', '\\'},
@@ -377,22 +440,48 @@ static void escape_body(struct codegen *cg, LLVMValueRef index, void *data)
     loop_continue(cg);
 }
 
+static void escape_callback_body(struct codegen *cg, LLVMValueRef index, void *data)
+{
+    LLVMValueRef ctx = LLVMGetParam(LLVMGetBasicBlockParent(LLVMGetInsertBlock(cg->builder)), 1);
+    struct escape e = escape_at(cg, load(cg, ctx), *(int *)data);
+    escape_body(cg, index, &e);
+}
+
+static LLVMValueRef escape_callback(struct codegen *cg, struct span span, int quoted)
+{
+    if (!cg->escape_callbacks[quoted])
+        cg->escape_callbacks[quoted] = define_loop_callback(cg, quoted ? "string_quoted" : "text_str", span,
+                                                            escape_callback_body, &quoted);
+    return cg->escape_callbacks[quoted];
+}
+
+/* The function's u64 on the stack that passes a block's offset to a shared
+ * callback (one per function: call sites run one after the other). */
+static LLVMValueRef loop_context(struct codegen *cg, uint32_t base)
+{
+    if (!cg->fn->loop_context)
+        cg->fn->loop_context = cg_entry_alloca(cg, cg->i64, "loop_context");
+    store(cg, cg_const(cg, base), cg->fn->loop_context);
+    return cg->fn->loop_context;
+}
+
 static LLVMValueRef text_str(struct codegen *cg, struct span span, LLVMValueRef s, int quoted)
 {
-    struct escape e = {.quoted = quoted};
+    uint32_t base = cg_alloc_scratch(cg, escape_block_size(cg));
+    struct escape e = escape_at(cg, cg_const(cg, base), quoted);
     LLVMValueRef len;
-    e.from = copy_to_slot(cg, s, &len);
-    output_start(cg, &e.out);
+    copy_into(cg, base, s, &len);
+    output_init(cg, &e.out, base + cg->string_size, base + 2 * cg->string_size);
     if (quoted) {
-        e.truncated = cg_alloc_scratch(cg, 8);
-        store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, e.truncated));
+        store(cg, cg_const(cg, 0), cg_scratch_at(cg, e.truncated));
         output_char(cg, &e.out, cg_const(cg, '"'));
     }
-    run_loop(cg, span, len, escape_body, &e);
+    LLVMValueRef callback = escape_callback(cg, span, quoted);
+    call_loop(cg, len, callback, loop_context(cg, base));
     if (quoted) {
         LLVMBuilderRef b = cg->builder;
-        LLVMValueRef length_ptr = cg_scratch_ptr(cg, e.out.length);
-        LLVMValueRef truncated = LLVMBuildICmp(b, LLVMIntNE, load(cg, cg_scratch_ptr(cg, e.truncated)), cg_const(cg, 0), "");
+        LLVMValueRef length_ptr = cg_scratch_at(cg, e.out.length);
+        LLVMValueRef truncated = LLVMBuildICmp(b, LLVMIntNE, load(cg, cg_scratch_at(cg, e.truncated)), cg_const(cg, 0), "");
         store(cg, LLVMBuildSelect(b, truncated, cg_const(cg, cg->string_size - 5), load(cg, length_ptr), ""), length_ptr);
         output_char(cg, &e.out, cg_const(cg, '"'));
         for (int i = 0; i < 3; i++)
