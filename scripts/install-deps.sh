@@ -14,6 +14,7 @@ packages=(
   zlib1g-dev libzstd-dev libffi-dev libxml2-dev libedit-dev libncurses-dev
   bpftool python3
   systemtap-sdt-dev   # sys/sdt.h for the USDT test programs
+  clang-19 libclang-rt-19-dev   # the libFuzzer harnesses (tests/fuzz) that CI runs briefly
 )
 
 if [[ $(id -u) -ne 0 ]]; then
