@@ -79,7 +79,7 @@ static int attach_timer(struct session *s, struct bpf_program *prog,
 static int attach_every_cpu(struct session *s, struct bpf_program *prog,
                             const struct program_probe *probe)
 {
-    static unsigned char cpus[MAX_CPUS];
+    unsigned char cpus[MAX_CPUS];   /* per call: no state outside the session */
     struct perf_event_attr attr = { .size = sizeof(attr) };
     int err;
 

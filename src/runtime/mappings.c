@@ -61,12 +61,18 @@ static int open_event(pid_t pid, int cpu, int wake_each)
 
 struct mappings *mappings_open(pid_t pid, int wake_each)
 {
-    static unsigned char cpus[MAX_CPUS];
+    unsigned char cpus[MAX_CPUS];   /* per call: no state outside the session */
     struct mappings *m = calloc(1, sizeof(*m));
     int online = online_cpus(cpus);
+    if (!m)
+        return NULL;
     m->page_size = (size_t)sysconf(_SC_PAGESIZE);
     m->fds = calloc((size_t)online, sizeof(int));
     m->rings = calloc((size_t)online, sizeof(void *));
+    if (!m->fds || !m->rings) {
+        mappings_free(m);
+        return NULL;
+    }
     for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
         if (!cpus[cpu])
             continue;
@@ -112,11 +118,18 @@ static void add_file(struct mappings *m, const char *path, const char *build_id)
         if (strcmp(m->files[i].path, path) == 0 && (!*build_id || strcmp(m->files[i].build_id, build_id) == 0))
             return;
     if (m->file_count == m->file_capacity) {
-        m->file_capacity = m->file_capacity ? m->file_capacity * 2 : 32;
-        m->files = realloc(m->files, (size_t)m->file_capacity * sizeof(*m->files));
+        int capacity = m->file_capacity ? m->file_capacity * 2 : 32;
+        struct mapped_file *grown = realloc(m->files, (size_t)capacity * sizeof(*m->files));
+        if (!grown)
+            return;   /* out of memory: the file stays unknown, its frames print as hex */
+        m->files = grown;
+        m->file_capacity = capacity;
     }
+    char *copy = strdup(path);
+    if (!copy)
+        return;
     struct mapped_file *f = &m->files[m->file_count++];
-    f->path = strdup(path);
+    f->path = copy;
     snprintf(f->build_id, sizeof(f->build_id), "%s", build_id);
 }
 
