@@ -38,6 +38,8 @@ struct options {
     const char *tapset_dirs[MAX_TAPSET_DIRS];
     int tapset_dir_count;
     int keep_unused, no_warnings, warnings_are_errors;
+    int disable_cache;               /* --disable-cache */
+    char cache_dir[PATH_MAX];
     struct codegen_options codegen;
     struct runtime_options runtime;
     struct global_setting settings[64];
@@ -73,6 +75,7 @@ static void usage(FILE *out)
           "  -l PP, -L PP   list matching probe points (-L with variables)\n"
           "  --run OBJ      run an object written by -p4 -o OBJ (no LLVM or debug info needed)\n"
           "  --format=text|json  output format\n"
+          "  --disable-cache       compile with LLVM even when the cache has the object\n"
           "  --dump-functions      list the functions scripts can call, with their types\n"
           "  --dump-probe-types    list the probe points tap supports\n"
           "  --dump-probe-aliases  list the probe aliases of the tapsets\n"
@@ -168,7 +171,8 @@ static int parse_options(int argc, char **argv, struct options *opts)
         {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'},
         {"format", required_argument, 0, 'F'}, {"run", required_argument, 0, 'R'},
         {"dump-functions", no_argument, 0, 'f'}, {"dump-probe-types", no_argument, 0, 't'},
-        {"dump-probe-aliases", no_argument, 0, 'a'}, {0, 0, 0, 0},
+        {"dump-probe-aliases", no_argument, 0, 'a'}, {"disable-cache", no_argument, 0, 'C'},
+        {0, 0, 0, 0},
     };
     opts->codegen = (struct codegen_options){.string_size = 512, .events_size = 8 << 20,
                                              .max_action = 1 << 20, .max_nesting = 6,
@@ -225,6 +229,7 @@ static int parse_options(int argc, char **argv, struct options *opts)
             break;
         case 'R': opts->run_object = optarg; break;
         case 'f': case 't': case 'a': opts->dump = c; break;
+        case 'C': opts->disable_cache = 1; break;
         case 'V': printf("tap %s (LLVM 19, libbpf)\n", TAP_VERSION); return 1;
         case 'h': usage(stdout); return 1;
         case ':':
@@ -317,6 +322,24 @@ static void report_pass(const struct options *opts, const char *text, double ms)
         fprintf(stderr, "%s in %.0f ms.\n", text, ms);
 }
 
+/* The compile cache: $TAP_CACHE_DIR (empty: none), else the XDG cache
+ * directory; NULL when there is none or --disable-cache. */
+static const char *cache_dir(struct options *opts)
+{
+    const char *explicit_dir = getenv("TAP_CACHE_DIR");
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    int written = -1;
+    if (opts->disable_cache || (explicit_dir && !*explicit_dir))
+        return NULL;
+    if (explicit_dir)
+        written = snprintf(opts->cache_dir, sizeof(opts->cache_dir), "%s", explicit_dir);
+    else if (xdg && xdg[0] == '/')
+        written = snprintf(opts->cache_dir, sizeof(opts->cache_dir), "%s/tap", xdg);
+    else if (home && home[0] == '/')
+        written = snprintf(opts->cache_dir, sizeof(opts->cache_dir), "%s/.cache/tap", home);
+    return written > 0 && written < (int)sizeof(opts->cache_dir) ? opts->cache_dir : NULL;
+}
+
 /* parse -> resolve -> generate. Returns the program, or NULL after printing
  * why (also NULL, with *done set, when -p stopped earlier). */
 static struct program *tap_compile(struct arena *arena, struct diags *diags, struct options *opts,
@@ -359,14 +382,20 @@ static struct program *tap_compile(struct arena *arena, struct diags *diags, str
     }
 
     double translate_ms = 0, object_ms = 0;
+    const char *cached_object = NULL;
     opts->codegen.ir_out = opts->last_pass == 3 ? stdout : NULL;
     opts->codegen.translate_ms = &translate_ms;
     opts->codegen.object_ms = &object_ms;
+    opts->codegen.cache_dir = cache_dir(opts);
+    opts->codegen.cached_object = &cached_object;
     struct program *program = codegen_emit(arena, diags, script, &opts->codegen);
     if (!program)
         return NULL;
     report_pass(opts, "Pass 3: translated to LLVM IR", translate_ms);
-    if (opts->verbose)
+    if (opts->verbose && cached_object)
+        fprintf(stderr, "Pass 4: using cached %s (%zu bytes, %d programs).\n", cached_object,
+                program->object_size, program->probe_count);
+    else if (opts->verbose)
         fprintf(stderr, "Pass 4: compiled BPF object (%zu bytes, %d programs) in %.0f ms.\n",
                 program->object_size, program->probe_count, object_ms);
     return program;

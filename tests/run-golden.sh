@@ -32,6 +32,9 @@ command=${command//@PROGRAMS@/$(printf '%q' "$programs")}
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# Every case compiles from scratch: an empty compile cache of its own (the
+# cache_* cases set their own).
+export TAP_CACHE_DIR=$work/cache
 stdin=/dev/null
 [[ -f $case.stdin ]] && stdin=$case.stdin
 timeout -k 5 "$timeout_secs" bash -c "$command" <"$stdin" >"$work/stdout" 2>"$work/stderr"

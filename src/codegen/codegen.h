@@ -23,6 +23,8 @@ struct codegen_options {
     FILE *ir_out;                /* -p3: the optimised IR is printed here */
     double *translate_ms;        /* out: time to build and optimise the IR (pass 3) */
     double *object_ms;           /* out: time to emit the object (pass 4) */
+    const char *cache_dir;       /* the compile cache (object_cache.h); NULL: none */
+    const char **cached_object;  /* out: the cache entry's path when the object came from it */
 };
 
 /* Returns NULL after reporting an error. The program is heap-allocated:

@@ -9,6 +9,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "codegen/codegen_internal.h"
+#include "codegen/object_cache.h"
 
 LLVMValueRef cg_const(struct codegen *cg, int64_t value)
 {
@@ -222,9 +223,37 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* A cached object for this very module skips the passes and the backend. */
+static int load_cached(struct codegen *cg, const struct object_cache_key *key)
+{
+    void *object;
+    size_t size;
+    if (object_cache_load(cg->options->cache_dir, key, &object, &size) != 0)
+        return -1;
+    cg->program->object = object;
+    cg->program->object_size = size;
+    if (cg->options->cached_object) {
+        char name[2 * SHA256_SIZE + 16];
+        object_cache_entry_name(key, name, sizeof(name));
+        size_t length = strlen(cg->options->cache_dir) + strlen(name) + 2;
+        char *path = arena_alloc(cg->arena, length);
+        snprintf(path, length, "%s/%s", cg->options->cache_dir, name);
+        *cg->options->cached_object = path;
+    }
+    return 0;
+}
+
 static int optimize_and_emit(struct codegen *cg, double started)
 {
     LLVMDIBuilderFinalize(cg->di);
+    /* -p3 prints the optimised IR, so it runs the passes */
+    struct object_cache_key key;
+    int cacheable = cg->options->cache_dir && !cg->options->ir_out && object_cache_key(cg->module, &key) == 0;
+    if (cacheable && load_cached(cg, &key) == 0) {
+        if (cg->options->translate_ms)
+            *cg->options->translate_ms = now_ms() - started;
+        return 0;
+    }
     char *error = NULL;
     if (LLVMVerifyModule(cg->module, LLVMReturnStatusAction, &error)) {
         diag_plain_error(cg->diags, "internal error: invalid LLVM module: %s", error);
@@ -269,6 +298,8 @@ static int optimize_and_emit(struct codegen *cg, double started)
     memcpy(cg->program->object, LLVMGetBufferStart(buffer), size);
     cg->program->object_size = size;
     LLVMDisposeMemoryBuffer(buffer);
+    if (cacheable)
+        object_cache_store(cg->options->cache_dir, &key, cg->program->object, size);
     if (cg->options->object_ms)
         *cg->options->object_ms = now_ms() - emit_started;
     return 0;

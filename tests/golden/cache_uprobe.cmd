@@ -1,0 +1,2 @@
+# A uprobe script with @entry, $vars and a histogram runs the same from the cache as compiled.
+cache=$(mktemp -d); export TAP_CACHE_DIR=$cache; script='global h probe process(@1).function("scale").return { printf("scale(%d, %d) = %d\n", @entry($v), $factor, $return); h <<< $return } probe end { print(@hist_linear(h, 0, 10, 5)) }'; for run in 1 2; do @TAP@ -v -c '@PROGRAMS@/t_args_o2 2' -e "$script" @PROGRAMS@/t_args_o2 2> "$cache/stderr"; grep '^Pass 4' "$cache/stderr" | sed -E 's/^(Pass 4: [a-z]+).*/\1/'; done; rm -rf "$cache"
