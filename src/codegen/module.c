@@ -9,6 +9,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "codegen/codegen_internal.h"
+#include "base/disk_cache.h"
 #include "codegen/object_cache.h"
 
 LLVMValueRef cg_const(struct codegen *cg, int64_t value)
@@ -228,16 +229,14 @@ static int load_cached(struct codegen *cg, const struct object_cache_key *key)
 {
     void *object;
     size_t size;
-    if (object_cache_load(cg->options->cache_dir, key, &object, &size) != 0)
+    if (disk_cache_load(cg->options->cache_dir, key->name, &object, &size) != 0)
         return -1;
     cg->program->object = object;
     cg->program->object_size = size;
     if (cg->options->cached_object) {
-        char name[2 * SHA256_SIZE + 16];
-        object_cache_entry_name(key, name, sizeof(name));
-        size_t length = strlen(cg->options->cache_dir) + strlen(name) + 2;
+        size_t length = strlen(cg->options->cache_dir) + strlen(key->name) + 2;
         char *path = arena_alloc(cg->arena, length);
-        snprintf(path, length, "%s/%s", cg->options->cache_dir, name);
+        snprintf(path, length, "%s/%s", cg->options->cache_dir, key->name);
         *cg->options->cached_object = path;
     }
     return 0;
@@ -299,7 +298,7 @@ static int optimize_and_emit(struct codegen *cg, double started)
     cg->program->object_size = size;
     LLVMDisposeMemoryBuffer(buffer);
     if (cacheable)
-        object_cache_store(cg->options->cache_dir, &key, cg->program->object, size);
+        disk_cache_store(cg->options->cache_dir, key.name, cg->program->object, size);
     if (cg->options->object_ms)
         *cg->options->object_ms = now_ms() - emit_started;
     return 0;
