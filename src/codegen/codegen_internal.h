@@ -70,6 +70,14 @@ struct fn_state {
     LLVMBasicBlockRef parent_block;
     int stack_needs;                 /* FN_PROBE: stacks its entry captures (stack.c) */
     LLVMValueRef loop_context;       /* an i64 alloca: a shared loop callback's context, NULL until used */
+    LLVMBasicBlockRef register_copy; /* FN_PROBE, target.c: the block copying pt_regs, NULL when none */
+    int reads_registers;             /* FN_PROBE, target.c: its code reads that copy */
+};
+
+/* target.c: a probe's register copy that its own code never reads. */
+struct unread_register_copy {
+    LLVMBasicBlockRef block;
+    struct unread_register_copy *next;
 };
 
 struct codegen {
@@ -98,6 +106,8 @@ struct codegen {
     struct fn_state *fn;
     struct task_offsets *task_offsets;   /* context.c: task_struct layout from BTF */
     uint32_t regs_offset;            /* target.c: the probed thread's registers in scratch, 0 until used */
+    int functions_read_registers;    /* target.c: a user function reads them: every copy stays */
+    struct unread_register_copy *unread_register_copies;
     struct cg_array **arrays;        /* per global index: arrays and statistics, else NULL */
     int callback_count;              /* foreach, delete and string-loop callbacks */
     uint32_t tokenize_buffer, tokenize_position;
@@ -268,6 +278,11 @@ void cg_embed_metadata(struct codegen *cg);
 
 /* target.c: registers and user memory of the probed thread */
 void cg_target_probe_entry(struct codegen *cg, LLVMValueRef ctx);
+/* After a probe's program: its register copy is queued for removal if its
+ * code never read it; once the module is complete, the queued copies are
+ * removed unless a user function reads registers. */
+void cg_target_probe_exit(struct codegen *cg);
+void cg_target_drop_unread_copies(struct codegen *cg);
 LLVMValueRef cg_register(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_user_read(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_target_builtin(struct codegen *cg, struct expr *call, int builtin_id);

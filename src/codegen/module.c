@@ -352,6 +352,7 @@ struct program *codegen_emit(struct arena *arena, struct diags *diags, const str
             cg.caught_message = cg_alloc_string_slot(&cg);
         cg_define_user_functions(&cg);
         cg_define_probes(&cg);
+        cg_target_drop_unread_copies(&cg);
         cg_finish_data(&cg);
         cg_finish_arrays(&cg);
         cg.program->hist_elision = options->hist_elision < 0 ? 2 : options->hist_elision;

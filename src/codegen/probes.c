@@ -164,6 +164,7 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
     cg_position(cg, skip);
     LLVMBuildRet(cg->builder, cg_i32(cg, 0));
     cg_stack_finish(cg, stack_capture, LLVMGetParam(function, 0));
+    cg_target_probe_exit(cg);
     cg->fn = NULL;
     describe_probe(cg, probe, name);
 }

@@ -48,6 +48,13 @@ static LLVMValueRef load_register(struct codegen *cg, int byte);
 void cg_target_probe_entry(struct codegen *cg, LLVMValueRef ctx)
 {
     uint32_t area = regs_area(cg);
+    const struct probe *probe = cg->fn->probe;
+    /* In a block of its own, so it can be removed when nothing reads it
+     * (cg_target_drop_unread_copies): most handlers never look at registers. */
+    LLVMBasicBlockRef copy = cg_block(cg, "copy_registers"), copied = cg_block(cg, "registers_copied");
+    LLVMBuildBr(cg->builder, copy);
+    cg_position(cg, copy);
+    cg->fn->register_copy = copy;
     for (int i = 0; i < PT_REGS_WORDS; i++) {
         LLVMValueRef value = LLVMBuildLoad2(cg->builder, cg->i64, byte_offset(cg, ctx, i * 8), "reg");
         LLVMBuildStore(cg->builder, value, cg_scratch_ptr(cg, area + (uint32_t)i * 8));
@@ -55,17 +62,49 @@ void cg_target_probe_entry(struct codegen *cg, LLVMValueRef ctx)
     /* bpf_get_func_ip gives the probed address as mapped (the function for
      * a uretprobe, where the uprobe was placed): minus the file address, the
      * load bias of a PIE or library. */
-    const struct probe *probe = cg->fn->probe;
     LLVMValueRef args[1] = {ctx};
     LLVMValueRef ip = cg_helper(cg, BPF_FUNC_get_func_ip, cg->i64, args, 1);
     LLVMValueRef bias = LLVMBuildSub(cg->builder, ip, cg_const(cg, (int64_t)probe->vaddr), "bias");
     LLVMBuildStore(cg->builder, bias, cg_scratch_ptr(cg, area + REGS_BIAS_WORD * 8));
-    if (probe->entry_count)
-        restore_snapshots(cg, probe);
     if (probe->group_count > 1) {
         LLVMValueRef cookie = cg_helper(cg, BPF_FUNC_get_attach_cookie, cg->i64, args, 1);
         LLVMBuildStore(cg->builder, cookie, cg_scratch_ptr(cg, area + REGS_COOKIE_WORD * 8));
     }
+    LLVMBuildBr(cg->builder, copied);
+    cg_position(cg, copied);
+    /* not part of the copy: a missing entry skips the handler */
+    if (probe->entry_count)
+        restore_snapshots(cg, probe);
+}
+
+void cg_target_probe_exit(struct codegen *cg)
+{
+    struct fn_state *fn = cg->fn;
+    if (!fn->register_copy || fn->reads_registers)
+        return;
+    struct unread_register_copy *unread = ARENA_NEW(cg->arena, struct unread_register_copy);
+    unread->block = fn->register_copy;
+    unread->next = cg->unread_register_copies;
+    cg->unread_register_copies = unread;
+}
+
+/* Everything but the branch out, last first so no value loses a user it still has. */
+static void empty_block(LLVMBasicBlockRef block)
+{
+    LLVMValueRef branch = LLVMGetBasicBlockTerminator(block);
+    for (LLVMValueRef inst = LLVMGetPreviousInstruction(branch); inst;) {
+        LLVMValueRef previous = LLVMGetPreviousInstruction(inst);
+        LLVMInstructionEraseFromParent(inst);
+        inst = previous;
+    }
+}
+
+void cg_target_drop_unread_copies(struct codegen *cg)
+{
+    if (cg->functions_read_registers)
+        return;
+    for (struct unread_register_copy *unread = cg->unread_register_copies; unread; unread = unread->next)
+        empty_block(unread->block);
 }
 
 /* A .rodata table of the group's texts, one fixed-size row per cookie. */
@@ -108,8 +147,17 @@ LLVMValueRef cg_group_string(struct codegen *cg, int which)
     return LLVMBuildGEP2(cg->builder, table_type, table, indices, 3, "");
 }
 
+/* Every read of the copy comes here: it marks the probe whose code reads
+ * it, or, from a user function (shared by probes), all of them. */
 static LLVMValueRef load_register(struct codegen *cg, int byte)
 {
+    struct fn_state *root = cg->fn;
+    while (root->parent)
+        root = root->parent;
+    if (root->kind == FN_PROBE)
+        root->reads_registers = 1;
+    else
+        cg->functions_read_registers = 1;
     return LLVMBuildLoad2(cg->builder, cg->i64, cg_scratch_ptr(cg, regs_area(cg) + (uint32_t)byte), "");
 }
 

@@ -57,6 +57,13 @@ struct dwarf_module {
     int segment_count;
     struct dwarf_function *functions;   /* sorted by name, then entry */
     int function_count;
+    /* Names of the abstract instance roots (DW_AT_inline) the index saw,
+     * sorted, unique: an inlined instance is named after its root, so a
+     * pattern matching none of them needs no walk for inlined instances.
+     * inline_roots_known is 0 when a root may have been out of sight. */
+    const char **inline_roots;
+    int inline_root_count;
+    int inline_roots_known;
     struct dwarf_function *inlines;     /* inlined instances, found on first use */
     int inline_count;
     int inlines_indexed;

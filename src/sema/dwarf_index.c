@@ -21,6 +21,7 @@ struct index_builder {
     struct arena *arena;
     struct dwarf_module *module;
     int capacity;
+    int root_capacity;
 };
 
 static void add_function(struct index_builder *b, const struct dwarf_function *f)
@@ -41,11 +42,34 @@ static const char *integrated_string(Dwarf_Die *die, int name)
     return dwarf_attr_integrate(die, name, &attr) ? dwarf_formstring(&attr) : NULL;
 }
 
+/* An abstract instance root, which inlined instances refer to (DWARF 5
+ * 3.3.8.1), has DW_AT_inline. Any other definition without code counts
+ * too, in case a producer leaves the attribute out. The name stays in the
+ * mapped DWARF, which outlives sema. */
+static void note_inline_root(struct index_builder *b, Dwarf_Die *die, int has_code)
+{
+    if (!dwarf_hasattr(die, DW_AT_inline) && (has_code || dwarf_hasattr(die, DW_AT_declaration)))
+        return;
+    const char *name = integrated_string(die, DW_AT_name);
+    if (!name)
+        return;
+    struct dwarf_module *m = b->module;
+    if (m->inline_root_count == b->root_capacity) {
+        int capacity = b->root_capacity ? b->root_capacity * 2 : 64;
+        m->inline_roots = arena_realloc(b->arena, m->inline_roots, sizeof(*m->inline_roots) * (size_t)b->root_capacity,
+                                        sizeof(*m->inline_roots) * (size_t)capacity);
+        b->root_capacity = capacity;
+    }
+    m->inline_roots[m->inline_root_count++] = name;
+}
+
 static int collect_function(Dwarf_Die *die, void *arg)
 {
     struct index_builder *b = arg;
     Dwarf_Addr entry;
-    if (dwarf_hasattr(die, DW_AT_declaration) || dwarf_entrypc(die, &entry) != 0 || entry == 0)
+    int has_code = dwarf_entrypc(die, &entry) == 0 && entry != 0;
+    note_inline_root(b, die, has_code);
+    if (dwarf_hasattr(die, DW_AT_declaration) || !has_code)
         return DWARF_CB_OK;     /* declarations and inline-only functions have no code here */
     const char *name = integrated_string(die, DW_AT_name);
     if (!name)
@@ -73,17 +97,41 @@ static int compare_functions(const void *a, const void *b)
     return fa->entry < fb->entry ? -1 : fa->entry > fb->entry;
 }
 
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void sort_inline_roots(struct dwarf_module *m)
+{
+    if (!m->inline_root_count)
+        return;
+    qsort(m->inline_roots, (size_t)m->inline_root_count, sizeof(*m->inline_roots), compare_names);
+    int unique = 1;
+    for (int i = 1; i < m->inline_root_count; i++)
+        if (strcmp(m->inline_roots[i], m->inline_roots[unique - 1]) != 0)
+            m->inline_roots[unique++] = m->inline_roots[i];
+    m->inline_root_count = unique;
+}
+
+/* The roots are known only when every unit is a plain CU that
+ * dwarf_getfuncs read: partial units, a dwz file or an unreadable CU may
+ * hold roots it never showed. */
 static void index_dwarf(struct index_builder *b)
 {
     Dwarf *dwarf = b->module->dwarf;
     Dwarf_Off offset = 0, next;
     size_t header_size;
+    int known = dwarf_getalt(dwarf) == NULL;
     while (dwarf_nextcu(dwarf, offset, &next, &header_size, NULL, NULL, NULL) == 0) {
         Dwarf_Die cu;
-        if (dwarf_offdie(dwarf, offset + header_size, &cu))
-            dwarf_getfuncs(&cu, collect_function, b, 0);
+        if (!dwarf_offdie(dwarf, offset + header_size, &cu) || dwarf_tag(&cu) != DW_TAG_compile_unit ||
+            dwarf_getfuncs(&cu, collect_function, b, 0) != 0)
+            known = 0;
         offset = next;
     }
+    b->module->inline_roots_known = known;
+    sort_inline_roots(b->module);
 }
 
 static int compare_entries(const void *a, const void *b)

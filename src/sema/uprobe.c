@@ -561,6 +561,29 @@ static int reads_targets(struct stmt *body, struct expr *condition)
     return use.any;
 }
 
+static int compare_root_key(const void *key, const void *item)
+{
+    return strcmp(key, *(const char *const *)item);
+}
+
+/* Whether an inlined instance could match: each is named after an abstract
+ * root the index saw (dwarf_index.c), so the walk for them is skipped when
+ * the pattern names none. A pattern without wildcards is a lookup. */
+static int may_match_inlined(const struct dwarf_module *m, const char *pattern)
+{
+    if (!m->inline_roots_known)
+        return 1;
+    if (!m->inline_root_count)
+        return 0;
+    if (!strpbrk(pattern, "*?[{\\"))
+        return bsearch(pattern, m->inline_roots, (size_t)m->inline_root_count, sizeof(*m->inline_roots),
+                       compare_root_key) != NULL;
+    for (int i = 0; i < m->inline_root_count; i++)
+        if (pattern_matches(pattern, m->inline_roots[i]))
+            return 1;
+    return 0;
+}
+
 static int resolve_functions(struct sema *s, struct stmt *body, struct probe_point *point,
                              struct frame_layout *frame, struct dwarf_module *m, struct process_point *pp)
 {
@@ -587,7 +610,7 @@ static int resolve_functions(struct sema *s, struct stmt *body, struct probe_poi
         added++;
     }
     int wants_inline = !pp->suffix || strcmp(pp->suffix, "inline") == 0;
-    if (wants_inline && m->dwarf) {
+    if (wants_inline && m->dwarf && may_match_inlined(m, pp->pattern.function)) {
         dwarf_module_index_inlines(s->arena, m);
         for (int i = 0; i < m->inline_count; i++) {
             const struct dwarf_function *f = &m->inlines[i];
