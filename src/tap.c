@@ -75,7 +75,7 @@ static void usage(FILE *out)
           "  -l PP, -L PP   list matching probe points (-L with variables)\n"
           "  --run OBJ      run an object written by -p4 -o OBJ (no LLVM or debug info needed)\n"
           "  --format=text|json  output format\n"
-          "  --disable-cache       compile with LLVM even when the cache has the object\n"
+          "  --disable-cache       neither read nor write the cache (BPF objects, function indexes)\n"
           "  --dump-functions      list the functions scripts can call, with their types\n"
           "  --dump-probe-types    list the probe points tap supports\n"
           "  --dump-probe-aliases  list the probe aliases of the tapsets\n"
@@ -465,7 +465,7 @@ int main(int argc, char **argv)
     if (opts.list_point) {
         struct diags diags;
         diags_init(&diags);
-        struct dwarf_modules modules = {.arena = &arena};
+        struct dwarf_modules modules = {.arena = &arena, .cache_dir = cache_dir(&opts)};
         struct sema_options sema_options = {.tapset_dirs = opts.tapset_dirs,
                                             .tapset_dir_count = opts.tapset_dir_count,
                                             .string_size = (int)opts.codegen.string_size,
@@ -489,7 +489,7 @@ int main(int argc, char **argv)
     diags.warnings_off = opts.no_warnings;
     diags.warnings_are_errors = opts.warnings_are_errors;
     int done = 0;
-    struct dwarf_modules modules = {.arena = &arena};
+    struct dwarf_modules modules = {.arena = &arena, .cache_dir = cache_dir(&opts)};
     struct program *program = tap_compile(&arena, &diags, &opts, &modules, &done);
     dwarf_modules_close(&modules);   /* the program needs no DWARF: release the binaries now */
     diags_print(&diags, stderr);

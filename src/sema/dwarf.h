@@ -76,9 +76,16 @@ struct dwarf_module {
  * (dwarf_modules_close) before it frees the arena they live in. */
 struct dwarf_modules {
     struct arena *arena;
+    const char *cache_dir;       /* where function indexes are kept (dwarf_index_cache.c); NULL: nowhere */
     struct dwarf_module **opened;
     int count;
 };
+
+/* dwarf_index_cache.c: a module's index (functions, inline roots) in the
+ * cache directory under a name made from the file's identity. */
+int dwarf_index_cache_name(const struct dwarf_module *m, char *out, size_t size);
+int dwarf_index_cache_load(struct arena *arena, struct dwarf_module *m, const char *dir, const char *name);
+void dwarf_index_cache_store(const struct dwarf_module *m, const char *dir, const char *name);
 
 /* dwarf_files.c */
 /* DW_AT_decl_file of DIE (a DIE of m) as dwarf_decl_file() spells it, read

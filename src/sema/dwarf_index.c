@@ -15,6 +15,7 @@
 #include <elfutils/libdw.h>
 
 #include "base/arena.h"
+#include "base/sha256.h"
 #include "sema/dwarf.h"
 
 struct index_builder {
@@ -258,6 +259,18 @@ static char *search_path(const char *name)
     return NULL;
 }
 
+/* From the cache when this very file was indexed before, else built and kept. */
+static void index_module(struct dwarf_modules *modules, struct dwarf_module *m)
+{
+    char name[2 * SHA256_SIZE + 16];
+    int cached = modules->cache_dir && dwarf_index_cache_name(m, name, sizeof(name)) == 0;
+    if (cached && dwarf_index_cache_load(modules->arena, m, modules->cache_dir, name) == 0)
+        return;
+    build_index(modules->arena, m);
+    if (cached)
+        dwarf_index_cache_store(m, modules->cache_dir, name);
+}
+
 struct dwarf_module *dwarf_module_open(struct dwarf_modules *modules, const char *path, char *error, size_t size)
 {
     struct arena *arena = modules->arena;
@@ -291,7 +304,7 @@ struct dwarf_module *dwarf_module_open(struct dwarf_modules *modules, const char
     m->dwarf = dwarf_begin_elf(m->elf, DWARF_C_READ, NULL);
     m->cfi = dwarf_getcfi_elf(m->elf);
     read_segments(arena, m);
-    build_index(arena, m);
+    index_module(modules, m);
     struct dwarf_module **grown = realloc(modules->opened, sizeof(*grown) * (size_t)(modules->count + 1));
     if (grown) {
         modules->opened = grown;

@@ -35,7 +35,7 @@ static void check_round_trip(const char *dir)
     chmod(path, 0600);
     CHECK(has(dir, "a.entry"));
     int fd = open(path, O_WRONLY);
-    CHECK(fd >= 0 && pwrite(fd, "J", 1, 50) == 1);   /* in the data, after the 48-byte header: the checksum fails */
+    CHECK(fd >= 0 && pwrite(fd, "J", 1, 26) == 1);   /* in the data, after the 24-byte header: the checksum fails */
     close(fd);
     CHECK(!has(dir, "a.entry"));
     chmod(dir, 0777);
