@@ -70,14 +70,15 @@ struct fn_state {
     LLVMBasicBlockRef parent_block;
     int stack_needs;                 /* FN_PROBE: stacks its entry captures (stack.c) */
     LLVMValueRef loop_context;       /* an i64 alloca: a shared loop callback's context, NULL until used */
-    LLVMBasicBlockRef register_copy; /* FN_PROBE, target.c: the block copying pt_regs, NULL when none */
-    int reads_registers;             /* FN_PROBE, target.c: its code reads that copy */
+    LLVMValueRef *register_stores;   /* FN_PROBE, target.c: the copy's store of each word, NULL when none */
+    uint64_t registers_read;         /* FN_PROBE, target.c: the words of that copy its code reads */
 };
 
-/* target.c: a probe's register copy that its own code never reads. */
-struct unread_register_copy {
-    LLVMBasicBlockRef block;
-    struct unread_register_copy *next;
+/* target.c: a probe's register copy, and which of its words are read. */
+struct register_copy {
+    LLVMValueRef *stores;
+    uint64_t read;
+    struct register_copy *next;
 };
 
 struct codegen {
@@ -107,7 +108,7 @@ struct codegen {
     struct task_offsets *task_offsets;   /* context.c: task_struct layout from BTF */
     uint32_t regs_offset;            /* target.c: the probed thread's registers in scratch, 0 until used */
     int functions_read_registers;    /* target.c: a user function reads them: every copy stays */
-    struct unread_register_copy *unread_register_copies;
+    struct register_copy *register_copies;
     struct cg_array **arrays;        /* per global index: arrays and statistics, else NULL */
     int callback_count;              /* foreach, delete and string-loop callbacks */
     uint32_t tokenize_buffer, tokenize_position;
@@ -278,9 +279,9 @@ void cg_embed_metadata(struct codegen *cg);
 
 /* target.c: registers and user memory of the probed thread */
 void cg_target_probe_entry(struct codegen *cg, LLVMValueRef ctx);
-/* After a probe's program: its register copy is queued for removal if its
- * code never read it; once the module is complete, the queued copies are
- * removed unless a user function reads registers. */
+/* After a probe's program: its register copy is queued; once the module
+ * is complete, the words of each copy that its probe never reads are not
+ * copied, unless a user function reads registers. */
 void cg_target_probe_exit(struct codegen *cg);
 void cg_target_drop_unread_copies(struct codegen *cg);
 LLVMValueRef cg_register(struct codegen *cg, struct expr *e);

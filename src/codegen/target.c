@@ -45,34 +45,33 @@ static LLVMValueRef byte_offset(struct codegen *cg, LLVMValueRef base, int64_t o
 static void restore_snapshots(struct codegen *cg, const struct probe *probe);
 static LLVMValueRef load_register(struct codegen *cg, int byte);
 
+#define COPY_WORDS (REGS_COOKIE_WORD + 1)
+_Static_assert(COPY_WORDS <= 64, "the words a probe reads are a 64-bit mask");
+
+static void copy_word(struct codegen *cg, int word, LLVMValueRef value)
+{
+    cg->fn->register_stores[word] =
+        LLVMBuildStore(cg->builder, value, cg_scratch_ptr(cg, regs_area(cg) + (uint32_t)word * 8));
+}
+
 void cg_target_probe_entry(struct codegen *cg, LLVMValueRef ctx)
 {
-    uint32_t area = regs_area(cg);
     const struct probe *probe = cg->fn->probe;
-    /* In a block of its own, so it can be removed when nothing reads it
-     * (cg_target_drop_unread_copies): most handlers never look at registers. */
-    LLVMBasicBlockRef copy = cg_block(cg, "copy_registers"), copied = cg_block(cg, "registers_copied");
-    LLVMBuildBr(cg->builder, copy);
-    cg_position(cg, copy);
-    cg->fn->register_copy = copy;
-    for (int i = 0; i < PT_REGS_WORDS; i++) {
-        LLVMValueRef value = LLVMBuildLoad2(cg->builder, cg->i64, byte_offset(cg, ctx, i * 8), "reg");
-        LLVMBuildStore(cg->builder, value, cg_scratch_ptr(cg, area + (uint32_t)i * 8));
-    }
+    /* Each word's store is kept, so the words nobody reads can go once the
+     * module is complete (cg_target_drop_unread_copies): most handlers read
+     * one register or none. */
+    cg->fn->register_stores = ARENA_ARRAY(cg->arena, LLVMValueRef, COPY_WORDS);
+    memset(cg->fn->register_stores, 0, sizeof(LLVMValueRef) * COPY_WORDS);
+    for (int i = 0; i < PT_REGS_WORDS; i++)
+        copy_word(cg, i, LLVMBuildLoad2(cg->builder, cg->i64, byte_offset(cg, ctx, i * 8), "reg"));
     /* bpf_get_func_ip gives the probed address as mapped (the function for
      * a uretprobe, where the uprobe was placed): minus the file address, the
      * load bias of a PIE or library. */
     LLVMValueRef args[1] = {ctx};
     LLVMValueRef ip = cg_helper(cg, BPF_FUNC_get_func_ip, cg->i64, args, 1);
-    LLVMValueRef bias = LLVMBuildSub(cg->builder, ip, cg_const(cg, (int64_t)probe->vaddr), "bias");
-    LLVMBuildStore(cg->builder, bias, cg_scratch_ptr(cg, area + REGS_BIAS_WORD * 8));
-    if (probe->group_count > 1) {
-        LLVMValueRef cookie = cg_helper(cg, BPF_FUNC_get_attach_cookie, cg->i64, args, 1);
-        LLVMBuildStore(cg->builder, cookie, cg_scratch_ptr(cg, area + REGS_COOKIE_WORD * 8));
-    }
-    LLVMBuildBr(cg->builder, copied);
-    cg_position(cg, copied);
-    /* not part of the copy: a missing entry skips the handler */
+    copy_word(cg, REGS_BIAS_WORD, LLVMBuildSub(cg->builder, ip, cg_const(cg, (int64_t)probe->vaddr), "bias"));
+    if (probe->group_count > 1)
+        copy_word(cg, REGS_COOKIE_WORD, cg_helper(cg, BPF_FUNC_get_attach_cookie, cg->i64, args, 1));
     if (probe->entry_count)
         restore_snapshots(cg, probe);
 }
@@ -80,31 +79,37 @@ void cg_target_probe_entry(struct codegen *cg, LLVMValueRef ctx)
 void cg_target_probe_exit(struct codegen *cg)
 {
     struct fn_state *fn = cg->fn;
-    if (!fn->register_copy || fn->reads_registers)
+    if (!fn->register_stores)
         return;
-    struct unread_register_copy *unread = ARENA_NEW(cg->arena, struct unread_register_copy);
-    unread->block = fn->register_copy;
-    unread->next = cg->unread_register_copies;
-    cg->unread_register_copies = unread;
+    struct register_copy *copy = ARENA_NEW(cg->arena, struct register_copy);
+    *copy = (struct register_copy){fn->register_stores, fn->registers_read, cg->register_copies};
+    cg->register_copies = copy;
 }
 
-/* Everything but the branch out, last first so no value loses a user it still has. */
-static void empty_block(LLVMBasicBlockRef block)
+/* An instruction and, after it, whatever only it used (a load from ctx, a
+ * helper call, an address). */
+static void erase_with_operands(LLVMValueRef inst)
 {
-    LLVMValueRef branch = LLVMGetBasicBlockTerminator(block);
-    for (LLVMValueRef inst = LLVMGetPreviousInstruction(branch); inst;) {
-        LLVMValueRef previous = LLVMGetPreviousInstruction(inst);
-        LLVMInstructionEraseFromParent(inst);
-        inst = previous;
-    }
+    LLVMValueRef operands[4];
+    int count = LLVMGetNumOperands(inst);
+    if (count > 4)
+        count = 4;
+    for (int i = 0; i < count; i++)
+        operands[i] = LLVMGetOperand(inst, (unsigned)i);
+    LLVMInstructionEraseFromParent(inst);
+    for (int i = 0; i < count; i++)
+        if (LLVMIsAInstruction(operands[i]) && !LLVMGetFirstUse(operands[i]))
+            erase_with_operands(operands[i]);
 }
 
 void cg_target_drop_unread_copies(struct codegen *cg)
 {
     if (cg->functions_read_registers)
         return;
-    for (struct unread_register_copy *unread = cg->unread_register_copies; unread; unread = unread->next)
-        empty_block(unread->block);
+    for (struct register_copy *copy = cg->register_copies; copy; copy = copy->next)
+        for (int word = 0; word < COPY_WORDS; word++)
+            if (copy->stores[word] && !(copy->read >> word & 1))
+                erase_with_operands(copy->stores[word]);
 }
 
 /* A .rodata table of the group's texts, one fixed-size row per cookie. */
@@ -155,7 +160,7 @@ static LLVMValueRef load_register(struct codegen *cg, int byte)
     while (root->parent)
         root = root->parent;
     if (root->kind == FN_PROBE)
-        root->reads_registers = 1;
+        root->registers_read |= 1ull << (byte / 8);
     else
         cg->functions_read_registers = 1;
     return LLVMBuildLoad2(cg->builder, cg->i64, cg_scratch_ptr(cg, regs_area(cg) + (uint32_t)byte), "");
