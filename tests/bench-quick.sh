@@ -22,10 +22,13 @@ done
 for row in floor-empty tap-empty tap-count tap-pidmap tap-uret-hist; do
 	grep -Eq "^$row +[0-9]+ +[0-9.]+ .* ok 1/1 " "$report" || fail "overhead row $row missing or not ok"
 done
-for row in tap-begin tap-uprobe-c tap-wild-c tap-L-all tap-L-one; do
+for row in harness tap-begin tap-uprobe-c tap-wild-c tap-L-all tap-L-one tap-cold-begin tap-cold-uprobe-c \
+	tap-cold-wild-c tap-cold-L-all tap-cold-L-one; do
 	grep -Eq "^$row +[0-9.]+ .* 1/1 " "$report" || fail "row $row missing or not ok"
 done
-grep -Eq '^tap-attach +[0-9]+ +[0-9]+ +[0-9]+ .* 1/1$' "$report" || fail "tap-attach row missing or not ok"
+for row in tap-attach tap-cold-attach; do
+	grep -Eq "^$row +[0-9.]+ +[0-9.]+ +[0-9.]+ .* 1/1$" "$report" || fail "$row row missing or not ok"
+done
 # events: received all N, missing 0, garbled 0
 grep -Eq '^tap-printf +([0-9]+) +[0-9]+ +[0-9]+ +[0-9]+ +[-0-9.]+ +\1 +0 +[0-9]+ +0 ' "$report" ||
 	fail "tap-printf row missing, or events missing or garbled"
