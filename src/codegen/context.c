@@ -16,7 +16,7 @@ struct task_offsets {
     long vm_start, vm_pgoff, vm_file, f_inode, i_ino, i_sb, s_dev;   /* cg_read_vma_file() */
 };
 
-static long offset_in(const struct kernel_btf *btf, const char *type, const char *member)
+static long offset_in(struct kernel_btf *btf, const char *type, const char *member)
 {
     return kernel_btf_member_offset(btf, kernel_btf_find_struct(btf, type), member);
 }

@@ -26,7 +26,10 @@ struct kernel_btf {
     const unsigned char *types, *strings;
     uint32_t types_size, strings_size;
     uint32_t *type_offsets;      /* by type id (0 is void): offset in types */
-    uint32_t type_count;
+    uint32_t type_count;         /* ids indexed so far */
+    uint32_t capacity;
+    uint32_t indexed_bytes;      /* where the next type to index starts */
+    int unreadable;              /* a type of unknown kind or size: no id past it */
 };
 
 static int read_whole(int fd, struct kernel_btf *btf)
@@ -78,28 +81,35 @@ static long extra_size(const struct btf_type *t)
     return -1;
 }
 
-/* One walk over the type section, recording where each type starts. */
-static int index_types(struct kernel_btf *btf)
+/* Records where types start, in order, until `id` is known: the structs
+ * tap asks for come early in vmlinux BTF (task_struct is near id 100 of
+ * 130k), so most of the section is never walked. 0 when `id` exists. */
+static int index_through(struct kernel_btf *btf, uint32_t id)
 {
-    uint32_t capacity = 1024, count = 1, at = 0;
-    btf->type_offsets = malloc(capacity * sizeof(uint32_t));
-    while (btf->type_offsets && at + sizeof(struct btf_type) <= btf->types_size) {
+    while (btf->type_count <= id && !btf->unreadable) {
+        uint32_t at = btf->indexed_bytes;
         const struct btf_type *t = (const struct btf_type *)(btf->types + at);
-        long extra = extra_size(t);
-        if (extra < 0 || at + sizeof(*t) + (uint64_t)extra > btf->types_size)
-            return -1;
-        if (count == capacity) {
-            capacity *= 2;
-            uint32_t *grown = realloc(btf->type_offsets, capacity * sizeof(uint32_t));
-            if (!grown)
-                return -1;
-            btf->type_offsets = grown;
+        long extra = at + sizeof(*t) <= btf->types_size ? extra_size(t) : -1;
+        if (extra < 0 || at + sizeof(*t) + (uint64_t)extra > btf->types_size) {
+            btf->unreadable = 1;
+            break;
         }
-        btf->type_offsets[count++] = at;
-        at += (uint32_t)(sizeof(*t) + (size_t)extra);
+        if (btf->type_count >= btf->capacity) {
+            uint32_t capacity = btf->capacity ? btf->capacity * 2 : 1024;
+            uint32_t *grown = realloc(btf->type_offsets, capacity * sizeof(uint32_t));
+            if (!grown) {
+                btf->unreadable = 1;
+                break;
+            }
+            btf->type_offsets = grown;
+            btf->capacity = capacity;
+        }
+        btf->type_offsets[btf->type_count++] = at;
+        btf->indexed_bytes = at + (uint32_t)(sizeof(*t) + (size_t)extra);
+        if (btf->indexed_bytes == btf->types_size)
+            btf->unreadable = 1;   /* the end: no more ids */
     }
-    btf->type_count = count;
-    return btf->type_offsets && at == btf->types_size ? 0 : -1;
+    return id < btf->type_count ? 0 : -1;
 }
 
 static int check_header(struct kernel_btf *btf)
@@ -129,8 +139,10 @@ struct kernel_btf *kernel_btf_open(void)
     int ok = btf && fd >= 0 && read_whole(fd, btf) == 0;
     if (fd >= 0)
         close(fd);
-    if (ok && check_header(btf) == 0 && index_types(btf) == 0)
+    if (ok && check_header(btf) == 0) {
+        btf->type_count = 1;   /* 0 is void, not in the section */
         return btf;
+    }
     kernel_btf_close(btf);
     return NULL;
 }
@@ -147,9 +159,9 @@ void kernel_btf_close(struct kernel_btf *btf)
     free(btf);
 }
 
-static const struct btf_type *type_by_id(const struct kernel_btf *btf, uint32_t id)
+static const struct btf_type *type_by_id(struct kernel_btf *btf, uint32_t id)
 {
-    return id > 0 && id < btf->type_count ? (const struct btf_type *)(btf->types + btf->type_offsets[id]) : NULL;
+    return id > 0 && index_through(btf, id) == 0 ? (const struct btf_type *)(btf->types + btf->type_offsets[id]) : NULL;
 }
 
 static const char *name_at(const struct kernel_btf *btf, uint32_t offset)
@@ -158,7 +170,7 @@ static const char *name_at(const struct kernel_btf *btf, uint32_t offset)
 }
 
 /* Through typedefs and qualifiers, as btf__resolve_type() does. */
-static const struct btf_type *resolve(const struct kernel_btf *btf, uint32_t id)
+static const struct btf_type *resolve(struct kernel_btf *btf, uint32_t id)
 {
     const struct btf_type *t = type_by_id(btf, id);
     for (int depth = 0; t && depth < 32; depth++) {
@@ -176,7 +188,7 @@ static const struct btf_type *resolve(const struct kernel_btf *btf, uint32_t id)
 
 /* Byte offset of `member` in `t`, looking inside anonymous members
  * (randomized layouts group fields that way); -1 when absent. */
-static long member_offset(const struct kernel_btf *btf, const struct btf_type *t, const char *member, int depth)
+static long member_offset(struct kernel_btf *btf, const struct btf_type *t, const char *member, int depth)
 {
     if (!t || !btf_is_composite(t) || depth > 4)
         return -1;
@@ -195,10 +207,10 @@ static long member_offset(const struct kernel_btf *btf, const struct btf_type *t
     return -1;
 }
 
-int kernel_btf_find_struct(const struct kernel_btf *btf, const char *name)
+int kernel_btf_find_struct(struct kernel_btf *btf, const char *name)
 {
-    for (uint32_t id = 1; btf && id < btf->type_count; id++) {
-        const struct btf_type *t = type_by_id(btf, id);
+    const struct btf_type *t;
+    for (uint32_t id = 1; btf && (t = type_by_id(btf, id)) != NULL; id++) {
         const char *type_name = name_at(btf, t->name_off);
         if (btf_kind(t) == BTF_KIND_STRUCT && type_name && strcmp(type_name, name) == 0)
             return (int)id;   /* the first, as btf__find_by_name_kind() */
@@ -206,7 +218,7 @@ int kernel_btf_find_struct(const struct kernel_btf *btf, const char *name)
     return -1;
 }
 
-long kernel_btf_member_offset(const struct kernel_btf *btf, int struct_id, const char *member)
+long kernel_btf_member_offset(struct kernel_btf *btf, int struct_id, const char *member)
 {
     return btf && struct_id > 0 ? member_offset(btf, type_by_id(btf, (uint32_t)struct_id), member, 0) : -1;
 }

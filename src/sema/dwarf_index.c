@@ -43,17 +43,53 @@ static const char *integrated_string(Dwarf_Die *die, int name)
     return dwarf_attr_integrate(die, name, &attr) ? dwarf_formstring(&attr) : NULL;
 }
 
+/* A subprogram's own attributes, read in one pass over its abbreviation
+ * (dwarf_getattrs) rather than one search per attribute. */
+enum own_attr { OWN_ENTRY_PC, OWN_LOW_PC, OWN_NAME, OWN_EXTERNAL, OWN_TYPE, OWN_COUNT };
+
+struct subprogram_attrs {
+    Dwarf_Attribute own[OWN_COUNT];   /* code 0 when absent */
+    int declaration, inline_root, completes;
+};
+
+static void keep_first(Dwarf_Attribute *slot, const Dwarf_Attribute *attr)
+{
+    if (!slot->code)   /* dwarf_attr() finds the first */
+        *slot = *attr;
+}
+
+static int note_attr(Dwarf_Attribute *attr, void *arg)
+{
+    struct subprogram_attrs *a = arg;
+    switch (dwarf_whatattr(attr)) {
+    case DW_AT_entry_pc: keep_first(&a->own[OWN_ENTRY_PC], attr); break;
+    case DW_AT_low_pc: keep_first(&a->own[OWN_LOW_PC], attr); break;
+    case DW_AT_name: keep_first(&a->own[OWN_NAME], attr); break;
+    case DW_AT_external: keep_first(&a->own[OWN_EXTERNAL], attr); break;
+    case DW_AT_type: keep_first(&a->own[OWN_TYPE], attr); break;
+    case DW_AT_declaration: a->declaration = 1; break;
+    case DW_AT_inline: a->inline_root = 1; break;
+    case DW_AT_abstract_origin: case DW_AT_specification: a->completes = 1; break;
+    }
+    return DWARF_CB_OK;
+}
+
+/* As dwarf_attr_integrate(): the DIE's own attribute, else the one of the
+ * DIE it completes (abstract origin, specification); NULL when neither. */
+static Dwarf_Attribute *integrated(Dwarf_Die *die, struct subprogram_attrs *a, enum own_attr which, int name,
+                                   Dwarf_Attribute *out)
+{
+    if (a->own[which].code)
+        return &a->own[which];
+    return a->completes ? dwarf_attr_integrate(die, name, out) : NULL;
+}
+
 /* An abstract instance root, which inlined instances refer to (DWARF 5
  * 3.3.8.1), has DW_AT_inline. Any other definition without code counts
  * too, in case a producer leaves the attribute out. The name stays in the
  * mapped DWARF, which outlives sema. */
-static void note_inline_root(struct index_builder *b, Dwarf_Die *die, int has_code)
+static void note_inline_root(struct index_builder *b, const char *name)
 {
-    if (!dwarf_hasattr(die, DW_AT_inline) && (has_code || dwarf_hasattr(die, DW_AT_declaration)))
-        return;
-    const char *name = integrated_string(die, DW_AT_name);
-    if (!name)
-        return;
     struct dwarf_module *m = b->module;
     if (m->inline_root_count == b->root_capacity) {
         int capacity = b->root_capacity ? b->root_capacity * 2 : 64;
@@ -67,24 +103,30 @@ static void note_inline_root(struct index_builder *b, Dwarf_Die *die, int has_co
 static int collect_function(Dwarf_Die *die, void *arg)
 {
     struct index_builder *b = arg;
+    struct subprogram_attrs a = {0};
+    Dwarf_Attribute attr;
     Dwarf_Addr entry;
-    int has_code = dwarf_entrypc(die, &entry) == 0 && entry != 0;
-    note_inline_root(b, die, has_code);
-    if (dwarf_hasattr(die, DW_AT_declaration) || !has_code)
-        return DWARF_CB_OK;     /* declarations and inline-only functions have no code here */
-    const char *name = integrated_string(die, DW_AT_name);
-    if (!name)
+    if (dwarf_getattrs(die, note_attr, &a, 0) != 1)
         return DWARF_CB_OK;
+    /* dwarf_entrypc() is DW_AT_low_pc when there is no DW_AT_entry_pc */
+    int has_code = a.own[OWN_ENTRY_PC].code ? dwarf_entrypc(die, &entry) == 0
+                                            : a.own[OWN_LOW_PC].code && dwarf_formaddr(&a.own[OWN_LOW_PC], &entry) == 0;
+    has_code = has_code && entry != 0;
+    const char *name = dwarf_formstring(integrated(die, &a, OWN_NAME, DW_AT_name, &attr));
+    if (name && (a.inline_root || (!has_code && !a.declaration)))
+        note_inline_root(b, name);
+    if (a.declaration || !has_code || !name)
+        return DWARF_CB_OK;     /* declarations and inline-only functions have no code here */
     struct dwarf_function f = {.name = arena_strdup(b->arena, name), .entry = entry,
                                .die_offset = dwarf_dieoffset(die)};
     f.decl_file = dwarf_module_decl_file(b->arena, b->module, die);
     dwarf_decl_line(die, &f.decl_line);
-    Dwarf_Attribute attr;
     bool external = false;
-    if (dwarf_attr_integrate(die, DW_AT_external, &attr))
-        dwarf_formflag(&attr, &external);
+    Dwarf_Attribute *flag = integrated(die, &a, OWN_EXTERNAL, DW_AT_external, &attr);
+    if (flag)
+        dwarf_formflag(flag, &external);
     f.is_external = external;
-    f.has_return = dwarf_attr_integrate(die, DW_AT_type, &attr) != NULL;
+    f.has_return = integrated(die, &a, OWN_TYPE, DW_AT_type, &attr) != NULL;
     add_function(b, &f);
     return DWARF_CB_OK;
 }

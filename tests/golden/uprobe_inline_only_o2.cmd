@@ -1,0 +1,3 @@
+# At -O2 mix_bits() is inlined into stir() and has no out-of-line copy: only its abstract instance root (DW_AT_inline) and the inlined instance name it. Every form but .call finds the instance, by exact name and by wildcard (the index skips the walk for inlined instances only when no abstract root matches the pattern); .call has no real call to find.
+for form in '("mix_bits")' '("mix_b?ts")' '("*_bits")' '("mix_bits").inline' '("m*").inline'; do echo -n "$form: "; @TAP@ -c @PROGRAMS@/t_inline_only_o2 -e "probe process(\"@PROGRAMS@/t_inline_only_o2\").function$form { printf(\"%s x=%d\\n\", ppfunc(), \$x) }"; done
+@TAP@ -p2 -e "probe process(\"@PROGRAMS@/t_inline_only_o2\").function(\"mix_bits\").call { }" 2>&1 | grep -c "no match for function"
