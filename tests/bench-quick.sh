@@ -19,7 +19,7 @@ for table in '== overhead' '== startup: exec to exit' '== startup: exec -> uprob
 	grep -q -- "^$table" "$report" || fail "table missing: $table"
 done
 # rows: name, then columns; tap's per-hit rows counted every hit
-for row in floor-empty tap-empty tap-count tap-pidmap tap-uret-hist; do
+for row in floor-empty floor-ret-empty tap-empty tap-count tap-pidmap tap-uret-hist; do
 	grep -Eq "^$row +[0-9]+ +[0-9.]+ .* ok 1/1 " "$report" || fail "overhead row $row missing or not ok"
 done
 for row in harness tap-begin tap-uprobe-c tap-wild-c tap-L-all tap-L-one tap-cold-begin tap-cold-uprobe-c \
