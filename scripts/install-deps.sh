@@ -11,6 +11,7 @@ set -euo pipefail
 packages=(
   cmake make gcc pkg-config bison flex
   libbpf-dev llvm-19-dev libdw-dev libelf-dev
+  libcapstone-dev   # x86 decoding: which function entries move to their calls (sema/call_sites.c)
   zlib1g-dev libzstd-dev libffi-dev libxml2-dev libedit-dev libncurses-dev
   bpftool python3
   systemtap-sdt-dev   # sys/sdt.h for the USDT test programs

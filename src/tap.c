@@ -39,6 +39,7 @@ struct options {
     int tapset_dir_count;
     int keep_unused, no_warnings, warnings_are_errors;
     int disable_cache;               /* --disable-cache */
+    int no_call_sites;               /* --no-call-sites */
     char cache_dir[PATH_MAX];
     struct codegen_options codegen;
     struct runtime_options runtime;
@@ -76,6 +77,8 @@ static void usage(FILE *out)
           "  --run OBJ      run an object written by -p4 -o OBJ (no LLVM or debug info needed)\n"
           "  --format=text|json  output format\n"
           "  --disable-cache       neither read nor write the cache (BPF objects, function indexes)\n"
+          "  --no-call-sites       keep .function probes on the first instruction, even where the\n"
+          "                        kernel single-steps it (by default they move to the calls)\n"
           "  --dump-functions      list the functions scripts can call, with their types\n"
           "  --dump-probe-types    list the probe points tap supports\n"
           "  --dump-probe-aliases  list the probe aliases of the tapsets\n"
@@ -172,7 +175,7 @@ static int parse_options(int argc, char **argv, struct options *opts)
         {"format", required_argument, 0, 'F'}, {"run", required_argument, 0, 'R'},
         {"dump-functions", no_argument, 0, 'f'}, {"dump-probe-types", no_argument, 0, 't'},
         {"dump-probe-aliases", no_argument, 0, 'a'}, {"disable-cache", no_argument, 0, 'C'},
-        {0, 0, 0, 0},
+        {"no-call-sites", no_argument, 0, 'N'}, {0, 0, 0, 0},
     };
     opts->codegen = (struct codegen_options){.string_size = 512, .events_size = 8 << 20,
                                              .max_action = 1 << 20, .max_nesting = 6,
@@ -230,6 +233,7 @@ static int parse_options(int argc, char **argv, struct options *opts)
         case 'R': opts->run_object = optarg; break;
         case 'f': case 't': case 'a': opts->dump = c; break;
         case 'C': opts->disable_cache = 1; break;
+        case 'N': opts->no_call_sites = 1; break;
         case 'V': printf("tap %s (LLVM 19, libbpf)\n", TAP_VERSION); return 1;
         case 'h': usage(stdout); return 1;
         case ':':
@@ -368,13 +372,18 @@ static struct program *tap_compile(struct arena *arena, struct diags *diags, str
                                         .string_size = (int)opts->codegen.string_size,
                                         .target_command = opts->runtime.target_command,
                                         .target_pid = (int)opts->runtime.target_pid,
-                                        .modules = modules};
+                                        .modules = modules,
+                                        .entry_only = opts->no_call_sites};
     struct script *script = sema_analyze(arena, diags, ast, &sema_options);
     if (!script)
         return NULL;
-    if (opts->verbose)
+    if (opts->verbose) {
         fprintf(stderr, "Pass 2: analyzed script: %d probes, %d functions, %d globals in %.0f ms.\n",
                 script->probe_count, script->function_count, script->global_count, now_ms() - started);
+        for (int i = 0; i < script->probe_count; i++)
+            if (script->probes[i]->placement)
+                fprintf(stderr, "Pass 2: %s sits %s.\n", script->probes[i]->point, script->probes[i]->placement);
+    }
     if (opts->last_pass == 2) {
         sema_print(stdout, script);
         *done = 1;

@@ -42,7 +42,8 @@ static char *dup_or_null(const char *s)
     return s ? strdup(s) : NULL;
 }
 
-static void describe_probe(struct codegen *cg, const struct probe *probe, const char *prog_name)
+static void describe_probe_at(struct codegen *cg, const struct probe *probe, const char *prog_name,
+                              uint64_t offset)
 {
     struct program *program = cg->program;
     struct program_probe *out = &program->probes[program->probe_count++];
@@ -56,7 +57,7 @@ static void describe_probe(struct codegen *cg, const struct probe *probe, const 
     out->perf_config = probe->perf_config;
     out->sample_period = probe->sample_period;
     out->path = dup_or_null(probe->path);
-    out->offset = probe->offset;
+    out->offset = offset;
     out->cookie = probe->cookie;
     out->ref_ctr_offset = probe->ref_ctr_offset;
     out->tp_category = dup_or_null(probe->tp_category);
@@ -70,6 +71,16 @@ static void describe_probe(struct codegen *cg, const struct probe *probe, const 
         }
         out->build_id = strdup(build_id);
     }
+}
+
+/* A probe moved to the calls of its function (sema/uprobe_calls.c) is
+ * attached at each, one program serving all. */
+static void describe_probe(struct codegen *cg, const struct probe *probe, const char *prog_name)
+{
+    if (!probe->call_count)
+        describe_probe_at(cg, probe, prog_name, probe->offset);
+    for (int i = 0; i < probe->call_count; i++)
+        describe_probe_at(cg, probe, prog_name, probe->call_offsets[i]);
 }
 
 /* -D TAP_DEBUG_REJECT=1: a call to a helper that does not exist, which the
@@ -173,7 +184,10 @@ void cg_define_probes(struct codegen *cg)
 {
     const struct script *script = cg->script;
     /* Room for an @entry program beside each .return probe. */
-    cg->program->probes = calloc((size_t)script->probe_count * 2 + 1, sizeof(*cg->program->probes));
+    size_t capacity = (size_t)script->probe_count * 2 + 1;
+    for (int i = 0; i < script->probe_count; i++)
+        capacity += (size_t)script->probes[i]->call_count;
+    cg->program->probes = calloc(capacity, sizeof(*cg->program->probes));
     for (int i = 0; i < script->probe_count; i++) {
         const struct probe *leader = script->probes[i]->group_leader;
         if (leader) {

@@ -49,11 +49,15 @@ void sema_print(FILE *out, const struct script *script)
     fprintf(out, "# probes\n");
     for (int i = 0; i < script->probe_count; i++) {
         const struct probe *probe = script->probes[i];
-        if (probe->kind == PROBE_UPROBE || probe->kind == PROBE_URETPROBE)
-            fprintf(out, "%s /* %s pc=0x%llx%s */", probe->point, probe_kind_name(probe->kind),
-                    (unsigned long long)probe->vaddr, probe->sleepable ? " sleepable" : "");
-        else
+        if (probe->kind == PROBE_UPROBE || probe->kind == PROBE_URETPROBE) {
+            fprintf(out, "%s /* %s pc=0x%llx", probe->point, probe_kind_name(probe->kind),
+                    (unsigned long long)probe->vaddr);
+            for (int c = 0; c < probe->call_count; c++)
+                fprintf(out, "%s0x%llx", c ? "," : " calls=", (unsigned long long)probe->call_vaddrs[c]);
+            fprintf(out, "%s */", probe->sleepable ? " sleepable" : "");
+        } else {
             fprintf(out, "%s /* %s */", probe->point, probe_kind_name(probe->kind));
+        }
         for (int l = 0; l < probe->frame->local_count; l++) {
             fputs(l == 0 ? " locals: " : ", ", out);
             print_symbol(out, probe->frame->locals[l]);

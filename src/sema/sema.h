@@ -99,6 +99,12 @@ struct probe {
     uint64_t ref_ctr_offset;     /* PROBE_UPROBE at an SDT mark: file offset of its semaphore, or 0 */
     const char *function;        /* PROBE_UPROBE/URETPROBE: ppfunc() */
     void *site;                  /* PROBE_UPROBE/URETPROBE: sema's struct uprobe_site */
+    /* PROBE_UPROBE at a function whose first instruction is single-stepped:
+     * the calls it sits on instead (uprobe_calls.c), or none; placement
+     * says where it sits and why, for -v. */
+    uint64_t *call_offsets, *call_vaddrs;
+    int call_count;
+    const char *placement;
     int sleepable;               /* PROBE_UPROBE/URETPROBE: may fault user pages in (user_string) */
     struct expr **entry_values;  /* @entry snapshots and entry values, taken by an extra entry program */
     int entry_count;
@@ -127,6 +133,7 @@ struct sema_options {
     const char *target_command;  /* -c: names the binary of process.function(...) */
     int target_pid;              /* -x: likewise, through /proc/PID/exe */
     struct dwarf_modules *modules;   /* the binaries opened (sema/dwarf.h), closed by the caller */
+    int entry_only;              /* --probe-entry: function probes stay on the first instruction */
 };
 
 struct script {

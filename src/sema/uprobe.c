@@ -606,6 +606,7 @@ static int resolve_functions(struct sema *s, struct stmt *body, struct probe_poi
         site->at_entry = is_return || !f->die_offset;
         site->pc = site->at_entry || !needs_prologue ? f->entry : dwarf_module_after_prologue(m, f);
         site->choose_entry = !site->at_entry;
+        site->out_of_line = 1;
         uprobe_add_site(s, body, point, frame, site, function_point_text(s, m, f, pp->suffix), &leader);
         added++;
     }

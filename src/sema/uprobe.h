@@ -15,6 +15,7 @@ struct uprobe_site {
     uint64_t pc;                 /* file vaddr */
     int at_entry;                /* pc is the function's first instruction */
     int choose_entry;            /* an entry probe that may move to the first instruction */
+    int out_of_line;             /* .function entry of a real (not inlined) function */
     int is_return;
     int is_statement;
     int line;                    /* .statement: the line */

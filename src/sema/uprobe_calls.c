@@ -1,0 +1,217 @@
+/* Entry probes on calls: a .function probe whose first instruction the
+ * kernel single-steps (~11 us a hit, the mov or sub that starts most -O2
+ * functions) moves to the function's calls, each a call or jmp the kernel
+ * emulates (~0.6 us), when call_sites.c proves they are the only ways in
+ * and the handler reads nothing that differs there. At a call the
+ * argument registers hold what they hold at the entry; the stack pointer
+ * (8 higher: no return address yet) and the pc (and the load bias, found
+ * from it) do not. */
+#include <string.h>
+
+#include "base/arena.h"
+#include "sema/builtins.h"
+#include "sema/call_sites.h"
+#include "sema/sema_internal.h"
+#include "sema/uprobe.h"
+
+enum { STACK_POINTER_REG = 7, CALL_DEPTH_MAX = 16 };   /* DWARF numbers rsp 7 */
+
+static int stmt_reads_frame(const struct script *script, const struct stmt *st, int depth);
+
+static int builtin_reads_frame(enum builtin_id id)
+{
+    switch (id) {
+    case BUILTIN_UADDR: case BUILTIN_UBACKTRACE: case BUILTIN_PRINT_UBACKTRACE: case BUILTIN_PRINT_USTACK:
+    case BUILTIN_SPRINT_UBACKTRACE: case BUILTIN_UCALLERS: case BUILTIN_BACKTRACE:
+    case BUILTIN_PRINT_BACKTRACE: case BUILTIN_PRINT_STACK:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static const struct function_decl *script_function(const struct script *script, const char *name)
+{
+    for (int i = 0; i < script->function_count; i++)
+        if (strcmp(script->functions[i]->name, name) == 0)
+            return script->functions[i];
+    return NULL;
+}
+
+static int list_reads_frame(const struct script *script, const struct expr *list, int depth);
+
+static int call_reads_frame(const struct script *script, const struct expr *e, int depth)
+{
+    const struct builtin *b = builtin_lookup(e->call.name);
+    if (b && builtin_reads_frame(b->id))
+        return 1;
+    if (!b) {
+        const struct function_decl *fn = script_function(script, e->call.name);
+        if (!fn || depth >= CALL_DEPTH_MAX || stmt_reads_frame(script, fn->decl->function.body, depth + 1))
+            return 1;
+    }
+    return list_reads_frame(script, e->call.args, depth);
+}
+
+/* Whether the value of e could differ between a call and the entry. Kinds
+ * that lowering should have removed count as yes. */
+static int expr_reads_frame(const struct script *script, const struct expr *e, int depth)
+{
+    if (!e)
+        return 0;
+    switch (e->kind) {
+    case EXPR_INT: case EXPR_STRING: case EXPR_IDENT:
+        return 0;
+    case EXPR_REGISTER:
+        /* the load bias is found from the probed pc, so it counts too */
+        return e->reg.number == STACK_POINTER_REG || e->reg.number >= DWARF_REG_IP;
+    case EXPR_USER_READ: return expr_reads_frame(script, e->user_read.address, depth);
+    case EXPR_CTX_READ: return expr_reads_frame(script, e->ctx_read.address, depth);
+    case EXPR_UNARY: return expr_reads_frame(script, e->unary.operand, depth);
+    case EXPR_INCDEC: return expr_reads_frame(script, e->incdec.operand, depth);
+    case EXPR_BINARY:
+        return expr_reads_frame(script, e->binary.lhs, depth) || expr_reads_frame(script, e->binary.rhs, depth);
+    case EXPR_ASSIGN:
+        return expr_reads_frame(script, e->assign.lhs, depth) || expr_reads_frame(script, e->assign.rhs, depth);
+    case EXPR_AGGREGATE:
+        return expr_reads_frame(script, e->aggregate.lhs, depth) ||
+               expr_reads_frame(script, e->aggregate.rhs, depth);
+    case EXPR_TERNARY:
+        return expr_reads_frame(script, e->ternary.cond, depth) ||
+               expr_reads_frame(script, e->ternary.then_expr, depth) ||
+               expr_reads_frame(script, e->ternary.else_expr, depth);
+    case EXPR_CALL: return call_reads_frame(script, e, depth);
+    case EXPR_INDEX: return list_reads_frame(script, e->index.indices, depth);
+    case EXPR_IN: return list_reads_frame(script, e->in.keys, depth);
+    case EXPR_STAT:
+        return expr_reads_frame(script, e->stat.operand, depth) || list_reads_frame(script, e->stat.args, depth);
+    case EXPR_HIST_BUCKET:
+        return expr_reads_frame(script, e->hist_bucket.hist, depth) ||
+               expr_reads_frame(script, e->hist_bucket.bucket, depth);
+    default:
+        return 1;
+    }
+}
+
+static int list_reads_frame(const struct script *script, const struct expr *list, int depth)
+{
+    for (; list; list = list->next)
+        if (expr_reads_frame(script, list, depth))
+            return 1;
+    return 0;
+}
+
+static int stmt_reads_frame(const struct script *script, const struct stmt *st, int depth)
+{
+    for (; st; st = st->next) {
+        int reads = 0;
+        switch (st->kind) {
+        case STMT_EMPTY: case STMT_BREAK: case STMT_CONTINUE: case STMT_NEXT: break;
+        case STMT_BLOCK: reads = stmt_reads_frame(script, st->block.body, depth); break;
+        case STMT_EXPR: case STMT_RETURN: case STMT_DELETE: reads = expr_reads_frame(script, st->expr, depth); break;
+        case STMT_IF:
+            reads = expr_reads_frame(script, st->if_stmt.cond, depth) ||
+                    stmt_reads_frame(script, st->if_stmt.then_stmt, depth) ||
+                    stmt_reads_frame(script, st->if_stmt.else_stmt, depth);
+            break;
+        case STMT_WHILE:
+            reads = expr_reads_frame(script, st->while_stmt.cond, depth) ||
+                    stmt_reads_frame(script, st->while_stmt.body, depth);
+            break;
+        case STMT_FOR:
+            reads = expr_reads_frame(script, st->for_stmt.init, depth) ||
+                    expr_reads_frame(script, st->for_stmt.cond, depth) ||
+                    expr_reads_frame(script, st->for_stmt.step, depth) ||
+                    stmt_reads_frame(script, st->for_stmt.body, depth);
+            break;
+        case STMT_FOREACH:
+            reads = list_reads_frame(script, st->foreach.slice, depth) ||
+                    expr_reads_frame(script, st->foreach.limit, depth) ||
+                    stmt_reads_frame(script, st->foreach.body, depth);
+            break;
+        case STMT_TRY:
+            reads = stmt_reads_frame(script, st->try_stmt.body, depth) ||
+                    stmt_reads_frame(script, st->try_stmt.catch_body, depth);
+            break;
+        default: reads = 1; break;
+        }
+        if (reads)
+            return 1;
+    }
+    return 0;
+}
+
+/* The sites that may move: a function's entry the kernel single-steps. */
+static struct uprobe_site *movable_site(const struct script *script, struct probe *probe)
+{
+    struct uprobe_site *site = probe->site;
+    if (probe->kind != PROBE_UPROBE || !site || !site->out_of_line || !site->at_entry || site->is_return ||
+        site->pc != site->function->entry || call_sites_trap_is_emulated(site->module, site->pc))
+        return NULL;
+    if (stmt_reads_frame(script, probe->body, 0) || expr_reads_frame(script, probe->condition, 0)) {
+        probe->placement = "at the entry: the handler reads the stack pointer or the pc";
+        return NULL;
+    }
+    return site;
+}
+
+static void apply(struct sema *s, struct probe *probe, const struct call_sites *found)
+{
+    struct uprobe_site *site = probe->site;
+    if (!found->count) {
+        probe->placement = arena_printf(s->arena, "at the entry (single-stepped): not at its calls, %s",
+                                        found->why_not);
+        return;
+    }
+    probe->call_count = found->count;
+    probe->call_vaddrs = found->vaddrs;
+    probe->call_offsets = arena_alloc(s->arena, sizeof(*probe->call_offsets) * (size_t)found->count);
+    for (int i = 0; i < found->count; i++)
+        probe->call_offsets[i] = dwarf_module_file_offset(site->module, found->vaddrs[i]);
+    probe->placement = arena_printf(s->arena, "at its %d call%s (the entry would be single-stepped)",
+                                    found->count, found->count == 1 ? "" : "s");
+}
+
+/* One module's movable probes, its functions analysed together. */
+static void place_in_module(struct sema *s, struct dwarf_module *m, struct probe **probes, int count)
+{
+    struct call_sites *functions = arena_alloc(s->arena, sizeof(*functions) * (size_t)count);
+    int *function_of = arena_alloc(s->arena, sizeof(*function_of) * (size_t)count);
+    int function_count = 0;
+    for (int i = 0; i < count; i++) {
+        uint64_t entry = ((struct uprobe_site *)probes[i]->site)->pc;
+        int k = 0;
+        while (k < function_count && functions[k].entry != entry)
+            k++;
+        if (k == function_count)
+            functions[function_count++].entry = entry;
+        function_of[i] = k;
+    }
+    call_sites_find(s->arena, m, functions, function_count);
+    for (int i = 0; i < count; i++)
+        apply(s, probes[i], &functions[function_of[i]]);
+}
+
+void sema_place_entry_probes(struct sema *s)
+{
+    struct script *script = s->script;
+    if (s->options->entry_only)
+        return;
+    struct probe **movable = arena_alloc(s->arena, sizeof(*movable) * ((size_t)script->probe_count + 1));
+    int *done = arena_alloc(s->arena, sizeof(*done) * ((size_t)script->probe_count + 1));
+    struct uprobe_site **sites = arena_alloc(s->arena, sizeof(*sites) * ((size_t)script->probe_count + 1));
+    for (int i = 0; i < script->probe_count; i++)
+        sites[i] = movable_site(script, script->probes[i]);
+    for (int i = 0; i < script->probe_count; i++) {
+        if (!sites[i] || done[i])
+            continue;
+        int count = 0;
+        for (int k = i; k < script->probe_count; k++) {
+            if (sites[k] && !done[k] && sites[k]->module == sites[i]->module) {
+                movable[count++] = script->probes[k];
+                done[k] = 1;
+            }
+        }
+        place_in_module(s, sites[i]->module, movable, count);
+    }
+}
