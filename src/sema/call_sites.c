@@ -138,8 +138,8 @@ static int load_units(struct code_image *img, Elf *elf)
     return 1;
 }
 
-/* The unit starting at or holding vaddr, or -1. */
-static int unit_holding(const struct code_image *img, uint64_t vaddr)
+/* The first unit ending after vaddr (unit_count when none). */
+static int unit_ending_after(const struct code_image *img, uint64_t vaddr)
 {
     int lo = 0, hi = img->unit_count;
     while (lo < hi) {
@@ -149,7 +149,14 @@ static int unit_holding(const struct code_image *img, uint64_t vaddr)
         else
             hi = mid;
     }
-    return lo < img->unit_count && img->units[lo].start <= vaddr ? lo : -1;
+    return lo;
+}
+
+/* The unit starting at or holding vaddr, or -1. */
+static int unit_holding(const struct code_image *img, uint64_t vaddr)
+{
+    int u = unit_ending_after(img, vaddr);
+    return u < img->unit_count && img->units[u].start <= vaddr ? u : -1;
 }
 
 static const struct code_section *section_holding(const struct code_image *img, uint64_t vaddr)
@@ -368,14 +375,7 @@ static int decode_range(struct code_image *img, uint64_t from, uint64_t to, int 
 static int decoding_range(const struct code_image *img, uint64_t at, uint64_t *from, uint64_t *to)
 {
     const struct code_section *sec = section_holding(img, at);
-    int lo = 0, hi = img->unit_count;     /* the first unit ending after at */
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (img->units[mid].end <= at)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    int lo = unit_ending_after(img, at);
     if (lo < img->unit_count && img->units[lo].start <= at) {
         *from = img->units[lo].start;
         *to = img->units[lo].end;

@@ -1,0 +1,3 @@
+# t_calls.c at -O2 without PIE: no relocations, so by_pointer's address is found as a word in .data (the pointer's initial value); the other probes still move to their calls and every count is exact.
+P=@PROGRAMS@/t_calls_nopie
+@TAP@ -v -c $P -e "global n probe process(\"$P\").function(\"twice\") { n[\"twice\"]++ } probe process(\"$P\").function(\"alone\"), process(\"$P\").function(\"twice_tail\"), process(\"$P\").function(\"by_pointer\") { n[ppfunc()]++ } probe end { foreach (f+ in n) printf(\"%s %d\n\", f, n[f]) }" 2>&1 | grep -E "sits|^[a-z_]+ [0-9]" | sed 's/.*function("\([a-z_]*\)@[^"]*")/\1/'
