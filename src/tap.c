@@ -344,6 +344,23 @@ static const char *cache_dir(struct options *opts)
     return written > 0 && written < (int)sizeof(opts->cache_dir) ? opts->cache_dir : NULL;
 }
 
+/* -v: where each entry probe the kernel would single-step sits, and why;
+ * a count for a wildcard that matched many. */
+static void report_placements(const struct script *script)
+{
+    int considered = 0, moved = 0;
+    for (int i = 0; i < script->probe_count; i++) {
+        considered += script->probes[i]->placement != NULL;
+        moved += script->probes[i]->call_count > 0;
+    }
+    for (int i = 0; i < script->probe_count && considered <= 20; i++)
+        if (script->probes[i]->placement)
+            fprintf(stderr, "Pass 2: %s sits %s.\n", script->probes[i]->point, script->probes[i]->placement);
+    if (considered > 20)
+        fprintf(stderr, "Pass 2: %d probes on single-stepped entries: %d moved to their calls, %d stay.\n",
+                considered, moved, considered - moved);
+}
+
 /* parse -> resolve -> generate. Returns the program, or NULL after printing
  * why (also NULL, with *done set, when -p stopped earlier). */
 static struct program *tap_compile(struct arena *arena, struct diags *diags, struct options *opts,
@@ -380,9 +397,7 @@ static struct program *tap_compile(struct arena *arena, struct diags *diags, str
     if (opts->verbose) {
         fprintf(stderr, "Pass 2: analyzed script: %d probes, %d functions, %d globals in %.0f ms.\n",
                 script->probe_count, script->function_count, script->global_count, now_ms() - started);
-        for (int i = 0; i < script->probe_count; i++)
-            if (script->probes[i]->placement)
-                fprintf(stderr, "Pass 2: %s sits %s.\n", script->probes[i]->point, script->probes[i]->placement);
+        report_placements(script);
     }
     if (opts->last_pass == 2) {
         sema_print(stdout, script);

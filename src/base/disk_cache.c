@@ -1,5 +1,5 @@
 /* The cache directory (disk_cache.h): one file per entry, a header (magic,
- * size, SHA-256 of the data) then the data. */
+ * size, a checksum of the data) then the data. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -55,10 +55,16 @@ int call_sites_trap_is_emulated(struct dwarf_module *m, uint64_t vaddr)
     return b[0] == 0x0f && b[1] >= 0x80 && b[1] <= 0x8f;
 }
 
+/* The first reason found is the one -v gives. */
+static void refuse(struct call_sites *f, const char *why)
+{
+    if (!f->why_not)
+        f->why_not = why;
+}
+
 static void reject(struct code_image *img, int function, const char *why)
 {
-    if (!img->functions[function].why_not)
-        img->functions[function].why_not = why;
+    refuse(&img->functions[function], why);
 }
 
 static void reject_all(struct code_image *img, const char *why)
@@ -257,39 +263,50 @@ static void add_reference(struct code_image *img, uint64_t at, int function)
     img->refs[img->ref_count++] = (struct reference){at, function};
 }
 
-/* Every field that could name an entry: rel32/disp32 ending 0, 1, 2 or 4
- * bytes before its instruction's end, abs32 in a non-PIE file, and rel8
- * near the entry. Most hits are chance; decoding sorts them out. */
+/* Whether the bytes before a rel32/disp32 field at b[0] can make it a
+ * reference: the opcode of a call or jmp rel32 (E8, E9) or a jcc rel32
+ * (0F 8x), whose target is the field's end, or a ModRM byte selecting
+ * rip + disp32 (mod 00, rm 101), whose target is the instruction's end,
+ * 0, 1, 2 or 4 immediate bytes later. No other encoding names an address
+ * relative to the pc with 32 bits. */
+static int may_be_rel32(const uint8_t *b, uint64_t i, int *rip_relative)
+{
+    *rip_relative = i >= 1 && (b[-1] & 0xc7) == 0x05;
+    return *rip_relative || (i >= 1 && (b[-1] == 0xe8 || b[-1] == 0xe9)) ||
+           (i >= 2 && b[-2] == 0x0f && (b[-1] & 0xf0) == 0x80);
+}
+
+/* Every field that could name an entry, found by its bytes: rel32 and
+ * disp32 (may_be_rel32), abs32 in a non-PIE file, and rel8 after the
+ * opcode of a short jmp, jcc, loop or jrcxz. Hits are then decoded, which
+ * tells a real reference from bytes that only look like one. */
 static void scan_section(struct code_image *img, const struct code_section *sec, int is_pie)
 {
     static const int tails[] = {0, 1, 2, 4};
     uint64_t lowest = img->functions[img->by_entry[0]].entry;
     uint64_t highest = img->functions[img->by_entry[img->function_count - 1]].entry;
-    for (uint64_t i = 0; i + 4 <= sec->size; i++) {
+    for (uint64_t i = 0; i < sec->size; i++) {
+        const uint8_t *b = sec->bytes + i;
+        uint64_t at = sec->vaddr + i;
+        int f;
+        if (i >= 1 && (b[-1] == 0xeb || (b[-1] & 0xf0) == 0x70 || (b[-1] >= 0xe0 && b[-1] <= 0xe3)) &&
+            (f = function_at(img, at + 1 + (uint64_t)(int64_t)(int8_t)b[0])) >= 0)
+            add_reference(img, at, f);
+        if (i + 4 > sec->size)
+            continue;
         int32_t rel;
-        memcpy(&rel, sec->bytes + i, 4);
-        uint64_t end = sec->vaddr + i + 4 + (uint64_t)(int64_t)rel;
-        if (end + 4 >= lowest && end <= highest) {
-            for (int t = 0; t < 4; t++) {
-                int f = function_at(img, end + (uint64_t)tails[t]);
-                if (f >= 0)
-                    add_reference(img, sec->vaddr + i, f);
-            }
+        int rip_relative;
+        memcpy(&rel, b, 4);
+        uint64_t end = at + 4 + (uint64_t)(int64_t)rel;
+        if (end + 4 >= lowest && end <= highest && may_be_rel32(b, i, &rip_relative)) {
+            for (int t = 0; t < (rip_relative ? 4 : 1); t++)
+                if ((f = function_at(img, end + (uint64_t)tails[t])) >= 0)
+                    add_reference(img, at, f);
         }
-        if (!is_pie) {
-            uint32_t abs;
-            memcpy(&abs, sec->bytes + i, 4);
-            int f = function_at(img, abs);
-            if (f >= 0)
-                add_reference(img, sec->vaddr + i, f);
-        }
-    }
-    for (int k = 0; k < img->function_count; k++) {
-        uint64_t entry = img->functions[k].entry;
-        for (uint64_t at = entry > 130 ? entry - 130 : 0; at < entry + 130; at++)
-            if (at >= sec->vaddr && at < sec->vaddr + sec->size &&
-                at + 1 + (uint64_t)(int64_t)(int8_t)sec->bytes[at - sec->vaddr] == entry)
-                add_reference(img, at, k);
+        uint32_t abs;
+        memcpy(&abs, b, 4);
+        if (!is_pie && (f = function_at(img, abs)) >= 0)
+            add_reference(img, at, f);
     }
 }
 
@@ -322,7 +339,7 @@ static void add_site(struct code_image *img, struct call_sites *f, uint64_t at)
     if (f->count && f->vaddrs[f->count - 1] == at)
         return;          /* two fields of one instruction hit */
     if (f->count == CALL_SITES_MAX) {
-        f->why_not = "it has too many calls";
+        refuse(f, "it has too many calls");
         return;
     }
     if (!f->vaddrs)
@@ -344,8 +361,8 @@ static void classify(struct code_image *img, const cs_insn *insn, const struct r
         add_site(img, f, insn->address);
         return;
     }
-    f->why_not = arena_printf(img->arena, "`%s %s` at 0x%llx names it", insn->mnemonic, insn->op_str,
-                              (unsigned long long)insn->address);
+    refuse(f, arena_printf(img->arena, "`%s %s` at 0x%llx names it", insn->mnemonic, insn->op_str,
+                           (unsigned long long)insn->address));
 }
 
 /* Decodes [from, to) and hands each reference in it to classify(); refs
@@ -455,9 +472,13 @@ static void find_in_image(struct code_image *img, struct dwarf_module *m, uint64
         scan_section(img, &img->sections[i], m->is_shared);
     cs_insn *insn = cs_malloc(img->capstone);
     classify_references(img, insn);
-    for (int k = 0; k < img->function_count; k++)
-        if (!img->functions[k].why_not)
-            img->functions[k].why_not = falls_through(img, img->functions[k].entry, insn);
+    for (int k = 0; k < img->function_count; k++) {
+        struct call_sites *f = &img->functions[k];
+        if (!f->why_not && !f->count)
+            f->why_not = "nothing in the file calls it";
+        if (!f->why_not)
+            f->why_not = falls_through(img, f->entry, insn);
+    }
     cs_free(insn, 1);
 }
 
@@ -488,8 +509,6 @@ void call_sites_find(struct arena *arena, struct dwarf_module *m, struct call_si
     }
     for (int k = 0; k < count; k++) {
         struct call_sites *f = &functions[k];
-        if (!f->why_not && !f->count)
-            f->why_not = "nothing in the file calls it";
         if (f->why_not) {
             f->vaddrs = NULL;
             f->count = 0;

@@ -6,6 +6,7 @@
  * argument registers hold what they hold at the entry; the stack pointer
  * (8 higher: no return address yet) and the pc (and the load bias, found
  * from it) do not. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/arena.h"
@@ -172,24 +173,33 @@ static void apply(struct sema *s, struct probe *probe, const struct call_sites *
                                     found->count, found->count == 1 ? "" : "s");
 }
 
-/* One module's movable probes, its functions analysed together. */
+static uint64_t entry_of(const struct probe *probe)
+{
+    return ((const struct uprobe_site *)probe->site)->pc;
+}
+
+static int compare_entries(const void *a, const void *b)
+{
+    uint64_t x = entry_of(*(struct probe *const *)a), y = entry_of(*(struct probe *const *)b);
+    return x < y ? -1 : x > y;
+}
+
+/* One module's movable probes, its functions analysed together (sorted by
+ * entry: probes on one function share its result). */
 static void place_in_module(struct sema *s, struct dwarf_module *m, struct probe **probes, int count)
 {
+    qsort(probes, (size_t)count, sizeof(*probes), compare_entries);
     struct call_sites *functions = arena_alloc(s->arena, sizeof(*functions) * (size_t)count);
-    int *function_of = arena_alloc(s->arena, sizeof(*function_of) * (size_t)count);
     int function_count = 0;
-    for (int i = 0; i < count; i++) {
-        uint64_t entry = ((struct uprobe_site *)probes[i]->site)->pc;
-        int k = 0;
-        while (k < function_count && functions[k].entry != entry)
-            k++;
-        if (k == function_count)
-            functions[function_count++].entry = entry;
-        function_of[i] = k;
-    }
-    call_sites_find(s->arena, m, functions, function_count);
     for (int i = 0; i < count; i++)
-        apply(s, probes[i], &functions[function_of[i]]);
+        if (i == 0 || entry_of(probes[i]) != entry_of(probes[i - 1]))
+            functions[function_count++].entry = entry_of(probes[i]);
+    call_sites_find(s->arena, m, functions, function_count);
+    for (int i = 0, k = -1; i < count; i++) {
+        if (i == 0 || entry_of(probes[i]) != entry_of(probes[i - 1]))
+            k++;
+        apply(s, probes[i], &functions[k]);
+    }
 }
 
 void sema_place_entry_probes(struct sema *s)

@@ -7,3 +7,4 @@ probe end { foreach (f+ in n) printf("%s %d\n", f, n[f]) }'
 for opt in --disable-cache --no-call-sites; do echo "$opt:"; @TAP@ $opt -c @PROGRAMS@/t_calls_o2 -e "$script"; done
 @TAP@ -v -p2 -e "$script"' probe process("@PROGRAMS@/t_calls_o2").function("alone") { printf("%x\n", uaddr()) }' 2>&1 | grep -o 'function("[a-z_]*@[^"]*") sits .*' | sed 's/@[^"]*//'
 @TAP@ -p2 -e "$script" | grep -o 'function("[a-z_]*@[^"]*") /\* uprobe pc=0x[0-9a-f]*[ a-z=0-9x,]*' | sed 's/@[^"]*//; s/0x[0-9a-f]*/ADDR/g; s/ *$//'
+many=$(for i in $(seq 21); do echo "probe process(\"@PROGRAMS@/t_calls_o2\").function(\"twice\") { }"; done); @TAP@ -v -p2 -e "$many" 2>&1 | grep -E "sits|single-stepped entries"
