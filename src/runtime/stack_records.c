@@ -57,6 +57,8 @@ struct symbols *session_symbols(struct session *s)
             symbols_add_file(s->symbols, s->program->probes[i].path, 1);
     if (s->options->target_command)
         add_command(s->symbols, s->options->target_command);
+    if (s->target_pid && !s->child_pid)   /* -x: the files it has mapped, loaded before tap started */
+        symbols_add_process(s->symbols, s->target_pid);
     return s->symbols;
 }
 
