@@ -122,6 +122,7 @@ struct codegen {
     int stack_needs_in_functions;    /* stack.c: stacks used inside user functions */
     LLVMValueRef symbol_maps[3];     /* stack.c: tap_sym_files, _names, _paths, NULL until used */
     uint32_t symbol_search;          /* stack.c: the symbol search's variables in scratch */
+    LLVMValueRef stack_origins;      /* stack.c: tap_stack_origins, NULL until used */
     LLVMValueRef escape_callbacks[2];/* string_functions.c: text_str's and string_quoted's, NULL until used */
 };
 
@@ -301,6 +302,7 @@ LLVMValueRef cg_user_string(struct codegen *cg, struct expr *e, int with_fallbac
 LLVMValueRef cg_in_target_tree(struct codegen *cg, LLVMValueRef target);
 LLVMValueRef cg_context_call(struct codegen *cg, struct expr *e, int builtin_id);
 int cg_read_vma_file(struct codegen *cg, LLVMValueRef vma, LLVMValueRef out, struct span span);
+LLVMValueRef cg_current_mm(struct codegen *cg);
 
 /* stack.c: backtraces, captured at the probe's entry (see there) */
 LLVMBasicBlockRef cg_stack_begin(struct codegen *cg);

@@ -13,7 +13,7 @@
 struct task_offsets {
     int loaded;
     long real_parent, tgid, comm, cred, euid, mm, arg_start, arg_end, env_start, env_end;
-    long vm_start, vm_pgoff, vm_file, f_inode, i_ino, i_sb, s_dev;   /* cg_read_vma_file() */
+    long vm_start, vm_end, vm_pgoff, vm_file, f_inode, i_ino, i_sb, s_dev;   /* cg_read_vma_file() */
 };
 
 static long offset_in(struct kernel_btf *btf, const char *type, const char *member)
@@ -45,6 +45,7 @@ static const struct task_offsets *task_offsets(struct codegen *cg)
         .env_start = kernel_btf_member_offset(btf, mm, "env_start"),
         .env_end = kernel_btf_member_offset(btf, mm, "env_end"),
         .vm_start = offset_in(btf, "vm_area_struct", "vm_start"),
+        .vm_end = offset_in(btf, "vm_area_struct", "vm_end"),
         .vm_pgoff = offset_in(btf, "vm_area_struct", "vm_pgoff"),
         .vm_file = offset_in(btf, "vm_area_struct", "vm_file"),
         .f_inode = offset_in(btf, "file", "f_inode"),
@@ -116,14 +117,22 @@ LLVMValueRef cg_context_call(struct codegen *cg, struct expr *e, int builtin_id)
     return cg_const(cg, 0);
 }
 
+/* The current task's mm: 0 in a kernel thread, which has no user stack
+ * (1 when the kernel's BTF does not say where it is: assume a user task). */
+LLVMValueRef cg_current_mm(struct codegen *cg)
+{
+    const struct task_offsets *o = task_offsets(cg);
+    return o->mm < 0 ? cg_const(cg, 1) : cg_read_kernel(cg, current_task(cg), o->mm, 8);
+}
+
 /* A mapping's file and where it starts, from a struct vm_area_struct (a
- * bpf_find_vma callback's argument): {s_dev, i_ino, vm_start, vm_pgoff} as
- * four u64 at `out`; dev and inode are 0 for an anonymous one.
+ * bpf_find_vma callback's argument): {s_dev, i_ino, vm_start, vm_pgoff,
+ * vm_end} as five u64 at `out`; dev and inode are 0 for an anonymous one.
  * Returns 0, or -1 (with a diagnostic) when the kernel's BTF lacks a field. */
 int cg_read_vma_file(struct codegen *cg, LLVMValueRef vma, LLVMValueRef out, struct span span)
 {
     const struct task_offsets *o = task_offsets(cg);
-    if (o->vm_start < 0 || o->vm_pgoff < 0 || o->vm_file < 0 || o->f_inode < 0 || o->i_ino < 0 || o->i_sb < 0 ||
+    if (o->vm_start < 0 || o->vm_end < 0 || o->vm_pgoff < 0 || o->vm_file < 0 || o->f_inode < 0 || o->i_ino < 0 || o->i_sb < 0 ||
         o->s_dev < 0) {
         diag_error(cg->diags, span, "symbol lookup needs the kernel's BTF (/sys/kernel/btf/vmlinux) "
                    "to find vm_area_struct fields");
@@ -131,10 +140,10 @@ int cg_read_vma_file(struct codegen *cg, LLVMValueRef vma, LLVMValueRef out, str
     }
     LLVMValueRef base = LLVMBuildPtrToInt(cg->builder, vma, cg->i64, "");
     LLVMValueRef inode = cg_read_kernel(cg, cg_read_kernel(cg, base, o->vm_file, 8), o->f_inode, 8);
-    LLVMValueRef values[4] = {cg_read_kernel(cg, cg_read_kernel(cg, inode, o->i_sb, 8), o->s_dev, 4),
+    LLVMValueRef values[5] = {cg_read_kernel(cg, cg_read_kernel(cg, inode, o->i_sb, 8), o->s_dev, 4),
                               cg_read_kernel(cg, inode, o->i_ino, 8), cg_read_kernel(cg, base, o->vm_start, 8),
-                              cg_read_kernel(cg, base, o->vm_pgoff, 8)};
-    for (int i = 0; i < 4; i++) {
+                              cg_read_kernel(cg, base, o->vm_pgoff, 8), cg_read_kernel(cg, base, o->vm_end, 8)};
+    for (int i = 0; i < 5; i++) {
         LLVMValueRef at = cg_const(cg, 8 * i);
         LLVMBuildStore(cg->builder, values[i], LLVMBuildGEP2(cg->builder, cg->i8, out, &at, 1, ""));
     }

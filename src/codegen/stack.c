@@ -1,27 +1,54 @@
 /* Backtraces. A probe that needs a stack captures it once, at its entry
- * (bpf_get_stack needs ctx, which loop callbacks and functions lack), into
- * a scratch area: the user return addresses, the same frames as build-id +
- * file offset (so user space can name them after the process is gone), and
- * the kernel return addresses. Which of them a probe needs is only known once
- * its body has been generated, so the entry branches to a block that is
- * filled in last (cg_stack_finish). print_ubacktrace()/print_backtrace() send
- * the captured stack as a record; user space symbolizes it (symbols.c). */
+ * (loop callbacks and functions lack ctx), into a scratch area: the user
+ * return addresses (tap's own frame-pointer walk, below), the frames of the
+ * kernel's user walk as build-id + file offset with their addresses (so user
+ * space can name them after the process is gone), and the kernel return
+ * addresses. Which of them a probe needs is only known once its body has been
+ * generated, so the entry branches to a block that is filled in last
+ * (cg_stack_finish). print_ubacktrace()/print_backtrace() send the captured
+ * stack as a record; user space symbolizes it (stack_records.c). */
 #include <string.h>
 
 #include <linux/bpf.h>
 
 #include "codegen/codegen_internal.h"
 #include "sema/builtins.h"
+#include "sema/uprobe.h"
 
 enum stack_need { STACK_USER = 1, STACK_USER_BUILD_ID = 2, STACK_KERNEL = 4 };
 
-/* The capture area in scratch. */
+/* The capture area in scratch. BUILD_IDS and BUILD_IPS are laid out as
+ * frames[] and frame_ips[] of struct record_stack, copied as one. */
 #define AREA_USER_COUNT 0
 #define AREA_USER_IPS 8
 #define AREA_BUILD_IDS (AREA_USER_IPS + 8 * RECORD_STACK_DEPTH)
-#define AREA_KERNEL_COUNT (AREA_BUILD_IDS + (uint32_t)sizeof(struct record_stack_frame) * RECORD_STACK_DEPTH)
+#define AREA_BUILD_IPS (AREA_BUILD_IDS + (uint32_t)sizeof(struct record_stack_frame) * RECORD_STACK_DEPTH)
+#define AREA_KERNEL_COUNT (AREA_BUILD_IPS + 8 * RECORD_STACK_DEPTH)
 #define AREA_KERNEL_IPS (AREA_KERNEL_COUNT + 8)
-#define AREA_SIZE (AREA_KERNEL_IPS + 8 * RECORD_STACK_DEPTH)
+#define AREA_WALK (AREA_KERNEL_IPS + 8 * RECORD_STACK_DEPTH)
+#define AREA_SIZE (AREA_WALK + 40)
+
+/* The frame-pointer walk's variables (in the area, so the loop callback
+ * sees them and the verifier need not track them). */
+#define WALK_FP 0                /* the frame record to read next */
+#define WALK_LOW 8               /* the lowest address it may be at */
+#define WALK_NEXT 16             /* the record read: saved fp, return address */
+#define WALK_RET 24
+#define WALK_CODE 32             /* the 8 bytes before a return address */
+
+/* The symbol search's variables live in scratch (the 512-byte stack is too
+ * small for one set per step and call site): key, low, high, path, entry,
+ * offset, and the mapping last found, kept for the rest of the run. */
+#define SEARCH_KEY 0
+#define SEARCH_LOW 8
+#define SEARCH_HIGH 16
+#define SEARCH_PATH 24
+#define SEARCH_ENTRY 32
+#define SEARCH_OFFSET 40
+#define SEARCH_WRITTEN 48
+#define SEARCH_MAPPING 56        /* dev, inode (the key of tap_sym_files), start, page offset, end */
+#define SEARCH_MAPPING_END (SEARCH_MAPPING + 32)
+#define SEARCH_SIZE 96
 
 static uint32_t area(struct codegen *cg)
 {
@@ -67,6 +94,179 @@ static void get_stack(struct codegen *cg, LLVMValueRef ctx, uint32_t buffer, uin
     LLVMBuildStore(cg->builder, count, cg_scratch_ptr(cg, area(cg) + (uint32_t)count_at));
 }
 
+static LLVMValueRef load_area(struct codegen *cg, uint32_t offset)
+{
+    return LLVMBuildLoad2(cg->builder, cg->i64, cg_scratch_ptr(cg, area(cg) + offset), "");
+}
+
+static void store_area(struct codegen *cg, uint32_t offset, LLVMValueRef value)
+{
+    LLVMBuildStore(cg->builder, value, cg_scratch_ptr(cg, area(cg) + offset));
+}
+
+/* bpf_probe_read_user of size bytes at address into the area; an i1, true
+ * when it worked. */
+static LLVMValueRef read_user(struct codegen *cg, LLVMValueRef address, uint32_t to, uint32_t size)
+{
+    LLVMValueRef args[3] = {cg_scratch_ptr(cg, area(cg) + to), LLVMConstInt(cg->i32, size, 0),
+                            LLVMBuildIntToPtr(cg->builder, address, cg->ptr, "")};
+    LLVMValueRef failed = cg_helper(cg, BPF_FUNC_probe_read_user, cg->i64, args, 3);
+    return LLVMBuildICmp(cg->builder, LLVMIntEQ, failed, cg_const(cg, 0), "");
+}
+
+static LLVMValueRef equals(struct codegen *cg, LLVMValueRef value, int64_t constant)
+{
+    return LLVMBuildICmp(cg->builder, LLVMIntEQ, value, cg_const(cg, constant), "");
+}
+
+/* The byte k bytes before the return address, from the word read before it. */
+static LLVMValueRef byte_before(struct codegen *cg, LLVMValueRef word, int k)
+{
+    return LLVMBuildAnd(cg->builder, LLVMBuildLShr(cg->builder, word, cg_const(cg, 8 * (8 - k)), ""),
+                        cg_const(cg, 0xff), "");
+}
+
+/* The length of `call *r/m` (FF /2) from its ModRM byte and the byte after
+ * it (a SIB, when there is one). */
+static LLVMValueRef indirect_call_length(struct codegen *cg, LLVMValueRef modrm, LLVMValueRef sib)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef mod = LLVMBuildLShr(b, modrm, cg_const(cg, 6), "");
+    LLVMValueRef rm = LLVMBuildAnd(b, modrm, cg_const(cg, 7), "");
+    LLVMValueRef has_sib = equals(cg, rm, 4);
+    LLVMValueRef no_base = sib ? equals(cg, LLVMBuildAnd(b, sib, cg_const(cg, 7), ""), 5) : LLVMConstInt(cg->i1, 0, 0);
+    LLVMValueRef mod0 = LLVMBuildSelect(b, has_sib, LLVMBuildSelect(b, no_base, cg_const(cg, 7), cg_const(cg, 3), ""),
+                                        LLVMBuildSelect(b, equals(cg, rm, 5), cg_const(cg, 6), cg_const(cg, 2), ""), "");
+    LLVMValueRef mod1 = LLVMBuildSelect(b, has_sib, cg_const(cg, 4), cg_const(cg, 3), "");
+    LLVMValueRef mod2 = LLVMBuildSelect(b, has_sib, cg_const(cg, 7), cg_const(cg, 6), "");
+    return LLVMBuildSelect(b, equals(cg, mod, 3), cg_const(cg, 2),
+                           LLVMBuildSelect(b, equals(cg, mod, 0), mod0,
+                                           LLVMBuildSelect(b, equals(cg, mod, 1), mod1, mod2, ""), ""), "");
+}
+
+/* Branches to `yes` when `ret` is a return address: a user address whose
+ * preceding bytes are readable and encode a call (call rel32, or call *r/m
+ * of the length that ends there), else to `no`. Garbage read as a frame
+ * (ASCII text, small integers, data pointers) fails, so the walk stops
+ * there. One test a block, so the verifier sees few paths. */
+static void after_call(struct codegen *cg, LLVMValueRef ret, LLVMBasicBlockRef yes, LLVMBasicBlockRef no)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMBasicBlockRef in_user = cg_block(cg, "ret_user"), readable = cg_block(cg, "ret_readable");
+    LLVMValueRef user = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, ret, cg_const(cg, 4096), ""),
+                                     LLVMBuildICmp(b, LLVMIntULT, ret, cg_const(cg, 0x800000000000), ""), "");
+    LLVMBuildCondBr(b, user, in_user, no);
+    cg_position(cg, in_user);
+    LLVMBuildCondBr(b, read_user(cg, LLVMBuildSub(b, ret, cg_const(cg, 8), ""), AREA_WALK + WALK_CODE, 8),
+                    readable, no);
+    cg_position(cg, readable);
+    LLVMBasicBlockRef next = cg_block(cg, "ret_indirect");
+    LLVMBuildCondBr(b, equals(cg, byte_before(cg, load_area(cg, AREA_WALK + WALK_CODE), 5), 0xe8), yes, next);
+    static const int lengths[] = {2, 3, 4, 6, 7};
+    for (size_t i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++) {
+        int k = lengths[i];
+        cg_position(cg, next);
+        next = i + 1 < sizeof(lengths) / sizeof(lengths[0]) ? cg_block(cg, "ret_indirect") : no;
+        LLVMValueRef word = load_area(cg, AREA_WALK + WALK_CODE);
+        LLVMValueRef modrm = byte_before(cg, word, k - 1);
+        LLVMValueRef length = indirect_call_length(cg, modrm, k >= 3 ? byte_before(cg, word, k - 2) : NULL);
+        LLVMValueRef reg2 = equals(cg, LLVMBuildAnd(b, modrm, cg_const(cg, 0x38), ""), 0x10);
+        LLVMValueRef indirect = LLVMBuildAnd(b, LLVMBuildAnd(b, equals(cg, byte_before(cg, word, k), 0xff), reg2, ""),
+                                             equals(cg, length, k), "");
+        LLVMBuildCondBr(b, indirect, yes, next);
+    }
+}
+
+/* Appends `ret` to the user frames (the count is below the depth). */
+static void push_frame(struct codegen *cg, LLVMValueRef ret)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef count = load_area(cg, AREA_USER_COUNT);
+    LLVMValueRef at = LLVMBuildMul(b, LLVMBuildAnd(b, count, cg_const(cg, 31), ""), cg_const(cg, 8), "");
+    LLVMBuildStore(b, ret, LLVMBuildGEP2(b, cg->i8, cg_scratch_ptr(cg, area(cg) + AREA_USER_IPS), &at, 1, ""));
+    store_area(cg, AREA_USER_COUNT, LLVMBuildAdd(b, count, cg_const(cg, 1), ""));
+}
+
+/* One frame record {saved fp, return address} at WALK_FP: taken when the
+ * fp is aligned and above the previous record (the stack grows down, so
+ * callers' records are higher), the record readable and its return
+ * address after a call; otherwise the walk ends. */
+static void walk_frame(struct codegen *cg, LLVMValueRef index, void *data)
+{
+    (void)index;
+    (void)data;
+    LLVMBuilderRef b = cg->builder;
+    LLVMBasicBlockRef read = cg_block(cg, "walk_read"), check = cg_block(cg, "walk_check"),
+                      take = cg_block(cg, "walk_take"), stop = cg_block(cg, "walk_stop");
+    LLVMValueRef fp = load_area(cg, AREA_WALK + WALK_FP);
+    LLVMValueRef room = LLVMBuildICmp(b, LLVMIntULT, load_area(cg, AREA_USER_COUNT), cg_const(cg, RECORD_STACK_DEPTH), "");
+    LLVMValueRef aligned = equals(cg, LLVMBuildAnd(b, fp, cg_const(cg, 7), ""), 0);
+    LLVMValueRef above = LLVMBuildICmp(b, LLVMIntUGE, fp, load_area(cg, AREA_WALK + WALK_LOW), "");
+    LLVMBuildCondBr(b, LLVMBuildAnd(b, LLVMBuildAnd(b, room, aligned, ""), above, ""), read, stop);
+    cg_position(cg, read);
+    LLVMBuildCondBr(b, read_user(cg, fp, AREA_WALK + WALK_NEXT, 16), check, stop);
+    cg_position(cg, check);
+    after_call(cg, load_area(cg, AREA_WALK + WALK_RET), take, stop);
+    cg_position(cg, take);
+    push_frame(cg, load_area(cg, AREA_WALK + WALK_RET));
+    store_area(cg, AREA_WALK + WALK_FP, load_area(cg, AREA_WALK + WALK_NEXT));
+    store_area(cg, AREA_WALK + WALK_LOW, LLVMBuildAdd(b, fp, cg_const(cg, 16), ""));
+    LLVMBuildRet(b, cg_const(cg, 0));
+    cg_position(cg, stop);
+    LLVMBuildRet(b, cg_const(cg, 1));
+}
+
+/* Whether the probe's program runs at the first instruction of a function
+ * (every site it serves): the return address is then at [sp], and rbp is
+ * still the caller's, whose own return address the walk finds next. */
+static int at_function_entry(const struct probe *probe)
+{
+    if (probe->kind != PROBE_UPROBE)
+        return 0;
+    int count = probe->group_count ? probe->group_count : 1;
+    for (int i = 0; i < count; i++) {
+        const struct probe *p = probe->group_count ? probe->group[i] : probe;
+        const struct uprobe_site *site = p->site;
+        if (!site || !site->at_entry || site->is_return || p->call_count)
+            return 0;
+    }
+    return 1;
+}
+
+/* The user stack by frame pointers, from the registers the thread entered
+ * the kernel with (so a timer or tracepoint in a system call sees the user
+ * pc too): the pc, then each frame record's return address. bpf_get_stack's
+ * walk does not stop at garbage (a -O2 caller's rbp holds data), which would
+ * split one stack into several keys. */
+static void walk_user_stack(struct codegen *cg, const struct probe *probe)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMBasicBlockRef user = cg_block(cg, "walk_user"), done = cg_block(cg, "walk_done");
+    store_area(cg, AREA_USER_COUNT, cg_const(cg, 0));
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, cg_current_mm(cg), cg_const(cg, 0), ""), user, done);
+    cg_position(cg, user);
+    LLVMValueRef task = cg_helper(cg, BPF_FUNC_get_current_task_btf, cg->ptr, NULL, 0);
+    LLVMValueRef regs = LLVMBuildPtrToInt(b, cg_helper(cg, BPF_FUNC_task_pt_regs, cg->ptr, &task, 1), cg->i64, "");
+    LLVMValueRef sp = cg_read_kernel(cg, regs, 152, 8);
+    push_frame(cg, cg_read_kernel(cg, regs, 128, 8));
+    store_area(cg, AREA_WALK + WALK_FP, cg_read_kernel(cg, regs, 32, 8));
+    store_area(cg, AREA_WALK + WALK_LOW, sp);
+    if (at_function_entry(probe)) {
+        LLVMBasicBlockRef check = cg_block(cg, "entry_check"), take = cg_block(cg, "entry_take"),
+                          walk = cg_block(cg, "walk");
+        LLVMBuildCondBr(b, read_user(cg, sp, AREA_WALK + WALK_RET, 8), check, walk);
+        cg_position(cg, check);
+        after_call(cg, load_area(cg, AREA_WALK + WALK_RET), take, walk);
+        cg_position(cg, take);
+        push_frame(cg, load_area(cg, AREA_WALK + WALK_RET));
+        LLVMBuildBr(b, walk);
+        cg_position(cg, walk);
+    }
+    cg_bounded_loop(cg, probe->span, cg_const(cg, RECORD_STACK_DEPTH), walk_frame, NULL);
+    LLVMBuildBr(b, done);
+    cg_position(cg, done);
+}
+
 void cg_stack_finish(struct codegen *cg, LLVMBasicBlockRef capture, LLVMValueRef ctx)
 {
     const struct fn_state *fn = cg->fn;
@@ -82,20 +282,19 @@ void cg_stack_finish(struct codegen *cg, LLVMBasicBlockRef capture, LLVMValueRef
         cg_zero(cg, cg_scratch_ptr(cg, area(cg) + AREA_BUILD_IDS), AREA_KERNEL_COUNT - AREA_BUILD_IDS);
     } else {
         if (needs & STACK_USER)
-            get_stack(cg, ctx, AREA_USER_IPS, 8 * RECORD_STACK_DEPTH, BPF_F_USER_STACK, AREA_USER_COUNT, 8);
+            walk_user_stack(cg, fn->probe);
         cg->program->user_frames |= (needs & STACK_USER_BUILD_ID) != 0;
-        if (needs & STACK_USER_BUILD_ID)
-            get_stack(cg, ctx, AREA_BUILD_IDS, AREA_KERNEL_COUNT - AREA_BUILD_IDS,
+        if (needs & STACK_USER_BUILD_ID) {
+            get_stack(cg, ctx, AREA_BUILD_IDS, AREA_BUILD_IPS - AREA_BUILD_IDS,
                       BPF_F_USER_STACK | BPF_F_USER_BUILD_ID, -1, 0);
+            get_stack(cg, ctx, AREA_BUILD_IPS, 8 * RECORD_STACK_DEPTH, BPF_F_USER_STACK, -1, 0);
+        }
         if (needs & STACK_KERNEL)
             get_stack(cg, ctx, AREA_KERNEL_IPS, 8 * RECORD_STACK_DEPTH, 0, AREA_KERNEL_COUNT, 8);
     }
+    if (cg->symbol_search)   /* the mapping found by an earlier run is not this one's */
+        LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, cg->symbol_search + SEARCH_MAPPING_END));
     LLVMBuildBr(cg->builder, after);
-}
-
-static LLVMValueRef load_area(struct codegen *cg, uint32_t offset)
-{
-    return LLVMBuildLoad2(cg->builder, cg->i64, cg_scratch_ptr(cg, area(cg) + offset), "");
 }
 
 /* uaddr() outside a process probe: the innermost user frame, 0 without one. */
@@ -155,6 +354,32 @@ static void print_stack(struct codegen *cg, struct expr *call, int kernel)
     cg_emit_record(cg, cg->events_map, size, STATE_LOST_EVENTS, fill_stack, &r);
 }
 
+/* A user stack kept as a string (p[ubacktrace()]++) may be printed in `end`,
+ * when its process is gone and the current one is tap: tap_stack_origins
+ * maps the string (NUL-padded to MAXSTRINGLEN) to the process it came from,
+ * so print_ustack(s) names its frames with that process's mappings. One
+ * process's stack stays one key; an LRU map, so it never fills. */
+#define STACK_ORIGINS 16384
+
+static void note_origin(struct codegen *cg, LLVMValueRef text)
+{
+    LLVMBuilderRef b = cg->builder;
+    if (!cg->stack_origins) {
+        cg->stack_origins = cg_map_global(cg, "tap_stack_origins", 4);
+        cg_map_btf(cg, cg->stack_origins, BPF_MAP_TYPE_LRU_HASH, STACK_ORIGINS, (uint32_t)cg->string_size, 8);
+    }
+    cg->program->user_frames = 1;
+    LLVMValueRef key = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
+    cg_zero(cg, key, (uint32_t)cg->string_size);
+    LLVMValueRef copy[3] = {key, cg_i32(cg, cg->string_size), text};
+    cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, copy, 3);
+    LLVMValueRef pid = cg_scratch_ptr(cg, cg_alloc_scratch(cg, 8));
+    LLVMBuildStore(b, LLVMBuildLShr(b, cg_helper(cg, BPF_FUNC_get_current_pid_tgid, cg->i64, NULL, 0),
+                                    cg_const(cg, 32), ""), pid);
+    LLVMValueRef args[4] = {cg->stack_origins, key, pid, cg_const(cg, BPF_ANY)};
+    cg_helper(cg, BPF_FUNC_map_update_elem, cg->i64, args, 4);
+}
+
 /* ubacktrace()/backtrace(): the addresses as hex, separated by spaces
  * (unrolled: at most RECORD_STACK_DEPTH short bpf_snprintf calls);
  * ucallers(n): the first n callers (frames 1..n; all of them for -1). */
@@ -197,6 +422,8 @@ static LLVMValueRef hex_addresses(struct codegen *cg, int kernel, int first, LLV
     }
     LLVMBuildBr(cg->builder, done);
     cg_position(cg, done);
+    if (!kernel)
+        note_origin(cg, slot);
     return slot;
 }
 
@@ -229,17 +456,6 @@ static LLVMValueRef field_ptr(struct codegen *cg, LLVMValueRef base, uint32_t of
     return LLVMBuildGEP2(cg->builder, cg->i8, base, &at, 1, "");
 }
 
-/* The search's variables live in scratch (the 512-byte stack is too small
- * for one set per step and call site): key, low, high, path, entry, offset. */
-#define SEARCH_KEY 0
-#define SEARCH_LOW 8
-#define SEARCH_HIGH 16
-#define SEARCH_PATH 24
-#define SEARCH_ENTRY 32
-#define SEARCH_OFFSET 40
-#define SEARCH_WRITTEN 48
-#define SEARCH_MAPPING 56        /* dev, inode (the key of tap_sym_files), start, page offset */
-#define SEARCH_SIZE 88
 
 static uint32_t search_area(struct codegen *cg)
 {
@@ -268,11 +484,23 @@ struct resolved {
 };
 
 /* The mapping that holds `address` in the current process: bpf_find_vma's
- * callback writes {dev, inode, start, page offset} to SEARCH_MAPPING (zero
- * when there is no mapping). */
+ * callback writes {dev, inode, start, page offset, end} to SEARCH_MAPPING
+ * (zero when there is no mapping). With interrupts off (timer.profile,
+ * perf.*) the kernel allows one such lookup per run (the mmap lock is
+ * released later, by an irq_work), so a mapping found stays for the run
+ * (cg_stack_finish forgets it at the start) and serves every address in it:
+ * usymname(uaddr()) and umodname(uaddr()) in one handler both resolve. */
 static void find_mapping(struct codegen *cg, LLVMValueRef address, struct span span)
 {
-    cg_zero(cg, search_var(cg, SEARCH_MAPPING), 32);
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef start = LLVMBuildLoad2(b, cg->i64, search_var(cg, SEARCH_MAPPING + 16), "");
+    LLVMValueRef end = LLVMBuildLoad2(b, cg->i64, search_var(cg, SEARCH_MAPPING_END), "");
+    LLVMValueRef known = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, address, start, ""),
+                                      LLVMBuildICmp(b, LLVMIntULT, address, end, ""), "");
+    LLVMBasicBlockRef lookup = cg_block(cg, "find_vma"), done = cg_block(cg, "vma_known");
+    LLVMBuildCondBr(b, known, done, lookup);
+    cg_position(cg, lookup);
+    cg_zero(cg, search_var(cg, SEARCH_MAPPING), 40);
     struct fn_state state;
     /* the (map, key, value, ctx) callback shape: find_vma passes (task, vma, ctx) */
     LLVMValueRef fn = cg_begin_callback(cg, "find_vma", 1, &state);
@@ -284,6 +512,8 @@ static void find_mapping(struct codegen *cg, LLVMValueRef address, struct span s
     LLVMValueRef task = cg_helper(cg, BPF_FUNC_get_current_task_btf, cg->ptr, NULL, 0);
     LLVMValueRef args[5] = {task, address, fn, LLVMConstNull(cg->ptr), cg_const(cg, 0)};
     cg_helper(cg, BPF_FUNC_find_vma, cg->i64, args, 5);
+    LLVMBuildBr(cg->builder, done);
+    cg_position(cg, done);
 }
 
 /* One step of the search for the last entry starting at or before target. */

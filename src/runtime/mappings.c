@@ -3,13 +3,18 @@
  * (usually) its build-id. A library the target loads after tap started
  * (dlopen) is in no index built at load time, and once the process has
  * exited its /proc/PID/maps is gone; these records are not, so a frame's
- * build-id still finds its file. One dummy software event per CPU carries
- * them (perf's own way of following mmaps); with a -c child, only it and
- * its descendants (inherit), else every process. */
+ * build-id still finds its file. Each record's range is kept by process, so
+ * an address of a process that has exited (a stack kept as a string and
+ * printed in `end`) is still found in its file. One dummy software event per
+ * CPU carries them (perf's own way of following mmaps); with a -c child,
+ * only it and its descendants (inherit), else every process. */
 #include "runtime/mappings.h"
 
+#include <inttypes.h>
+#include <limits.h>
 #include <linux/perf_event.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -27,6 +32,13 @@ struct mapped_file {
     char build_id[128];          /* lowercase hex; "" until read from the file, "-" when it has none */
 };
 
+/* One executable mapping of one process. */
+struct mapped_range {
+    uint32_t pid;
+    int file;                    /* index in files */
+    uint64_t start, end, page_offset;
+};
+
 struct mappings {
     int *fds;
     void **rings;
@@ -34,6 +46,8 @@ struct mappings {
     size_t page_size;
     struct mapped_file *files;
     int file_count, file_capacity;
+    struct mapped_range *ranges;
+    size_t range_count, range_capacity;
 };
 
 /* PERF_RECORD_MMAP2 up to its file name (linux/perf_event.h describes it). */
@@ -102,6 +116,7 @@ void mappings_free(struct mappings *m)
     for (int i = 0; i < m->file_count; i++)
         free(m->files[i].path);
     free(m->files);
+    free(m->ranges);
     free(m->fds);
     free(m->rings);
     free(m);
@@ -112,25 +127,43 @@ int mappings_fd(const struct mappings *m, int i)
     return m && i < m->count ? m->fds[i] : -1;
 }
 
-static void add_file(struct mappings *m, const char *path, const char *build_id)
+/* The file's index, added if new; -1 when out of memory (the file stays
+ * unknown, its frames print as hex). */
+static int add_file(struct mappings *m, const char *path, const char *build_id)
 {
     for (int i = 0; i < m->file_count; i++)
         if (strcmp(m->files[i].path, path) == 0 && (!*build_id || strcmp(m->files[i].build_id, build_id) == 0))
-            return;
+            return i;
     if (m->file_count == m->file_capacity) {
         int capacity = m->file_capacity ? m->file_capacity * 2 : 32;
         struct mapped_file *grown = realloc(m->files, (size_t)capacity * sizeof(*m->files));
         if (!grown)
-            return;   /* out of memory: the file stays unknown, its frames print as hex */
+            return -1;
         m->files = grown;
         m->file_capacity = capacity;
     }
     char *copy = strdup(path);
     if (!copy)
-        return;
+        return -1;
     struct mapped_file *f = &m->files[m->file_count++];
     f->path = copy;
     snprintf(f->build_id, sizeof(f->build_id), "%s", build_id);
+    return m->file_count - 1;
+}
+
+static void add_range(struct mappings *m, uint32_t pid, int file, uint64_t start, uint64_t end, uint64_t page_offset)
+{
+    if (file < 0)
+        return;
+    if (m->range_count == m->range_capacity) {
+        size_t capacity = m->range_capacity ? m->range_capacity * 2 : 64;
+        struct mapped_range *grown = realloc(m->ranges, capacity * sizeof(*m->ranges));
+        if (!grown)
+            return;   /* out of memory: the range stays unknown */
+        m->ranges = grown;
+        m->range_capacity = capacity;
+    }
+    m->ranges[m->range_count++] = (struct mapped_range){pid, file, start, end, page_offset};
 }
 
 static void read_record(struct mappings *m, const struct mmap2_record *r, size_t size)
@@ -144,7 +177,41 @@ static void read_record(struct mappings *m, const struct mmap2_record *r, size_t
     if (r->header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID)
         symbols_build_id_hex(r->build_id.bytes, r->build_id.size < 20 ? r->build_id.size : 20, build_id,
                              sizeof(build_id));
-    add_file(m, r->filename, build_id);
+    add_range(m, r->pid, add_file(m, r->filename, build_id), r->addr, r->addr + r->len, r->pgoff);
+}
+
+void mappings_add_process(struct mappings *m, pid_t pid)
+{
+    char name[64], line[PATH_MAX + 128];
+    snprintf(name, sizeof(name), "/proc/%d/maps", (int)pid);
+    FILE *maps = m ? fopen(name, "re") : NULL;
+    while (maps && fgets(line, sizeof(line), maps)) {
+        uint64_t start, end, offset;
+        char perms[8];
+        int consumed = 0;
+        if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %*s %*s %n", &start, &end, perms, &offset,
+                   &consumed) < 4 || !consumed || perms[2] != 'x')
+            continue;
+        char *path = line + consumed;
+        path[strcspn(path, "\n")] = 0;
+        if (*path == '/')
+            add_range(m, (uint32_t)pid, add_file(m, path, ""), start, end, offset);
+    }
+    if (maps)
+        fclose(maps);
+}
+
+const char *mappings_find_address(struct mappings *m, pid_t pid, uint64_t address, uint64_t *file_offset)
+{
+    mappings_drain(m);
+    for (size_t i = m ? m->range_count : 0; i-- > 0;) {   /* the latest mapping at the address */
+        const struct mapped_range *r = &m->ranges[i];
+        if (r->pid == (uint32_t)pid && address >= r->start && address < r->end) {
+            *file_offset = address - r->start + r->page_offset;
+            return m->files[r->file].path;
+        }
+    }
+    return NULL;
 }
 
 /* Reads every record in one CPU's ring; a record may wrap around its end. */

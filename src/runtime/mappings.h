@@ -4,6 +4,7 @@
 #ifndef TAP_RUNTIME_MAPPINGS_H
 #define TAP_RUNTIME_MAPPINGS_H
 
+#include <stdint.h>
 #include <sys/types.h>
 
 struct mappings;
@@ -19,6 +20,13 @@ int mappings_fd(const struct mappings *m, int i);
 void mappings_drain(struct mappings *m);
 /* The i-th file mapped so far (in the order reported), NULL past the last. */
 const char *mappings_file_at(const struct mappings *m, int i);
+/* Adds the executable mappings a live process has now (/proc/PID/maps):
+ * those made before tap started are in no record. */
+void mappings_add_process(struct mappings *m, pid_t pid);
+/* After draining: the file mapped at `address` in process `pid` (the latest
+ * mapping there, even after the process exited) and the offset in it; NULL
+ * when none is known. */
+const char *mappings_find_address(struct mappings *m, pid_t pid, uint64_t address, uint64_t *file_offset);
 /* After draining: a file mapped with this build-id (lowercase hex), or NULL. */
 const char *mappings_find(struct mappings *m, const char *build_id);
 

@@ -49,12 +49,17 @@ struct record_stack_frame {
     uint64_t offset_or_ip;   /* file offset (status 1), else the address */
 };
 
+/* User ips come from tap's own frame-pointer walk (codegen/stack.c), the
+ * build-id frames from the kernel's walk, which may differ (it does not stop
+ * at garbage): frame_ips[j] is the address frames[j] describes, so a frame is
+ * matched by address. */
 struct record_stack {
     struct record_header header;
     uint32_t pid;            /* the thread group whose stack this is */
     uint32_t count;          /* frames in ips[] */
     uint64_t ips[RECORD_STACK_DEPTH];
-    struct record_stack_frame frames[RECORD_STACK_DEPTH];   /* RECORD_USTACK only */
+    struct record_stack_frame frames[RECORD_STACK_DEPTH];   /* RECORD_USTACK only, and frame_ips */
+    uint64_t frame_ips[RECORD_STACK_DEPTH];
 };
 
 struct record_error {

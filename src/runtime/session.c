@@ -116,6 +116,8 @@ static int session_start(struct session *s)
     /* before anything runs: the libraries it loads later */
     if (s->program->user_frames || session_symbol_maps_used(s))
         s->mappings = mappings_open(s->child_pid, session_symbol_maps_used(s));
+    if (s->target_pid && !s->child_pid)   /* -x: what it mapped before tap started */
+        mappings_add_process(s->mappings, s->target_pid);
     if (session_attach(s) < 0)
         return -1;
     if (session_release_child(s) < 0)

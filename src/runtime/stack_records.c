@@ -4,7 +4,9 @@
  * probed binaries, the -c command and their libraries, built on the first
  * such record (so a process that has exited is still symbolized), plus the
  * files the kernel reported mapped since tap started (mappings.c: dlopen'd
- * libraries) and the files of a process that is still alive. */
+ * libraries, and each process's ranges) and the files of a process that is
+ * still alive. A stack given as a string is named in the process it was
+ * taken in (tap_stack_origins), not the one printing it. */
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -12,6 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 
 #include "runtime/mappings.h"
 #include "runtime/session.h"
@@ -52,16 +57,23 @@ struct symbols *session_symbols(struct session *s)
             symbols_add_file(s->symbols, s->program->probes[i].path, 1);
     if (s->options->target_command)
         add_command(s->symbols, s->options->target_command);
+    if (s->target_pid && !s->child_pid)   /* -x: the files it has mapped, loaded before tap started */
+        symbols_add_process(s->symbols, s->target_pid);
     return s->symbols;
 }
 
-/* Frame i of a user stack: by build-id, else through the live process. */
-static int find_user_frame(struct session *s, const struct record_stack *r, int i, uint64_t address,
+/* A user frame of process pid: by the build-id of the kernel's frame at that
+ * address, else in the file the process had mapped there (recorded, so
+ * after it exited too), else through the live process. */
+static int find_user_frame(struct session *s, const struct record_stack *r, pid_t pid, uint64_t address,
                            struct symbol_hit *hit)
 {
     struct symbols *symbols = session_symbols(s);
-    const struct record_stack_frame *f = i >= 0 ? &r->frames[i] : NULL;
-    if (f && f->status == 1) {
+    const struct record_stack_frame *f = NULL;
+    for (int j = 0; j < RECORD_STACK_DEPTH && !f; j++)
+        if (r->frames[j].status == 1 && r->frame_ips[j] == address)
+            f = &r->frames[j];
+    if (f) {
         if (symbols_find_build_id(symbols, f->build_id, sizeof(f->build_id), f->offset_or_ip, hit) == 0)
             return 0;
         char hex[128];
@@ -71,33 +83,29 @@ static int find_user_frame(struct session *s, const struct record_stack *r, int 
             symbols_add_file(symbols, mapped, 0);
         if (mapped && symbols_find_build_id(symbols, f->build_id, sizeof(f->build_id), f->offset_or_ip, hit) == 0)
             return 0;
-        symbols_add_process(symbols, (pid_t)r->pid);
+        symbols_add_process(symbols, pid);
         if (symbols_find_build_id(symbols, f->build_id, sizeof(f->build_id), f->offset_or_ip, hit) == 0)
             return 0;
     }
-    return symbols_find_in_process(symbols, (pid_t)r->pid, address, hit);
+    uint64_t offset;
+    const char *path = mappings_find_address(s->mappings, pid, address, &offset);
+    if (path && symbols_find_in_file(symbols, path, offset, hit) == 0)
+        return 0;
+    return symbols_find_in_process(symbols, pid, address, hit);
 }
 
-static int find_frame(struct session *s, int kernel, const struct record_stack *r, int i, uint64_t address,
-                      struct symbol_hit *hit)
-{
-    if (kernel)
-        return symbols_find_kernel(session_symbols(s), address, hit);
-    return find_user_frame(s, r, i, address, hit);
-}
-
-static void append_frame(struct session *s, struct strbuf *out, int kernel, const struct record_stack *r, int i,
+static void append_frame(struct session *s, struct strbuf *out, int kernel, const struct record_stack *r, pid_t pid,
                          uint64_t address)
 {
     struct symbol_hit hit;
-    int found = find_frame(s, kernel, r, i, address, &hit) == 0;
+    int found = kernel ? symbols_find_kernel(session_symbols(s), address, &hit) == 0
+                       : find_user_frame(s, r, pid, address, &hit) == 0;
     symbols_format_frame(out, address, found ? &hit : NULL);
 }
 
-/* print_ustack(s)/print_stack(s): the addresses in s, each matched to the
- * captured frame with the same address when there is one. */
+/* print_ustack(s)/print_stack(s): the addresses in s. */
 static void append_text_frames(struct session *s, struct strbuf *out, int kernel, const struct record_stack *r,
-                               const char *text)
+                               pid_t pid, const char *text)
 {
     while (*text) {
         char *end;
@@ -105,15 +113,28 @@ static void append_text_frames(struct session *s, struct strbuf *out, int kernel
         uint64_t address = strtoull(text, &end, 16);
         if (end == text || errno)
             break;
-        int match = -1;
-        for (int i = 0; i < (int)r->count && i < RECORD_STACK_DEPTH && match < 0; i++)
-            if (r->ips[i] == address)
-                match = i;
-        append_frame(s, out, kernel, r, match, address);
+        append_frame(s, out, kernel, r, pid, address);
         text = end;
         while (*text == ' ')
             text++;
     }
+}
+
+/* The process a ubacktrace() string came from, as the BPF side noted it in
+ * tap_stack_origins (codegen/stack.c), else `pid` (who printed it). */
+static pid_t stack_origin(struct session *s, const char *text, pid_t pid)
+{
+    struct bpf_map *map = bpf_object__find_map_by_name(s->object, "tap_stack_origins");
+    size_t size = (size_t)s->program->string_size;
+    char *key = map ? calloc(1, size) : NULL;
+    uint64_t origin;
+    if (key) {
+        memcpy(key, text, strnlen(text, size - 1));
+        if (bpf_map_lookup_elem(bpf_map__fd(map), key, &origin) == 0)
+            pid = (pid_t)origin;
+    }
+    free(key);
+    return pid;
 }
 
 void session_print_stack(struct session *s, uint32_t kind, uint32_t id, const void *data, size_t size)
@@ -130,11 +151,12 @@ void session_print_stack(struct session *s, uint32_t kind, uint32_t id, const vo
     if (id == 1) {
         const char *given = (const char *)data + fixed;
         char *copy = strndup(given, size - fixed < s->program->string_size ? size - fixed : s->program->string_size);
-        append_text_frames(s, &text, kernel, &r, copy);
+        if (copy)
+            append_text_frames(s, &text, kernel, &r, kernel ? (pid_t)r.pid : stack_origin(s, copy, (pid_t)r.pid), copy);
         free(copy);
     } else {
         for (int i = 0; i < (int)r.count && i < RECORD_STACK_DEPTH; i++)
-            append_frame(s, &text, kernel, &r, i, r.ips[i]);
+            append_frame(s, &text, kernel, &r, (pid_t)r.pid, r.ips[i]);
     }
     if (!s->options->json) {
         strbuf_append(&s->out, text.data ? text.data : "", text.len);

@@ -1,0 +1,5 @@
+# Issue 15 (5): usymname() and umodname() in timer.profile of a process
+# started before tap (-x): its files are indexed from /proc/PID/maps, so
+# they resolve (they printed hex and <unknown>). hot() runs nine times as
+# long as cold().
+@PROGRAMS@/t_stack 100 & @TAP@ -x $! -e 'global hits probe timer.profile { if (pid() == target()) hits[usymname(uaddr()), umodname(uaddr())]++ } probe end { foreach ([f, m] in hits- limit 1) printf("%s %s\n", f, m) }' | sed "s|$(realpath @PROGRAMS@)|PROGRAMS|"
