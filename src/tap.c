@@ -40,6 +40,7 @@ struct options {
     int keep_unused, no_warnings, warnings_are_errors;
     int disable_cache;               /* --disable-cache */
     int no_call_sites;               /* --no-call-sites */
+    int no_insn_check;               /* -D TAP_DEBUG_NO_INSN_CHECK=1 */
     char cache_dir[PATH_MAX];
     struct codegen_options codegen;
     struct runtime_options runtime;
@@ -116,6 +117,8 @@ static int parse_limit(struct options *opts, const char *setting)
         opts->codegen.max_map_entries = value > (1 << 24) ? (1 << 24) : value;
     } else if (strncmp(setting, "TAP_DEBUG_REJECT", name_len) == 0 && name_len == 16) {
         opts->codegen.debug_reject = 1;   /* hidden: tests of verifier rejections */
+    } else if (strncmp(setting, "TAP_DEBUG_NO_INSN_CHECK", name_len) == 0 && name_len == 23) {
+        opts->no_insn_check = 1;          /* hidden: tests of attach failures */
     } else if (zero_ok) {
         opts->codegen.hist_elision = (int)(value > 1000 ? 1000 : value);
     }
@@ -390,7 +393,8 @@ static struct program *tap_compile(struct arena *arena, struct diags *diags, str
                                         .target_command = opts->runtime.target_command,
                                         .target_pid = (int)opts->runtime.target_pid,
                                         .modules = modules,
-                                        .entry_only = opts->no_call_sites};
+                                        .entry_only = opts->no_call_sites,
+                                        .no_insn_check = opts->no_insn_check};
     struct script *script = sema_analyze(arena, diags, ast, &sema_options);
     if (!script)
         return NULL;
