@@ -2,6 +2,7 @@
  * The pipeline is tap_compile(): parse, resolve, generate; then the runtime. */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <limits.h>
 #include <malloc.h>
 #include <stdio.h>
@@ -31,7 +32,8 @@ struct options {
     int last_pass;                   /* -p */
     int verbose;
     const char *output_path;
-    const char *list_point;          /* -l / -L */
+    int list_mode;                   /* -l ('l') or -L ('L') */
+    const char *list_point;          /* its probe point: -lPP, or the first operand */
     const char *run_object;          /* --run OBJ */
     int dump;                        /* --dump-functions ('f'), -probe-types ('t'), -probe-aliases ('a') */
     int list_variables;
@@ -40,6 +42,7 @@ struct options {
     int keep_unused, no_warnings, warnings_are_errors;
     int disable_cache;               /* --disable-cache */
     int no_call_sites;               /* --no-call-sites */
+    int no_insn_check;               /* -D TAP_DEBUG_NO_INSN_CHECK=1 */
     char cache_dir[PATH_MAX];
     struct codegen_options codegen;
     struct runtime_options runtime;
@@ -116,6 +119,8 @@ static int parse_limit(struct options *opts, const char *setting)
         opts->codegen.max_map_entries = value > (1 << 24) ? (1 << 24) : value;
     } else if (strncmp(setting, "TAP_DEBUG_REJECT", name_len) == 0 && name_len == 16) {
         opts->codegen.debug_reject = 1;   /* hidden: tests of verifier rejections */
+    } else if (strncmp(setting, "TAP_DEBUG_NO_INSN_CHECK", name_len) == 0 && name_len == 23) {
+        opts->no_insn_check = 1;          /* hidden: tests of attach failures */
     } else if (zero_ok) {
         opts->codegen.hist_elision = (int)(value > 1000 ? 1000 : value);
     }
@@ -185,7 +190,7 @@ static int parse_options(int argc, char **argv, struct options *opts)
     int c;
     long number;
     opterr = 0;   /* one line of our own, not getopt's message and the whole usage */
-    while ((c = getopt_long(argc, argv, ":e:c:x:o:p:vT:G:D:I:s:uwWl:L:Vh", long_options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":e:c:x:o:p:vT:G:D:I:s:uwWl::L::Vh", long_options, NULL)) != -1) {
         switch (c) {
         case 'e': opts->script_text = optarg; break;
         case 'c': opts->runtime.target_command = optarg; break;
@@ -222,7 +227,13 @@ static int parse_options(int argc, char **argv, struct options *opts)
         case 'u': opts->keep_unused = 1; break;
         case 'w': opts->no_warnings = 1; break;
         case 'W': opts->warnings_are_errors = 1; break;
-        case 'l': case 'L': opts->list_point = optarg; opts->list_variables = c == 'L'; break;
+        case 'l': case 'L':
+            /* the probe point is an operand, like a script, so that
+             * `-L -v PP` and `-L PP -v` both work; -LPP too */
+            opts->list_mode = c;
+            opts->list_point = optarg;
+            opts->list_variables = c == 'L';
+            break;
         case 'F':
             if (strcmp(optarg, "json") != 0 && strcmp(optarg, "text") != 0) {
                 fprintf(stderr, "ERROR: --format takes text or json\n");
@@ -254,6 +265,18 @@ static int parse_options(int argc, char **argv, struct options *opts)
             return -1;
         }
     }
+    if (opts->list_mode && !opts->list_point) {
+        if (optind >= argc) {
+            fprintf(stderr, "ERROR: -%c needs a probe point, as in tap -%c 'process(\"ls\").function(\"*\")'\n",
+                    opts->list_mode, opts->list_mode);
+            return -1;
+        }
+        opts->list_point = argv[optind++];
+    }
+    if (opts->list_mode && optind < argc) {
+        fprintf(stderr, "ERROR: -%c lists one probe point; unexpected '%s'\n", opts->list_mode, argv[optind]);
+        return -1;
+    }
     if (!opts->script_text && !opts->list_point && !opts->run_object && !opts->dump) {
         if (optind >= argc) {
             fprintf(stderr, "ERROR: no script given: use -e SCRIPT, a script file, or - for standard input\n");
@@ -265,6 +288,10 @@ static int parse_options(int argc, char **argv, struct options *opts)
     opts->arg_count = argc - optind;
     if (opts->runtime.target_command && opts->runtime.target_pid) {
         fprintf(stderr, "ERROR: -c and -x cannot be used together\n");
+        return -1;
+    }
+    if (opts->runtime.target_pid && kill(opts->runtime.target_pid, 0) < 0 && errno == ESRCH) {
+        fprintf(stderr, "ERROR: -x %d: no such process\n", (int)opts->runtime.target_pid);
         return -1;
     }
     return 0;
@@ -390,7 +417,8 @@ static struct program *tap_compile(struct arena *arena, struct diags *diags, str
                                         .target_command = opts->runtime.target_command,
                                         .target_pid = (int)opts->runtime.target_pid,
                                         .modules = modules,
-                                        .entry_only = opts->no_call_sites};
+                                        .entry_only = opts->no_call_sites,
+                                        .no_insn_check = opts->no_insn_check};
     struct script *script = sema_analyze(arena, diags, ast, &sema_options);
     if (!script)
         return NULL;

@@ -60,6 +60,7 @@ static void describe_probe_at(struct codegen *cg, const struct probe *probe, con
     out->offset = offset;
     out->cookie = probe->cookie;
     out->ref_ctr_offset = probe->ref_ctr_offset;
+    out->may_skip = probe->may_skip;
     out->tp_category = dup_or_null(probe->tp_category);
     out->tp_name = dup_or_null(probe->tp_name);
     if (probe->path) {
@@ -74,9 +75,12 @@ static void describe_probe_at(struct codegen *cg, const struct probe *probe, con
 }
 
 /* A probe moved to the calls of its function (sema/uprobe_calls.c) is
- * attached at each, one program serving all. */
+ * attached at each, one program serving all; one the kernel would refuse
+ * is not attached at all. */
 static void describe_probe(struct codegen *cg, const struct probe *probe, const char *prog_name)
 {
+    if (probe->refusal)
+        return;   /* skipped: the kernel would refuse it (sema warned) */
     if (!probe->call_count)
         describe_probe_at(cg, probe, prog_name, probe->offset);
     for (int i = 0; i < probe->call_count; i++)

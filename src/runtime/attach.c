@@ -132,35 +132,119 @@ static int add_raw_link(struct session *s, int fd)
     return 0;
 }
 
+/* The kernel's errno for an instruction uprobes refuse; user space's
+ * errno.h does not have it. */
+#define ENOTSUPP 524
+
+enum attach_state { PROBE_PENDING, PROBE_CLAIMED, PROBE_FAILED };
+
+/* Errors that belong to one offset (an instruction the kernel refuses, or
+ * an offset outside the file), so that one failing probe of a wildcard is
+ * skipped and the others attach. */
+static int is_offset_error(int err)
+{
+    return err == -ENOTSUPP || err == -ENOEXEC || err == -EINVAL;
+}
+
+static const char *attach_error_text(const struct program_probe *probe, int err)
+{
+    if (probe->kind == PROGRAM_PROBE_PERF && (err == -ENOENT || err == -EOPNOTSUPP) &&
+        probe->perf_type == PERF_TYPE_HARDWARE)
+        return "this machine has no hardware performance counters";
+    if (err == -ENOENT && probe->kind == PROGRAM_PROBE_TRACEPOINT)
+        return "no such tracepoint";
+    if (err == -ENOTSUPP)
+        return "the kernel's uprobes refuse the instruction there";
+    if (err == -ENOEXEC)
+        return "the kernel's uprobes cannot decode the instruction there";
+    return strerror(-err);
+}
+
+/* Probe i could not be attached: a probe a wildcard matched is skipped
+ * with a warning (once per point: a probe on calls has several offsets);
+ * any other failure ends the session. */
+static int attach_failed(struct session *s, char *state, int i, int err)
+{
+    const struct program_probe *probe = &s->program->probes[i];
+    state[i] = PROBE_FAILED;
+    if (!probe->may_skip || !is_offset_error(err)) {
+        fprintf(stderr, "ERROR: cannot attach probe %s: %s\n", probe->point, attach_error_text(probe, err));
+        return -1;
+    }
+    for (int k = 0; k < s->program->probe_count; k++)
+        if (k != i && state[k] == PROBE_FAILED && strcmp(s->program->probes[k].point, probe->point) == 0)
+            return 0;
+    fprintf(stderr, "WARNING: skipping probe %s: %s\n", probe->point, attach_error_text(probe, err));
+    return 0;
+}
+
+/* One program's probes in one binary, attached as uprobe_multi links. */
+struct uprobe_batch {
+    int prog_fd;
+    const char *path;
+    int is_return;
+    int *members;                /* indices in program->probes */
+    uint64_t *offsets, *ref_ctr_offsets, *cookies;   /* ref_ctr_offsets: NULL when none has one */
+};
+
+/* Members [first, first + count) in one link. The kernel refuses the whole
+ * link for one offset it refuses: halving the set until each such probe
+ * stands alone names it, and every other probe still attaches (in about
+ * refused * log2(count) links). */
+static int attach_members(struct session *s, const struct uprobe_batch *b, int first, int count, char *state)
+{
+    int fd = uprobe_multi_attach(b->prog_fd, b->path, b->offsets + first,
+                                 b->ref_ctr_offsets ? b->ref_ctr_offsets + first : NULL, b->cookies + first,
+                                 (uint32_t)count, b->is_return);
+    if (fd >= 0)
+        fd = add_raw_link(s, fd);
+    if (fd >= 0)
+        return 0;
+    if (count == 1 || !is_offset_error(fd))
+        return attach_failed(s, state, b->members[first], fd);
+    int half = count / 2;
+    int left = attach_members(s, b, first, half, state);
+    int right = attach_members(s, b, first + half, count - half, state);
+    return left < 0 ? left : right;
+}
+
 /* Every probe entry of this program (one per function a wildcard matched)
  * goes into one uprobe_multi link, each offset with its cookie. */
-static int attach_uprobe_group(struct session *s, struct bpf_program *prog, int first, char *attached)
+static int attach_uprobe_group(struct session *s, struct bpf_program *prog, int first, char *state)
 {
     const struct program *program = s->program;
     const struct program_probe *head = &program->probes[first];
-    uint64_t *offsets = calloc((size_t)program->probe_count, sizeof(uint64_t));
-    uint64_t *cookies = calloc((size_t)program->probe_count, sizeof(uint64_t));
-    uint64_t *ref_ctr_offsets = calloc((size_t)program->probe_count, sizeof(uint64_t));
-    uint32_t count = 0;
-    int any_ref_ctr = 0;
+    size_t n = (size_t)program->probe_count;
+    struct uprobe_batch b = {bpf_program__fd(prog), head->path, head->kind == PROGRAM_PROBE_URETPROBE,
+                             calloc(n, sizeof(int)), calloc(n, sizeof(uint64_t)), calloc(n, sizeof(uint64_t)),
+                             calloc(n, sizeof(uint64_t))};
+    uint64_t *ref_ctr_offsets = b.ref_ctr_offsets;
+    int count = 0, any_ref_ctr = 0, status;
+    if (!b.members || !b.offsets || !b.ref_ctr_offsets || !b.cookies) {
+        status = attach_failed(s, state, first, -ENOMEM);
+        goto done;
+    }
     for (int i = first; i < program->probe_count; i++) {
         const struct program_probe *p = &program->probes[i];
-        if (attached[i] || p->kind != head->kind || strcmp(p->prog_name, head->prog_name) != 0 ||
+        if (state[i] != PROBE_PENDING || p->kind != head->kind || strcmp(p->prog_name, head->prog_name) != 0 ||
             strcmp(p->path, head->path) != 0)
             continue;
-        offsets[count] = p->offset;
-        ref_ctr_offsets[count] = p->ref_ctr_offset;
+        b.members[count] = i;
+        b.offsets[count] = p->offset;
+        b.ref_ctr_offsets[count] = p->ref_ctr_offset;
         any_ref_ctr |= p->ref_ctr_offset != 0;
-        cookies[count++] = p->cookie;
-        attached[i] = 1;
+        b.cookies[count++] = p->cookie;
+        state[i] = PROBE_CLAIMED;
     }
-    int fd = uprobe_multi_attach(bpf_program__fd(prog), head->path, offsets,
-                                 any_ref_ctr ? ref_ctr_offsets : NULL, cookies, count,
-                                 head->kind == PROGRAM_PROBE_URETPROBE);
-    free(offsets);
+    if (!any_ref_ctr)
+        b.ref_ctr_offsets = NULL;
+    status = attach_members(s, &b, 0, count, state);
+done:
+    free(b.members);
+    free(b.offsets);
     free(ref_ctr_offsets);
-    free(cookies);
-    return fd < 0 ? fd : add_raw_link(s, fd);
+    free(b.cookies);
+    return status;
 }
 
 /* libbpf reads tracepoint ids from tracefs, which may not be mounted. */
@@ -196,25 +280,13 @@ static int attach_raw_tracepoint(struct session *s, struct bpf_program *prog,
     return add_link(s, link);
 }
 
-static void report_attach_failure(const struct program_probe *probe, int err)
-{
-    const char *why = strerror(-err);
-
-    if (probe->kind == PROGRAM_PROBE_PERF && (err == -ENOENT || err == -EOPNOTSUPP) &&
-        probe->perf_type == PERF_TYPE_HARDWARE)
-        why = "this machine has no hardware performance counters";
-    else if (err == -ENOENT && probe->kind == PROGRAM_PROBE_TRACEPOINT)
-        why = "no such tracepoint";
-    fprintf(stderr, "ERROR: cannot attach probe %s: %s\n", probe->point, why);
-}
-
 int session_attach(struct session *s)
 {
-    char *attached = calloc((size_t)s->program->probe_count + 1, 1);
-    int status = attached ? 0 : -1;
+    char *state = calloc((size_t)s->program->probe_count + 1, 1);
+    int status = state ? 0 : -1;
     for (int i = 0; i < s->program->probe_count && status == 0; i++) {
         const struct program_probe *probe = &s->program->probes[i];
-        if (attached[i])
+        if (state[i] != PROBE_PENDING)
             continue;
         struct bpf_program *prog = bpf_object__find_program_by_name(s->object, probe->prog_name);
         int err = 0;
@@ -233,7 +305,11 @@ int session_attach(struct session *s)
             break;
         case PROGRAM_PROBE_UPROBE:
         case PROGRAM_PROBE_URETPROBE:
-            err = s->uprobe_multi ? attach_uprobe_group(s, prog, i, attached) : attach_uprobe(s, prog, probe);
+            if (s->uprobe_multi) {
+                status = attach_uprobe_group(s, prog, i, state);   /* reports its own failures */
+                continue;
+            }
+            err = attach_uprobe(s, prog, probe);
             break;
         case PROGRAM_PROBE_TRACEPOINT:
             err = attach_tracepoint(s, prog, probe);
@@ -242,12 +318,11 @@ int session_attach(struct session *s)
             err = attach_raw_tracepoint(s, prog, probe);
             break;
         }
-        if (err < 0) {
-            report_attach_failure(probe, err);
-            status = -1;
-        }
+        state[i] = PROBE_CLAIMED;
+        if (err < 0)
+            status = attach_failed(s, state, i, err);
     }
-    free(attached);
+    free(state);
     return status;
 }
 

@@ -150,6 +150,8 @@ struct program_probe {
     char *tp_name;
     char *build_id;          /* PROGRAM_PROBE_UPROBE/_URETPROBE: hex build-id of path at
                               * compile time, checked by --run; NULL or "" when none */
+    int may_skip;            /* PROGRAM_PROBE_UPROBE/_URETPROBE: one of many a wildcard matched:
+                              * if the kernel refuses it, a warning and the session goes on */
 };
 
 enum format_arg_kind {

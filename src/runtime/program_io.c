@@ -1,6 +1,7 @@
 /* struct program <-> text, one record per line:
  *   tap-program 1 STRING_SIZE STATE_OFFSET
  *   probe KIND PROG POINT ORDER PERIOD FREQ PERF_TYPE PERF_CONFIG SAMPLE PATH OFFSET COOKIE TP_CAT TP_NAME BUILD_ID
+ *       REF_CTR MAY_SKIP
  *   format TEXT RECORD_SIZE ARG_COUNT (KIND OFFSET SIZE)...
  *   error MESSAGE LOCATION
  *   global NAME KIND OFFSET SIZE PRINT_AT_END DECL_INDEX
@@ -22,7 +23,7 @@
 #include "base/strbuf.h"
 #include "runtime/program.h"
 
-#define FORMAT_VERSION 1
+#define FORMAT_VERSION 2
 
 static void put_string(struct strbuf *out, const char *s)
 {
@@ -56,6 +57,7 @@ static void put_probe(struct strbuf *out, const struct program_probe *p)
     put_string(out, p->tp_name);
     put_string(out, p->build_id);
     put_number(out, p->ref_ctr_offset);
+    put_number(out, (unsigned long long)p->may_skip);
     strbuf_putc(out, '\n');
 }
 
@@ -188,6 +190,7 @@ static void read_probe(struct reader *r, struct program_probe *p)
     p->tp_name = read_string(r);
     p->build_id = read_string(r);
     p->ref_ctr_offset = read_number(r);
+    p->may_skip = (int)read_number(r);
     if (!p->prog_name || !p->point)
         r->failed = 1;
 }

@@ -86,7 +86,8 @@ int session_release_child(struct session *s)
     return 0;
 }
 
-/* A -x pid that does not exist is accepted: stap's own tests rely on it. */
+/* A -x pid that does not exist is an error (tap.c says so before compiling;
+ * this is for one that exited since): a session waiting on it would never end. */
 int session_watch_target(struct session *s)
 {
     if (!s->target_pid)
@@ -94,8 +95,8 @@ int session_watch_target(struct session *s)
     s->target_pidfd = pidfd_open(s->target_pid);
     if (s->target_pidfd < 0) {
         if (errno == ESRCH && !s->child_pid) {
-            fprintf(stderr, "WARNING: process %d does not exist\n", (int)s->target_pid);
-            return 0;
+            fprintf(stderr, "ERROR: -x %d: no such process\n", (int)s->target_pid);
+            return -1;
         }
         fprintf(stderr, "ERROR: cannot watch process %d: %s\n", (int)s->target_pid,
                 strerror(errno));

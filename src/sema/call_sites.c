@@ -41,20 +41,6 @@ struct code_image {
     csh capstone;
 };
 
-int call_sites_trap_is_emulated(struct dwarf_module *m, uint64_t vaddr)
-{
-    uint8_t b[2] = {0};
-    uint64_t offset = dwarf_module_file_offset(m, vaddr);
-    if (pread(m->fd, b, sizeof(b), (off_t)offset) != (ssize_t)sizeof(b))
-        return 1;                /* unreadable: nothing to gain by moving */
-    /* arch/x86/kernel/uprobes.c: branch_setup_xol_ops, push_setup_xol_ops */
-    if ((b[0] >= 0x50 && b[0] <= 0x57) || (b[0] == 0x41 && b[1] >= 0x50 && b[1] <= 0x57))
-        return 1;
-    if (b[0] == 0xe8 || b[0] == 0xe9 || b[0] == 0xeb || b[0] == 0x90 || (b[0] >= 0x70 && b[0] <= 0x7f))
-        return 1;
-    return b[0] == 0x0f && b[1] >= 0x80 && b[1] <= 0x8f;
-}
-
 /* The first reason found is the one -v gives. */
 static void refuse(struct call_sites *f, const char *why)
 {

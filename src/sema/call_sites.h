@@ -22,9 +22,6 @@ struct call_sites {
     const char *why_not;         /* out: why not, for -v */
 };
 
-/* Whether the kernel emulates the instruction at vaddr (else it single-steps it). */
-int call_sites_trap_is_emulated(struct dwarf_module *m, uint64_t vaddr);
-
 /* Fills in each of `functions` (one pass over the code for all of them). */
 void call_sites_find(struct arena *arena, struct dwarf_module *m, struct call_sites *functions, int count);
 

@@ -229,6 +229,21 @@ static void index_symbols(struct index_builder *b, Elf_Scn *scn, int dwarf_count
     }
 }
 
+/* A symbol versioned twice (libc's pthread_spin_lock@GLIBC_2.2.5 and
+ * @@GLIBC_2.34) is one function: probed twice, each call would count twice. */
+static void drop_repeated_symbols(struct dwarf_module *m)
+{
+    int kept = 0;
+    for (int i = 0; i < m->function_count; i++) {
+        const struct dwarf_function *f = &m->functions[i];
+        if (kept && !f->die_offset && strcmp(f->name, m->functions[kept - 1].name) == 0 &&
+            f->entry == m->functions[kept - 1].entry)
+            continue;
+        m->functions[kept++] = *f;
+    }
+    m->function_count = kept;
+}
+
 static void read_segments(struct arena *arena, struct dwarf_module *m)
 {
     size_t count;
@@ -267,6 +282,7 @@ static void build_index(struct arena *arena, struct dwarf_module *m)
     if (symtab || dynsym)
         index_symbols(&b, symtab ? symtab : dynsym, dwarf_count, entries);
     qsort(m->functions, (size_t)m->function_count, sizeof(*m->functions), compare_functions);
+    drop_repeated_symbols(m);
 }
 
 static int is_executable_file(const char *path)

@@ -59,7 +59,8 @@ int sema_list_points(struct arena *arena, struct diags *diags, const char *point
         return 1;
     struct sema_options keep = *options;
     keep.keep_unused = 1;   /* an alias's prologue locals are what -L lists */
-    keep.entry_only = 1;    /* where a probe would sit is not listed: no call-site analysis */
+    keep.entry_only = 1;    /* where a probe would sit is not listed: no call-site analysis, */
+    keep.no_insn_check = 1; /* and a function whose entry the kernel refuses is still listed */
     diags->warnings_off = 1;
     struct script *script = sema_analyze(arena, diags, ast, &keep);
     if (!script)

@@ -54,7 +54,7 @@ void sema_print(FILE *out, const struct script *script)
                     (unsigned long long)probe->vaddr);
             for (int c = 0; c < probe->call_count; c++)
                 fprintf(out, "%s0x%llx", c ? "," : " calls=", (unsigned long long)probe->call_vaddrs[c]);
-            fprintf(out, "%s */", probe->sleepable ? " sleepable" : "");
+            fprintf(out, "%s%s */", probe->sleepable ? " sleepable" : "", probe->refusal ? " skipped" : "");
         } else {
             fprintf(out, "%s /* %s */", probe->point, probe_kind_name(probe->kind));
         }

@@ -105,6 +105,12 @@ struct probe {
     uint64_t *call_offsets, *call_vaddrs;
     int call_count;
     const char *placement;
+    /* PROBE_UPROBE/URETPROBE: refusal says why the kernel refuses its
+     * instruction (uprobe_insn.h), or NULL; a refused probe that did not
+     * move to its calls is skipped (not attached): with a warning when a
+     * wildcard or a `?` point matched it (may_skip), else it is an error. */
+    const char *refusal;
+    int may_skip;
     int sleepable;               /* PROBE_UPROBE/URETPROBE: may fault user pages in (user_string) */
     struct expr **entry_values;  /* @entry snapshots and entry values, taken by an extra entry program */
     int entry_count;
@@ -134,6 +140,8 @@ struct sema_options {
     int target_pid;              /* -x: likewise, through /proc/PID/exe */
     struct dwarf_modules *modules;   /* the binaries opened (sema/dwarf.h), closed by the caller */
     int entry_only;              /* --probe-entry: function probes stay on the first instruction */
+    int no_insn_check;           /* -D TAP_DEBUG_NO_INSN_CHECK=1: leave refused instructions to the
+                                  * kernel, so tests see how an attach failure is handled */
 };
 
 struct script {

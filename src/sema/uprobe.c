@@ -800,9 +800,13 @@ int sema_resolve_process(struct sema *s, struct stmt *body, struct probe_point *
     int added = strcmp(pp.kind, "statement") == 0 ? resolve_statements(s, body, point, frame, m, &pp)
               : strcmp(pp.kind, "mark") == 0 ? sema_resolve_marks(s, body, point, frame, m, &pp)
                                              : resolve_functions(s, body, point, frame, m, &pp);
-    if (point->components->arg_kind == PROBE_ARG_INT)
-        for (int i = first; i < s->script->probe_count; i++)
+    const char *pattern = pp.kind_component->arg_kind == PROBE_ARG_STRING ? pp.kind_component->arg_string : "";
+    int may_skip = point->optional || strpbrk(pattern, "*?[{") != NULL;
+    for (int i = first; i < s->script->probe_count; i++) {
+        if (point->components->arg_kind == PROBE_ARG_INT)
             only_in_process(s, s->script->probes[i], point->components);
+        s->script->probes[i]->may_skip = may_skip;
+    }
     return added;
 }
 

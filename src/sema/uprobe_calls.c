@@ -14,6 +14,7 @@
 #include "sema/call_sites.h"
 #include "sema/sema_internal.h"
 #include "sema/uprobe.h"
+#include "sema/uprobe_insn.h"
 
 enum { STACK_POINTER_REG = 7, CALL_DEPTH_MAX = 16 };   /* DWARF numbers rsp 7 */
 
@@ -142,15 +143,24 @@ static int stmt_reads_frame(const struct script *script, const struct stmt *st, 
     return 0;
 }
 
-/* The sites that may move: a function's entry the kernel single-steps. */
-static struct uprobe_site *movable_site(const struct script *script, struct probe *probe)
+/* A refused probe that stays where it is: why it cannot move either. */
+static void refuse_move(struct sema *s, struct probe *probe, const char *why_not)
+{
+    probe->refusal = arena_printf(s->arena, "%s; nor at its calls: %s", probe->refusal, why_not);
+}
+
+/* The sites that may move: a function's entry the kernel single-steps or refuses. */
+static struct uprobe_site *movable_site(struct sema *s, struct probe *probe)
 {
     struct uprobe_site *site = probe->site;
     if (probe->kind != PROBE_UPROBE || !site || !site->out_of_line || !site->at_entry || site->is_return ||
-        site->pc != site->function->entry || call_sites_trap_is_emulated(site->module, site->pc))
+        site->pc != site->function->entry || uprobe_insn_is_emulated(site->module, site->pc))
         return NULL;
-    if (stmt_reads_frame(script, probe->body, 0) || expr_reads_frame(script, probe->condition, 0)) {
-        probe->placement = "at the entry: the handler reads the stack pointer or the pc";
+    if (stmt_reads_frame(s->script, probe->body, 0) || expr_reads_frame(s->script, probe->condition, 0)) {
+        if (probe->refusal)
+            refuse_move(s, probe, "the handler reads the stack pointer or the pc");
+        else
+            probe->placement = "at the entry: the handler reads the stack pointer or the pc";
         return NULL;
     }
     return site;
@@ -159,9 +169,13 @@ static struct uprobe_site *movable_site(const struct script *script, struct prob
 static void apply(struct sema *s, struct probe *probe, const struct call_sites *found)
 {
     struct uprobe_site *site = probe->site;
+    const char *entry = probe->refusal ? "refused" : "single-stepped";
     if (!found->count) {
-        probe->placement = arena_printf(s->arena, "at the entry (single-stepped): not at its calls, %s",
-                                        found->why_not);
+        if (probe->refusal)
+            refuse_move(s, probe, found->why_not);
+        else
+            probe->placement = arena_printf(s->arena, "at the entry (single-stepped): not at its calls, %s",
+                                            found->why_not);
         return;
     }
     probe->call_count = found->count;
@@ -169,8 +183,9 @@ static void apply(struct sema *s, struct probe *probe, const struct call_sites *
     probe->call_offsets = arena_alloc(s->arena, sizeof(*probe->call_offsets) * (size_t)found->count);
     for (int i = 0; i < found->count; i++)
         probe->call_offsets[i] = dwarf_module_file_offset(site->module, found->vaddrs[i]);
-    probe->placement = arena_printf(s->arena, "at its %d call%s (the entry would be single-stepped)",
-                                    found->count, found->count == 1 ? "" : "s");
+    probe->placement = arena_printf(s->arena, "at its %d call%s (the entry would be %s)", found->count,
+                                    found->count == 1 ? "" : "s", entry);
+    probe->refusal = NULL;
 }
 
 static uint64_t entry_of(const struct probe *probe)
@@ -202,16 +217,42 @@ static void place_in_module(struct sema *s, struct dwarf_module *m, struct probe
     }
 }
 
-void sema_place_entry_probes(struct sema *s)
+/* Which probes the kernel would refuse where they sit (uprobe_insn.h). */
+static void find_refusals(struct sema *s)
+{
+    if (s->options->no_insn_check)
+        return;
+    for (int i = 0; i < s->script->probe_count; i++) {
+        struct probe *probe = s->script->probes[i];
+        struct uprobe_site *site = probe->site;
+        if ((probe->kind == PROBE_UPROBE || probe->kind == PROBE_URETPROBE) && site)
+            probe->refusal = uprobe_insn_refusal(s->arena, site->module, site->pc);
+    }
+}
+
+/* A refused probe that found no calls to sit on: skipped with a warning
+ * when a wildcard matched it, else an error naming it. */
+static void report_refusals(struct sema *s)
+{
+    for (int i = 0; i < s->script->probe_count; i++) {
+        struct probe *probe = s->script->probes[i];
+        if (!probe->refusal)
+            continue;
+        if (probe->may_skip)
+            diag_warning(s->diags, probe->span, "skipping probe %s: %s", probe->point, probe->refusal);
+        else
+            diag_error(s->diags, probe->span, "cannot probe %s: %s", probe->point, probe->refusal);
+    }
+}
+
+static void move_to_calls(struct sema *s)
 {
     struct script *script = s->script;
-    if (s->options->entry_only)
-        return;
     struct probe **movable = arena_alloc(s->arena, sizeof(*movable) * ((size_t)script->probe_count + 1));
     int *done = arena_alloc(s->arena, sizeof(*done) * ((size_t)script->probe_count + 1));
     struct uprobe_site **sites = arena_alloc(s->arena, sizeof(*sites) * ((size_t)script->probe_count + 1));
     for (int i = 0; i < script->probe_count; i++)
-        sites[i] = movable_site(script, script->probes[i]);
+        sites[i] = movable_site(s, script->probes[i]);
     for (int i = 0; i < script->probe_count; i++) {
         if (!sites[i] || done[i])
             continue;
@@ -224,4 +265,16 @@ void sema_place_entry_probes(struct sema *s)
         }
         place_in_module(s, sites[i]->module, movable, count);
     }
+}
+
+void sema_place_entry_probes(struct sema *s)
+{
+    find_refusals(s);
+    if (!s->options->entry_only)
+        move_to_calls(s);
+    else
+        for (int i = 0; i < s->script->probe_count; i++)
+            if (s->script->probes[i]->refusal)
+                refuse_move(s, s->script->probes[i], "--no-call-sites keeps it at the entry");
+    report_refusals(s);
 }

@@ -1,0 +1,1 @@
+@TAP@ -l begin -v extra
