@@ -74,6 +74,12 @@ static LLVMValueRef current_task(struct codegen *cg)
     return cg_helper(cg, BPF_FUNC_get_current_task, cg->i64, NULL, 0);
 }
 
+LLVMValueRef cg_current_mm(struct codegen *cg)
+{
+    const struct task_offsets *o = task_offsets(cg);
+    return o->mm < 0 ? cg_const(cg, 0) : cg_read_kernel(cg, current_task(cg), o->mm, 8);
+}
+
 LLVMValueRef cg_context_call(struct codegen *cg, struct expr *e, int builtin_id)
 {
     const struct task_offsets *o = task_offsets(cg);
