@@ -72,7 +72,8 @@ static void usage(FILE *out)
           "  -v             report each pass (repeat for more)\n"
           "  -T SECS        end the session after SECS seconds\n"
           "  -G VAR=VALUE   set a global variable before the session starts\n"
-          "  -D NAME=VALUE  set a limit: MAXSTRINGLEN, MAXACTION, MAXNESTING, MAXMAPENTRIES\n"
+          "  -D NAME=VALUE  set a limit: MAXSTRINGLEN, MAXACTION, MAXNESTING, MAXMAPENTRIES,\n"
+          "                 MAXERRORS\n"
           "  -I DIR         add a tapset directory\n"
           "  -s MB          output buffer size in megabytes\n"
           "  -u -w -W       keep unused code; no warnings; warnings are errors\n"
@@ -101,7 +102,8 @@ static int parse_limit(struct options *opts, const char *setting)
     errno = 0;
     long long value = strtoll(eq + 1, &end, 0);
     size_t name_len = (size_t)(eq - setting);
-    int zero_ok = name_len == 12 && strncmp(setting, "HIST_ELISION", 12) == 0;
+    int zero_ok = (name_len == 12 && strncmp(setting, "HIST_ELISION", 12) == 0) ||
+                  (name_len == 9 && strncmp(setting, "MAXERRORS", 9) == 0);
     if (errno || *end || value < 0 || (value == 0 && !zero_ok)) {
         fprintf(stderr, "ERROR: -D %.*s needs a positive number, got '%s'\n", (int)(eq - setting), setting, eq + 1);
         return -1;
@@ -121,6 +123,8 @@ static int parse_limit(struct options *opts, const char *setting)
         opts->codegen.debug_reject = 1;   /* hidden: tests of verifier rejections */
     } else if (strncmp(setting, "TAP_DEBUG_NO_INSN_CHECK", name_len) == 0 && name_len == 23) {
         opts->no_insn_check = 1;          /* hidden: tests of attach failures */
+    } else if (strncmp(setting, "MAXERRORS", name_len) == 0 && name_len == 9) {
+        opts->codegen.max_errors = value > (1 << 30) ? (1 << 30) : value;
     } else if (zero_ok) {
         opts->codegen.hist_elision = (int)(value > 1000 ? 1000 : value);
     }

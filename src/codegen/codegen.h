@@ -17,6 +17,7 @@ struct codegen_options {
     int64_t max_action;          /* MAXACTION: iterations a loop may run per handler */
     int max_nesting;             /* MAXNESTING: recursion depth */
     int64_t max_map_entries;     /* MAXMAPENTRIES: arrays declared without a size; 0: 2048 */
+    int64_t max_errors;          /* MAXERRORS: runtime errors the session survives (0: the first ends it) */
     int hist_elision;            /* HIST_ELISION: empty histogram rows kept around data; < 0: 2 */
     int debug_reject;            /* -D TAP_DEBUG_REJECT=1 (tests): every probe's first statement
                                     makes the verifier reject it */

@@ -72,6 +72,8 @@ struct fn_state {
     LLVMValueRef loop_context;       /* an i64 alloca: a shared loop callback's context, NULL until used */
     LLVMValueRef *register_stores;   /* FN_PROBE, target.c: the copy's store of each word, NULL when none */
     uint64_t registers_read;         /* FN_PROBE, target.c: the words of that copy its code reads */
+    LLVMValueRef record;             /* FN_PROBE on a tracepoint: where its fields are read, NULL: ctx
+                                      * (a deferred handler reads the entry's copy, syscall_defer.c) */
 };
 
 /* target.c: a probe's register copy, and which of its words are read. */
@@ -123,6 +125,8 @@ struct codegen {
     LLVMValueRef symbol_maps[3];     /* stack.c: tap_sym_files, _names, _paths, NULL until used */
     uint32_t symbol_search;          /* stack.c: the symbol search's variables in scratch */
     LLVMValueRef stack_origins;      /* stack.c: tap_stack_origins, NULL until used */
+    uint32_t user_memory_gone;       /* syscall_defer.c: in a deferred handler, the scratch u64 saying
+                                      * execve replaced the entry's user memory; 0 elsewhere */
     LLVMValueRef escape_callbacks[2];/* string_functions.c: text_str's and string_quoted's, NULL until used */
 };
 
@@ -296,7 +300,21 @@ const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe
 
 /* tracepoint.c */
 LLVMValueRef cg_ctx_read(struct codegen *cg, struct expr *e);
-LLVMValueRef cg_user_string(struct codegen *cg, struct expr *e, int with_fallback);
+
+/* syscall_defer.c: a syscall-entry handler run at the exit when its user
+ * strings are not resident at entry; its program is attached at both. */
+#define DEFER_EXIT_COOKIE 1      /* the attach cookie at the syscall's exit */
+struct defer_state {
+    LLVMValueRef key;            /* {pid_tgid, probe index} on the stack */
+    LLVMValueRef at_exit;        /* i1: running at the exit tracepoint */
+    LLVMValueRef saved;          /* at the exit: the entry's saved value */
+};
+void cg_defer_begin(struct codegen *cg, const struct probe *probe, struct defer_state *d, LLVMBasicBlockRef none);
+void cg_defer_record(struct codegen *cg, const struct probe *probe, const struct defer_state *d);
+void cg_defer_check(struct codegen *cg, const struct probe *probe, const struct defer_state *d,
+                    LLVMBasicBlockRef done);
+void cg_defer_end(struct codegen *cg, const struct defer_state *d);
+LLVMValueRef cg_user_memory_read(struct codegen *cg, int helper_id, LLVMValueRef args[3]);
 
 /* context.c: ppid(), pexecname(), euid(), jiffies(); the -c/-x process tree */
 LLVMValueRef cg_in_target_tree(struct codegen *cg, LLVMValueRef target);

@@ -356,6 +356,7 @@ struct program *codegen_emit(struct arena *arena, struct diags *diags, const str
         cg_finish_data(&cg);
         cg_finish_arrays(&cg);
         cg.program->hist_elision = options->hist_elision < 0 ? 2 : options->hist_elision;
+        cg.program->max_errors = options->max_errors;
         cg_embed_metadata(&cg);
         ok = !diags->error_count && optimize_and_emit(&cg, started) == 0;
     }

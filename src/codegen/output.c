@@ -19,9 +19,10 @@ static LLVMValueRef header_value(struct codegen *cg, enum record_kind kind, uint
     return cg_const(cg, (int64_t)((uint64_t)kind | ((uint64_t)id << 32)));
 }
 
-static void atomic_increment(struct codegen *cg, int state_field)
+/* Returns the count before. */
+static LLVMValueRef atomic_increment(struct codegen *cg, int state_field)
 {
-    LLVMBuildAtomicRMW(cg->builder, LLVMAtomicRMWBinOpAdd, cg_state_field(cg, state_field), cg_const(cg, 1),
+    return LLVMBuildAtomicRMW(cg->builder, LLVMAtomicRMWBinOpAdd, cg_state_field(cg, state_field), cg_const(cg, 1),
                        LLVMAtomicOrderingMonotonic, 0);
 }
 
@@ -316,8 +317,19 @@ void cg_raise_error(struct codegen *cg, struct span span, const char *message, L
                                  .has_text = message == NULL};
     uint32_t size = sizeof(struct record_error) + (message ? 0 : cg->string_size);
     emit_record(cg, cg->control_map, size, -1, fill_error, &error);
-    atomic_increment(cg, STATE_ERROR_COUNT);
-    LLVMBuildStore(cg->builder, cg_const(cg, 1), cg_state_field(cg, STATE_EXITING));
+    LLVMValueRef before = atomic_increment(cg, STATE_ERROR_COUNT);
+    if (cg->options->max_errors) {
+        /* -D MAXERRORS=N: the session survives N errors; the handler still ends */
+        LLVMBasicBlockRef last = cg_block(cg, "past_max_errors"), go_on = cg_block(cg, "unwind_error");
+        LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntSGE, before,
+                                                   cg_const(cg, cg->options->max_errors), ""), last, go_on);
+        cg_position(cg, last);
+        LLVMBuildStore(cg->builder, cg_const(cg, 1), cg_state_field(cg, STATE_EXITING));
+        LLVMBuildBr(cg->builder, go_on);
+        cg_position(cg, go_on);
+    } else {
+        LLVMBuildStore(cg->builder, cg_const(cg, 1), cg_state_field(cg, STATE_EXITING));
+    }
     LLVMBuildStore(cg->builder, cg_const(cg, UNWIND_ERROR), cg_scratch_ptr(cg, SCRATCH_UNWIND));
     LLVMBuildBr(cg->builder, cg->fn->unwind_block);
 }

@@ -114,6 +114,12 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
     state.return_block = state.unwind_block;
     cg_position(cg, entry);
     cg_set_location(cg, probe->span);
+    struct defer_state defer = {0};
+    LLVMBasicBlockRef done = skip;
+    if (probe->user_check_count) {
+        done = cg_block(cg, "done");
+        cg_defer_begin(cg, probe, &defer, done);
+    }
     if (probe->kind != PROBE_END && probe->kind != PROBE_ERROR) {
         /* After exit() or an error, only end and error probes still run. */
         LLVMValueRef exiting = LLVMBuildLoad2(cg->builder, cg->i64, cg_state_field(cg, STATE_EXITING), "");
@@ -162,12 +168,25 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
     cg_setup_frame(cg, probe->frame);
     if (probe->kind == PROBE_UPROBE || probe->kind == PROBE_URETPROBE)
         cg_target_probe_entry(cg, LLVMGetParam(function, 0));
+    if (defer.at_exit)
+        cg_defer_record(cg, probe, &defer);
     LLVMBasicBlockRef stack_capture = cg_stack_begin(cg);
-    if (probe->condition) {
-        LLVMBasicBlockRef body = cg_block(cg, "body");
-        LLVMBuildCondBr(cg->builder, cg_condition(cg, probe->condition), body, release);
-        cg_position(cg, body);
+    LLVMBasicBlockRef body = cg_block(cg, "body");
+    if (defer.at_exit) {
+        /* a deferred handler passed its condition at the entry */
+        LLVMBasicBlockRef at_entry = cg_block(cg, "at_entry");
+        LLVMBuildCondBr(cg->builder, defer.at_exit, body, at_entry);
+        cg_position(cg, at_entry);
     }
+    if (probe->condition) {
+        LLVMBasicBlockRef holds = cg_block(cg, "condition_holds");
+        LLVMBuildCondBr(cg->builder, cg_condition(cg, probe->condition), holds, release);
+        cg_position(cg, holds);
+    }
+    if (defer.at_exit)
+        cg_defer_check(cg, probe, &defer, release);
+    LLVMBuildBr(cg->builder, body);
+    cg_position(cg, body);
     if (cg->options->debug_reject)
         emit_debug_rejection(cg, probe->body);
     cg_stmt(cg, probe->body);
@@ -177,21 +196,44 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
     cg_position(cg, state.unwind_block);
     LLVMBuildBr(cg->builder, release);
     cg_position(cg, skip);
+    if (defer.at_exit) {
+        cg_defer_end(cg, &defer);
+        LLVMBuildBr(cg->builder, done);
+        cg_position(cg, done);
+    }
     LLVMBuildRet(cg->builder, cg_i32(cg, 0));
     cg_stack_finish(cg, stack_capture, LLVMGetParam(function, 0));
     cg_target_probe_exit(cg);
     cg->fn = NULL;
+    cg->user_memory_gone = 0;
     describe_probe(cg, probe, name);
 }
 
 void cg_define_probes(struct codegen *cg)
 {
     const struct script *script = cg->script;
-    /* Room for an @entry program beside each .return probe. */
+    /* Room for an @entry program beside each .return probe, or the exit
+     * attachment of each deferring syscall-entry probe. */
     size_t capacity = (size_t)script->probe_count * 2 + 1;
     for (int i = 0; i < script->probe_count; i++)
         capacity += (size_t)script->probes[i]->call_count;
     cg->program->probes = calloc(capacity, sizeof(*cg->program->probes));
+    /* Exit attachments of deferring syscall-entry probes first: attached
+     * before the entries, a thread's saved record always meets its exit;
+     * and before the syscall's .return probes, the deferred handler prints
+     * first. */
+    for (int i = 0; i < script->probe_count; i++) {
+        const struct probe *probe = script->probes[i];
+        if (!probe->user_check_count)
+            continue;
+        struct probe at_exit = *probe;
+        at_exit.tp_name = probe->tp_exit_name;
+        at_exit.cookie = DEFER_EXIT_COOKIE;
+        at_exit.point = arena_printf(cg->arena, "%s (deferred to %s)", probe->point, probe->tp_exit_name);
+        char name[32];
+        snprintf(name, sizeof(name), "probe_%d", probe->index);
+        describe_probe(cg, &at_exit, name);
+    }
     for (int i = 0; i < script->probe_count; i++) {
         const struct probe *leader = script->probes[i]->group_leader;
         if (leader) {

@@ -236,7 +236,7 @@ void cg_user_bytes(struct codegen *cg, struct span span, LLVMValueRef address, L
     cg_position(cg, read);
     LLVMValueRef size = cg_opaque_clamp(cg, count, cg->string_size);
     LLVMValueRef args[3] = {cg_scratch_ptr(cg, to), LLVMBuildTrunc(b, size, cg->i32, ""), address};
-    LLVMValueRef result = cg_helper(cg, BPF_FUNC_probe_read_user, cg->i64, args, 3);
+    LLVMValueRef result = cg_user_memory_read(cg, BPF_FUNC_probe_read_user, args);
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, result, cg_const(cg, 0), ""), fault, done);
     cg_position(cg, fault);
     cg_raise_error(cg, span, "user memory fault at 0x%llx", address);

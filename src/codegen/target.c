@@ -187,7 +187,7 @@ static LLVMValueRef read_user(struct codegen *cg, LLVMValueRef address, int size
     *word = cg_scratch_ptr(cg, cg_alloc_scratch(cg, 8));
     LLVMBuildStore(cg->builder, cg_const(cg, 0), *word);
     LLVMValueRef args[3] = {*word, LLVMConstInt(cg->i32, (unsigned)size, 0), address};
-    return cg_helper(cg, BPF_FUNC_probe_read_user, cg->i64, args, 3);
+    return cg_user_memory_read(cg, BPF_FUNC_probe_read_user, args);
 }
 
 static LLVMValueRef extend(struct codegen *cg, LLVMValueRef word, int size, int is_signed)
@@ -258,7 +258,7 @@ static LLVMValueRef read_user_string(struct codegen *cg, LLVMValueRef slot, LLVM
                                      LLVMValueRef limit)
 {
     LLVMValueRef args[3] = {slot, limit, address};
-    LLVMValueRef first = cg_helper(cg, BPF_FUNC_probe_read_user_str, cg->i64, args, 3);
+    LLVMValueRef first = cg_user_memory_read(cg, BPF_FUNC_probe_read_user_str, args);
     if (!cg->fn->probe || !cg->fn->probe->sleepable)
         return first;
     LLVMBasicBlockRef before = LLVMGetInsertBlock(cg->builder);

@@ -47,7 +47,7 @@ LLVMValueRef cg_ctx_read(struct codegen *cg, struct expr *e)
                    "copy the field into a local before the loop");
         return e->type == TYPE_STRING ? cg_string_literal(cg, "", 0) : cg_const(cg, 0);
     }
-    LLVMValueRef ctx = LLVMGetParam(cg->fn->function, 0);
+    LLVMValueRef ctx = cg->fn->record ? cg->fn->record : LLVMGetParam(cg->fn->function, 0);
     switch (e->ctx_read.kind) {
     case CTX_READ_LONG:
         return load_field(cg, ctx, e->ctx_read.offset, e->ctx_read.size, e->ctx_read.is_signed);
@@ -72,29 +72,4 @@ LLVMValueRef cg_ctx_read(struct codegen *cg, struct expr *e)
                            (uint32_t)e->ctx_read.size + 1);
     }
     return cg_const(cg, 0);
-}
-
-/* user_string(addr), user_string2(addr, fallback): a fault raises an error
- * (user_string) or yields the fallback. */
-LLVMValueRef cg_user_string(struct codegen *cg, struct expr *e, int with_fallback)
-{
-    LLVMValueRef address = cg_expr(cg, e->call.args);
-    LLVMValueRef fallback = with_fallback ? cg_expr(cg, e->call.args->next) : NULL;
-    cg_set_location(cg, e->span);
-    LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
-    LLVMValueRef args[3] = {slot, LLVMConstInt(cg->i32, cg->string_size, 0),
-                            LLVMBuildIntToPtr(cg->builder, address, cg->ptr, "")};
-    LLVMValueRef copied = cg_helper(cg, BPF_FUNC_probe_read_user_str, cg->i64, args, 3);
-    LLVMBasicBlockRef fault = cg_block(cg, "user_string_fault"), ok = cg_block(cg, "user_string_ok");
-    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntSLT, copied, cg_const(cg, 0), ""),
-                    fault, ok);
-    cg_position(cg, fault);
-    if (with_fallback) {
-        cg_string_copy(cg, slot, fallback);
-        LLVMBuildBr(cg->builder, ok);
-    } else {
-        cg_raise_error(cg, e->span, "user string copy fault at 0x%llx", address);
-    }
-    cg_position(cg, ok);
-    return slot;
 }

@@ -41,6 +41,96 @@ void *ast_list_append(void *head, void *item, size_t next_offset)
     }
 }
 
+static void visit_expr(struct expr *e, ast_expr_visitor visit, void *data);
+
+static void visit_list(struct expr *list, ast_expr_visitor visit, void *data)
+{
+    for (struct expr *e = list; e; e = e->next)
+        visit_expr(e, visit, data);
+}
+
+static void visit_components(struct component *c, ast_expr_visitor visit, void *data)
+{
+    for (; c; c = c->next)
+        visit_expr(c->index, visit, data);
+}
+
+static void visit_expr(struct expr *e, ast_expr_visitor visit, void *data)
+{
+    if (!e)
+        return;
+    visit(e, data);
+    switch (e->kind) {
+    case EXPR_INT: case EXPR_STRING: case EXPR_IDENT: case EXPR_REGISTER: break;
+    case EXPR_TARGET: visit_components(e->target.components, visit, data); break;
+    case EXPR_UNARY: visit_expr(e->unary.operand, visit, data); break;
+    case EXPR_BINARY: visit_expr(e->binary.lhs, visit, data); visit_expr(e->binary.rhs, visit, data); break;
+    case EXPR_ASSIGN: visit_expr(e->assign.lhs, visit, data); visit_expr(e->assign.rhs, visit, data); break;
+    case EXPR_AGGREGATE:
+        visit_expr(e->aggregate.lhs, visit, data);
+        visit_expr(e->aggregate.rhs, visit, data);
+        break;
+    case EXPR_INCDEC: visit_expr(e->incdec.operand, visit, data); break;
+    case EXPR_TERNARY:
+        visit_expr(e->ternary.cond, visit, data);
+        visit_expr(e->ternary.then_expr, visit, data);
+        visit_expr(e->ternary.else_expr, visit, data);
+        break;
+    case EXPR_CALL: visit_list(e->call.args, visit, data); break;
+    case EXPR_INDEX: visit_expr(e->index.array, visit, data); visit_list(e->index.indices, visit, data); break;
+    case EXPR_IN: visit_list(e->in.keys, visit, data); visit_expr(e->in.array, visit, data); break;
+    case EXPR_STAT: visit_expr(e->stat.operand, visit, data); visit_list(e->stat.args, visit, data); break;
+    case EXPR_HIST_BUCKET:
+        visit_expr(e->hist_bucket.hist, visit, data);
+        visit_expr(e->hist_bucket.bucket, visit, data);
+        break;
+    case EXPR_ENTRY: case EXPR_DEFINED: visit_expr(e->unary_at.operand, visit, data); break;
+    case EXPR_CAST:
+        visit_expr(e->cast.address, visit, data);
+        visit_components(e->cast.components, visit, data);
+        break;
+    case EXPR_VAR: visit_components(e->var_at.components, visit, data); break;
+    case EXPR_USER_READ: visit_expr(e->user_read.address, visit, data); break;
+    case EXPR_CTX_READ: visit_expr(e->ctx_read.address, visit, data); break;
+    }
+}
+
+void ast_visit_exprs(struct stmt *list, ast_expr_visitor visit, void *data)
+{
+    for (struct stmt *st = list; st; st = st->next) {
+        switch (st->kind) {
+        case STMT_EMPTY: case STMT_BREAK: case STMT_CONTINUE: case STMT_NEXT: case STMT_EMBEDDED: break;
+        case STMT_BLOCK: ast_visit_exprs(st->block.body, visit, data); break;
+        case STMT_EXPR: case STMT_RETURN: case STMT_DELETE: visit_expr(st->expr, visit, data); break;
+        case STMT_IF:
+            visit_expr(st->if_stmt.cond, visit, data);
+            ast_visit_exprs(st->if_stmt.then_stmt, visit, data);
+            ast_visit_exprs(st->if_stmt.else_stmt, visit, data);
+            break;
+        case STMT_WHILE:
+            visit_expr(st->while_stmt.cond, visit, data);
+            ast_visit_exprs(st->while_stmt.body, visit, data);
+            break;
+        case STMT_FOR:
+            visit_expr(st->for_stmt.init, visit, data);
+            visit_expr(st->for_stmt.cond, visit, data);
+            visit_expr(st->for_stmt.step, visit, data);
+            ast_visit_exprs(st->for_stmt.body, visit, data);
+            break;
+        case STMT_FOREACH:
+            visit_expr(st->foreach.array, visit, data);
+            visit_list(st->foreach.slice, visit, data);
+            visit_expr(st->foreach.limit, visit, data);
+            ast_visit_exprs(st->foreach.body, visit, data);
+            break;
+        case STMT_TRY:
+            ast_visit_exprs(st->try_stmt.body, visit, data);
+            ast_visit_exprs(st->try_stmt.catch_body, visit, data);
+            break;
+        }
+    }
+}
+
 const char *binary_op_text(enum binary_op op)
 {
     static const char *const text[] = {

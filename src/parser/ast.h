@@ -303,6 +303,11 @@ struct decl *ast_decl(struct arena *arena, enum decl_kind kind, struct span span
 #define AST_APPEND(type, head, item) ((type *)ast_list_append((head), (item), offsetof(type, next)))
 void *ast_list_append(void *head, void *item, size_t next_offset);
 
+/* Calls visit on every expression in a statement list, the statements and
+ * expressions inside it included, parents before their operands. */
+typedef void (*ast_expr_visitor)(struct expr *e, void *data);
+void ast_visit_exprs(struct stmt *list, ast_expr_visitor visit, void *data);
+
 const char *binary_op_text(enum binary_op op);
 const char *assign_op_text(enum assign_op op);
 const char *unary_op_text(enum unary_op op);

@@ -146,8 +146,8 @@ static void on_error(struct session *s, uint32_t id, const void *data, size_t si
     }
     strbuf_free(&line);
     s->runtime_errors++;
-    if (s->end == SESSION_RUNNING || s->end == SESSION_END_EXIT)
-        s->end = SESSION_END_ERROR;
+    if (s->runtime_errors > s->program->max_errors && (s->end == SESSION_RUNNING || s->end == SESSION_END_EXIT))
+        s->end = SESSION_END_ERROR;   /* past MAXERRORS, as the BPF side decided */
 }
 
 static int on_record(void *ctx, void *data, size_t size)

@@ -9,6 +9,7 @@
  *       SEQ_OFFSET PRINT_AT_END HIST START STOP INTERVAL BUCKETS
  *   hist_elision N
  *   user_frames 0|1
+ *   max_errors N
  * Strings are C-quoted; `-` is NULL. */
 #include "runtime/program_io.h"
 
@@ -108,6 +109,7 @@ char *program_serialize(const struct program *program, size_t *length)
         put_map(&out, &program->maps[i]);
     strbuf_printf(&out, "hist_elision %d\n", program->hist_elision);
     strbuf_printf(&out, "user_frames %d\n", program->user_frames);
+    strbuf_printf(&out, "max_errors %lld\n", (long long)program->max_errors);
     *length = out.len;
     return out.data;
 }
@@ -288,6 +290,8 @@ static int read_line(struct reader *r, struct program *program)
         program->hist_elision = (int)read_number(r);
     else if (IS("user_frames"))
         program->user_frames = read_number(r) != 0;
+    else if (IS("max_errors"))
+        program->max_errors = read_number(r);
     else
         r->failed = 1;
 #undef IS

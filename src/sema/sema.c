@@ -117,7 +117,9 @@ struct script *sema_analyze(struct arena *arena, struct diags *diags, struct ast
         return NULL;
     sema_elide_alias_stores(&s);
     sema_infer_types(&s);
-    if (!diags->error_count)
+    if (!diags->error_count) {
         sema_place_entry_probes(&s);
+        sema_plan_syscall_deferral(&s);
+    }
     return diags->error_count ? NULL : s.script;
 }

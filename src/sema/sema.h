@@ -126,6 +126,15 @@ struct probe {
     const struct tp_format *tp_format;   /* PROBE_TRACEPOINT from tracefs: the record's fields */
     int tp_raw;                  /* PROBE_TRACEPOINT reading prototype arguments: a raw tracepoint */
     int tp_reads_fields;         /* PROBE_TRACEPOINT reading tracefs record fields */
+    /* PROBE_TRACEPOINT at syscalls:sys_enter_NAME whose body reads user
+     * strings at these addresses (expressions of the record's fields): when
+     * one does not read at entry (not resident yet), the handler runs at
+     * tp_exit_name on a copy of the record's tp_record_size bytes
+     * (sema/syscall_defer.c). */
+    struct expr **user_checks;
+    int user_check_count;
+    const char *tp_exit_name;
+    int tp_record_size;
     const char *alias_point;     /* expanded from an alias: the alias name the user's point matched */
     int index;                   /* in script order */
 };

@@ -64,6 +64,9 @@ struct function_decl *sema_tapset_function(struct sema *s, const char *name);
 void sema_tapset_each_decl(struct sema *s, void (*visit)(void *context, const struct decl *decl), void *context);
 /* Drops alias assignments to locals the handler never reads (after resolution). */
 void sema_elide_alias_stores(struct sema *s);
+/* syscall_defer.c: which syscall-entry probes check their user strings
+ * at entry and run at the syscall's exit when one is not resident. */
+void sema_plan_syscall_deferral(struct sema *s);
 /* uprobe_calls.c: moves entry probes that would be single-stepped to the calls. */
 void sema_place_entry_probes(struct sema *s);
 

@@ -1,0 +1,185 @@
+/* A syscall-entry handler whose user strings are not resident yet runs at
+ * the syscall's exit (sema/syscall_defer.c says which probes). Its program
+ * is attached at both tracepoints, the exit one first and with cookie
+ * DEFER_EXIT_COOKIE (probes.c). At entry it copies the record into scratch
+ * and reads each string once; when one faults, it saves {mm, the record}
+ * under the thread's pid_tgid and the probe's index and stops. At exit it
+ * takes a saved copy back and runs the handler on it: fields from the copy,
+ * strings from pages the kernel faulted in while copying them. The handler
+ * reads its fields from the scratch copy either way, so its code is
+ * generated once. */
+#include <linux/bpf.h>
+
+#include "codegen/codegen_internal.h"
+
+#define DEFER_MAP_SIZE 10240   /* threads inside a deferred syscall at once */
+
+static uint32_t record_words(const struct probe *probe)
+{
+    return (uint32_t)(probe->tp_record_size + 7) / 8;
+}
+
+/* One LRU hash for the script: {pid_tgid, probe index} -> {mm, the record's
+ * words}, as big as the largest record. */
+static LLVMValueRef defer_map(struct codegen *cg)
+{
+    LLVMValueRef map = LLVMGetNamedGlobal(cg->module, "tap_defer");
+    if (map)
+        return map;
+    uint32_t words = 0;
+    for (int i = 0; i < cg->script->probe_count; i++)
+        if (cg->script->probes[i]->user_check_count && record_words(cg->script->probes[i]) > words)
+            words = record_words(cg->script->probes[i]);
+    map = cg_map_global(cg, "tap_defer", 4);
+    cg_map_btf(cg, map, BPF_MAP_TYPE_LRU_HASH, DEFER_MAP_SIZE, 16, 8 + words * 8);
+    return map;
+}
+
+static LLVMValueRef defer_key(struct codegen *cg, const struct probe *probe)
+{
+    LLVMTypeRef type = LLVMArrayType2(cg->i64, 2);
+    LLVMValueRef key = cg_entry_alloca(cg, type, "defer_key");
+    LLVMValueRef zero = cg_i32(cg, 0), first[2] = {zero, zero}, second[2] = {zero, cg_i32(cg, 1)};
+    LLVMBuildStore(cg->builder, cg_helper(cg, BPF_FUNC_get_current_pid_tgid, cg->i64, NULL, 0),
+                   LLVMBuildGEP2(cg->builder, type, key, first, 2, ""));
+    LLVMBuildStore(cg->builder, cg_const(cg, probe->index), LLVMBuildGEP2(cg->builder, type, key, second, 2, ""));
+    return key;
+}
+
+static LLVMValueRef word_at(struct codegen *cg, LLVMValueRef base, uint32_t offset)
+{
+    LLVMValueRef index = cg_const(cg, offset);
+    return LLVMBuildGEP2(cg->builder, cg->i8, base, &index, 1, "");
+}
+
+/* From word 1: word 0 is the common fields, which no handler reads. */
+static void copy_words(struct codegen *cg, LLVMValueRef to, LLVMValueRef from, uint32_t words)
+{
+    for (uint32_t i = 1; i < words; i++) {
+        LLVMValueRef word = LLVMBuildLoad2(cg->builder, cg->i64, word_at(cg, from, i * 8), "");
+        LLVMSetAlignment(word, 8);
+        LLVMBuildStore(cg->builder, word, word_at(cg, to, i * 8));
+    }
+}
+
+/* First in the program: at the exit, the entry's saved value, or a branch
+ * to `none` (nothing was deferred for this thread, the common case). */
+void cg_defer_begin(struct codegen *cg, const struct probe *probe, struct defer_state *d, LLVMBasicBlockRef none)
+{
+    LLVMBuilderRef b = cg->builder;
+    d->key = defer_key(cg, probe);
+    LLVMValueRef ctx = LLVMGetParam(cg->fn->function, 0);
+    LLVMValueRef cookie = cg_helper(cg, BPF_FUNC_get_attach_cookie, cg->i64, &ctx, 1);
+    d->at_exit = LLVMBuildICmp(b, LLVMIntEQ, cookie, cg_const(cg, DEFER_EXIT_COOKIE), "at_exit");
+    LLVMBasicBlockRef entry = LLVMGetInsertBlock(b), lookup = cg_block(cg, "deferred_lookup"),
+                      go_on = cg_block(cg, "deferred_or_entry");
+    LLVMBuildCondBr(b, d->at_exit, lookup, go_on);
+    cg_position(cg, lookup);
+    LLVMValueRef args[2] = {defer_map(cg), d->key};
+    LLVMValueRef saved = cg_helper(cg, BPF_FUNC_map_lookup_elem, cg->ptr, args, 2);
+    LLVMBuildCondBr(b, LLVMBuildIsNull(b, saved, ""), none, go_on);
+    cg_position(cg, go_on);
+    d->saved = LLVMBuildPhi(b, cg->ptr, "saved");
+    LLVMValueRef values[2] = {LLVMConstNull(cg->ptr), saved};
+    LLVMBasicBlockRef blocks[2] = {entry, lookup};
+    LLVMAddIncoming(d->saved, values, blocks, 2);
+}
+
+/* Once the scratch is ours: the record copied where the handler reads its
+ * fields, from ctx or from the saved value. If execve replaced the
+ * process's memory in between, the strings are gone: every user read of
+ * the handler faults (cg_user_memory_read), never reading another image's
+ * bytes. */
+void cg_defer_record(struct codegen *cg, const struct probe *probe, const struct defer_state *d)
+{
+    LLVMBuilderRef b = cg->builder;
+    uint32_t words = record_words(probe);
+    uint32_t record = cg_alloc_scratch(cg, words * 8);
+    cg->user_memory_gone = cg_alloc_scratch(cg, 8);
+    cg->fn->record = cg_scratch_ptr(cg, record);
+    LLVMBuildStore(b, cg_const(cg, 0), cg->fn->record);
+    LLVMBuildStore(b, cg_const(cg, 0), cg_scratch_ptr(cg, cg->user_memory_gone));
+    LLVMBasicBlockRef from_ctx = cg_block(cg, "record_from_ctx"), from_saved = cg_block(cg, "record_from_saved"),
+                      done = cg_block(cg, "record_copied");
+    /* on the saved pointer, not at_exit: the verifier must see it non-NULL */
+    LLVMBuildCondBr(b, LLVMBuildIsNull(b, d->saved, ""), from_ctx, from_saved);
+    cg_position(cg, from_ctx);
+    /* bpf_probe_read_kernel, not loads: a load from ctx would make the
+     * kernel refuse the exit tracepoint, whose record is shorter */
+    LLVMValueRef read[3] = {cg->fn->record, LLVMConstInt(cg->i32, words * 8, 0), LLVMGetParam(cg->fn->function, 0)};
+    cg_helper(cg, BPF_FUNC_probe_read_kernel, cg->i64, read, 3);
+    LLVMBuildBr(b, done);
+    cg_position(cg, from_saved);
+    copy_words(cg, cg->fn->record, word_at(cg, d->saved, 8), words);
+    LLVMValueRef mm = LLVMBuildLoad2(b, cg->i64, d->saved, "");
+    LLVMValueRef replaced = LLVMBuildICmp(b, LLVMIntNE, mm, cg_current_mm(cg), "");
+    LLVMBuildStore(b, LLVMBuildZExt(b, replaced, cg->i64, ""), cg_scratch_ptr(cg, cg->user_memory_gone));
+    LLVMBuildBr(b, done);
+    cg_position(cg, done);
+}
+
+/* At entry, after the condition: a string that does not read (a NULL never
+ * will: the handler sees it) saves the record and leaves through `done`. */
+void cg_defer_check(struct codegen *cg, const struct probe *probe, const struct defer_state *d,
+                    LLVMBasicBlockRef done)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
+    LLVMBasicBlockRef save = cg_block(cg, "defer_to_exit");
+    for (int i = 0; i < probe->user_check_count; i++) {
+        LLVMValueRef address = cg_expr(cg, probe->user_checks[i]);
+        LLVMValueRef args[3] = {slot, LLVMConstInt(cg->i32, cg->string_size, 0),
+                                LLVMBuildIntToPtr(b, address, cg->ptr, "")};
+        LLVMValueRef copied = cg_helper(cg, BPF_FUNC_probe_read_user_str, cg->i64, args, 3);
+        LLVMValueRef fault = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntSLT, copied, cg_const(cg, 0), ""),
+                                          LLVMBuildICmp(b, LLVMIntNE, address, cg_const(cg, 0), ""), "");
+        LLVMBasicBlockRef resident = cg_block(cg, "resident");
+        LLVMBuildCondBr(b, fault, save, resident);
+        cg_position(cg, resident);
+    }
+    LLVMBasicBlockRef run = LLVMGetInsertBlock(b);
+    cg_position(cg, save);
+    uint32_t words = record_words(probe);
+    uint32_t value = cg_alloc_scratch(cg, 8 + words * 8);
+    LLVMBuildStore(b, cg_current_mm(cg), cg_scratch_ptr(cg, value));
+    copy_words(cg, cg_scratch_ptr(cg, value + 8), cg->fn->record, words);
+    LLVMValueRef update[4] = {defer_map(cg), d->key, cg_scratch_ptr(cg, value), cg_const(cg, BPF_ANY)};
+    cg_helper(cg, BPF_FUNC_map_update_elem, cg->i64, update, 4);
+    LLVMBuildBr(b, done);
+    cg_position(cg, run);
+}
+
+/* On every way out: at the exit, the saved value is used up. */
+void cg_defer_end(struct codegen *cg, const struct defer_state *d)
+{
+    LLVMBasicBlockRef forget = cg_block(cg, "forget_deferred"), done = cg_block(cg, "deferred_done");
+    LLVMBuildCondBr(cg->builder, d->at_exit, forget, done);
+    cg_position(cg, forget);
+    LLVMValueRef args[2] = {defer_map(cg), d->key};
+    cg_helper(cg, BPF_FUNC_map_delete_elem, cg->i64, args, 2);
+    LLVMBuildBr(cg->builder, done);
+    cg_position(cg, done);
+}
+
+/* A bpf_probe_read_user{,_str}(dst, size, src) call; -EFAULT without
+ * reading in a deferred handler whose process image was replaced. */
+LLVMValueRef cg_user_memory_read(struct codegen *cg, int helper_id, LLVMValueRef args[3])
+{
+    if (!cg->user_memory_gone)
+        return cg_helper(cg, helper_id, cg->i64, args, 3);
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef gone = LLVMBuildLoad2(b, cg->i64, cg_scratch_ptr(cg, cg->user_memory_gone), "");
+    LLVMBasicBlockRef before = LLVMGetInsertBlock(b), read = cg_block(cg, "user_memory"),
+                      done = cg_block(cg, "user_memory_read");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, gone, cg_const(cg, 0), ""), done, read);
+    cg_position(cg, read);
+    LLVMValueRef result = cg_helper(cg, helper_id, cg->i64, args, 3);
+    LLVMBasicBlockRef read_end = LLVMGetInsertBlock(b);
+    LLVMBuildBr(b, done);
+    cg_position(cg, done);
+    LLVMValueRef phi = LLVMBuildPhi(b, cg->i64, "");
+    LLVMValueRef values[2] = {cg_const(cg, -14), result};
+    LLVMBasicBlockRef blocks[2] = {before, read_end};
+    LLVMAddIncoming(phi, values, blocks, 2);
+    return phi;
+}
