@@ -122,6 +122,8 @@ struct codegen {
     int stack_needs_in_functions;    /* stack.c: stacks used inside user functions */
     LLVMValueRef symbol_maps[3];     /* stack.c: tap_sym_files, _names, _paths, NULL until used */
     uint32_t symbol_search;          /* stack.c: the symbol search's variables in scratch */
+    uint32_t hist_record, hist_key;  /* stats.c: a printed histogram's record and key in scratch, shared by
+                                      * every print (one ends before the next starts), 0 until used */
     LLVMValueRef escape_callbacks[2];/* string_functions.c: text_str's and string_quoted's, NULL until used */
 };
 
@@ -261,6 +263,8 @@ LLVMValueRef cg_opaque_clamp(struct codegen *cg, LLVMValueRef value, int64_t max
  * and ends every path returning 0 (go on) or 1 (stop). */
 typedef void (*cg_loop_body)(struct codegen *cg, LLVMValueRef index, void *data);
 void cg_bounded_loop(struct codegen *cg, struct span span, LLVMValueRef count, cg_loop_body body, void *data);
+/* The same for a count known at compile time (no clamp), e.g. the CPU count. */
+void cg_counted_loop(struct codegen *cg, struct span span, uint32_t times, cg_loop_body body, void *data);
 
 /* foreach.c */
 void cg_foreach(struct codegen *cg, struct stmt *st);

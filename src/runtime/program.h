@@ -29,8 +29,9 @@ enum record_kind {
     RECORD_PRINTF = 1,       /* id: format index; arguments follow at their offsets */
     RECORD_EXIT = 2,         /* exit() was called */
     RECORD_ERROR = 3,        /* id: error index; struct record_error follows the header */
-    RECORD_HIST = 4,         /* id: index in program.maps; the key (key_size bytes) follows
-                              * the header: print that statistic's histogram */
+    RECORD_HIST = 4,         /* id: index in program.maps; that statistic's bucket_count
+                              * int64_t buckets, summed over the CPUs when print ran, follow
+                              * the header */
     RECORD_WARN = 5,         /* warn(msg): the message follows the header, NUL-terminated
                               * within string_size bytes (tap_events) */
     RECORD_ABORT = 6,        /* abort(): stop now, no end probes (tap_control) */
