@@ -185,7 +185,7 @@ struct program_global {
     enum program_global_kind kind;
     uint32_t offset;         /* in .data */
     uint32_t size;
-    int print_at_end;        /* written but never read: printed when the session ends */
+    int print_at_end;        /* written but its value never used: printed when the session ends */
     int decl_index;          /* declaration order among all globals (arrays too) */
 };
 
