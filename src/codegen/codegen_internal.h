@@ -122,7 +122,7 @@ struct codegen {
     int stack_needs_in_functions;    /* stack.c: stacks used inside user functions */
     LLVMValueRef symbol_maps[3];     /* stack.c: tap_sym_files, _names, _paths, NULL until used */
     uint32_t symbol_search;          /* stack.c: the symbol search's variables in scratch */
-    uint32_t hist_record, hist_key;  /* stats.c: a printed histogram's record and key in scratch, shared by
+    uint32_t hist_record, hist_key;  /* stats.c: a printed histogram's image and key in scratch, shared by
                                       * every print (one ends before the next starts), 0 until used */
     LLVMValueRef escape_callbacks[2];/* string_functions.c: text_str's and string_quoted's, NULL until used */
 };
@@ -252,6 +252,7 @@ void cg_stat_reset(struct codegen *cg, struct cg_array *a);
 void cg_copy(struct codegen *cg, LLVMValueRef dst, LLVMValueRef src, uint32_t size);
 void cg_emit_record(struct codegen *cg, LLVMValueRef ring, uint32_t size, int lost_field,
                     void (*fill)(struct codegen *cg, LLVMValueRef record, void *data), void *data);
+void cg_emit_bytes(struct codegen *cg, LLVMValueRef bytes, LLVMValueRef size);
 
 /* string_functions.c, regex.c */
 LLVMValueRef cg_string_builtin(struct codegen *cg, struct expr *call, int builtin_id);

@@ -119,19 +119,25 @@ static void print_histogram(struct session *s, const struct program_map *m, cons
                           s->program->hist_elision);
 }
 
-/* RECORD_HIST: the buckets as they were when print ran follow the header. */
+/* RECORD_HIST: the index of the first bucket sent, then the counts of the
+ * non-empty range, as they were when print ran; the others are 0. */
 void session_print_hist(struct session *s, uint32_t id, const void *data, size_t size)
 {
     if (id >= (uint32_t)s->program->map_count)
         return;
     const struct program_map *m = &s->program->maps[id];
-    size_t bytes = sizeof(int64_t) * (size_t)m->bucket_count;
-    if (m->kind != PROGRAM_MAP_STATS || !m->bucket_count || size < sizeof(struct record_header) + bytes)
+    size_t head = sizeof(struct record_header) + sizeof(int64_t);
+    if (m->kind != PROGRAM_MAP_STATS || !m->bucket_count || size < head)
         return;
-    int64_t *buckets = malloc(bytes);
+    int64_t first;
+    memcpy(&first, (const char *)data + sizeof(struct record_header), sizeof(first));
+    size_t count = (size - head) / sizeof(int64_t);
+    if (first < 0 || first > m->bucket_count || count > (size_t)(m->bucket_count - first))
+        return;
+    int64_t *buckets = calloc((size_t)m->bucket_count, sizeof(*buckets));
     if (!buckets)
         return;
-    memcpy(buckets, (const char *)data + sizeof(struct record_header), bytes);
+    memcpy(buckets + first, (const char *)data + head, count * sizeof(int64_t));
     print_histogram(s, m, buckets);
     free(buckets);
 }

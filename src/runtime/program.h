@@ -29,9 +29,10 @@ enum record_kind {
     RECORD_PRINTF = 1,       /* id: format index; arguments follow at their offsets */
     RECORD_EXIT = 2,         /* exit() was called */
     RECORD_ERROR = 3,        /* id: error index; struct record_error follows the header */
-    RECORD_HIST = 4,         /* id: index in program.maps; that statistic's bucket_count
-                              * int64_t buckets, summed over the CPUs when print ran, follow
-                              * the header */
+    RECORD_HIST = 4,         /* id: index in program.maps; then int64_t first and the counts
+                              * (int64_t) of buckets first, first + 1, ... to the record's end:
+                              * the non-empty range of that statistic's histogram, summed over
+                              * the CPUs when print ran (other buckets are 0) */
     RECORD_WARN = 5,         /* warn(msg): the message follows the header, NUL-terminated
                               * within string_size bytes (tap_events) */
     RECORD_ABORT = 6,        /* abort(): stop now, no end probes (tap_control) */
