@@ -270,7 +270,7 @@ static void describe_map(struct codegen *cg, struct cg_array *a, const char *map
     m->key_size = a->key_size;
     m->value_size = a->value_size;
     m->seq_offset = a->seq_offset;
-    m->print_at_end = g->is_written && !g->is_read;
+    m->print_at_end = sema_prints_at_end(g);
     m->hist = (enum program_hist_kind)a->hist;
     m->hist_start = a->hist_start;
     m->hist_stop = a->hist_stop;

@@ -127,6 +127,8 @@ struct codegen {
     LLVMValueRef stack_origins;      /* stack.c: tap_stack_origins, NULL until used */
     uint32_t user_memory_gone;       /* syscall_defer.c: in a deferred handler, the scratch u64 saying
                                       * execve replaced the entry's user memory; 0 elsewhere */
+    uint32_t hist_record, hist_key;  /* stats.c: a printed histogram's image and key in scratch, shared by
+                                      * every print (one ends before the next starts), 0 until used */
     LLVMValueRef escape_callbacks[2];/* string_functions.c: text_str's and string_quoted's, NULL until used */
 };
 
@@ -255,6 +257,7 @@ void cg_stat_reset(struct codegen *cg, struct cg_array *a);
 void cg_copy(struct codegen *cg, LLVMValueRef dst, LLVMValueRef src, uint32_t size);
 void cg_emit_record(struct codegen *cg, LLVMValueRef ring, uint32_t size, int lost_field,
                     void (*fill)(struct codegen *cg, LLVMValueRef record, void *data), void *data);
+void cg_emit_bytes(struct codegen *cg, LLVMValueRef bytes, LLVMValueRef size);
 
 /* string_functions.c, regex.c */
 LLVMValueRef cg_string_builtin(struct codegen *cg, struct expr *call, int builtin_id);
@@ -266,6 +269,8 @@ LLVMValueRef cg_opaque_clamp(struct codegen *cg, LLVMValueRef value, int64_t max
  * and ends every path returning 0 (go on) or 1 (stop). */
 typedef void (*cg_loop_body)(struct codegen *cg, LLVMValueRef index, void *data);
 void cg_bounded_loop(struct codegen *cg, struct span span, LLVMValueRef count, cg_loop_body body, void *data);
+/* The same for a count known at compile time (no clamp), e.g. the CPU count. */
+void cg_counted_loop(struct codegen *cg, struct span span, uint32_t times, cg_loop_body body, void *data);
 
 /* foreach.c */
 void cg_foreach(struct codegen *cg, struct stmt *st);

@@ -75,7 +75,7 @@ static void describe_globals(struct codegen *cg)
         out->kind = g->type == TYPE_STRING ? PROGRAM_GLOBAL_STRING : PROGRAM_GLOBAL_LONG;
         out->offset = (uint32_t)LLVMOffsetOfElement(cg->layout, cg->data_type, (unsigned)field);
         out->size = g->type == TYPE_STRING ? cg->string_size : 8;
-        out->print_at_end = g->is_written && !g->is_read;
+        out->print_at_end = sema_prints_at_end(g);
     }
     program->state_offset = 0;
 }

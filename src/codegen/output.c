@@ -81,6 +81,20 @@ void cg_emit_record(struct codegen *cg, LLVMValueRef ring, uint32_t size, int lo
     emit_record(cg, ring, size, lost_field, fill, data);
 }
 
+/* A tap_events record already built in memory, its size known only at run
+ * time: bpf_ringbuf_output copies it (a full ring counts a lost event). */
+void cg_emit_bytes(struct codegen *cg, LLVMValueRef bytes, LLVMValueRef size)
+{
+    LLVMValueRef args[4] = {cg->events_map, bytes, size, events_submit_flags(cg, cg->events_map)};
+    LLVMValueRef result = cg_helper(cg, BPF_FUNC_ringbuf_output, cg->i64, args, 4);
+    LLVMBasicBlockRef lost = cg_block(cg, "output_lost"), done = cg_block(cg, "output_done");
+    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntNE, result, cg_const(cg, 0), ""), lost, done);
+    cg_position(cg, lost);
+    atomic_increment(cg, STATE_LOST_EVENTS);
+    LLVMBuildBr(cg->builder, done);
+    cg_position(cg, done);
+}
+
 static LLVMValueRef record_at(struct codegen *cg, LLVMValueRef record, uint32_t offset)
 {
     LLVMValueRef index = cg_const(cg, offset);

@@ -3,8 +3,9 @@
  * and every CPU's updates count exactly. Extractors read inside probes too
  * (`if (@count(s) == 2000) exit()`): they sum every CPU's element with
  * bpf_map_lookup_percpu_elem (kernel >= 5.19) in a loop bounded by the
- * number of possible CPUs. Printing a histogram sends a RECORD_HIST record:
- * user space reads the map and formats it, in order with other output. */
+ * number of possible CPUs. Printing a histogram sends a RECORD_HIST record
+ * carrying the summed buckets: user space formats it, in order with other
+ * output. */
 #include <stddef.h>
 #include <stdio.h>
 
@@ -374,19 +375,88 @@ LLVMValueRef cg_hist_bucket(struct codegen *cg, struct expr *e)
     return load(cg, field_ptr(cg, acc, FIELD_BUCKET));
 }
 
-struct hist_record {
-    struct cg_array *array;
-    LLVMValueRef key;
-};
+/* print(@hist_*(s)) sends the buckets as they are now, summed over every
+ * CPU, never a reference to the map: the statistic may change (or be
+ * deleted) before user space reads the record. A bpf_loop over the CPUs
+ * adds each CPU's buckets into scratch (a loop the verifier walks once per
+ * bucket, not once per bucket and CPU); another finds the non-empty range,
+ * and only that range is sent, so a record is a few words, not a kilobyte.
+ *
+ * The scratch image: lo, hi, two spare words, the buckets, then as many
+ * spare words again (the verifier bounds the copied range by the largest
+ * start plus the largest size). The record {header, first, counts} is
+ * written over the two words before bucket lo (zero buckets, or the spare
+ * words) and copied from there with bpf_ringbuf_output. */
+#define HIST_LO 0
+#define HIST_HI 8
+#define HIST_BUCKETS 32
 
-static void fill_hist(struct codegen *cg, LLVMValueRef record, void *data)
+static LLVMValueRef hist_slot(struct codegen *cg, uint32_t offset)
 {
-    struct hist_record *hist = data;
-    uint64_t header = RECORD_HIST | ((uint64_t)hist->array->map_index << 32);
-    LLVMBuildStore(cg->builder, cg_const(cg, (int64_t)header), record);
-    LLVMValueRef index = cg_const(cg, sizeof(struct record_header));
-    LLVMValueRef to = LLVMBuildGEP2(cg->builder, cg->i8, record, &index, 1, "");
-    cg_copy(cg, to, hist->key, hist->array->key_size);
+    return cg_scratch_ptr(cg, cg->hist_record + offset);
+}
+
+static void add_cpu_buckets(struct codegen *cg, LLVMValueRef cpu, void *data)
+{
+    struct cg_array *a = data;
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef args[3] = {a->map, cg_scratch_ptr(cg, cg->hist_key), LLVMBuildTrunc(b, cpu, cg->i32, "")};
+    LLVMValueRef elem = cg_helper(cg, BPF_FUNC_map_lookup_percpu_elem, cg->ptr, args, 3);
+    LLVMBasicBlockRef entry = cg_block(cg, "buckets"), head = cg_block(cg, "bucket_add"),
+                      done = cg_block(cg, "buckets_done");
+    LLVMBuildCondBr(b, LLVMBuildIsNull(b, elem, ""), done, entry);
+    cg_position(cg, entry);
+    LLVMValueRef from = field_ptr(cg, elem, (int)(sizeof(struct stat_value) / 8));
+    LLVMValueRef to = hist_slot(cg, HIST_BUCKETS);
+    LLVMBuildBr(b, head);
+    cg_position(cg, head);
+    LLVMValueRef i = LLVMBuildPhi(b, cg->i64, "bucket");
+    LLVMValueRef slot = LLVMBuildGEP2(b, cg->i64, to, &i, 1, "");
+    LLVMBuildStore(b, LLVMBuildAdd(b, load(cg, slot), load(cg, LLVMBuildGEP2(b, cg->i64, from, &i, 1, "")), ""),
+                   slot);
+    LLVMValueRef next = LLVMBuildAdd(b, i, cg_const(cg, 1), "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, next, cg_const(cg, a->bucket_count), ""), head, done);
+    LLVMValueRef values[2] = {cg_const(cg, 0), next};
+    LLVMBasicBlockRef blocks[2] = {entry, head};
+    LLVMAddIncoming(i, values, blocks, 2);
+    cg_position(cg, done);
+    LLVMBuildRet(b, cg_const(cg, 0));
+}
+
+/* Bucket i non-empty: the first such sets lo (which starts at the bucket
+ * count: none), every one sets hi. */
+static void note_bucket(struct codegen *cg, LLVMValueRef index, void *data)
+{
+    struct cg_array *a = data;
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef i = cg_opaque_clamp(cg, index, a->bucket_count - 1);
+    LLVMValueRef count = load(cg, LLVMBuildGEP2(b, cg->i64, hist_slot(cg, HIST_BUCKETS), &i, 1, ""));
+    LLVMBasicBlockRef set = cg_block(cg, "bucket_used"), done = cg_block(cg, "bucket_noted");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, count, cg_const(cg, 0), ""), done, set);
+    cg_position(cg, set);
+    LLVMValueRef lo = load(cg, hist_slot(cg, HIST_LO));
+    LLVMBuildStore(b, LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, i, lo, ""), i, lo, ""), hist_slot(cg, HIST_LO));
+    LLVMBuildStore(b, i, hist_slot(cg, HIST_HI));
+    LLVMBuildBr(b, done);
+    cg_position(cg, done);
+    LLVMBuildRet(b, cg_const(cg, 0));
+}
+
+/* The scratch areas every print shares, sized for the largest statistic. */
+static void reserve_hist_areas(struct codegen *cg)
+{
+    if (cg->hist_record)
+        return;
+    uint32_t key_size = 0, buckets = 0;
+    for (int i = 0; i < cg->script->global_count; i++) {
+        struct cg_array *a = cg->arrays[i];
+        if (a && a->is_stats) {
+            key_size = a->key_size > key_size ? a->key_size : key_size;
+            buckets = (uint32_t)a->bucket_count > buckets ? (uint32_t)a->bucket_count : buckets;
+        }
+    }
+    cg->hist_key = cg_alloc_scratch(cg, key_size);
+    cg->hist_record = cg_alloc_scratch(cg, HIST_BUCKETS + 2 * 8 * buckets);
 }
 
 void cg_hist_print(struct codegen *cg, struct expr *e)
@@ -396,8 +466,32 @@ void cg_hist_print(struct codegen *cg, struct expr *e)
         diag_error(cg->diags, e->span, "@%s needs a statistic", stat_op_name(e->stat.op));
         return;
     }
-    struct hist_record hist = {.array = a, .key = stat_key(cg, a, e->stat.operand)};
+    if (!a->bucket_count)
+        return;   /* its parameters were refused */
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef key = stat_key(cg, a, e->stat.operand);
     cg_set_location(cg, e->span);
-    cg_emit_record(cg, cg->events_map, (uint32_t)sizeof(struct record_header) + a->key_size,
-                   STATE_LOST_EVENTS, fill_hist, &hist);
+    reserve_hist_areas(cg);
+    cg_copy(cg, cg_scratch_ptr(cg, cg->hist_key), key, a->key_size);
+    cg_zero(cg, hist_slot(cg, HIST_BUCKETS), 8 * (uint32_t)a->bucket_count);
+    int cpus = libbpf_num_possible_cpus();
+    cg_counted_loop(cg, e->span, (uint32_t)(cpus > 0 ? cpus : 1), add_cpu_buckets, a);
+    LLVMBuildStore(b, cg_const(cg, a->bucket_count), hist_slot(cg, HIST_LO));
+    LLVMBuildStore(b, cg_const(cg, 0), hist_slot(cg, HIST_HI));
+    cg_counted_loop(cg, e->span, (uint32_t)a->bucket_count, note_bucket, a);
+
+    LLVMValueRef lo = load(cg, hist_slot(cg, HIST_LO)), hi = load(cg, hist_slot(cg, HIST_HI));
+    LLVMValueRef empty = LLVMBuildICmp(b, LLVMIntEQ, lo, cg_const(cg, a->bucket_count), "");
+    LLVMValueRef first = cg_opaque_clamp(cg, LLVMBuildSelect(b, empty, cg_const(cg, 0), lo, ""), a->bucket_count - 1);
+    LLVMValueRef span = LLVMBuildSelect(b, empty, cg_const(cg, 0),
+                                        LLVMBuildAdd(b, LLVMBuildSub(b, hi, lo, ""), cg_const(cg, 1), ""), "");
+    LLVMValueRef counts = cg_opaque_clamp(cg, span, a->bucket_count);
+    LLVMValueRef start = LLVMBuildAdd(b, cg_const(cg, cg->hist_record + HIST_BUCKETS - 16),
+                                      LLVMBuildShl(b, first, cg_const(cg, 3), ""), "");
+    LLVMValueRef record = cg_scratch_at(cg, start);
+    LLVMBuildStore(b, cg_const(cg, (int64_t)(RECORD_HIST | ((uint64_t)a->map_index << 32))), record);
+    LLVMValueRef eight = cg_const(cg, 8);
+    LLVMBuildStore(b, first, LLVMBuildGEP2(b, cg->i8, record, &eight, 1, ""));
+    LLVMValueRef size = LLVMBuildAdd(b, cg_const(cg, 16), LLVMBuildShl(b, counts, cg_const(cg, 3), ""), "");
+    cg_emit_bytes(cg, record, size);
 }

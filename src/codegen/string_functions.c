@@ -130,7 +130,14 @@ static LLVMValueRef define_loop_callback(struct codegen *cg, const char *prefix,
     return fn;
 }
 
-/* bpf_loop(count clamped to 0..MAXSTRINGLEN, fn, ctx): ctx NULL or on the stack. */
+/* bpf_loop(count: an i32, fn, ctx): ctx NULL or on the stack. */
+static void loop_helper(struct codegen *cg, LLVMValueRef count, LLVMValueRef fn, LLVMValueRef ctx)
+{
+    LLVMValueRef args[4] = {count, fn, ctx ? ctx : LLVMConstNull(cg->ptr), cg_const(cg, 0)};
+    cg_helper(cg, BPF_FUNC_loop, cg->i64, args, 4);
+}
+
+/* bpf_loop(count clamped to 0..MAXSTRINGLEN, fn, ctx). */
 static void call_loop(struct codegen *cg, LLVMValueRef count, LLVMValueRef fn, LLVMValueRef ctx)
 {
     LLVMBuilderRef b = cg->builder;
@@ -138,9 +145,7 @@ static void call_loop(struct codegen *cg, LLVMValueRef count, LLVMValueRef fn, L
                                      count, "");
     n = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, n, cg_const(cg, cg->string_size), ""),
                         cg_const(cg, cg->string_size), n, "");
-    LLVMValueRef args[4] = {LLVMBuildTrunc(b, n, cg->i32, ""), fn, ctx ? ctx : LLVMConstNull(cg->ptr),
-                            cg_const(cg, 0)};
-    cg_helper(cg, BPF_FUNC_loop, cg->i64, args, 4);
+    loop_helper(cg, LLVMBuildTrunc(b, n, cg->i32, ""), fn, ctx);
 }
 
 static void run_loop(struct codegen *cg, struct span span, LLVMValueRef count, loop_body body, void *data)
@@ -151,6 +156,11 @@ static void run_loop(struct codegen *cg, struct span span, LLVMValueRef count, l
 void cg_bounded_loop(struct codegen *cg, struct span span, LLVMValueRef count, cg_loop_body body, void *data)
 {
     run_loop(cg, span, count, body, data);
+}
+
+void cg_counted_loop(struct codegen *cg, struct span span, uint32_t times, cg_loop_body body, void *data)
+{
+    loop_helper(cg, cg_i32(cg, (int32_t)times), define_loop_callback(cg, "counted_loop", span, body, data), NULL);
 }
 
 /* Whether `needle` (a slot) occurs in `hay` (a slot) at i: a loop bounded by

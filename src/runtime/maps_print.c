@@ -1,6 +1,6 @@
 /* Arrays and statistics seen from user space: histograms printed on a
- * RECORD_HIST, and the globals printed at the end (spec/output.md). Per-CPU
- * statistics are summed here. */
+ * RECORD_HIST (which carries the buckets), and the globals printed at the end
+ * (spec/output.md), where per-CPU statistics are summed. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,9 +108,8 @@ static void json_histogram(struct session *s, const struct program_map *m, const
     strbuf_puts(&s->out, "]}\n");
 }
 
-static void print_histogram(struct session *s, const struct program_map *m, const char *value)
+static void print_histogram(struct session *s, const struct program_map *m, const int64_t *buckets)
 {
-    const int64_t *buckets = (const int64_t *)(value + sizeof(struct stat_value));
     if (s->options->json)
         json_histogram(s, m, buckets);
     else if (m->hist == PROGRAM_HIST_LOG)
@@ -120,21 +119,27 @@ static void print_histogram(struct session *s, const struct program_map *m, cons
                           s->program->hist_elision);
 }
 
+/* RECORD_HIST: the index of the first bucket sent, then the counts of the
+ * non-empty range, as they were when print ran; the others are 0. */
 void session_print_hist(struct session *s, uint32_t id, const void *data, size_t size)
 {
     if (id >= (uint32_t)s->program->map_count)
         return;
     const struct program_map *m = &s->program->maps[id];
-    if (size < sizeof(struct record_header) + m->key_size || m->kind != PROGRAM_MAP_STATS)
+    size_t head = sizeof(struct record_header) + sizeof(int64_t);
+    if (m->kind != PROGRAM_MAP_STATS || !m->bucket_count || size < head)
         return;
-    char *value = calloc(1, m->value_size);
-    int fd = map_fd(s, m);
-    if (!value)
+    int64_t first;
+    memcpy(&first, (const char *)data + sizeof(struct record_header), sizeof(first));
+    size_t count = (size - head) / sizeof(int64_t);
+    if (first < 0 || first > m->bucket_count || count > (size_t)(m->bucket_count - first))
         return;
-    if (fd < 0 || read_value(m, fd, (const char *)data + sizeof(struct record_header), value) < 0)
-        memset(value, 0, m->value_size);
-    print_histogram(s, m, value);
-    free(value);
+    int64_t *buckets = calloc((size_t)m->bucket_count, sizeof(*buckets));
+    if (!buckets)
+        return;
+    memcpy(buckets + first, (const char *)data + head, count * sizeof(int64_t));
+    print_histogram(s, m, buckets);
+    free(buckets);
 }
 
 static void append_key(struct strbuf *out, const struct program_map *m, const char *key, size_t string_size)

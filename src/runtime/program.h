@@ -29,8 +29,10 @@ enum record_kind {
     RECORD_PRINTF = 1,       /* id: format index; arguments follow at their offsets */
     RECORD_EXIT = 2,         /* exit() was called */
     RECORD_ERROR = 3,        /* id: error index; struct record_error follows the header */
-    RECORD_HIST = 4,         /* id: index in program.maps; the key (key_size bytes) follows
-                              * the header: print that statistic's histogram */
+    RECORD_HIST = 4,         /* id: index in program.maps; then int64_t first and the counts
+                              * (int64_t) of buckets first, first + 1, ... to the record's end:
+                              * the non-empty range of that statistic's histogram, summed over
+                              * the CPUs when print ran (other buckets are 0) */
     RECORD_WARN = 5,         /* warn(msg): the message follows the header, NUL-terminated
                               * within string_size bytes (tap_events) */
     RECORD_ABORT = 6,        /* abort(): stop now, no end probes (tap_control) */
@@ -191,7 +193,7 @@ struct program_global {
     enum program_global_kind kind;
     uint32_t offset;         /* in .data */
     uint32_t size;
-    int print_at_end;        /* written but never read: printed when the session ends */
+    int print_at_end;        /* written but its value never used: printed when the session ends */
     int decl_index;          /* declaration order among all globals (arrays too) */
 };
 

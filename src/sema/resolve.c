@@ -7,8 +7,14 @@
 #include "sema/sema_internal.h"
 #include "sema/uprobe.h"
 
-static void resolve_expr(struct sema *s, struct expr *e);
+static void resolve_value(struct sema *s, struct expr *e, int value_used);
 static void resolve_stmt(struct sema *s, struct stmt *st);
+
+/* An expression whose value is used (an operand, an argument, a condition). */
+static void resolve_expr(struct sema *s, struct expr *e)
+{
+    resolve_value(s, e, 1);
+}
 
 static void resolve_list(struct sema *s, struct expr *list)
 {
@@ -29,6 +35,11 @@ static void resolve_keys(struct sema *s, struct expr *list)
             resolve_expr(s, e);
 }
 
+int sema_prints_at_end(const struct symbol *global)
+{
+    return global->is_written && !global->is_used && !(global->span.file && global->span.file->is_tapset);
+}
+
 /* A name used as a value: local, parameter, then global. */
 static struct symbol *resolve_name(struct sema *s, const char *name, struct span span, int writing)
 {
@@ -40,7 +51,7 @@ static struct symbol *resolve_name(struct sema *s, const char *name, struct span
     if (writing)
         sym->is_written = 1;
     else
-        sym->is_read = 1;
+        sym->is_read = sym->is_used = 1;
     return sym;
 }
 
@@ -61,7 +72,7 @@ static struct symbol *resolve_array(struct sema *s, struct expr *name_expr, int 
     if (writing)
         sym->is_written = 1;
     else
-        sym->is_read = 1;
+        sym->is_read = sym->is_used = 1;
     name_expr->symbol = sym;
     return sym;
 }
@@ -140,19 +151,37 @@ static void resolve_call(struct sema *s, struct expr *e)
         diag_error(s->diags, e->span, "unresolved function %s", e->call.name);
 }
 
+/* How an assignment touches its target: a store (=, <<<); an update (++,
+ * +=, ...) whose value is used; an update whose value is dropped (it is a
+ * statement), which reads the old value without using it, so the global is
+ * still printed at the end (SystemTap's rule: `n++` alone prints n). */
+enum target_access { TARGET_STORE, TARGET_UPDATE, TARGET_UPDATE_DROPPED };
+
+static enum target_access update_access(int value_used)
+{
+    return value_used ? TARGET_UPDATE : TARGET_UPDATE_DROPPED;
+}
+
+static void mark_target(struct symbol *sym, enum target_access access)
+{
+    if (!sym || access == TARGET_STORE)
+        return;
+    sym->is_read = 1;
+    if (access == TARGET_UPDATE)
+        sym->is_used = 1;
+}
+
 /* Assignment targets: a scalar name or an array element. */
-static void resolve_lvalue(struct sema *s, struct expr *e, int also_read)
+static void resolve_lvalue(struct sema *s, struct expr *e, enum target_access access)
 {
     switch (e->kind) {
     case EXPR_IDENT:
         e->symbol = resolve_name(s, e->ident.name, e->span, 1);
-        if (also_read)
-            e->symbol->is_read = 1;
+        mark_target(e->symbol, access);
         return;
     case EXPR_INDEX:
         e->symbol = resolve_array(s, e->index.array, 1);
-        if (e->symbol && also_read)
-            e->symbol->is_read = 1;
+        mark_target(e->symbol, access);
         resolve_list(s, e->index.indices);
         return;
     default:
@@ -161,7 +190,9 @@ static void resolve_lvalue(struct sema *s, struct expr *e, int also_read)
     }
 }
 
-static void resolve_expr(struct sema *s, struct expr *e)
+/* value_used: 0 when the value is dropped (an expression statement, a for
+ * loop's init and step), which only matters to updates (++, +=). */
+static void resolve_value(struct sema *s, struct expr *e, int value_used)
 {
     switch (e->kind) {
     case EXPR_INT:
@@ -183,19 +214,19 @@ static void resolve_expr(struct sema *s, struct expr *e)
         return;
     case EXPR_ASSIGN:
         resolve_expr(s, e->assign.rhs);
-        resolve_lvalue(s, e->assign.lhs, e->assign.op != ASSIGN_SET);
+        resolve_lvalue(s, e->assign.lhs, e->assign.op == ASSIGN_SET ? TARGET_STORE : update_access(value_used));
         return;
     case EXPR_AGGREGATE:
         resolve_expr(s, e->aggregate.rhs);
-        resolve_lvalue(s, e->aggregate.lhs, 0);
+        resolve_lvalue(s, e->aggregate.lhs, TARGET_STORE);
         return;
     case EXPR_INCDEC:
-        resolve_lvalue(s, e->incdec.operand, 1);
+        resolve_lvalue(s, e->incdec.operand, update_access(value_used));
         return;
     case EXPR_TERNARY:
         resolve_expr(s, e->ternary.cond);
-        resolve_expr(s, e->ternary.then_expr);
-        resolve_expr(s, e->ternary.else_expr);
+        resolve_value(s, e->ternary.then_expr, value_used);
+        resolve_value(s, e->ternary.else_expr, value_used);
         return;
     case EXPR_CALL:
         resolve_call(s, e);
@@ -226,14 +257,14 @@ static void resolve_expr(struct sema *s, struct expr *e)
         if (e->kind == EXPR_TARGET && s->probe && s->frame == s->probe->frame &&
             s->probe->kind == PROBE_TRACEPOINT) {
             if (sema_lower_tracepoint_target(s, e) && e->kind != EXPR_TARGET)
-                resolve_expr(s, e);
+                resolve_value(s, e, value_used);
             return;
         }
         __attribute__((fallthrough));
     case EXPR_VAR:
         /* Target variables become generic reads here (sema/target.c). */
         if (sema_lower_target(s, e))
-            resolve_expr(s, e);
+            resolve_value(s, e, value_used);
         return;
     case EXPR_REGISTER:
     case EXPR_CTX_READ:
@@ -259,11 +290,14 @@ static void resolve_foreach(struct sema *s, struct stmt *st)
     s->loop_depth--;
 }
 
+/* SystemTap counts a delete as a use: a deleted global is not printed at the end. */
 static void resolve_delete(struct sema *s, struct stmt *st)
 {
     struct expr *target = st->expr;
     if (target->kind == EXPR_INDEX) {
         target->symbol = resolve_array(s, target->index.array, 1);
+        if (target->symbol)
+            target->symbol->is_used = 1;
         resolve_keys(s, target->index.indices);
     } else if (target->kind == EXPR_IDENT) {
         struct symbol *sym = sema_find_local(s->frame, target->ident.name);
@@ -273,7 +307,7 @@ static void resolve_delete(struct sema *s, struct stmt *st)
             diag_error(s->diags, target->span, "unresolved variable %s in delete", target->ident.name);
             return;
         }
-        sym->is_written = 1;
+        sym->is_written = sym->is_used = 1;
         target->symbol = sym;
     } else {
         diag_error(s->diags, target->span, "delete needs a variable, an array or an array element");
@@ -297,7 +331,7 @@ static void resolve_stmt(struct sema *s, struct stmt *st)
             resolve_stmt(s, st->block.body);
             break;
         case STMT_EXPR:
-            resolve_expr(s, st->expr);
+            resolve_value(s, st->expr, 0);
             break;
         case STMT_IF:
             resolve_expr(s, st->if_stmt.cond);
@@ -310,11 +344,11 @@ static void resolve_stmt(struct sema *s, struct stmt *st)
             break;
         case STMT_FOR:
             if (st->for_stmt.init)
-                resolve_expr(s, st->for_stmt.init);
+                resolve_value(s, st->for_stmt.init, 0);
             if (st->for_stmt.cond)
                 resolve_expr(s, st->for_stmt.cond);
             if (st->for_stmt.step)
-                resolve_expr(s, st->for_stmt.step);
+                resolve_value(s, st->for_stmt.step, 0);
             resolve_loop_body(s, st->for_stmt.body);
             break;
         case STMT_FOREACH:

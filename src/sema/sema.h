@@ -34,7 +34,10 @@ struct symbol {
     int64_t max_entries;
     int wrap;
     struct expr *init;           /* literal initializer or NULL */
-    int is_read, is_written;     /* globals: printed at the end when never read */
+    int is_read, is_written;     /* read (an update such as n++ reads too), written */
+    int is_used;                 /* globals: the value is used (read, not only updated by a
+                                  * statement such as n++ or a[k] += 1, or deleted):
+                                  * written and never used, it is printed at the end */
     int global_index;            /* declaration order */
     /* SYMBOL_LOCAL, SYMBOL_PARAM: */
     int local_index;             /* in its body's frame */
@@ -179,6 +182,10 @@ void sema_dump_functions(struct arena *arena, struct diags *diags, const struct 
 void sema_dump_probe_types(struct arena *arena, FILE *out);
 void sema_dump_probe_aliases(struct arena *arena, struct diags *diags, const struct sema_options *options,
                              FILE *out);
+
+/* SystemTap's rule: a global of the script (not of a tapset) that is written
+ * and whose value is never used is printed when the session ends. */
+int sema_prints_at_end(const struct symbol *global);
 
 /* -p2: probes, globals and functions with their types. */
 void sema_print(FILE *out, const struct script *script);

@@ -1,3 +1,4 @@
+# calls is deleted in end: a count nobody wants printed at the end.
 # While a session runs, bpftool shows tap's programs and maps under their BTF
 # names (found through the session's file descriptors: this bpftool cannot
 # list pids): one program per probe in script order (probe_N: begin and end
@@ -10,7 +11,7 @@ out=$(mktemp); trap 'rm -f $out' EXIT
 probe begin { printf("ready\n") }
 probe timer.ms(20) { calls[execname()]++ }
 probe kernel.trace("sched:sched_switch") { sizes <<< $prev_pid }
-probe end { printf("end: %d\n", @count(sizes) > 0) }' -T 30 >$out 2>&1 & pid=$!
+probe end { printf("end: %d\n", @count(sizes) > 0); delete calls }' -T 30 >$out 2>&1 & pid=$!
 for i in $(seq 100); do grep -q ready $out && break; sleep 0.1; done; sleep 0.5
 ids() { grep -h "^$1:" /proc/$pid/fdinfo/* 2>/dev/null | awk '{ print $2 }' | sort -un; }
 for id in $(ids prog_id); do bpftool prog show id $id | head -1; done |

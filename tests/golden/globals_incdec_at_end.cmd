@@ -1,0 +1,1 @@
+@TAP@ -e 'global n probe begin { n++; exit() }'
