@@ -72,6 +72,7 @@ struct fn_state {
     LLVMValueRef loop_context;       /* an i64 alloca: a shared loop callback's context, NULL until used */
     LLVMValueRef *register_stores;   /* FN_PROBE, target.c: the copy's store of each word, NULL when none */
     uint64_t registers_read;         /* FN_PROBE, target.c: the words of that copy its code reads */
+    uint32_t *entry_strings;         /* FN_PROBE, target.c: per @entry string value, its scratch slot */
 };
 
 /* target.c: a probe's register copy, and which of its words are read. */
