@@ -74,6 +74,7 @@ struct fn_state {
     uint64_t registers_read;         /* FN_PROBE, target.c: the words of that copy its code reads */
     LLVMValueRef record;             /* FN_PROBE on a tracepoint: where its fields are read, NULL: ctx
                                       * (a deferred handler reads the entry's copy, syscall_defer.c) */
+    uint32_t *entry_strings;         /* FN_PROBE, target.c: per @entry string value, its scratch slot */
 };
 
 /* target.c: a probe's register copy, and which of its words are read. */

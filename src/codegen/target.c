@@ -171,8 +171,15 @@ LLVMValueRef cg_register(struct codegen *cg, struct expr *e)
     int number = e->reg.number;
     if (number == DWARF_REG_LOAD_BIAS)
         return load_register(cg, REGS_BIAS_WORD * 8);
-    if (number >= DWARF_REG_ENTRY_SNAPSHOT && number < DWARF_REG_ENTRY_SNAPSHOT + MAX_ENTRY_SNAPSHOTS)
-        return load_register(cg, (REGS_SNAPSHOT_WORD + number - DWARF_REG_ENTRY_SNAPSHOT) * 8);
+    if (number >= DWARF_REG_ENTRY_SNAPSHOT && number < DWARF_REG_ENTRY_SNAPSHOT + MAX_ENTRY_SNAPSHOTS) {
+        int k = number - DWARF_REG_ENTRY_SNAPSHOT;
+        struct fn_state *root = cg->fn;
+        while (root->parent)
+            root = root->parent;
+        if (e->type == TYPE_STRING && root->entry_strings)
+            return cg_scratch_ptr(cg, root->entry_strings[k]);
+        return load_register(cg, (REGS_SNAPSHOT_WORD + k) * 8);
+    }
     if (number < 0 || number > 16) {
         diag_error(cg->diags, e->span, "DWARF register %d (vector or floating point) cannot be read", number);
         return cg_const(cg, 0);
@@ -402,6 +409,21 @@ LLVMValueRef cg_target_builtin(struct codegen *cg, struct expr *call, int builti
 
 /* --- @entry: an entry program saves values; the .return probe reads them -- */
 
+/* The values in the map: a word per long, string_size bytes (whole words)
+ * per string, in snapshot order. */
+static uint32_t entry_value_size(struct codegen *cg, const struct expr *value)
+{
+    return value->type == TYPE_STRING ? (cg->string_size + 7) & ~7u : 8;
+}
+
+static uint32_t entry_value_offset(struct codegen *cg, const struct probe *probe, int k)
+{
+    uint32_t offset = 0;
+    for (int i = 0; i < k; i++)
+        offset += entry_value_size(cg, probe->entry_values[i]);
+    return offset;
+}
+
 /* One LRU hash per .return probe: {pid_tgid, CFA} -> the values at the call.
  * The CFA (rsp + 8 at the first instruction) equals rsp after the return, so
  * each frame of a recursion has its own entry. */
@@ -418,7 +440,8 @@ static LLVMValueRef entry_map(struct codegen *cg, const struct probe *probe)
     LLVMSetInitializer(map, LLVMConstNull(type));
     LLVMSetSection(map, ".maps");
     LLVMSetAlignment(map, 8);
-    uint64_t counts[4] = {BPF_MAP_TYPE_LRU_HASH, ENTRY_MAP_SIZE, 2, (uint64_t)probe->entry_count};
+    uint64_t counts[4] = {BPF_MAP_TYPE_LRU_HASH, ENTRY_MAP_SIZE, 2,
+                          entry_value_offset(cg, probe, probe->entry_count) / 8};
     LLVMMetadataRef di_members[4];
     static const char *names[4] = {"type", "max_entries", "key", "value"};
     for (int i = 0; i < 4; i++) {
@@ -468,7 +491,15 @@ static void restore_snapshots(struct codegen *cg, const struct probe *probe)
     LLVMBuildBr(cg->builder, cg->fn->unwind_block);
     cg_position(cg, found);
     for (int i = 0; i < probe->entry_count; i++) {
-        LLVMValueRef value = LLVMBuildLoad2(cg->builder, cg->i64, byte_offset(cg, values, i * 8), "");
+        LLVMValueRef at = byte_offset(cg, values, entry_value_offset(cg, probe, i));
+        if (probe->entry_values[i]->type == TYPE_STRING) {
+            if (!cg->fn->entry_strings)
+                cg->fn->entry_strings = ARENA_ARRAY(cg->arena, uint32_t, MAX_ENTRY_SNAPSHOTS);
+            cg->fn->entry_strings[i] = cg_alloc_string_slot(cg);
+            cg_string_copy(cg, cg_scratch_ptr(cg, cg->fn->entry_strings[i]), at);
+            continue;
+        }
+        LLVMValueRef value = LLVMBuildLoad2(cg->builder, cg->i64, at, "");
         LLVMBuildStore(cg->builder, value, cg_scratch_ptr(cg, regs_area(cg) + (uint32_t)(REGS_SNAPSHOT_WORD + i) * 8));
     }
     if (probe->kind == PROBE_URETPROBE) {
@@ -488,7 +519,7 @@ const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe
     entry->group = NULL;
     entry->group_count = 0;
     entry->cookie = 0;
-    entry->sleepable = 0;
+    entry->sleepable = ret->entry_sleepable;
     entry->entry_values = NULL;
     entry->entry_count = 0;
     entry->condition = NULL;
@@ -497,8 +528,8 @@ const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe
     *prog_name = name;
     LLVMTypeRef param = cg->ptr;
     const char *param_names[1] = {"ctx"};
-    LLVMValueRef function = cg_new_function(cg, name, LLVMFunctionType(cg->i32, &param, 1, 0), "uprobe",
-                                            param_names, 0);
+    LLVMValueRef function = cg_new_function(cg, name, LLVMFunctionType(cg->i32, &param, 1, 0),
+                                            entry->sleepable ? "uprobe.s" : "uprobe", param_names, 0);
     struct fn_state state = {.kind = FN_PROBE, .function = function, .probe = entry,
                              .scope = LLVMGetSubprogram(function)};
     struct fn_state *saved = cg->fn;
@@ -512,9 +543,14 @@ const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe
     LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, state.scratch, ""), done, run);
     cg_position(cg, run);
     cg_target_probe_entry(cg, LLVMGetParam(function, 0));
-    uint32_t values = cg_alloc_scratch(cg, (uint32_t)ret->entry_count * 8);
-    for (int i = 0; i < ret->entry_count; i++)
-        LLVMBuildStore(cg->builder, cg_expr(cg, ret->entry_values[i]), cg_scratch_ptr(cg, values + (uint32_t)i * 8));
+    uint32_t values = cg_alloc_scratch(cg, entry_value_offset(cg, ret, ret->entry_count));
+    for (int i = 0; i < ret->entry_count; i++) {
+        LLVMValueRef to = cg_scratch_ptr(cg, values + entry_value_offset(cg, ret, i));
+        if (ret->entry_values[i]->type == TYPE_STRING)
+            cg_string_copy(cg, to, cg_expr(cg, ret->entry_values[i]));
+        else
+            LLVMBuildStore(cg->builder, cg_expr(cg, ret->entry_values[i]), to);
+    }
     LLVMValueRef cfa = LLVMBuildAdd(cg->builder, load_register(cg, pt_regs_offset[7]), cg_const(cg, 8), "cfa");
     LLVMValueRef args[4] = {entry_map(cg, ret), entry_key(cg, cfa), cg_scratch_ptr(cg, values), cg_const(cg, BPF_ANY)};
     cg_helper(cg, BPF_FUNC_map_update_elem, cg->i64, args, 4);

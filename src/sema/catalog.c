@@ -67,7 +67,9 @@ static void add_builtins(struct lines *l)
         strbuf_free(&sb);
     }
     for (const struct register_arg_function *f = register_arg_functions; f->name; f++)
-        add_line(l, arena_printf(l->arena, "%s:long (%s)", f->name, f->by_name ? "name:string" : "n:long"));
+        add_line(l, arena_printf(l->arena, "%s:long (%s)", f->name,
+                                 f->returned ? "" : f->by_name ? "name:string" : "n:long"));
+    add_line(l, "returnstr:string (format:long)");   /* return_str(format, returnval()) */
 }
 
 static void add_tapset_function(void *context, const struct decl *d)

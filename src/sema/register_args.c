@@ -2,22 +2,24 @@
  * the probed function from the x86-64 calling convention, for functions
  * without debug information (libc's malloc); register("name") and
  * u_register("name"): a register of the probed thread (at a function's
- * entry, user_long(register("rsp")) is the return address). Rewritten into
- * register reads here, as target variables are, so codegen sees
- * EXPR_REGISTER. */
+ * entry, user_long(register("rsp")) is the return address); returnval():
+ * rax in a .return probe. Rewritten into register reads here, as target
+ * variables are, so codegen sees EXPR_REGISTER. */
 #include <string.h>
 
 #include "sema/dwarf.h"
 #include "sema/register_args.h"
 #include "sema/sema_internal.h"
+#include "sema/uprobe.h"
 
 /* DWARF numbers of rdi, rsi, rdx, rcx, r8, r9. */
 static const int argument_registers[] = {5, 4, 1, 2, 8, 9};
 
 const struct register_arg_function register_arg_functions[] = {
-    {"int_arg", 4, 1, 0}, {"uint_arg", 4, 0, 0}, {"long_arg", 8, 1, 0}, {"ulong_arg", 8, 0, 0},
-    {"pointer_arg", 8, 0, 0}, {"s32_arg", 4, 1, 0}, {"u32_arg", 4, 0, 0}, {"s64_arg", 8, 1, 0},
-    {"u64_arg", 8, 0, 0}, {"register", 8, 1, 1}, {"u_register", 8, 0, 1}, {NULL, 0, 0, 0},
+    {"int_arg", 4, 1, 0, 0}, {"uint_arg", 4, 0, 0, 0}, {"long_arg", 8, 1, 0, 0}, {"ulong_arg", 8, 0, 0, 0},
+    {"pointer_arg", 8, 0, 0, 0}, {"s32_arg", 4, 1, 0, 0}, {"u32_arg", 4, 0, 0, 0}, {"s64_arg", 8, 1, 0, 0},
+    {"u64_arg", 8, 0, 0, 0}, {"register", 8, 1, 1, 0}, {"u_register", 8, 0, 1, 0}, {"returnval", 8, 1, 0, 1},
+    {NULL, 0, 0, 0, 0},
 };
 
 /* x86-64 register names in DWARF order (the numbering dwarf_expr_reg takes). */
@@ -40,6 +42,12 @@ static int register_number(const struct expr *name)
 static int called_register(struct sema *s, const struct register_arg_function *f, struct expr *e)
 {
     struct expr *arg = e->call.args;
+    if (f->returned) {
+        if (e->call.arg_count == 0)
+            return 0;   /* rax */
+        diag_error(s->diags, e->span, "%s takes no arguments", f->name);
+        return -1;
+    }
     if (f->by_name) {
         int number = e->call.arg_count == 1 ? register_number(arg) : -1;
         if (number < 0)
@@ -62,23 +70,57 @@ static const struct register_arg_function *find(const char *name)
     return NULL;
 }
 
+/* Whether the call is where its registers mean something; 0 after
+ * reporting why not. */
+static int in_context(struct sema *s, struct expr *e, int needs_return)
+{
+    int in_probe = s->function && !s->function->decl;
+    if (!in_probe || !s->probe || !s->probe->site) {
+        diag_error(s->diags, e->span, "%s is only available in process probes%s", e->call.name,
+                   in_probe ? "" : " (not in functions)");
+        return 0;
+    }
+    if (needs_return && !((struct uprobe_site *)s->probe->site)->is_return) {
+        diag_error(s->diags, e->span, "%s is only available in .return probes", e->call.name);
+        return 0;
+    }
+    return 1;
+}
+
+static struct expr *register_value(struct sema *s, struct span span, int reg, int size, int is_signed)
+{
+    struct dwarf_eval ev = {.arena = s->arena, .span = span};
+    return dwarf_expr_narrow(&ev, dwarf_expr_reg(&ev, reg), size, is_signed);
+}
+
+/* returnstr(format) -> return_str(format, returnval()): the tapset formats,
+ * the register is read here, where the probe is known. 0: e is now a call
+ * for the caller to resolve. */
+static int rewrite_returnstr(struct sema *s, struct expr *e)
+{
+    if (e->call.arg_count != 1) {
+        diag_error(s->diags, e->span, "returnstr takes one argument (1 decimal, 2 hex, 3 octal)");
+        return 1;
+    }
+    if (!in_context(s, e, 1))
+        return 1;
+    e->call.name = "return_str";
+    e->call.args->next = register_value(s, e->span, 0, 8, 1);
+    e->call.arg_count = 2;
+    return 0;
+}
+
 int sema_lower_register_arg(struct sema *s, struct expr *e)
 {
+    if (strcmp(e->call.name, "returnstr") == 0)
+        return rewrite_returnstr(s, e);
     const struct register_arg_function *f = find(e->call.name);
     if (!f)
         return 0;
     int reg = called_register(s, f, e);
-    if (reg < 0)
+    if (reg < 0 || !in_context(s, e, f->returned))
         return 1;
-    int in_probe = s->function && !s->function->decl;
-    if (!in_probe || !s->probe || !s->probe->site) {
-        diag_error(s->diags, e->span, "%s is only available in process probes%s", f->name,
-                   in_probe ? "" : " (not in functions)");
-        return 1;
-    }
-    struct dwarf_eval ev = {.arena = s->arena, .span = e->span};
-    struct expr *value = dwarf_expr_narrow(&ev, dwarf_expr_reg(&ev, reg),
-                                           f->size, f->is_signed);
+    struct expr *value = register_value(s, e->span, reg, f->size, f->is_signed);
     struct expr *next = e->next;
     *e = *value;
     e->next = next;

@@ -12,13 +12,16 @@ struct register_arg_function {
     int size;                    /* bytes kept from the register */
     int is_signed;
     int by_name;                 /* register("rsp"): a register name, not an argument number */
+    int returned;                /* returnval(): the return register, in .return probes only */
 };
 
 /* Terminated by a NULL name (for --dump-functions). */
 extern const struct register_arg_function register_arg_functions[];
 
 /* Rewrites a call of one of them into a register read (1), or returns 0
- * when e calls something else. Errors are reported and return 1. */
+ * when e calls something else. returnstr(format) becomes the tapset's
+ * return_str(format, returnval()), still a call to resolve. Errors are
+ * reported and return 1. */
 int sema_lower_register_arg(struct sema *s, struct expr *e);
 
 #endif

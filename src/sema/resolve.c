@@ -275,6 +275,11 @@ static void resolve_value(struct sema *s, struct expr *e, int value_used)
     }
 }
 
+void sema_resolve_expr(struct sema *s, struct expr *e)
+{
+    resolve_expr(s, e);
+}
+
 static void resolve_foreach(struct sema *s, struct stmt *st)
 {
     st->foreach.array->symbol = resolve_array(s, st->foreach.array, 0);

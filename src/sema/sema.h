@@ -115,7 +115,8 @@ struct probe {
     const char *refusal;
     int may_skip;
     int sleepable;               /* PROBE_UPROBE/URETPROBE: may fault user pages in (user_string) */
-    struct expr **entry_values;  /* @entry snapshots and entry values, taken by an extra entry program */
+    struct expr **entry_values;  /* @entry snapshots and entry values (longs, strings), taken by an extra entry program */
+    int entry_sleepable;         /* an entry value reads a user string */
     int entry_count;
     struct expr *entry_key;      /* the CFA of the probed frame (rsp after a return), keying them */
     uint64_t entry_offset, entry_vaddr;  /* where the entry program sits: the function's entry */

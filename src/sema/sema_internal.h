@@ -108,6 +108,7 @@ int sema_list_tracepoints(FILE *out, struct arena *arena, const char *point, int
 
 /* resolve.c: binds identifiers and calls in one body to symbols. */
 void sema_resolve_body(struct sema *s, struct stmt *body);
+void sema_resolve_expr(struct sema *s, struct expr *e);
 
 /* types.c */
 void sema_infer_types(struct sema *s);

@@ -465,8 +465,10 @@ static int lower_variable(struct lowering *l, struct expr *e)
     const char *what = arena_printf(l->s->arena, "$%s", name);
     Dwarf_Die function;
     if (!site->function || !dwarf_module_function_die(site->module, site->function, &function))
-        return target_lower_error(l, "no debug information for %s in %s: target variables need DWARF (-g)",
-                           site->function ? site->function->name : "this address", site->module->path);
+        return target_lower_error(l, "no debug information for %s in %s: target variables need DWARF (-g)%s",
+                           site->function ? site->function->name : "this address", site->module->path,
+                           strcmp(name, "return") == 0 && site->is_return
+                               ? "; returnval() reads the return register (rax) without it" : "");
     struct place p = {0};
     if (strcmp(name, "return") == 0) {
         if (!site->is_return)
@@ -689,32 +691,13 @@ static int lower_cast(struct lowering *l, struct expr *e)
 
 /* --- @entry ----------------------------------------------------------------- */
 
-/* @entry(gettimeofday_ns()) and friends: a clock or id read at the call is a
- * value the entry program can take as well as a register. */
-static int entry_time_builtin(struct expr *e)
-{
-    const struct builtin *b = builtin_lookup(e->call.name);
-    if (!b || e->call.arg_count != 0)
-        return 0;
-    switch (b->id) {
-    case BUILTIN_GETTIMEOFDAY_S: case BUILTIN_GETTIMEOFDAY_MS: case BUILTIN_GETTIMEOFDAY_US:
-    case BUILTIN_GETTIMEOFDAY_NS: case BUILTIN_KTIME_GET_NS: case BUILTIN_LOCAL_CLOCK_NS:
-    case BUILTIN_PID: case BUILTIN_TID: case BUILTIN_CPU:
-        /* resolved here: the operand leaves the body before names are bound */
-        e->sema_data = (void *)b;
-        e->type = TYPE_LONG;
-        return 1;
-    default:
-        return 0;
-    }
-}
-
-/* Lowers every target in an @entry operand as at the call; anything else
- * (script variables, calls) has no value at the call. */
+/* Lowers every target in an @entry operand as at the call. Calls stay for
+ * resolve (the entry program makes them at the call); script variables and
+ * assignments have no value there. */
 static int lower_at_entry(struct lowering *l, struct expr *e)
 {
     switch (e->kind) {
-    case EXPR_INT: case EXPR_REGISTER: return 1;
+    case EXPR_INT: case EXPR_STRING: case EXPR_REGISTER: return 1;
     case EXPR_TARGET: case EXPR_VAR: case EXPR_CAST: case EXPR_DEFINED: {
         struct expr *saved = l->e;
         int ok = lower_one(l, e);
@@ -723,19 +706,58 @@ static int lower_at_entry(struct lowering *l, struct expr *e)
     }
     case EXPR_USER_READ: return lower_at_entry(l, e->user_read.address);
     case EXPR_UNARY: return lower_at_entry(l, e->unary.operand);
-    case EXPR_BINARY:
-        return e->binary.op != BINARY_CONCAT && lower_at_entry(l, e->binary.lhs) && lower_at_entry(l, e->binary.rhs);
+    case EXPR_BINARY: return lower_at_entry(l, e->binary.lhs) && lower_at_entry(l, e->binary.rhs);
     case EXPR_TERNARY:
         return lower_at_entry(l, e->ternary.cond) && lower_at_entry(l, e->ternary.then_expr) &&
                lower_at_entry(l, e->ternary.else_expr);
-    case EXPR_ENTRY: return lower_at_entry(l, e->unary_at.operand);
+    case EXPR_ENTRY: {   /* @entry(@entry(x)) is @entry(x) */
+        struct expr *next = e->next;
+        *e = *e->unary_at.operand;
+        e->next = next;
+        return lower_at_entry(l, e);
+    }
     case EXPR_CALL:
-        if (entry_time_builtin(e))
-            return 1;
-        /* fall through */
+        l->e = e;
+        if (strcmp(e->call.name, "returnval") == 0 || strcmp(e->call.name, "returnstr") == 0)
+            return target_lower_error(l, "@entry(%s(...)): the function has not returned at the call", e->call.name);
+        for (struct expr *arg = e->call.args; arg; arg = arg->next)
+            if (!lower_at_entry(l, arg))
+                return 0;
+        return 1;
     default:
         l->e = e;
-        return target_lower_error(l, "@entry can only save target-variable values (integers), not this expression");
+        return target_lower_error(l, "@entry saves what can be computed at the call (target variables, "
+                                  "arguments, function calls), not script variables or assignments");
+    }
+}
+
+/* After resolve: the calls of an operand must give a value the entry
+ * program can compute; stacks and symbols are taken where the probe fires. */
+static int entry_calls_ok(struct lowering *l, struct expr *e)
+{
+    switch (e->kind) {
+    case EXPR_USER_READ: return entry_calls_ok(l, e->user_read.address);
+    case EXPR_UNARY: return entry_calls_ok(l, e->unary.operand);
+    case EXPR_BINARY: return entry_calls_ok(l, e->binary.lhs) && entry_calls_ok(l, e->binary.rhs);
+    case EXPR_TERNARY:
+        return entry_calls_ok(l, e->ternary.cond) && entry_calls_ok(l, e->ternary.then_expr) &&
+               entry_calls_ok(l, e->ternary.else_expr);
+    case EXPR_CALL: {
+        for (struct expr *arg = e->call.args; arg; arg = arg->next)
+            if (!entry_calls_ok(l, arg))
+                return 0;
+        const struct builtin *b = builtin_lookup(e->call.name);
+        l->e = e;
+        if (!e->sema_data || (void *)b != e->sema_data)
+            return 1;   /* a script function, or an error already reported */
+        if (b->return_type == TYPE_VOID)
+            return target_lower_error(l, "@entry needs a value: %s() returns none", b->name);
+        if (b->id >= BUILTIN_UBACKTRACE)
+            return target_lower_error(l, "@entry(%s(...)): stacks and symbols are read where the probe fires",
+                                      b->name);
+        return 1;
+    }
+    default: return 1;
     }
 }
 
@@ -782,6 +804,10 @@ int target_snapshot(struct lowering *l, struct expr *e)
         return 0;
     if (l->quiet)
         return 1;   /* @defined asks only whether it could be lowered */
+    int errors = l->s->diags->error_count;
+    sema_resolve_expr(l->s, operand);
+    if (l->s->diags->error_count != errors || !entry_calls_ok(&inner, operand))
+        return 0;
     int reg = add_snapshot(l, operand);
     if (reg < 0)
         return target_lower_error(l, "too many @entry values in one probe (at most %d)", MAX_ENTRY_SNAPSHOTS);
@@ -790,7 +816,7 @@ int target_snapshot(struct lowering *l, struct expr *e)
     memset(e, 0, sizeof(*e));
     e->kind = EXPR_REGISTER;
     e->reg.number = reg;
-    e->type = TYPE_LONG;
+    e->type = TYPE_UNKNOWN;   /* the operand's, once inferred (types.c) */
     e->next = next;
     e->span = span;
     return 1;

@@ -5,6 +5,7 @@
 
 #include "runtime/format.h"
 #include "sema/builtins.h"
+#include "sema/dwarf.h"
 #include "sema/sema_internal.h"
 
 static enum value_type infer_expr(struct sema *s, struct expr *e);
@@ -278,6 +279,16 @@ static enum value_type infer_binary(struct sema *s, struct expr *e)
     }
 }
 
+/* A register is a long, but an @entry snapshot has its operand's type: the
+ * operand is inferred here, where the value is used. */
+static enum value_type infer_register(struct sema *s, struct expr *e)
+{
+    int k = e->reg.number - DWARF_REG_ENTRY_SNAPSHOT;
+    if (k < 0 || k >= MAX_ENTRY_SNAPSHOTS || s->function || !s->probe || k >= s->probe->entry_count)
+        return TYPE_LONG;
+    return infer_expr(s, s->probe->entry_values[k]);
+}
+
 static enum value_type infer_expr_kind(struct sema *s, struct expr *e)
 {
     switch (e->kind) {
@@ -319,7 +330,7 @@ static enum value_type infer_expr_kind(struct sema *s, struct expr *e)
     case EXPR_DEFINED: return infer_unsupported(s, e, "@defined expressions");
     case EXPR_CAST: return infer_unsupported(s, e, "@cast expressions");
     case EXPR_VAR: return infer_unsupported(s, e, "@var expressions");
-    case EXPR_REGISTER: return TYPE_LONG;
+    case EXPR_REGISTER: return infer_register(s, e);
     case EXPR_CTX_READ:
         return e->ctx_read.kind == CTX_READ_LONG || e->ctx_read.kind == CTX_READ_KERNEL_LONG ? TYPE_LONG
                                                                                             : TYPE_STRING;

@@ -186,6 +186,7 @@ struct target_use {
     int needs_frame;             /* something beyond parameters held in registers */
     int all_parameters;          /* $$parms */
     int reads_strings;           /* calls user_string*: a sleepable program can fault pages in */
+    int entry_reads_strings;     /* the same in an @entry operand */
     const char **names;
     int count, capacity;
 };
@@ -238,10 +239,14 @@ static void note_expr(struct target_use *use, struct expr *e)
         if (e->kind == EXPR_CAST)
             note_expr(use, e->cast.address);
         return;
-    case EXPR_ENTRY:
+    case EXPR_ENTRY: {
         use->any = 1;   /* each site has its own entry program: @entry(gettimeofday_ns()) too */
+        int reads_strings = use->reads_strings;
         note_expr(use, e->unary_at.operand);
+        use->entry_reads_strings |= use->reads_strings;   /* the entry program reads them */
+        use->reads_strings = reads_strings;
         return;
+    }
     case EXPR_DEFINED: note_expr(use, e->unary_at.operand); return;
     case EXPR_UNARY: note_expr(use, e->unary.operand); return;
     case EXPR_BINARY: note_expr(use, e->binary.lhs); note_expr(use, e->binary.rhs); return;
@@ -539,6 +544,7 @@ struct probe *uprobe_add_site(struct sema *s, struct stmt *body, struct probe_po
     note_stmt(&use, probe->body);
     note_expr(&use, probe->condition);
     probe->sleepable = use.reads_strings;
+    probe->entry_sleepable = use.entry_reads_strings;
     free(use.names);
     probe->vaddr = site->pc;
     probe->offset = dwarf_module_file_offset(site->module, site->pc);

@@ -1,0 +1,2 @@
+# The command of issue 18, on the -c process only: every line is a size and an address (how many mallocs `true` makes is libc's business).
+set -o pipefail; @TAP@ -e 'probe process("libc.so.6").function("malloc").return { if (pid() == target()) printf("%d %x\n", @entry(ulong_arg(1)), returnval()) }' -c true | awk '/^[1-9][0-9]* [1-9a-f][0-9a-f]*$/ { ok++; next } { bad++ } END { print (ok > 0 && !bad) ? "every line: a size and an address" : "unexpected lines" }'
