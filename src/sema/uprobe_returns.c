@@ -30,7 +30,9 @@ static int names_unwinder(const char *name)
     return 0;
 }
 
-int uprobe_module_unwinds(struct dwarf_module *m)
+/* The first symbol of .symtab or .dynsym that `wanted` accepts, or 0. */
+static int find_symbol(struct dwarf_module *m, int (*wanted)(const char *name, const GElf_Sym *sym, void *context),
+                       void *context)
 {
     for (Elf_Scn *scn = elf_nextscn(m->elf, NULL); scn; scn = elf_nextscn(m->elf, scn)) {
         GElf_Shdr sh;
@@ -40,13 +42,33 @@ int uprobe_module_unwinds(struct dwarf_module *m)
         size_t count = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
         for (size_t i = 0; data && i < count; i++) {
             GElf_Sym sym;
-            const char *sym_name;
-            if (gelf_getsym(data, (int)i, &sym) && (sym_name = elf_strptr(m->elf, sh.sh_link, sym.st_name)) &&
-                names_unwinder(sym_name))
+            const char *name;
+            if (gelf_getsym(data, (int)i, &sym) && (name = elf_strptr(m->elf, sh.sh_link, sym.st_name)) &&
+                wanted(name, &sym, context))
                 return 1;
         }
     }
     return 0;
+}
+
+static int is_unwinder(const char *name, const GElf_Sym *sym, void *context)
+{
+    return names_unwinder(name);
+}
+
+int uprobe_module_unwinds(struct dwarf_module *m)
+{
+    return find_symbol(m, is_unwinder, NULL);
+}
+
+/* A function symbol starting at the range's low address: its extent. */
+static int is_function_at(const char *name, const GElf_Sym *sym, void *context)
+{
+    struct code_range *range = context;
+    if (GELF_ST_TYPE(sym->st_info) != STT_FUNC || sym->st_value != range->low || !sym->st_size)
+        return 0;
+    range->high = sym->st_value + sym->st_size;
+    return 1;
 }
 
 /* The function's code: DWARF's ranges (a hot/cold split has two), else the
@@ -62,22 +84,8 @@ static int function_ranges(struct dwarf_module *m, const struct dwarf_function *
         if (n)
             return n;
     }
-    for (Elf_Scn *scn = elf_nextscn(m->elf, NULL); scn; scn = elf_nextscn(m->elf, scn)) {
-        GElf_Shdr sh;
-        if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
-            continue;
-        Elf_Data *data = elf_getdata(scn, NULL);
-        size_t count = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
-        for (size_t i = 0; data && i < count; i++) {
-            GElf_Sym sym;
-            if (gelf_getsym(data, (int)i, &sym) && GELF_ST_TYPE(sym.st_info) == STT_FUNC &&
-                sym.st_value == f->entry && sym.st_size) {
-                out[0] = (struct code_range){sym.st_value, sym.st_value + sym.st_size};
-                return 1;
-            }
-        }
-    }
-    return 0;
+    out[0] = (struct code_range){f->entry, f->entry};
+    return find_symbol(m, is_function_at, &out[0]);
 }
 
 static int in_ranges(const struct code_range *ranges, int count, uint64_t vaddr)
