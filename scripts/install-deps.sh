@@ -9,7 +9,7 @@
 set -euo pipefail
 
 packages=(
-  cmake make gcc pkg-config bison flex
+  cmake make gcc g++ pkg-config bison flex   # g++: the C++ test programs (tests/programs/*.cpp)
   libbpf-dev llvm-19-dev libdw-dev libelf-dev
   libcapstone-dev   # x86 decoding: which function entries move to their calls (sema/call_sites.c)
   zlib1g-dev libzstd-dev libffi-dev libxml2-dev libedit-dev libncurses-dev

@@ -375,21 +375,39 @@ static const char *cache_dir(struct options *opts)
     return written > 0 && written < (int)sizeof(opts->cache_dir) ? opts->cache_dir : NULL;
 }
 
-/* -v: where each entry probe the kernel would single-step sits, and why;
- * a count for a wildcard that matched many. */
+static int is_return_probe(const struct probe *probe)
+{
+    return probe->kind == PROBE_URETPROBE || probe->at_returns;
+}
+
+/* -v: where each entry probe the kernel would single-step sits, and why,
+ * and which mechanism each .return probe uses; a count for a wildcard that
+ * matched many. */
 static void report_placements(const struct script *script)
 {
-    int considered = 0, moved = 0;
+    int entries = 0, moved = 0, returns = 0, at_rets = 0, refused = 0;
     for (int i = 0; i < script->probe_count; i++) {
-        considered += script->probes[i]->placement != NULL;
-        moved += script->probes[i]->call_count > 0;
+        const struct probe *probe = script->probes[i];
+        if (is_return_probe(probe)) {
+            returns++;
+            at_rets += probe->at_returns && !probe->refusal;
+            refused += probe->refusal != NULL;
+        } else if (probe->placement) {
+            entries++;
+            moved += probe->site_count > 0;
+        }
     }
-    for (int i = 0; i < script->probe_count && considered <= 20; i++)
-        if (script->probes[i]->placement)
-            fprintf(stderr, "Pass 2: %s sits %s.\n", script->probes[i]->point, script->probes[i]->placement);
-    if (considered > 20)
+    for (int i = 0; i < script->probe_count; i++) {
+        const struct probe *probe = script->probes[i];
+        if (probe->placement && (is_return_probe(probe) ? returns : entries) <= 20)
+            fprintf(stderr, "Pass 2: %s sits %s.\n", probe->point, probe->placement);
+    }
+    if (entries > 20)
         fprintf(stderr, "Pass 2: %d probes on single-stepped entries: %d moved to their calls, %d stay.\n",
-                considered, moved, considered - moved);
+                entries, moved, entries - moved);
+    if (returns > 20)
+        fprintf(stderr, "Pass 2: %d .return probes: %d at their rets, %d on uretprobes, %d refused.\n", returns,
+                at_rets, returns - at_rets - refused, refused);
 }
 
 /* parse -> resolve -> generate. Returns the program, or NULL after printing

@@ -294,6 +294,8 @@ void cg_target_probe_entry(struct codegen *cg, LLVMValueRef ctx);
  * is complete, the words of each copy that its probe never reads are not
  * copied, unless a user function reads registers. */
 void cg_target_probe_exit(struct codegen *cg);
+/* Whether a process probe's attach cookie is its site's file address (rets: the load bias). */
+int cg_cookie_is_vaddr(const struct probe *probe);
 void cg_target_drop_unread_copies(struct codegen *cg);
 LLVMValueRef cg_register(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_user_read(struct codegen *cg, struct expr *e);

@@ -43,7 +43,7 @@ static char *dup_or_null(const char *s)
 }
 
 static void describe_probe_at(struct codegen *cg, const struct probe *probe, const char *prog_name,
-                              uint64_t offset)
+                              uint64_t offset, uint64_t cookie)
 {
     struct program *program = cg->program;
     struct program_probe *out = &program->probes[program->probe_count++];
@@ -58,7 +58,7 @@ static void describe_probe_at(struct codegen *cg, const struct probe *probe, con
     out->sample_period = probe->sample_period;
     out->path = dup_or_null(probe->path);
     out->offset = offset;
-    out->cookie = probe->cookie;
+    out->cookie = cookie;
     out->ref_ctr_offset = probe->ref_ctr_offset;
     out->may_skip = probe->may_skip;
     out->tp_category = dup_or_null(probe->tp_category);
@@ -74,17 +74,18 @@ static void describe_probe_at(struct codegen *cg, const struct probe *probe, con
     }
 }
 
-/* A probe moved to the calls of its function (sema/uprobe_calls.c) is
- * attached at each, one program serving all; one the kernel would refuse
- * is not attached at all. */
+/* A probe moved to the calls of its function (sema/uprobe_calls.c) or on
+ * its rets (sema/uprobe_returns.c) is attached at each, one program
+ * serving all; one the kernel would refuse is not attached at all. */
 static void describe_probe(struct codegen *cg, const struct probe *probe, const char *prog_name)
 {
     if (probe->refusal)
         return;   /* skipped: the kernel would refuse it (sema warned) */
-    if (!probe->call_count)
-        describe_probe_at(cg, probe, prog_name, probe->offset);
-    for (int i = 0; i < probe->call_count; i++)
-        describe_probe_at(cg, probe, prog_name, probe->call_offsets[i]);
+    if (!probe->site_count && !probe->at_returns)
+        describe_probe_at(cg, probe, prog_name, probe->offset, probe->cookie);
+    for (int i = 0; i < probe->site_count; i++)
+        describe_probe_at(cg, probe, prog_name, probe->site_offsets[i],
+                          cg_cookie_is_vaddr(probe) ? probe->site_vaddrs[i] : probe->cookie);
 }
 
 /* -D TAP_DEBUG_REJECT=1: a call to a helper that does not exist, which the
@@ -216,7 +217,7 @@ void cg_define_probes(struct codegen *cg)
      * attachment of each deferring syscall-entry probe. */
     size_t capacity = (size_t)script->probe_count * 2 + 1;
     for (int i = 0; i < script->probe_count; i++)
-        capacity += (size_t)script->probes[i]->call_count;
+        capacity += (size_t)script->probes[i]->site_count;
     cg->program->probes = calloc(capacity, sizeof(*cg->program->probes));
     /* Exit attachments of deferring syscall-entry probes first: attached
      * before the entries, a thread's saved record always meets its exit;

@@ -227,7 +227,7 @@ static int at_function_entry(const struct probe *probe)
     for (int i = 0; i < count; i++) {
         const struct probe *p = probe->group_count ? probe->group[i] : probe;
         const struct uprobe_site *site = p->site;
-        if (!site || !site->at_entry || site->is_return || p->call_count)
+        if (!site || !site->at_entry || site->is_return || p->site_count)
             return 0;
     }
     return 1;

@@ -69,11 +69,21 @@ void cg_target_probe_entry(struct codegen *cg, LLVMValueRef ctx)
      * load bias of a PIE or library. */
     LLVMValueRef args[1] = {ctx};
     LLVMValueRef ip = cg_helper(cg, BPF_FUNC_get_func_ip, cg->i64, args, 1);
-    copy_word(cg, REGS_BIAS_WORD, LLVMBuildSub(cg->builder, ip, cg_const(cg, (int64_t)probe->vaddr), "bias"));
+    LLVMValueRef vaddr = cg_cookie_is_vaddr(probe) ? cg_helper(cg, BPF_FUNC_get_attach_cookie, cg->i64, args, 1)
+                                                   : cg_const(cg, (int64_t)probe->vaddr);
+    copy_word(cg, REGS_BIAS_WORD, LLVMBuildSub(cg->builder, ip, vaddr, "bias"));
     if (probe->group_count > 1)
         copy_word(cg, REGS_COOKIE_WORD, cg_helper(cg, BPF_FUNC_get_attach_cookie, cg->i64, args, 1));
     if (probe->entry_count)
         restore_snapshots(cg, probe);
+}
+
+/* A probe on a function's rets runs at several pcs: each site's cookie is
+ * its file address, for the load bias, unless the cookie numbers a group
+ * (whose handlers read no target variable, so no bias). */
+int cg_cookie_is_vaddr(const struct probe *probe)
+{
+    return probe->at_returns && !probe->group_leader && probe->group_count <= 1;
 }
 
 void cg_target_probe_exit(struct codegen *cg)
@@ -502,7 +512,7 @@ static void restore_snapshots(struct codegen *cg, const struct probe *probe)
         LLVMValueRef value = LLVMBuildLoad2(cg->builder, cg->i64, at, "");
         LLVMBuildStore(cg->builder, value, cg_scratch_ptr(cg, regs_area(cg) + (uint32_t)(REGS_SNAPSHOT_WORD + i) * 8));
     }
-    if (probe->kind == PROBE_URETPROBE) {
+    if (probe->kind == PROBE_URETPROBE || probe->at_returns) {
         LLVMValueRef del[2] = {map, key};
         cg_helper(cg, BPF_FUNC_map_delete_elem, cg->i64, del, 2);
     }
@@ -513,6 +523,8 @@ const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe
     struct probe *entry = ARENA_NEW(cg->arena, struct probe);
     *entry = *ret;
     entry->kind = PROBE_UPROBE;
+    entry->at_returns = 0;
+    entry->site_count = 0;
     entry->offset = ret->entry_offset;
     entry->vaddr = ret->entry_vaddr;
     entry->group_leader = NULL;

@@ -52,8 +52,8 @@ void sema_print(FILE *out, const struct script *script)
         if (probe->kind == PROBE_UPROBE || probe->kind == PROBE_URETPROBE) {
             fprintf(out, "%s /* %s pc=0x%llx", probe->point, probe_kind_name(probe->kind),
                     (unsigned long long)probe->vaddr);
-            for (int c = 0; c < probe->call_count; c++)
-                fprintf(out, "%s0x%llx", c ? "," : " calls=", (unsigned long long)probe->call_vaddrs[c]);
+            for (int c = 0; c < probe->site_count; c++)
+                fprintf(out, "%s0x%llx", c ? "," : probe->at_returns ? " rets=" : " calls=", (unsigned long long)probe->site_vaddrs[c]);
             fprintf(out, "%s%s */", probe->sleepable ? " sleepable" : "", probe->refusal ? " skipped" : "");
         } else {
             fprintf(out, "%s /* %s */", probe->point, probe_kind_name(probe->kind));

@@ -103,10 +103,13 @@ struct probe {
     const char *function;        /* PROBE_UPROBE/URETPROBE: ppfunc() */
     void *site;                  /* PROBE_UPROBE/URETPROBE: sema's struct uprobe_site */
     /* PROBE_UPROBE at a function whose first instruction is single-stepped:
-     * the calls it sits on instead (uprobe_calls.c), or none; placement
+     * the calls it sits on instead (uprobe_calls.c), or none. A .return
+     * probe at_returns (uprobe_returns.c): a PROBE_UPROBE on the function's
+     * rets (none: a function that never returns), never at offset. Placement
      * says where it sits and why, for -v. */
-    uint64_t *call_offsets, *call_vaddrs;
-    int call_count;
+    uint64_t *site_offsets, *site_vaddrs;
+    int site_count;
+    int at_returns;
     const char *placement;
     /* PROBE_UPROBE/URETPROBE: refusal says why the kernel refuses its
      * instruction (uprobe_insn.h), or NULL; a refused probe that did not

@@ -69,6 +69,8 @@ void sema_elide_alias_stores(struct sema *s);
 void sema_plan_syscall_deferral(struct sema *s);
 /* uprobe_calls.c: moves entry probes that would be single-stepped to the calls. */
 void sema_place_entry_probes(struct sema *s);
+/* uprobe_returns.c: puts .return probes at_returns on their rets (or refuses them). */
+void sema_place_return_probes(struct sema *s);
 
 /* clone.c */
 struct expr *sema_clone_expr(struct arena *arena, const struct expr *e);

@@ -765,7 +765,8 @@ static int entry_calls_ok(struct lowering *l, struct expr *e)
  * stack frame (so recursion works): becomes target_snapshot register k. */
 /* Registers a value the entry program saves; returns its pseudo register,
  * or -1 when the probe has no room left. The key is the probed frame's CFA:
- * rsp after a return, the CFI's CFA at any other pc. */
+ * rsp after a return (uretprobe), rsp + 8 at a ret, the CFI's CFA at any
+ * other pc. */
 static int add_snapshot(struct lowering *l, struct expr *value)
 {
     struct probe *probe = l->s->probe;
@@ -774,8 +775,10 @@ static int add_snapshot(struct lowering *l, struct expr *value)
     if (!probe->entry_key) {
         struct dwarf_eval ev = l->ev;
         ev.pc = l->site->pc;
-        ev.at_entry = l->site->at_entry && !l->site->is_return;
-        probe->entry_key = l->site->is_return ? dwarf_expr_reg(&ev, 7) : dwarf_frame_cfa_expr(&ev);
+        /* at a ret, as at the entry, the CFA is rsp + 8 */
+        ev.at_entry = l->site->at_entry && (!l->site->is_return || l->site->at_returns);
+        probe->entry_key = l->site->is_return && !l->site->at_returns ? dwarf_expr_reg(&ev, 7)
+                                                                      : dwarf_frame_cfa_expr(&ev);
         if (!probe->entry_key)
             return -1;
         probe->entry_vaddr = l->site->function ? l->site->function->entry : l->site->pc;

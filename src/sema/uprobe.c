@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/strbuf.h"
+#include "sema/uprobe_returns.h"
 #include "sema/usdt.h"
 
 static int point_error(struct sema *s, struct probe_point *point, struct span span, const char *message)
@@ -528,7 +529,8 @@ struct probe *uprobe_add_site(struct sema *s, struct stmt *body, struct probe_po
     struct probe *probe = sema_new_probe(s, point, body, frame, text);
     probe->body = sema_clone_stmt(s->arena, body);
     probe->condition = point->condition ? sema_clone_expr(s->arena, point->condition) : NULL;
-    probe->kind = site->is_return ? PROBE_URETPROBE : PROBE_UPROBE;
+    probe->kind = site->is_return && !site->at_returns ? PROBE_URETPROBE : PROBE_UPROBE;
+    probe->at_returns = site->at_returns;
     probe->path = site->module->path;
     probe->function = site->function ? site->function->name : "";
     probe->site = site;
@@ -596,6 +598,7 @@ static int resolve_functions(struct sema *s, struct stmt *body, struct probe_poi
     int added = 0;
     struct probe *leader = NULL;
     int is_return = pp->suffix && strcmp(pp->suffix, "return") == 0;
+    int unwinds = is_return && uprobe_module_unwinds(m);
     int needs_prologue = reads_targets(body, point->condition);
     for (int i = 0; i < m->function_count; i++) {
         const struct dwarf_function *f = &m->functions[i];
@@ -609,6 +612,12 @@ static int resolve_functions(struct sema *s, struct stmt *body, struct probe_poi
         site->module = m;
         site->function = f;
         site->is_return = is_return;
+        if (unwinds) {
+            /* decided before lowering: the @entry key differs at a ret */
+            site->exits = ARENA_NEW(s->arena, struct function_exits);
+            uprobe_function_exits(s->arena, m, f, site->exits);
+            site->at_returns = site->exits->calls || site->exits->why_not;
+        }
         site->at_entry = is_return || !f->die_offset;
         site->pc = site->at_entry || !needs_prologue ? f->entry : dwarf_module_after_prologue(m, f);
         site->choose_entry = !site->at_entry;

@@ -7,6 +7,7 @@
 #include "sema/sema_internal.h"
 
 struct usdt_mark;
+struct function_exits;
 
 /* Where one process probe sits (struct probe.site). */
 struct uprobe_site {
@@ -17,6 +18,8 @@ struct uprobe_site {
     int choose_entry;            /* an entry probe that may move to the first instruction */
     int out_of_line;             /* .function entry of a real (not inlined) function */
     int is_return;
+    int at_returns;              /* .return on the function's rets, not a uretprobe (uprobe_returns.h) */
+    struct function_exits *exits;    /* .return in a binary that unwinds: the function's exits */
     int is_statement;
     int line;                    /* .statement: the line */
     const struct usdt_mark *mark;    /* .mark: the SDT note (usdt.h) */

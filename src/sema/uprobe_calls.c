@@ -178,11 +178,11 @@ static void apply(struct sema *s, struct probe *probe, const struct call_sites *
                                             found->why_not);
         return;
     }
-    probe->call_count = found->count;
-    probe->call_vaddrs = found->vaddrs;
-    probe->call_offsets = arena_alloc(s->arena, sizeof(*probe->call_offsets) * (size_t)found->count);
+    probe->site_count = found->count;
+    probe->site_vaddrs = found->vaddrs;
+    probe->site_offsets = arena_alloc(s->arena, sizeof(*probe->site_offsets) * (size_t)found->count);
     for (int i = 0; i < found->count; i++)
-        probe->call_offsets[i] = dwarf_module_file_offset(site->module, found->vaddrs[i]);
+        probe->site_offsets[i] = dwarf_module_file_offset(site->module, found->vaddrs[i]);
     probe->placement = arena_printf(s->arena, "at its %d call%s (the entry would be %s)", found->count,
                                     found->count == 1 ? "" : "s", entry);
     probe->refusal = NULL;
@@ -225,7 +225,9 @@ static void find_refusals(struct sema *s)
     for (int i = 0; i < s->script->probe_count; i++) {
         struct probe *probe = s->script->probes[i];
         struct uprobe_site *site = probe->site;
-        if ((probe->kind == PROBE_UPROBE || probe->kind == PROBE_URETPROBE) && site)
+        /* at rets: sema_place_return_probes checked them; the entry matters for @entry's program */
+        if ((probe->kind == PROBE_UPROBE || probe->kind == PROBE_URETPROBE) && site && !probe->refusal &&
+            (!probe->at_returns || probe->entry_count))
             probe->refusal = uprobe_insn_refusal(s->arena, site->module, site->pc);
     }
 }
@@ -269,6 +271,7 @@ static void move_to_calls(struct sema *s)
 
 void sema_place_entry_probes(struct sema *s)
 {
+    sema_place_return_probes(s);
     find_refusals(s);
     if (!s->options->entry_only)
         move_to_calls(s);

@@ -1,0 +1,2 @@
+# issue 20: a .return probe on a function an exception unwinds through (thrower throws for n % 3 == 0, main catches around middle() -> thrower()) leaves the C++ program's output and exit status alone; the handler runs once per normal return: 7 from middle, 10 from tail_caller.
+@TAP@ -e 'global n; probe process("@PROGRAMS@/t_exc").function("thrower").return { n++ } probe end { printf("returns=%d\n", n) }' -c @PROGRAMS@/t_exc

@@ -1,0 +1,45 @@
+// Exceptions unwinding through probed frames (issue 20): thrower() throws
+// for n % 3 == 0, main catches around middle() -> thrower(). A .return probe
+// on thrower or middle must leave the unwinding alone.
+#include <cstdio>
+#include <stdexcept>
+
+__attribute__((noinline)) long thrower(long n)
+{
+    if (n % 3 == 0)
+        throw std::runtime_error("multiple of three");
+    return n * 10;
+}
+
+__attribute__((noinline)) long middle(long n)
+{
+    long r = thrower(n);
+    return r + 1;
+}
+
+// Calls nothing: no exception can unwind through it.
+__attribute__((noinline)) long leaf(long n)
+{
+    return n + 1000;
+}
+
+// A tail call at -O2 (jmp thrower): its frame is gone before thrower returns.
+__attribute__((noinline)) long tail_caller(long n)
+{
+    return thrower(3 * n + 1);
+}
+
+int main()
+{
+    long sum = 0, caught = 0, tails = 0;
+    for (long n = 1; n <= 10; n++) {
+        try {
+            sum += middle(n);
+        } catch (const std::runtime_error &e) {
+            caught++;
+        }
+        tails += tail_caller(n) + leaf(n);
+    }
+    std::printf("sum=%ld caught=%ld tails=%ld\n", sum, caught, tails);
+    return caught == 3 ? 0 : 1;
+}
