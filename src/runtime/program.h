@@ -248,6 +248,7 @@ struct program {
     struct program_map *maps;
     int map_count;
     int hist_elision;        /* HIST_ELISION */
+    int bpf_isa;             /* the BPF instruction set the object needs (LLVM's cpu vN) */
     int user_frames;         /* a probe captures user frames as build-id + offset (print_ubacktrace ...):
                               * the runtime follows file mappings to name them (mappings.c) */
 };

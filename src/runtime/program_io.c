@@ -8,6 +8,7 @@
  *       SEQ_OFFSET PRINT_AT_END HIST START STOP INTERVAL BUCKETS
  *   hist_elision N
  *   user_frames 0|1
+ *   bpf_isa N          (absent: 4, what tap compiled for before it asked the kernel)
  * Strings are C-quoted; `-` is NULL. */
 #include "runtime/program_io.h"
 
@@ -106,6 +107,7 @@ char *program_serialize(const struct program *program, size_t *length)
         put_map(&out, &program->maps[i]);
     strbuf_printf(&out, "hist_elision %d\n", program->hist_elision);
     strbuf_printf(&out, "user_frames %d\n", program->user_frames);
+    strbuf_printf(&out, "bpf_isa %d\n", program->bpf_isa);
     *length = out.len;
     return out.data;
 }
@@ -285,6 +287,8 @@ static int read_line(struct reader *r, struct program *program)
         program->hist_elision = (int)read_number(r);
     else if (IS("user_frames"))
         program->user_frames = read_number(r) != 0;
+    else if (IS("bpf_isa"))
+        program->bpf_isa = (int)read_number(r);
     else
         r->failed = 1;
 #undef IS
@@ -308,6 +312,7 @@ int program_deserialize(struct program *program, const char *text, size_t length
     }
     program->string_size = string_size;
     program->state_offset = state_offset;
+    program->bpf_isa = 4;
     r.at = memchr(text, '\n', length);
     if (!r.at) {
         snprintf(error, error_size, "its metadata is damaged");

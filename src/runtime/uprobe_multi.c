@@ -31,7 +31,11 @@ static int sys_bpf(int command, unsigned char *attr, size_t size)
     return (int)syscall(SYS_bpf, command, attr, size);
 }
 
-/* Whether the kernel loads a program of the uprobe_multi attach type. */
+/* Whether the kernel makes uprobe_multi links, asked as libbpf's
+ * probe_uprobe_multi_link does: a kernel without them loads the program
+ * anyway (6.1 ignores a kprobe program's attach type), so a link is made on
+ * "/", which a kernel with them refuses as no regular file (EBADF) and one
+ * without as an unknown attach type (EINVAL). */
 int uprobe_multi_supported(void)
 {
     struct bpf_insn insns[2] = {
@@ -48,8 +52,12 @@ int uprobe_multi_supported(void)
     int fd = (int)syscall(SYS_bpf, BPF_PROG_LOAD, &attr, sizeof(attr));
     if (fd < 0)
         return 0;
+    uint64_t offset = 0;
+    int link = uprobe_multi_attach(fd, "/", &offset, NULL, NULL, 1, 0);
+    if (link >= 0)
+        close(link);
     close(fd);
-    return 1;
+    return link == -EBADF;
 }
 
 /* Returns the link fd, or -errno. */

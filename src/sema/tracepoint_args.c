@@ -4,8 +4,9 @@
  * raw tracepoint program: its context is the arguments as u64s, and
  * members are read with bpf_probe_read_kernel, which this kernel allows
  * under integrity lockdown (fentry and tp_btf's typed direct loads are
- * not needed). Argument names come from the BTF of `__probestub_NAME`,
- * which has the tracepoint's prototype with named parameters. */
+ * not needed). Argument names come from the BTF of `__probestub_NAME` or
+ * `__traceiter_NAME` (btf_types.h), which have the tracepoint's prototype
+ * with named parameters. */
 #include <stdlib.h>
 #include <string.h>
 
