@@ -23,7 +23,7 @@ struct kplace {
     int type_id;
 };
 
-static struct btf *kernel_btf(struct sema *s)
+struct btf *sema_kernel_btf(struct sema *s)
 {
     if (!s->kernel_btf && !s->kernel_btf_failed) {
         s->kernel_btf = btf__load_vmlinux_btf();
@@ -225,7 +225,7 @@ static int find_argument(struct btf *btf, const struct btf_type *proto, const ch
 
 int tracepoint_has_argument(struct sema *s, const char *tracepoint, const char *name)
 {
-    struct btf *btf = kernel_btf(s);
+    struct btf *btf = sema_kernel_btf(s);
     const struct btf_type *proto = btf ? btf_tracepoint_prototype(btf, tracepoint) : NULL;
     int type_id;
     return proto && find_argument(btf, proto, name, &type_id) >= 0;
@@ -233,7 +233,7 @@ int tracepoint_has_argument(struct sema *s, const char *tracepoint, const char *
 
 const char *tracepoint_argument_names(struct sema *s, const char *tracepoint)
 {
-    struct btf *btf = kernel_btf(s);
+    struct btf *btf = sema_kernel_btf(s);
     const struct btf_type *proto = btf ? btf_tracepoint_prototype(btf, tracepoint) : NULL;
     struct strbuf sb;
     strbuf_init(&sb);
@@ -246,7 +246,7 @@ const char *tracepoint_argument_names(struct sema *s, const char *tracepoint)
 
 int tracepoint_lower_argument(struct sema *s, struct probe *probe, struct expr *e)
 {
-    struct btf *btf = kernel_btf(s);
+    struct btf *btf = sema_kernel_btf(s);
     if (!btf)
         return place_error(s, e->span, arena_printf(s->arena, "$%s: tracepoint arguments need the kernel's BTF "
                                                     "(/sys/kernel/btf/vmlinux), which cannot be read",
