@@ -32,6 +32,18 @@ int kernel_check_floor(char *error, size_t error_size)
     return -1;
 }
 
+int kernel_load_test_program(int prog_type, int expected_attach_type, const struct bpf_insn *insns, int count)
+{
+    union bpf_attr attr;
+    memset(&attr, 0, sizeof(attr));
+    attr.prog_type = (uint32_t)prog_type;
+    attr.expected_attach_type = (uint32_t)expected_attach_type;
+    attr.insns = (uint64_t)(uintptr_t)insns;
+    attr.insn_cnt = (uint32_t)count;
+    attr.license = (uint64_t)(uintptr_t)"GPL";
+    return (int)syscall(SYS_bpf, BPF_PROG_LOAD, &attr, sizeof(attr));
+}
+
 /* r0 = 0; <the set's newest instruction on r0>; exit */
 static int loads(struct bpf_insn probe)
 {
@@ -40,13 +52,7 @@ static int loads(struct bpf_insn probe)
         probe,
         {.code = BPF_JMP | BPF_EXIT},
     };
-    union bpf_attr attr;
-    memset(&attr, 0, sizeof(attr));
-    attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
-    attr.insns = (uint64_t)(uintptr_t)insns;
-    attr.insn_cnt = 3;
-    attr.license = (uint64_t)(uintptr_t)"GPL";
-    int fd = (int)syscall(SYS_bpf, BPF_PROG_LOAD, &attr, sizeof(attr));
+    int fd = kernel_load_test_program(BPF_PROG_TYPE_SOCKET_FILTER, 0, insns, 3);
     if (fd < 0)
         return 0;
     close(fd);

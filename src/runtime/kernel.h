@@ -19,6 +19,11 @@ int kernel_check_floor(char *error, size_t error_size);
  * 2; 0 when it loads no program at all (no privilege). */
 int kernel_bpf_isa(void);
 
+/* Loads a GPL program of that type for a feature probe: its fd, or -1 with
+ * errno. */
+struct bpf_insn;
+int kernel_load_test_program(int prog_type, int expected_attach_type, const struct bpf_insn *insns, int count);
+
 /* The first kernel release with instruction set isa: "6.6" for 4. */
 const char *kernel_isa_release(int isa);
 

@@ -11,6 +11,7 @@
 
 #include <linux/bpf.h>
 
+#include "runtime/kernel.h"
 #include "runtime/session.h"
 
 #define ATTACH_TYPE_UPROBE_MULTI 48
@@ -42,14 +43,7 @@ int uprobe_multi_supported(void)
         {.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0},
         {.code = BPF_JMP | BPF_EXIT},
     };
-    union bpf_attr attr;
-    memset(&attr, 0, sizeof(attr));
-    attr.prog_type = BPF_PROG_TYPE_KPROBE;
-    attr.insns = (uint64_t)(uintptr_t)insns;
-    attr.insn_cnt = 2;
-    attr.license = (uint64_t)(uintptr_t)"GPL";
-    attr.expected_attach_type = ATTACH_TYPE_UPROBE_MULTI;
-    int fd = (int)syscall(SYS_bpf, BPF_PROG_LOAD, &attr, sizeof(attr));
+    int fd = kernel_load_test_program(BPF_PROG_TYPE_KPROBE, ATTACH_TYPE_UPROBE_MULTI, insns, 2);
     if (fd < 0)
         return 0;
     uint64_t offset = 0;
