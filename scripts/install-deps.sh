@@ -17,6 +17,11 @@ packages=(
   systemtap-sdt-dev   # sys/sdt.h for the USDT test programs
   clang-19 libclang-rt-19-dev   # the libFuzzer harnesses (tests/fuzz) that CI runs briefly
 )
+# The VM stage (tests/vm): Debian's kernels booted under QEMU with a busybox
+# initramfs; their modules come compressed (xz, zstd). TAP_VM=0 skips it.
+if [[ ${TAP_VM:-1} != 0 ]]; then
+  packages+=(qemu-system-x86 busybox-static kmod cpio xz-utils zstd)
+fi
 
 if [[ $(id -u) -ne 0 ]]; then
   echo "install-deps.sh: must run as root (it calls apt-get install)" >&2

@@ -16,6 +16,7 @@
 #include "base/diag.h"
 #include "codegen/codegen.h"
 #include "parser/parse.h"
+#include "runtime/kernel.h"
 #include "runtime/program.h"
 #include "runtime/program_io.h"
 #include "runtime/runtime.h"
@@ -462,6 +463,11 @@ static struct program *tap_compile(struct arena *arena, struct diags *diags, str
     opts->codegen.object_ms = &object_ms;
     opts->codegen.cache_dir = cache_dir(opts);
     opts->codegen.cached_object = &cached_object;
+    /* what this kernel loads; none loads without privilege: the newest, and
+     * --run checks the object against the kernel it runs on */
+    opts->codegen.bpf_isa = kernel_bpf_isa();
+    if (!opts->codegen.bpf_isa)
+        opts->codegen.bpf_isa = 4;
     struct program *program = codegen_emit(arena, diags, script, &opts->codegen);
     if (!program)
         return NULL;
@@ -506,13 +512,29 @@ static int run_compiled(struct program *program, struct options *opts, struct ar
     return run_program(program, opts);
 }
 
+/* An object compiled on a newer kernel may use instructions this one lacks. */
+static int check_bpf_isa(const struct program *program, char *error, size_t error_size)
+{
+    int isa = kernel_bpf_isa();
+    if (!isa || isa >= program->bpf_isa)
+        return 0;
+    struct utsname name;
+    snprintf(error, error_size,
+             "the object uses BPF instruction set v%d (kernel %s or later) and kernel %s takes v%d: "
+             "compile the script again on this kernel",
+             program->bpf_isa, kernel_isa_release(program->bpf_isa), uname(&name) == 0 ? name.release : "?",
+             isa);
+    return -1;
+}
+
 /* --run: the object carries its own metadata; the probed binaries must be the
  * ones it was compiled against. */
 static int run_object(struct options *opts)
 {
     char error[512];
     struct program *program = program_read_object(opts->run_object, error, sizeof(error));
-    if (!program || program_check_build_ids(program, error, sizeof(error)) < 0) {
+    if (!program || program_check_build_ids(program, error, sizeof(error)) < 0 ||
+        check_bpf_isa(program, error, sizeof(error)) < 0) {
         fprintf(stderr, "ERROR: --run: %s\n", error);
         program_free(program);
         return 1;
@@ -553,6 +575,12 @@ int main(int argc, char **argv)
         dwarf_modules_close(&modules);
         arena_free(&arena);
         return status;
+    }
+    char too_old[256];
+    if ((opts.run_object || opts.last_pass >= 3) && kernel_check_floor(too_old, sizeof(too_old)) < 0) {
+        fprintf(stderr, "ERROR: %s\n", too_old);
+        arena_free(&arena);
+        return 1;
     }
     if (opts.run_object) {
         arena_free(&arena);

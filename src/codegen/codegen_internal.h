@@ -93,6 +93,7 @@ struct codegen {
     LLVMModuleRef module;
     LLVMBuilderRef builder;
     LLVMTargetMachineRef machine;
+    char cpu[8];                 /* the BPF cpu compiled for: "v4" */
     LLVMTargetDataRef layout;
     LLVMDIBuilderRef di;
     LLVMMetadataRef di_file, di_unit, di_long, di_int, di_char, di_ptr;
@@ -189,6 +190,7 @@ void cg_user_bytes(struct codegen *cg, struct span span, LLVMValueRef address, L
 /* expr.c */
 LLVMValueRef cg_expr(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_condition(struct codegen *cg, struct expr *e);   /* i1 */
+LLVMValueRef cg_signed_divide(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs, int is_modulo);
 int cg_is_builtin_call(const struct expr *call);
 
 /* stmt.c */

@@ -180,8 +180,12 @@ static int setup_target(struct codegen *cg)
         LLVMDisposeMessage(error);
         return -1;
     }
-    /* v4: signed division and sign-extending loads; kernels >= 6.6 have it. */
-    cg->machine = LLVMCreateTargetMachine(target, "bpfel", "v4", "", LLVMCodeGenLevelDefault,
+    /* v4 has signed division and sign-extending moves and loads (kernels >=
+     * 6.6); older kernels get v3 or v2, and a program that must have v4's
+     * signed division gets a libcall LLVM reports. */
+    snprintf(cg->cpu, sizeof(cg->cpu), "v%d", cg->options->bpf_isa ? cg->options->bpf_isa : 4);
+    cg->program->bpf_isa = cg->options->bpf_isa ? cg->options->bpf_isa : 4;
+    cg->machine = LLVMCreateTargetMachine(target, "bpfel", cg->cpu, "", LLVMCodeGenLevelDefault,
                                           LLVMRelocDefault, LLVMCodeModelDefault);
     cg->layout = LLVMCreateTargetDataLayout(cg->machine);
     /* Triple and data layout before any IR, or 64-bit accesses get split. */
@@ -247,7 +251,7 @@ static int optimize_and_emit(struct codegen *cg, double started)
     LLVMDIBuilderFinalize(cg->di);
     /* -p3 prints the optimised IR, so it runs the passes */
     struct object_cache_key key;
-    int cacheable = cg->options->cache_dir && !cg->options->ir_out && object_cache_key(cg->module, &key) == 0;
+    int cacheable = cg->options->cache_dir && !cg->options->ir_out && object_cache_key(cg->module, cg->cpu, &key) == 0;
     if (cacheable && load_cached(cg, &key) == 0) {
         if (cg->options->translate_ms)
             *cg->options->translate_ms = now_ms() - started;

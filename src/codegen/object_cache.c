@@ -1,13 +1,14 @@
 /* Keys of the compile cache (object_cache.h); the entries themselves are
  * base/disk_cache.c's. */
 #include <stdio.h>
+#include <string.h>
 
 #include <llvm-c/BitWriter.h>
 
 #include "base/disk_cache.h"
 #include "codegen/object_cache.h"
 
-int object_cache_key(LLVMModuleRef module, struct object_cache_key *key)
+int object_cache_key(LLVMModuleRef module, const char *cpu, struct object_cache_key *key)
 {
     struct sha256 hash;
     if (disk_cache_key_begin(&hash) != 0)
@@ -15,6 +16,7 @@ int object_cache_key(LLVMModuleRef module, struct object_cache_key *key)
     unsigned version[3];
     LLVMGetVersion(&version[0], &version[1], &version[2]);
     sha256_update(&hash, version, sizeof(version));
+    sha256_update(&hash, cpu, strlen(cpu) + 1);
     LLVMMemoryBufferRef bitcode = LLVMWriteBitcodeToMemoryBuffer(module);
     sha256_update(&hash, LLVMGetBufferStart(bitcode), LLVMGetBufferSize(bitcode));
     LLVMDisposeMemoryBuffer(bitcode);

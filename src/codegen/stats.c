@@ -92,14 +92,14 @@ static void welford_add(struct codegen *cg, struct cg_array *a, LLVMValueRef ele
     LLVMValueRef scaled = LLVMBuildShl(b, v, cg_const(cg, a->variance_shift), "");
     LLVMValueRef avg = load(cg, field_ptr(cg, elem, FIELD_AVG_S));
     LLVMValueRef delta = LLVMBuildSExt(b, LLVMBuildTrunc(b, LLVMBuildSub(b, scaled, avg, ""), cg->i32, ""), cg->i64, "");
-    LLVMValueRef new_avg = LLVMBuildAdd(b, avg, LLVMBuildSDiv(b, delta, LLVMBuildAdd(b, count, cg_const(cg, 1), ""), ""), "");
+    LLVMValueRef new_avg = LLVMBuildAdd(b, avg, cg_signed_divide(cg, delta, LLVMBuildAdd(b, count, cg_const(cg, 1), ""), 0), "");
     new_avg = LLVMBuildSelect(b, first, scaled, new_avg, "");
     LLVMValueRef m2 = LLVMBuildAdd(b, load(cg, field_ptr(cg, elem, FIELD_M2)),
                                    LLVMBuildMul(b, delta, LLVMBuildSub(b, scaled, new_avg, ""), ""), "");
     m2 = LLVMBuildSelect(b, first, cg_const(cg, 0), m2, "");
     LLVMValueRef divisor = LLVMBuildSelect(b, first, cg_const(cg, 1), count, "");
     LLVMValueRef variance = LLVMBuildSelect(b, first, load(cg, field_ptr(cg, elem, FIELD_VARIANCE_S)),
-                                            LLVMBuildSDiv(b, m2, divisor, ""), "");
+                                            cg_signed_divide(cg, m2, divisor, 0), "");
     LLVMBuildStore(b, new_avg, field_ptr(cg, elem, FIELD_AVG_S));
     LLVMBuildStore(b, m2, field_ptr(cg, elem, FIELD_M2));
     LLVMBuildStore(b, variance, field_ptr(cg, elem, FIELD_VARIANCE_S));
@@ -261,7 +261,7 @@ LLVMValueRef cg_stat_value(struct codegen *cg, struct cg_array *a, LLVMValueRef 
     case STAT_SUM: return load(cg, field_ptr(cg, acc, FIELD_SUM));
     case STAT_MIN: return load(cg, field_ptr(cg, acc, FIELD_MIN));
     case STAT_MAX: return load(cg, field_ptr(cg, acc, FIELD_MAX));
-    case STAT_AVG: return LLVMBuildSDiv(b, load(cg, field_ptr(cg, acc, FIELD_SUM)), safe, "");
+    case STAT_AVG: return cg_signed_divide(cg, load(cg, field_ptr(cg, acc, FIELD_SUM)), safe, 0);
     case STAT_VARIANCE: return variance(cg, a, key, acc, count);
     default: return count;
     }
@@ -308,14 +308,14 @@ static LLVMValueRef variance(struct codegen *cg, struct cg_array *a, LLVMValueRe
                                         cg_const(cg, 1), count, "");
     LLVMValueRef scaled_sum = LLVMBuildShl(b, load(cg, field_ptr(cg, acc, FIELD_SUM)),
                                            cg_const(cg, a->variance_shift), "");
-    struct variance_visit visit = {LLVMBuildSDiv(b, scaled_sum, some, ""),
+    struct variance_visit visit = {cg_signed_divide(cg, scaled_sum, some, 0),
                                    cg_scratch_ptr(cg, cg_alloc_scratch(cg, 8))};
     LLVMBuildStore(b, cg_const(cg, 0), visit.total);
     for_each_cpu_elem(cg, a, key, variance_one, &visit);
     LLVMValueRef less = LLVMBuildSub(b, count, cg_const(cg, 1), "");
     LLVMValueRef single = LLVMBuildICmp(b, LLVMIntSLE, less, cg_const(cg, 0), "");
-    LLVMValueRef scaled = LLVMBuildSDiv(b, load(cg, visit.total),
-                                        LLVMBuildSelect(b, single, cg_const(cg, 1), less, ""), "");
+    LLVMValueRef scaled = cg_signed_divide(cg, load(cg, visit.total),
+                                        LLVMBuildSelect(b, single, cg_const(cg, 1), less, ""), 0);
     scaled = LLVMBuildSelect(b, single, cg_const(cg, 0), scaled, "");
     return LLVMBuildAShr(b, scaled, cg_const(cg, 2 * a->variance_shift), "");
 }
@@ -344,7 +344,7 @@ LLVMValueRef cg_stat_extract(struct codegen *cg, struct expr *e)
     switch (e->stat.op) {
     case STAT_MIN: return load(cg, field_ptr(cg, acc, FIELD_MIN));
     case STAT_MAX: return load(cg, field_ptr(cg, acc, FIELD_MAX));
-    case STAT_AVG: return LLVMBuildSDiv(cg->builder, load(cg, field_ptr(cg, acc, FIELD_SUM)), count, "");
+    case STAT_AVG: return cg_signed_divide(cg, load(cg, field_ptr(cg, acc, FIELD_SUM)), count, 0);
     case STAT_VARIANCE: return variance(cg, a, key, acc, count);
     default: return cg_const(cg, 0);
     }

@@ -69,6 +69,14 @@ void cg_target_probe_entry(struct codegen *cg, LLVMValueRef ctx)
      * load bias of a PIE or library. */
     LLVMValueRef args[1] = {ctx};
     LLVMValueRef ip = cg_helper(cg, BPF_FUNC_get_func_ip, cg->i64, args, 1);
+    if (probe->kind == PROBE_UPROBE) {
+        /* Before 6.6 it answers 0 for uprobes; an entry probe's handler then
+         * runs with regs->ip at the probed address (the kernel has stepped
+         * back over its int3: measured on 6.1). A uretprobe's regs->ip is
+         * the return address: no fallback there. */
+        LLVMValueRef trap = LLVMBuildLoad2(cg->builder, cg->i64, byte_offset(cg, ctx, 128), "trap");
+        ip = LLVMBuildSelect(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, ip, cg_const(cg, 0), ""), trap, ip, "");
+    }
     LLVMValueRef vaddr = cg_cookie_is_vaddr(probe) ? cg_helper(cg, BPF_FUNC_get_attach_cookie, cg->i64, args, 1)
                                                    : cg_const(cg, (int64_t)probe->vaddr);
     copy_word(cg, REGS_BIAS_WORD, LLVMBuildSub(cg->builder, ip, vaddr, "bias"));
@@ -97,19 +105,33 @@ void cg_target_probe_exit(struct codegen *cg)
 }
 
 /* An instruction and, after it, whatever only it used (a load from ctx, a
- * helper call, an address). */
+ * helper call, an address). A worklist, not recursion: a value two erased
+ * instructions share (the ip a select tests and picks) goes once, when its
+ * last user has gone. */
 static void erase_with_operands(LLVMValueRef inst)
 {
-    LLVMValueRef operands[4];
-    int count = LLVMGetNumOperands(inst);
-    if (count > 4)
-        count = 4;
-    for (int i = 0; i < count; i++)
-        operands[i] = LLVMGetOperand(inst, (unsigned)i);
-    LLVMInstructionEraseFromParent(inst);
-    for (int i = 0; i < count; i++)
-        if (LLVMIsAInstruction(operands[i]) && !LLVMGetFirstUse(operands[i]))
-            erase_with_operands(operands[i]);
+    LLVMValueRef work[64];
+    int count = 0;
+    work[count++] = inst;
+    while (count) {
+        LLVMValueRef next = work[--count];
+        if (LLVMGetFirstUse(next))
+            continue;
+        LLVMValueRef operands[4];
+        int operand_count = LLVMGetNumOperands(next);
+        if (operand_count > 4)
+            operand_count = 4;
+        for (int i = 0; i < operand_count; i++)
+            operands[i] = LLVMGetOperand(next, (unsigned)i);
+        LLVMInstructionEraseFromParent(next);
+        for (int i = 0; i < operand_count; i++) {
+            int queued = !LLVMIsAInstruction(operands[i]) || count == 64;
+            for (int j = 0; j < count && !queued; j++)
+                queued = work[j] == operands[i];
+            if (!queued)
+                work[count++] = operands[i];
+        }
+    }
 }
 
 void cg_target_drop_unread_copies(struct codegen *cg)

@@ -258,6 +258,7 @@ struct program {
     int map_count;
     int hist_elision;        /* HIST_ELISION */
     int64_t max_errors;      /* MAXERRORS: runtime errors the session survives; the next ends it */
+    int bpf_isa;             /* the BPF instruction set the object needs (LLVM's cpu vN) */
     int user_frames;         /* a probe captures user frames as build-id + offset (print_ubacktrace ...):
                               * the runtime follows file mappings to name them (mappings.c) */
 };

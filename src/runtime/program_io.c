@@ -10,6 +10,7 @@
  *   hist_elision N
  *   user_frames 0|1
  *   max_errors N
+ *   bpf_isa N          (absent: 4, what tap compiled for before it asked the kernel)
  * Strings are C-quoted; `-` is NULL. */
 #include "runtime/program_io.h"
 
@@ -110,6 +111,7 @@ char *program_serialize(const struct program *program, size_t *length)
     strbuf_printf(&out, "hist_elision %d\n", program->hist_elision);
     strbuf_printf(&out, "user_frames %d\n", program->user_frames);
     strbuf_printf(&out, "max_errors %lld\n", (long long)program->max_errors);
+    strbuf_printf(&out, "bpf_isa %d\n", program->bpf_isa);
     *length = out.len;
     return out.data;
 }
@@ -292,6 +294,8 @@ static int read_line(struct reader *r, struct program *program)
         program->user_frames = read_number(r) != 0;
     else if (IS("max_errors"))
         program->max_errors = read_number(r);
+    else if (IS("bpf_isa"))
+        program->bpf_isa = (int)read_number(r);
     else
         r->failed = 1;
 #undef IS
@@ -315,6 +319,7 @@ int program_deserialize(struct program *program, const char *text, size_t length
     }
     program->string_size = string_size;
     program->state_offset = state_offset;
+    program->bpf_isa = 4;
     r.at = memchr(text, '\n', length);
     if (!r.at) {
         snprintf(error, error_size, "its metadata is damaged");

@@ -11,6 +11,7 @@
 
 #include <linux/bpf.h>
 
+#include "runtime/kernel.h"
 #include "runtime/session.h"
 
 #define ATTACH_TYPE_UPROBE_MULTI 48
@@ -31,25 +32,26 @@ static int sys_bpf(int command, unsigned char *attr, size_t size)
     return (int)syscall(SYS_bpf, command, attr, size);
 }
 
-/* Whether the kernel loads a program of the uprobe_multi attach type. */
+/* Whether the kernel makes uprobe_multi links, asked as libbpf's
+ * probe_uprobe_multi_link does: a kernel without them loads the program
+ * anyway (6.1 ignores a kprobe program's attach type), so a link is made on
+ * "/", which a kernel with them refuses as no regular file (EBADF) and one
+ * without as an unknown attach type (EINVAL). */
 int uprobe_multi_supported(void)
 {
     struct bpf_insn insns[2] = {
         {.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0},
         {.code = BPF_JMP | BPF_EXIT},
     };
-    union bpf_attr attr;
-    memset(&attr, 0, sizeof(attr));
-    attr.prog_type = BPF_PROG_TYPE_KPROBE;
-    attr.insns = (uint64_t)(uintptr_t)insns;
-    attr.insn_cnt = 2;
-    attr.license = (uint64_t)(uintptr_t)"GPL";
-    attr.expected_attach_type = ATTACH_TYPE_UPROBE_MULTI;
-    int fd = (int)syscall(SYS_bpf, BPF_PROG_LOAD, &attr, sizeof(attr));
+    int fd = kernel_load_test_program(BPF_PROG_TYPE_KPROBE, ATTACH_TYPE_UPROBE_MULTI, insns, 2);
     if (fd < 0)
         return 0;
+    uint64_t offset = 0;
+    int link = uprobe_multi_attach(fd, "/", &offset, NULL, NULL, 1, 0);
+    if (link >= 0)
+        close(link);
     close(fd);
-    return 1;
+    return link == -EBADF;
 }
 
 /* Returns the link fd, or -errno. */

@@ -16,9 +16,15 @@ const struct btf_type *btf_stub_prototype(const struct btf *btf, int stub_id)
 
 const struct btf_type *btf_tracepoint_prototype(const struct btf *btf, const char *tracepoint)
 {
-    char name[256];
-    snprintf(name, sizeof(name), "%s%s", BTF_STUB_PREFIX, tracepoint);
-    return btf_stub_prototype(btf, btf__find_by_name_kind(btf, name, BTF_KIND_FUNC));
+    static const char *const prefixes[] = {BTF_STUB_PREFIX, BTF_ITER_PREFIX};
+    for (int i = 0; i < 2; i++) {
+        char name[256];
+        snprintf(name, sizeof(name), "%s%s", prefixes[i], tracepoint);
+        const struct btf_type *proto = btf_stub_prototype(btf, btf__find_by_name_kind(btf, name, BTF_KIND_FUNC));
+        if (proto)
+            return proto;
+    }
+    return NULL;
 }
 
 static void spell_function_pointer(struct strbuf *sb, const struct btf *btf, const struct btf_type *proto)

@@ -8,11 +8,14 @@ struct btf;
 struct btf_type;
 struct strbuf;
 
-/* The FUNC_PROTO of `__probestub_NAME` (the tracepoint's arguments after the
- * probe's private data, named), or NULL when BTF has none. */
+/* The FUNC_PROTO of a function the kernel declares with the tracepoint's
+ * prototype after a `void *__data` (its arguments named), or NULL when BTF
+ * has none: `__probestub_NAME` (6.4 on), else `__traceiter_NAME` (5.10 on;
+ * 6.1 has no stubs, and its `__bpf_trace_*` are named after event classes). */
 const struct btf_type *btf_tracepoint_prototype(const struct btf *btf, const char *tracepoint);
-/* The same from the id of the FUNC `__probestub_NAME` (0: none). */
+/* The same from the id of such a FUNC (0: none). */
 #define BTF_STUB_PREFIX "__probestub_"
+#define BTF_ITER_PREFIX "__traceiter_"
 const struct btf_type *btf_stub_prototype(const struct btf *btf, int stub_id);
 
 /* Typedef names as written, qualifiers after what they qualify. */

@@ -63,7 +63,8 @@ struct trace_listing {
     struct lines lines;
     int with_variables;
     struct btf *btf;             /* vmlinux, NULL when it cannot be read */
-    struct stub *stubs;          /* its __probestub_* functions, sorted by tracepoint name */
+    struct stub *stubs;          /* its __probestub_* and __traceiter_* functions (the same
+                                    prototypes), sorted by tracepoint name */
     int stub_count;
 };
 
@@ -76,13 +77,17 @@ static int compare_stubs(const void *a, const void *b)
 static void index_stubs(struct trace_listing *l)
 {
     int types = l->btf ? (int)btf__type_cnt(l->btf) : 0;
-    size_t prefix = strlen(BTF_STUB_PREFIX);
+    size_t stub = strlen(BTF_STUB_PREFIX), iter = strlen(BTF_ITER_PREFIX);
     l->stubs = malloc(sizeof(*l->stubs) * (size_t)(types ? types : 1));
     for (int id = 1; id < types; id++) {
         const struct btf_type *t = btf__type_by_id(l->btf, (unsigned)id);
         const char *name = btf__name_by_offset(l->btf, t->name_off);
-        if (btf_is_func(t) && strncmp(name, BTF_STUB_PREFIX, prefix) == 0)
-            l->stubs[l->stub_count++] = (struct stub){name + prefix, id};
+        if (!btf_is_func(t))
+            continue;
+        if (strncmp(name, BTF_STUB_PREFIX, stub) == 0)
+            l->stubs[l->stub_count++] = (struct stub){name + stub, id};
+        else if (strncmp(name, BTF_ITER_PREFIX, iter) == 0)
+            l->stubs[l->stub_count++] = (struct stub){name + iter, id};
     }
     qsort(l->stubs, (size_t)l->stub_count, sizeof(*l->stubs), compare_stubs);
 }

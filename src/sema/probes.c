@@ -98,21 +98,18 @@ static int resolve_timer(struct sema *s, struct probe_point *point, struct probe
     return point_error(s, point, unit->span, "while resolving probe point: unknown timer unit %s", unit->name);
 }
 
+/* kernel.function, kernel.statement, module(...) and kprobe.*: tap does not
+ * attach kernel functions; the reason says what this kernel offers. */
 static int resolve_unavailable(struct sema *s, struct probe_point *point, struct probe *probe)
 {
+    (void)probe;
     struct probe_component *c = point->components;
-    if (strcmp(c->name, "kernel") == 0 && c->next &&
-        (strcmp(c->next->name, "function") == 0 || strcmp(c->next->name, "statement") == 0))
-        return point_error(s, point, c->span,
-                           "probe point %s needs kprobes or BPF trampolines: this kernel has no kprobes "
-                           "(CONFIG_KPROBES is off) and refuses fentry programs (lockdown)",
-                           sema_point_text(s, point));
-    if (strcmp(c->name, "module") == 0 || strcmp(c->name, "kprobe") == 0)
-        return point_error(s, point, c->span,
-                           "probe point %s needs kprobes, which this kernel does not have",
-                           sema_point_text(s, point));
-    return point_error(s, point, c->span, "while resolving probe point: %s is not supported yet",
-                       sema_point_text(s, point));
+    int usable;
+    const char *support = sema_kernel_function_support(s, &usable);
+    const char *text = arena_printf(s->arena, "probe point %s needs kprobes or BPF trampolines: this kernel %s%s",
+                                    sema_point_text(s, point), support,
+                                    usable ? ", but tap does not attach kernel functions yet" : "");
+    return point_error(s, point, c->span, "%s", text);
 }
 
 /* kernel.trace("...") is a tracepoint; everything else under kernel needs kprobes. */

@@ -99,7 +99,12 @@ int tracepoint_lower_argument(struct sema *s, struct probe *probe, struct expr *
 /* "$preempt, $prev, ..." ("" without BTF or prototype) */
 const char *tracepoint_argument_names(struct sema *s, const char *tracepoint);
 int tracepoint_has_argument(struct sema *s, const char *tracepoint, const char *name);
+struct btf *sema_kernel_btf(struct sema *s);   /* vmlinux BTF, loaded on first use; NULL: none */
 void sema_release_kernel_btf(struct sema *s);
+/* kernel_functions.c: what this kernel offers to probe its functions, from
+ * checks ("has no kprobes (...) and refuses fentry programs (...)"); *usable
+ * is set when it has kprobes or loads fentry programs. */
+const char *sema_kernel_function_support(struct sema *s, int *usable);
 /* A string literal node, and `lhs . rhs` (just rhs when lhs is NULL): for
  * the strings target lowering builds ($$vars, $$name). */
 struct expr *sema_string_expr(struct sema *s, struct span span, const char *text);

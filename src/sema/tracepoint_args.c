@@ -4,8 +4,9 @@
  * raw tracepoint program: its context is the arguments as u64s, and
  * members are read with bpf_probe_read_kernel, which this kernel allows
  * under integrity lockdown (fentry and tp_btf's typed direct loads are
- * not needed). Argument names come from the BTF of `__probestub_NAME`,
- * which has the tracepoint's prototype with named parameters. */
+ * not needed). Argument names come from the BTF of `__probestub_NAME` or
+ * `__traceiter_NAME` (btf_types.h), which have the tracepoint's prototype
+ * with named parameters. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,7 +23,7 @@ struct kplace {
     int type_id;
 };
 
-static struct btf *kernel_btf(struct sema *s)
+struct btf *sema_kernel_btf(struct sema *s)
 {
     if (!s->kernel_btf && !s->kernel_btf_failed) {
         s->kernel_btf = btf__load_vmlinux_btf();
@@ -224,7 +225,7 @@ static int find_argument(struct btf *btf, const struct btf_type *proto, const ch
 
 int tracepoint_has_argument(struct sema *s, const char *tracepoint, const char *name)
 {
-    struct btf *btf = kernel_btf(s);
+    struct btf *btf = sema_kernel_btf(s);
     const struct btf_type *proto = btf ? btf_tracepoint_prototype(btf, tracepoint) : NULL;
     int type_id;
     return proto && find_argument(btf, proto, name, &type_id) >= 0;
@@ -232,7 +233,7 @@ int tracepoint_has_argument(struct sema *s, const char *tracepoint, const char *
 
 const char *tracepoint_argument_names(struct sema *s, const char *tracepoint)
 {
-    struct btf *btf = kernel_btf(s);
+    struct btf *btf = sema_kernel_btf(s);
     const struct btf_type *proto = btf ? btf_tracepoint_prototype(btf, tracepoint) : NULL;
     struct strbuf sb;
     strbuf_init(&sb);
@@ -245,7 +246,7 @@ const char *tracepoint_argument_names(struct sema *s, const char *tracepoint)
 
 int tracepoint_lower_argument(struct sema *s, struct probe *probe, struct expr *e)
 {
-    struct btf *btf = kernel_btf(s);
+    struct btf *btf = sema_kernel_btf(s);
     if (!btf)
         return place_error(s, e->span, arena_printf(s->arena, "$%s: tracepoint arguments need the kernel's BTF "
                                                     "(/sys/kernel/btf/vmlinux), which cannot be read",

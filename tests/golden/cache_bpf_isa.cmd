@@ -1,0 +1,2 @@
+# The compile cache keys objects by the BPF instruction set too: the same script compiled for v2 after v3 is compiled again, and each set's object is reused.
+cache=$(mktemp -d)/tap; export TAP_CACHE_DIR=$cache; script='probe begin { printf("ok\n"); exit() }'; for isa in 3 2 3 2; do TAP_BPF_ISA=$isa @TAP@ -v -e "$script" 2>&1 | grep -E '^(ok|Pass 4)' | sed -E 's/^(Pass 4: [a-z]+).*/\1/'; done; ls "$cache" | grep -c 'bpf\.o$'; rm -rf "$(dirname "$cache")"

@@ -1,0 +1,62 @@
+#!/bin/busybox sh
+# The guest's /init (run-in-vm.sh packs it into the initramfs): loads the 9p modules, mounts the
+# host's root (read-only over 9p, or under a tmpfs overlay), the kernel filesystems and tmpfs dirs, then
+# runs /run/vm/cmd.sh chrooted with its stdout and stderr on the second and third serial ports, writes
+# its exit status to /run/vm/rc and powers off.
+/bin/busybox --install -s /bin
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+for m in $(cat /mod/order); do insmod /mod/$m || echo "vm-init: insmod $m failed"; done
+KVER=$(uname -r); MODDIR=; OUT=; OVERLAY=1; CACHE=loose
+for x in $(cat /proc/cmdline); do
+	case $x in
+	vm_moddir=*) MODDIR=${x#vm_moddir=} ;; vm_out=*) OUT=${x#vm_out=} ;;
+	vm_overlay=*) OVERLAY=${x#vm_overlay=} ;; vm_cache=*) CACHE=${x#vm_cache=} ;;
+	esac
+done
+fail() { echo "vm-init: $*"; poweroff -f; }
+mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=$CACHE,msize=512000 hostroot /lower || fail "9p root mount failed"
+if [ "$OVERLAY" = 1 ]; then
+	mount -t tmpfs -o mode=755 tmpfs /upper && mkdir -p /upper/u /upper/w
+	mount -t overlay -o lowerdir=/lower,upperdir=/upper/u,workdir=/upper/w overlay /newroot || fail "overlay failed"
+else
+	mount --bind /lower /newroot
+fi
+R=/newroot
+mount -t proc proc $R/proc
+mount -t sysfs sysfs $R/sys
+mount -t devtmpfs devtmpfs $R/dev
+mkdir -p $R/dev/pts $R/dev/shm
+mount -t devpts -o ptmxmode=666 devpts $R/dev/pts
+mount -t tmpfs tmpfs $R/dev/shm
+mount -t tracefs tracefs $R/sys/kernel/tracing
+mount -t debugfs debugfs $R/sys/kernel/debug
+mount -t bpf bpf $R/sys/fs/bpf
+mount -t tmpfs -o mode=755 tmpfs $R/sys/fs/cgroup && mkdir -p $R/sys/fs/cgroup/unified
+mount -t cgroup2 cgroup2 $R/sys/fs/cgroup/unified
+# modules of the guest's kernel at /lib/modules/$KVER (from the host path vm_moddir)
+if [ "$OVERLAY" = 1 ] && [ -n "$MODDIR" ] && [ -d "/lower$MODDIR" ]; then
+	mkdir -p "$R/lib/modules/$KVER" && mount --bind "/lower$MODDIR" "$R/lib/modules/$KVER"
+fi
+mkdir -p $R/run $R/tmp $R/root $R/var/tmp
+for d in /run /tmp /root /var/tmp; do mount -t tmpfs -o mode=755 tmpfs $R$d; done
+chmod 1777 $R/tmp $R/var/tmp
+mkdir -p $R/run/vm
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 vmrun $R/run/vm || fail "9p run dir mount failed"
+if [ -n "$OUT" ]; then
+	mkdir -p "$R$OUT" && mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 vmout "$R$OUT"
+fi
+hostname vm
+stty -F /dev/ttyS1 raw -echo 2>/dev/null
+stty -F /dev/ttyS2 raw -echo 2>/dev/null
+echo "vm-init: ready $(cut -d' ' -f1 /proc/uptime)s after boot" >/dev/kmsg
+chroot $R /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+	HOME=/root TERM=dumb LANG=C.UTF-8 USER=root LOGNAME=root \
+	/bin/bash /run/vm/cmd.sh </dev/null >/dev/ttyS1 2>/dev/ttyS2
+echo $? >$R/run/vm/rc
+echo "vm-init: done $(cut -d' ' -f1 /proc/uptime)s after boot" >/dev/kmsg
+sync
+umount $R/run/vm
+poweroff -f
