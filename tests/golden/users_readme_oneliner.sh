@@ -31,7 +31,8 @@ text=$(entries | awk -F '\t' -v n="$name" '$1 == n { print $2 }')
 [[ -n $text ]] || { echo "users_readme_oneliner.sh: no entry $name in users_readme_oneliners.list" >&2; exit 2; }
 line=$(gallery | grep -F -- "$text")
 [[ -n $line && $line != *$'\n'* ]] || { echo "users_readme_oneliner.sh: not one one-liner contains: $text" >&2; exit 2; }
-w=$(mktemp -d); trap 'rm -rf $w /tmp/callcount.bpf.o' EXIT
+w=$(mktemp -d); trap 'rm -rf $w' EXIT
+line=${line//\/tmp\//$w\/}   # a file the line writes in /tmp goes to its own directory: cases run side by side
 ln -s $(dirname $tap) $w/build; ln -s $root/examples $w/examples
 # As in a user's shell, only 0, 1 and 2 are open: a descriptor the test runner
 # leaks would shift the one-liner's (read_sizes counts by descriptor).
