@@ -13,7 +13,9 @@ packages=(
   libbpf-dev llvm-19-dev libdw-dev libelf-dev
   libcapstone-dev   # x86 decoding: which function entries move to their calls (sema/call_sites.c)
   zlib1g-dev libzstd-dev libffi-dev libxml2-dev libedit-dev libncurses-dev
-  bpftool python3
+  bpftool python3   # bpftool: bench/ sees where probes attach; python3: golden checks (*.py), pygc
+  bpftrace time   # bench/quick (in ctest) runs bpftrace's reference rows and reads peak RSS with /usr/bin/time
+  valgrind   # tests/valgrind.sh, run by tests/sanitize.sh
   systemtap-sdt-dev   # sys/sdt.h for the USDT test programs
   clang-19 libclang-rt-19-dev   # the libFuzzer harnesses (tests/fuzz) that CI runs briefly
 )

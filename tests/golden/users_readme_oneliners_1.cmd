@@ -1,2 +1,0 @@
-# The README's one-liners, part 1 of 2 (users_readme_oneliners.sh)
-bash users_readme_oneliners.sh @TAP@ 1 2
