@@ -70,6 +70,7 @@ struct fn_state {
     LLVMBasicBlockRef parent_block;
     int stack_needs;                 /* FN_PROBE: stacks its entry captures (stack.c) */
     LLVMValueRef loop_context;       /* an i64 alloca: a shared loop callback's context, NULL until used */
+    LLVMValueRef kernel_read_slot;   /* an i64 alloca every cg_read_kernel shares, NULL until used */
     LLVMValueRef *register_stores;   /* FN_PROBE, target.c: the copy's store of each word, NULL when none */
     uint64_t registers_read;         /* FN_PROBE, target.c: the words of that copy its code reads */
     LLVMValueRef record;             /* FN_PROBE on a tracepoint: where its fields are read, NULL: ctx

@@ -60,7 +60,11 @@ static const struct task_offsets *task_offsets(struct codegen *cg)
 /* *(u64 *)(base + offset) from kernel memory; 0 when unreadable. */
 LLVMValueRef cg_read_kernel(struct codegen *cg, LLVMValueRef base, long offset, int size)
 {
-    LLVMValueRef slot = cg_entry_alloca(cg, cg->i64, "kread");
+    /* One slot per function: each read's value is loaded right away, and a
+     * slot per read made the frame outgrow 6.1's 512 bytes across calls. */
+    if (!cg->fn->kernel_read_slot)
+        cg->fn->kernel_read_slot = cg_entry_alloca(cg, cg->i64, "kread");
+    LLVMValueRef slot = cg->fn->kernel_read_slot;
     LLVMBuildStore(cg->builder, cg_const(cg, 0), slot);
     LLVMValueRef address = LLVMBuildAdd(cg->builder, base, cg_const(cg, offset), "");
     LLVMValueRef args[3] = {slot, LLVMConstInt(cg->i32, (unsigned)size, 0),

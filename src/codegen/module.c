@@ -130,6 +130,7 @@ LLVMValueRef cg_begin_callback(struct codegen *cg, const char *prefix, int map_c
     state->parent = cg->fn;
     state->parent_block = LLVMGetInsertBlock(cg->builder);
     state->loop_context = NULL;
+    state->kernel_read_slot = NULL;
     cg->fn = state;
     return fn;
 }
