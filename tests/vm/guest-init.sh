@@ -29,6 +29,9 @@ mount -t proc proc $R/proc
 mount -t sysfs sysfs $R/sys
 mount -t devtmpfs devtmpfs $R/dev
 mkdir -p $R/dev/pts $R/dev/shm
+# what udev adds on a booted system: bash's <(...) opens /dev/fd/N
+[ -e $R/dev/fd ] || ln -s /proc/self/fd $R/dev/fd
+for i in 0:stdin 1:stdout 2:stderr; do [ -e $R/dev/${i#*:} ] || ln -s /proc/self/fd/${i%%:*} $R/dev/${i#*:}; done
 mount -t devpts -o ptmxmode=666 devpts $R/dev/pts
 mount -t tmpfs tmpfs $R/dev/shm
 mount -t tracefs tracefs $R/sys/kernel/tracing
