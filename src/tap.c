@@ -41,6 +41,7 @@ struct options {
     const char *tapset_dirs[MAX_TAPSET_DIRS];
     int tapset_dir_count;
     int keep_unused, no_warnings, warnings_are_errors;
+    int guru;                        /* -g: refused, after saying which lines need it */
     int disable_cache;               /* --disable-cache */
     int no_call_sites;               /* --no-call-sites */
     int no_insn_check;               /* -D TAP_DEBUG_NO_INSN_CHECK=1 */
@@ -78,6 +79,10 @@ static void usage(FILE *out)
           "  -I DIR         add a tapset directory\n"
           "  -s MB          output buffer size in megabytes\n"
           "  -u -w -W       keep unused code; no warnings; warnings are errors\n"
+          "  -g             refused: guru mode (embedded C, kernel writes) has no BPF form\n"
+          "  -q             refused: SystemTap's tapset coverage database does not exist here\n"
+          "  --suppress-handler-errors\n"
+          "                 a runtime error ends its handler only, unreported (counted at the end)\n"
           "  -l PP, -L PP   list matching probe points (-L with variables)\n"
           "  --run OBJ      run an object written by -p4 -o OBJ (no LLVM or debug info needed)\n"
           "  --format=text|json  output format\n"
@@ -177,6 +182,9 @@ static int parse_integer_option(const char *text, const char *what, long min, lo
     return 0;
 }
 
+#define GURU_REFUSED "-g (guru mode) is not available: tap compiles scripts to BPF programs, which " \
+                     "cannot run embedded C (%{ %}) or write kernel memory"
+
 /* Returns 0 to go on, 1 when done (help, version), -1 on a bad command line. */
 static int parse_options(int argc, char **argv, struct options *opts)
 {
@@ -185,7 +193,8 @@ static int parse_options(int argc, char **argv, struct options *opts)
         {"format", required_argument, 0, 'F'}, {"run", required_argument, 0, 'R'},
         {"dump-functions", no_argument, 0, 'f'}, {"dump-probe-types", no_argument, 0, 't'},
         {"dump-probe-aliases", no_argument, 0, 'a'}, {"disable-cache", no_argument, 0, 'C'},
-        {"no-call-sites", no_argument, 0, 'N'}, {0, 0, 0, 0},
+        {"no-call-sites", no_argument, 0, 'N'},
+        {"suppress-handler-errors", no_argument, 0, 'S'}, {0, 0, 0, 0},
     };
     opts->codegen = (struct codegen_options){.string_size = 512, .events_size = 8 << 20,
                                              .max_action = 1 << 20, .max_nesting = 6,
@@ -195,7 +204,7 @@ static int parse_options(int argc, char **argv, struct options *opts)
     int c;
     long number;
     opterr = 0;   /* one line of our own, not getopt's message and the whole usage */
-    while ((c = getopt_long(argc, argv, ":e:c:x:o:p:vT:G:D:I:s:uwWl::L::Vh", long_options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":e:c:x:o:p:vT:G:D:I:s:uwWgql::L::Vh", long_options, NULL)) != -1) {
         switch (c) {
         case 'e': opts->script_text = optarg; break;
         case 'c': opts->runtime.target_command = optarg; break;
@@ -232,6 +241,14 @@ static int parse_options(int argc, char **argv, struct options *opts)
         case 'u': opts->keep_unused = 1; break;
         case 'w': opts->no_warnings = 1; break;
         case 'W': opts->warnings_are_errors = 1; break;
+        case 'g': opts->guru = 1; break;
+        case 'q':
+            /* stap -q is not "quiet" (that is -w): it records which tapset
+             * probes and functions a compile used in a sqlite database */
+            fprintf(stderr, "ERROR: -q (SystemTap's tapset coverage database) is not available: tap keeps "
+                            "no coverage database; -p2 shows what a script uses\n");
+            return -1;
+        case 'S': opts->codegen.suppress_handler_errors = 1; break;
         case 'l': case 'L':
             /* the probe point is an operand, like a script, so that
              * `-L -v PP` and `-L PP -v` both work; -LPP too */
@@ -291,6 +308,10 @@ static int parse_options(int argc, char **argv, struct options *opts)
     }
     opts->args = argv + optind;
     opts->arg_count = argc - optind;
+    if (opts->guru && !opts->script_path && !opts->script_text) {
+        fprintf(stderr, "ERROR: %s\n", GURU_REFUSED);
+        return -1;
+    }
     if (opts->runtime.target_command && opts->runtime.target_pid) {
         fprintf(stderr, "ERROR: -c and -x cannot be used together\n");
         return -1;
@@ -411,6 +432,29 @@ static void report_placements(const struct script *script)
                 at_rets, returns - at_rets - refused, refused);
 }
 
+static struct sema_options sema_options_of(struct options *opts, struct dwarf_modules *modules)
+{
+    return (struct sema_options){.tapset_dirs = opts->tapset_dirs,
+                                 .tapset_dir_count = opts->tapset_dir_count,
+                                 .keep_unused = opts->keep_unused,
+                                 .string_size = (int)opts->codegen.string_size,
+                                 .target_command = opts->runtime.target_command,
+                                 .target_pid = (int)opts->runtime.target_pid,
+                                 .modules = modules,
+                                 .entry_only = opts->no_call_sites,
+                                 .no_insn_check = opts->no_insn_check};
+}
+
+/* -g: sema's errors name each line with embedded C; then the refusal, and
+ * when there was nothing guru in the script, how to run it. */
+static void refuse_guru(struct arena *arena, struct diags *diags, struct options *opts, struct ast *ast,
+                        struct dwarf_modules *modules)
+{
+    struct sema_options sema_options = sema_options_of(opts, modules);
+    struct script *script = sema_analyze(arena, diags, ast, &sema_options);
+    diag_plain_error(diags, "%s%s", GURU_REFUSED, script ? "; this script needs neither: run it without -g" : "");
+}
+
 /* parse -> resolve -> generate. Returns the program, or NULL after printing
  * why (also NULL, with *done set, when -p stopped earlier). */
 static struct program *tap_compile(struct arena *arena, struct diags *diags, struct options *opts,
@@ -426,6 +470,10 @@ static struct program *tap_compile(struct arena *arena, struct diags *diags, str
         return NULL;
     if (opts->verbose)
         fprintf(stderr, "Pass 1: parsed user script in %.0f ms.\n", now_ms() - started);
+    if (opts->guru) {
+        refuse_guru(arena, diags, opts, ast, modules);
+        return NULL;
+    }
     if (opts->last_pass == 1) {
         ast_print(stdout, ast);
         *done = 1;
@@ -433,15 +481,7 @@ static struct program *tap_compile(struct arena *arena, struct diags *diags, str
     }
 
     started = now_ms();
-    struct sema_options sema_options = {.tapset_dirs = opts->tapset_dirs,
-                                        .tapset_dir_count = opts->tapset_dir_count,
-                                        .keep_unused = opts->keep_unused,
-                                        .string_size = (int)opts->codegen.string_size,
-                                        .target_command = opts->runtime.target_command,
-                                        .target_pid = (int)opts->runtime.target_pid,
-                                        .modules = modules,
-                                        .entry_only = opts->no_call_sites,
-                                        .no_insn_check = opts->no_insn_check};
+    struct sema_options sema_options = sema_options_of(opts, modules);
     struct script *script = sema_analyze(arena, diags, ast, &sema_options);
     if (!script)
         return NULL;

@@ -327,6 +327,14 @@ void cg_raise_error(struct codegen *cg, struct span span, const char *message, L
         cg_catch_error(cg, message, value);
         cg_position(cg, report);
     }
+    if (cg->options->suppress_handler_errors) {
+        /* --suppress-handler-errors: as `catch { next }` around every
+         * handler; only the count at the end says it happened */
+        atomic_increment(cg, STATE_ERROR_COUNT);
+        LLVMBuildStore(cg->builder, cg_const(cg, UNWIND_ERROR), cg_scratch_ptr(cg, SCRATCH_UNWIND));
+        LLVMBuildBr(cg->builder, cg->fn->unwind_block);
+        return;
+    }
     struct error_record error = {.error_id = add_error(cg, span, message), .value = value,
                                  .has_text = message == NULL};
     uint32_t size = sizeof(struct record_error) + (message ? 0 : cg->string_size);

@@ -16,6 +16,7 @@ static const char *section_of(const struct probe *probe)
     case PROBE_UPROBE: return probe->sleepable ? "uprobe.s" : "uprobe";
     case PROBE_URETPROBE: return probe->sleepable ? "uretprobe.s" : "uretprobe";
     case PROBE_TRACEPOINT: return probe->tp_raw ? "raw_tp" : "tracepoint";
+    case PROBE_NEVER: break;    /* sema drops these */
     }
     return "raw_tp";
 }
@@ -33,6 +34,7 @@ static enum program_probe_kind program_kind(enum probe_kind kind)
     case PROBE_UPROBE: return PROGRAM_PROBE_UPROBE;
     case PROBE_URETPROBE: return PROGRAM_PROBE_URETPROBE;
     case PROBE_TRACEPOINT: return PROGRAM_PROBE_TRACEPOINT;
+    case PROBE_NEVER: break;    /* sema drops these */
     }
     return PROGRAM_PROBE_BEGIN;
 }

@@ -521,16 +521,69 @@ struct probe_component *build_probe_component(struct parser_ctx *ctx, const stru
     return c;
 }
 
-struct probe_point *build_probe_point(struct parser_ctx *ctx, struct probe_component *components,
-                                      const struct token *flag, struct expr *condition)
+/* One alternative made of one component, before its flags are known. */
+struct probe_point *build_probe_point(struct parser_ctx *ctx, struct probe_component *component)
 {
     struct probe_point *p = ARENA_NEW(ctx->arena, struct probe_point);
-    p->components = components;
-    p->span = components->span;
-    p->optional = flag != NULL;
-    p->sufficient = flag && flag->kind == '!';
-    p->condition = condition;
+    p->components = component;
+    p->span = component->span;
     return p;
+}
+
+static struct probe_component *copy_components(struct parser_ctx *ctx, const struct probe_component *c)
+{
+    struct probe_component *head = NULL;
+    for (; c; c = c->next) {
+        struct probe_component *copy = ARENA_NEW(ctx->arena, struct probe_component);
+        *copy = *c;
+        copy->next = NULL;
+        head = AST_APPEND(struct probe_component, head, copy);
+    }
+    return head;
+}
+
+/* `PREFIX.SUFFIX` where either side may be a brace group of alternatives:
+ * as SystemTap, every prefix joined with every suffix, in order. Flags and
+ * conditions belong to the whole point, so only a suffix may carry them. */
+struct probe_point *build_probe_product(struct parser_ctx *ctx, struct probe_point *prefixes,
+                                        struct probe_point *suffixes)
+{
+    struct probe_point *product = NULL;
+    for (struct probe_point *a = prefixes; a; a = a->next) {
+        if (a->optional || a->condition) {
+            build_error(ctx, a->span, "'?', '!' or condition must only be specified in suffix");
+            return prefixes;
+        }
+        for (struct probe_point *b = suffixes; b; b = b->next) {
+            struct probe_point *p = ARENA_NEW(ctx->arena, struct probe_point);
+            *p = *b;
+            p->next = NULL;
+            p->span = a->span;
+            p->components = AST_APPEND(struct probe_component, copy_components(ctx, a->components),
+                                       copy_components(ctx, b->components));
+            product = AST_APPEND(struct probe_point, product, p);
+        }
+    }
+    return product;
+}
+
+/* `?`, `!` and `if (cond)` after a point apply to each of its alternatives. */
+struct probe_point *build_probe_flags(struct parser_ctx *ctx, struct probe_point *points,
+                                      const struct token *flag, struct expr *condition)
+{
+    for (struct probe_point *p = points; p; p = p->next) {
+        if (flag && p->optional)
+            build_error(ctx, flag->span, "'?' or '!' respecified");
+        else if (flag) {
+            p->optional = 1;
+            p->sufficient = flag->kind == '!';
+        }
+        if (condition && p->condition)
+            build_error(ctx, condition->span, "condition respecified");
+        else if (condition)
+            p->condition = condition;
+    }
+    return points;
 }
 
 struct decl *build_probe(struct parser_ctx *ctx, const struct token *kw, struct probe_point *points,

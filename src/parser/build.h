@@ -78,7 +78,10 @@ struct decl *build_function(struct parser_ctx *ctx, const struct token *name, en
                             struct param *params, struct stmt *body);
 struct probe_component *build_probe_component(struct parser_ctx *ctx, const struct token *name,
                                               const struct token *sign, const struct token *arg);
-struct probe_point *build_probe_point(struct parser_ctx *ctx, struct probe_component *components,
+struct probe_point *build_probe_point(struct parser_ctx *ctx, struct probe_component *component);
+struct probe_point *build_probe_product(struct parser_ctx *ctx, struct probe_point *prefixes,
+                                        struct probe_point *suffixes);
+struct probe_point *build_probe_flags(struct parser_ctx *ctx, struct probe_point *points,
                                       const struct token *flag, struct expr *condition);
 struct decl *build_probe(struct parser_ctx *ctx, const struct token *kw, struct probe_point *points,
                          struct stmt *body);

@@ -52,6 +52,7 @@ static void yyerror(YYLTYPE *lloc, struct parser_ctx *ctx, const char *msg);
 %token <tok> AT_CAST "'@cast'" AT_VAR "'@var'" AT_ENTRY "'@entry'" AT_DEFINED "'@defined'"
 %token <tok> AT_STAT "statistic operator" AT_DEFINE "'@define'" AT_MACRO "macro"
 %token <tok> ARG "'$N'" ARGSTR "'@N'" ARGCOUNT "'$#'" ARGSTRCOUNT "'@#'"
+%token <tok> GROUP_OPEN "'{'"
 %token <tok> PP_IF "'%('" PP_THEN "'%?'" PP_ELSE "'%:'" PP_END "'%)'"
 /* Keywords stay contiguous from KW_PROBE to KW_CATCH (preprocess.c relies on it). */
 %token <tok> KW_PROBE "'probe'" KW_GLOBAL "'global'" KW_PRIVATE "'private'" KW_FUNCTION "'function'"
@@ -96,8 +97,8 @@ static void yyerror(YYLTYPE *lloc, struct parser_ctx *ctx, const char *msg);
 %type <expr> lvalue expr expr_opt args args_opt index_list index_item target target_chain literal
 %type <stmt> stmt simple_stmt block stmt_list function_body foreach_stmt foreach_vars foreach_keys
 %type <decl> global_list global_item function_decl
-%type <point> probe_points probe_point
-%type <component> pp_components pp_component
+%type <point> probe_points probe_point pp_path pp_step
+%type <component> pp_component
 %type <param> params params_opt param
 %type <key> foreach_key_list foreach_key
 %type <type> type_opt
@@ -175,16 +176,18 @@ function_body:
 ;
 
 /* Component names arrive as one IDENT each: the preprocessor joins the
- * adjacent pieces of `sys_*`, `**` and `{a,b}` and turns keywords such as
- * `return` and `function` into identifiers inside probe point headers. */
+ * adjacent pieces of `sys_*` and `**` and turns keywords such as `return`
+ * and `function` into identifiers inside probe point headers. A step may be
+ * a brace group of alternatives, `kernel.{trace("a"), trace("b")}`: each
+ * rule yields the list of points it expands to, as SystemTap's parser. */
 probe_points:
   probe_point                                   { $$ = $1; }
 | probe_points ',' probe_point                  { $$ = AST_APPEND(struct probe_point, $1, $3); }
 ;
 
 probe_point:
-  pp_components pp_flag                         { $$ = build_probe_point(ctx, $1, $2, NULL); }
-| pp_components pp_flag KW_IF '(' expr ')'      { $$ = build_probe_point(ctx, $1, $2, $5); }
+  pp_path pp_flag                               { $$ = build_probe_flags(ctx, $1, $2, NULL); }
+| pp_path pp_flag KW_IF '(' expr ')'            { $$ = build_probe_flags(ctx, $1, $2, $5); }
 ;
 
 pp_flag:
@@ -193,9 +196,14 @@ pp_flag:
 | '!'                                           { $$ = $1; }
 ;
 
-pp_components:
-  pp_component                                  { $$ = $1; }
-| pp_components '.' pp_component                { $$ = AST_APPEND(struct probe_component, $1, $3); }
+pp_path:
+  pp_step                                       { $$ = $1; }
+| pp_path '.' pp_step                           { $$ = build_probe_product(ctx, $1, $3); }
+;
+
+pp_step:
+  pp_component                                  { $$ = build_probe_point(ctx, $1); }
+| GROUP_OPEN probe_points '}'                  { $$ = $2; }
 ;
 
 pp_component:

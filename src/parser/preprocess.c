@@ -643,27 +643,35 @@ static int name_piece(const struct token *t)
     return t->kind == IDENT || t->kind == '*' || t->kind == NUMBER;
 }
 
-/* Length of a `{a,b}` brace group starting at tokens[i], or 0. */
-static int brace_group(const struct token *tokens, int count, int i)
+/* Whether the `{` at tokens[i] opens a group of alternatives
+ * (`kernel.{trace("a"), trace("b")}`) rather than the probe's body: it
+ * starts a step, and after '.' nothing else can; after `probe`, ',', '{',
+ * '=' or '+=' it does when its matching '}' goes on with the header. */
+static int opens_group(const struct token *tokens, int count, int i)
 {
-    int items = 0;
-    for (int j = i + 1; j < count; j++) {
-        if (!adjacent(&tokens[j - 1], &tokens[j]))
-            return 0;
-        if (tokens[j].kind == '}')
-            return items ? j - i + 1 : 0;
-        if (name_piece(&tokens[j]))
-            items++;
-        else if (tokens[j].kind != ',')
-            return 0;
+    int prev = tokens[i - 1].kind;
+    if (prev == '.')
+        return 1;
+    if (prev != KW_PROBE && prev != ',' && prev != '{' && prev != '=' && prev != ADD_ASSIGN)
+        return 0;
+    int depth = 0;
+    for (int j = i; j < count; j++) {
+        if (tokens[j].kind == '{')
+            depth++;
+        else if (tokens[j].kind == '}' && --depth == 0) {
+            int next = j + 1 < count ? tokens[j + 1].kind : YYEOF;
+            return next == '.' || next == ',' || next == '{' || next == '}' || next == '?' ||
+                   next == '!' || next == '=' || next == ADD_ASSIGN || next == KW_IF;
+        }
     }
     return 0;
 }
 
 /* Probe point headers (from `probe` to the body's `{`, outside parentheses)
- * have their own lexical rules: adjacent pieces such as `sys_` `*`, `*` `*`
- * and `{` `open` `,` `close` `}` form one component name, and keywords
- * (`.return`, `.function`) are names. Each run becomes one IDENT. */
+ * have their own lexical rules: adjacent pieces such as `sys_` `*` and `*`
+ * `*` form one component name, and keywords (`.return`, `.function`) are
+ * names. Each run becomes one IDENT. A `{` ends the header unless it opens
+ * a group of alternatives (GROUP_OPEN), which the parser expands. */
 static void pp_cook_probe_headers(struct pp *pp, const struct token_array *in, struct token_array *out)
 {
     const struct token *tok = in->items;
@@ -679,19 +687,15 @@ static void pp_cook_probe_headers(struct pp *pp, const struct token_array *in, s
             token_array_push(pp->arena, out, t);
             continue;
         }
-        /* `{` right after a name piece or '.', or starting a point, opens
-         * `{a,b}`; otherwise it opens the body (`probe begin{x}` is
-         * ambiguous and taken as a name). */
-        const struct token *prev = &tok[i - 1];
-        int opens_group = t->kind == '{' && brace_group(tok, in->count, i) &&
-                          ((adjacent(prev, t) && (name_piece(prev) || prev->kind == '.')) ||
-                           prev->kind == KW_PROBE || prev->kind == ',');
-        if (t->kind == '{' && !opens_group) {
-            header = 0;
-            token_array_push(pp->arena, out, t);
+        if (t->kind == '{' && opens_group(tok, in->count, i)) {
+            struct token group = *t;
+            group.kind = GROUP_OPEN;
+            token_array_push(pp->arena, out, &group);
             continue;
         }
-        if (!name_piece(t) && !opens_group) {
+        if (t->kind == '{')
+            header = 0;
+        if (!name_piece(t)) {
             token_array_push(pp->arena, out, t);
             continue;
         }
@@ -699,13 +703,9 @@ static void pp_cook_probe_headers(struct pp *pp, const struct token_array *in, s
         strbuf_init(&sb);
         int j = i;
         do {
-            int len = tok[j].kind == '{' ? brace_group(tok, in->count, j) : name_piece(&tok[j]);
-            if (!len)
-                break;
-            for (int k = j; k < j + len; k++)
-                strbuf_append(&sb, tok[k].text, (size_t)tok[k].len);
-            j += len;
-        } while (j < in->count && adjacent(&tok[j - 1], &tok[j]));
+            strbuf_append(&sb, tok[j].text, (size_t)tok[j].len);
+            j++;
+        } while (j < in->count && name_piece(&tok[j]) && adjacent(&tok[j - 1], &tok[j]));
         struct token merged = *t;
         merged.kind = IDENT;
         merged.text = arena_strndup(pp->arena, sb.data, sb.len);

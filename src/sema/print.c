@@ -7,6 +7,7 @@ static const char *probe_kind_name(enum probe_kind kind)
         [PROBE_BEGIN] = "begin", [PROBE_END] = "end", [PROBE_ERROR] = "error",
         [PROBE_TIMER] = "timer", [PROBE_PROFILE] = "profile", [PROBE_PERF] = "perf",
         [PROBE_UPROBE] = "uprobe", [PROBE_URETPROBE] = "uretprobe", [PROBE_TRACEPOINT] = "tracepoint",
+        [PROBE_NEVER] = "never",
     };
     return names[kind];
 }

@@ -60,6 +60,30 @@ static int resolve_run_once(struct sema *s, struct probe_point *point, struct pr
     return 1;
 }
 
+/* `never`: a probe whose body is checked as any other's, then dropped
+ * (sema_drop_never_probes) so nothing attaches. */
+static int resolve_never(struct sema *s, struct probe_point *point, struct probe *probe)
+{
+    if (component_count(point) != 1 || point->components->arg_kind != PROBE_ARG_NONE)
+        return point_error(s, point, point->components->span,
+                           "while resolving probe point: unknown probe point %s", sema_point_text(s, point));
+    probe->kind = PROBE_NEVER;
+    return 1;
+}
+
+void sema_drop_never_probes(struct sema *s)
+{
+    struct script *script = s->script;
+    int kept = 0;
+    for (int i = 0; i < script->probe_count; i++) {
+        if (script->probes[i]->kind == PROBE_NEVER)
+            continue;
+        script->probes[i]->index = kept;
+        script->probes[kept++] = script->probes[i];
+    }
+    script->probe_count = kept;
+}
+
 /* timer.UNIT(N)[.randomize(M)], timer.profile */
 static int resolve_timer(struct sema *s, struct probe_point *point, struct probe *probe)
 {
@@ -123,6 +147,7 @@ static int resolve_kernel(struct sema *s, struct probe_point *point, struct prob
 
 static const struct { const char *name; point_resolver resolve; } resolvers[] = {
     {"begin", resolve_run_once}, {"end", resolve_run_once}, {"error", resolve_run_once},
+    {"never", resolve_never},
     {"timer", resolve_timer},
     {"kernel", resolve_kernel}, {"module", resolve_unavailable},
     {"kprobe", resolve_unavailable}, {"perf", sema_resolve_perf},
@@ -173,8 +198,6 @@ int sema_resolve_point(struct sema *s, struct probe_point *point, struct stmt *b
     for (size_t i = 0; i < sizeof(resolvers) / sizeof(resolvers[0]); i++)
         if (strcmp(resolvers[i].name, head) == 0)
             resolve = resolvers[i].resolve;
-    if (strcmp(head, "never") == 0 && !point->components->next)
-        return 0;   /* `never` resolves and never fires */
     /* process.begin/.end are tapset aliases although `process` has a resolver */
     int lifetime = strcmp(head, "process") == 0 && point->components->arg_kind == PROBE_ARG_NONE &&
                    point->components->next && !point->components->next->next &&

@@ -117,6 +117,9 @@ struct script *sema_analyze(struct arena *arena, struct diags *diags, struct ast
         return NULL;
     sema_elide_alias_stores(&s);
     sema_infer_types(&s);
+    sema_drop_never_probes(&s);
+    if (!diags->error_count && s.script->probe_count == 0)
+        diag_plain_error(diags, "no probes found");
     if (!diags->error_count) {
         sema_place_entry_probes(&s);
         sema_plan_syscall_deferral(&s);

@@ -79,6 +79,7 @@ enum probe_kind {
     PROBE_UPROBE,        /* path, offset */
     PROBE_URETPROBE,     /* path, offset */
     PROBE_TRACEPOINT,    /* tp_category, tp_name */
+    PROBE_NEVER,         /* checked as any probe, dropped before codegen */
 };
 
 /* One concrete attachment: a probe declaration with several points (or a

@@ -119,5 +119,6 @@ void sema_resolve_expr(struct sema *s, struct expr *e);
 
 /* types.c */
 void sema_infer_types(struct sema *s);
+void sema_drop_never_probes(struct sema *s);
 
 #endif

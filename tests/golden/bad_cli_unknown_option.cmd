@@ -1,1 +1,1 @@
-@TAP@ -q -e "probe begin { exit() }"
+@TAP@ -j -e "probe begin { exit() }"

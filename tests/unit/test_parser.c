@@ -169,14 +169,15 @@ static void test_probe_points(void)
                        " process(123).statement(\"*@x.c:5\"), kernel.function(\"sys_*\").call {}"),
               "probe process(\"/bin/ls\").function(\"main@ls.c:10\").return, "
               "process(123).statement(\"*@x.c:5\"), kernel.function(\"sys_*\").call {\n}\n");
-    /* Wildcards, `**`, braces, keywords as components, optional and conditional points. */
+    /* Wildcards, `**`, brace groups (expanded, as SystemTap's parser does), keywords as
+     * components, optional and conditional points. */
     CHECK_STR(print_ok("probe syscall.*, sys_*.x, a.**.b, syscall.{open,close}.return, p.*_foo? {}"),
-              "probe syscall.*, sys_*.x, a.**.b, syscall.{open,close}.return, p.*_foo ? {\n}\n");
+              "probe syscall.*, sys_*.x, a.**.b, syscall.open.return, syscall.close.return, p.*_foo ? {\n}\n");
     CHECK_STR(print_ok("probe kernel.trace(\"sched:*\") !, syscall.read ?, timer.s(1) if (x > 1) {}"),
               "probe kernel.trace(\"sched:*\") !, syscall.read ?, timer.s(1) if (x > 1) {\n}\n");
     CHECK_STR(print_ok("probe begin{exit()}"), "probe begin {\n  exit();\n}\n");
     CHECK_STR(print_ok("probe a.b ?{x}\nprobe {a,b}.c, x.{d,e} {}"),
-              "probe a.b ? {\n  x;\n}\nprobe {a,b}.c, x.{d,e} {\n}\n");
+              "probe a.b ? {\n  x;\n}\nprobe a.c, b.c, x.d, x.e {\n}\n");
     char *args[] = { "syscall.sys_*.return" };
     CHECK_STR(parse_args("probe $1 {}", args, 1).text, "probe syscall.sys_*.return {\n}\n");
     CHECK_STR(print_ok("probe process.function(\"f\").return{}"),
