@@ -105,14 +105,11 @@ struct script *sema_analyze(struct arena *arena, struct diags *diags, struct ast
     s.script = ARENA_NEW(arena, struct script);
     s.script->main_file = user->file;
     collect_decls(&s, user);
-    if (diags->error_count)
-        return NULL;
-    if (s.script->probe_count == 0) {
+    if (!diags->error_count && s.script->probe_count == 0)
         diag_plain_error(diags, "no probes found");
-        return NULL;
-    }
-    resolve_bodies(&s);
-    sema_release_kernel_btf(&s);
+    if (!diags->error_count)
+        resolve_bodies(&s);
+    sema_release_kernel_btf(&s);   /* probe points may have loaded it, even ones refused */
     if (diags->error_count)
         return NULL;
     sema_elide_alias_stores(&s);
