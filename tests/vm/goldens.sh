@@ -42,7 +42,7 @@ for attempt in 1 2; do
   pending=()
   for c in "${to_run[@]}"; do [[ -f $out/$c.rc ]] || pending+=("$c"); done
   ((${#pending[@]})) || break
-  VM_OUT=$out VM_TIMEOUT=${VM_TIMEOUT:-3000} \
+  VM_OUT=$out VM_KEEP_DIR=$top VM_TIMEOUT=${VM_TIMEOUT:-3000} \
     bash "$here/run-in-vm.sh" env GOLDEN_TIMEOUT="${GOLDEN_TIMEOUT:-120}" \
     bash "$here/guest-goldens.sh" "$build/tap" "$top/tests/golden" "$build/tests/programs" "$out" "${pending[@]}"
   rc=$?

@@ -9,10 +9,10 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 for m in $(cat /mod/order); do insmod /mod/$m || echo "vm-init: insmod $m failed"; done
-KVER=$(uname -r); MODDIR=; OUT=; OVERLAY=1; CACHE=loose
+KVER=$(uname -r); MODDIR=; OUT=; KEEP=; OVERLAY=1; CACHE=loose
 for x in $(cat /proc/cmdline); do
 	case $x in
-	vm_moddir=*) MODDIR=${x#vm_moddir=} ;; vm_out=*) OUT=${x#vm_out=} ;;
+	vm_moddir=*) MODDIR=${x#vm_moddir=} ;; vm_out=*) OUT=${x#vm_out=} ;; vm_keep=*) KEEP=${x#vm_keep=} ;;
 	vm_overlay=*) OVERLAY=${x#vm_overlay=} ;; vm_cache=*) CACHE=${x#vm_cache=} ;;
 	esac
 done
@@ -46,6 +46,10 @@ fi
 mkdir -p $R/run $R/tmp $R/root $R/var/tmp
 for d in /run /tmp /root /var/tmp; do mount -t tmpfs -o mode=755 tmpfs $R$d; done
 chmod 1777 $R/tmp $R/var/tmp
+# a tree the command needs that lies under one of those tmpfs (a clone in /root or /tmp): the host's again
+if [ -n "$KEEP" ] && [ -d "/lower$KEEP" ] && [ ! -d "$R$KEEP" ]; then
+	mkdir -p "$R$KEEP" && mount --bind "/lower$KEEP" "$R$KEEP"
+fi
 mkdir -p $R/run/vm
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 vmrun $R/run/vm || fail "9p run dir mount failed"
 if [ -n "$OUT" ]; then

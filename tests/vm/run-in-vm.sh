@@ -19,6 +19,8 @@
 #               (its stock 6.1 kernel, e.g. 6.1.0-56-amd64); any linux-image-<VM_KVER> that apt can
 #               fetch works (e.g. 6.12.117+deb12-amd64, Debian 12's newer kernel); unpacked under
 #               $VM_DIR/kernels unless apt installed it on the host
+#   VM_KEEP_DIR a host directory under one of the guest's tmpfs (/tmp /root /run /var/tmp) that the
+#               guest must still see, read-only (goldens.sh: the source tree, wherever it was cloned)
 #   VM_DIR      cache dir (kernels, initramfs, per-run dirs), default /var/tmp/tap-vm
 #   VM_CPU      -cpu model, default qemu64 (faster under TCG than max: no AVX2 code paths to emulate)
 #   VM_MEM      memory, default 4G
@@ -44,6 +46,7 @@ VM_SMP=${VM_SMP:-2}
 VM_TIMEOUT=${VM_TIMEOUT:-900}
 VM_APPEND=${VM_APPEND:-}
 VM_OUT=${VM_OUT:-}
+VM_KEEP_DIR=${VM_KEEP_DIR:-}
 VM_OVERLAY=${VM_OVERLAY:-0}
 VM_9P_CACHE=${VM_9P_CACHE:-loose}
 VM_TCG_THREAD=${VM_TCG_THREAD:-multi}
@@ -151,7 +154,7 @@ timeout --foreground -k 10 "$VM_TIMEOUT" qemu-system-x86_64 \
 	-machine q35 -accel tcg,thread=$VM_TCG_THREAD -cpu "$VM_CPU" -m "$VM_MEM" -smp "$VM_SMP" \
 	-nodefaults -no-user-config -display none -vga none -no-reboot \
 	-kernel "$KERNEL" -initrd "$INITRD" \
-	-append "console=ttyS0 panic=-1 loglevel=4 rdinit=/init vm_moddir=$MODDIR vm_out=$VM_OUT vm_overlay=$VM_OVERLAY vm_cache=$VM_9P_CACHE $VM_APPEND" \
+	-append "console=ttyS0 panic=-1 loglevel=4 rdinit=/init vm_moddir=$MODDIR vm_out=$VM_OUT vm_keep=$VM_KEEP_DIR vm_overlay=$VM_OVERLAY vm_cache=$VM_9P_CACHE $VM_APPEND" \
 	-chardev "file,id=con,path=$RUN/console.log" -serial chardev:con \
 	-chardev "file,id=out,path=$RUN/out" -serial chardev:out \
 	-chardev "file,id=err,path=$RUN/err" -serial chardev:err \
