@@ -127,6 +127,8 @@ static int parse_limit(struct options *opts, const char *setting)
         opts->codegen.max_map_entries = value > (1 << 24) ? (1 << 24) : value;
     } else if (strncmp(setting, "TAP_DEBUG_REJECT", name_len) == 0 && name_len == 16) {
         opts->codegen.debug_reject = 1;   /* hidden: tests of verifier rejections */
+    } else if (strncmp(setting, "TAP_DEBUG_DEFER_ENTRIES", name_len) == 0 && name_len == 23) {
+        opts->codegen.defer_entries = value > (1 << 20) ? (1 << 20) : (uint32_t)value;   /* hidden: tests */
     } else if (strncmp(setting, "TAP_DEBUG_NO_INSN_CHECK", name_len) == 0 && name_len == 23) {
         opts->no_insn_check = 1;          /* hidden: tests of attach failures */
     } else if (strncmp(setting, "MAXERRORS", name_len) == 0 && name_len == 9) {

@@ -23,6 +23,8 @@ struct codegen_options {
     int bpf_isa;                 /* LLVM's BPF cpu, 2..4: the newest set the kernel takes (runtime/kernel.h) */
     int debug_reject;            /* -D TAP_DEBUG_REJECT=1 (tests): every probe's first statement
                                     makes the verifier reject it */
+    uint32_t defer_entries;      /* -D TAP_DEBUG_DEFER_ENTRIES=N (tests): threads that can wait in
+                                    a deferred syscall at once (syscall_defer.c); 0: 10240 */
     FILE *ir_out;                /* -p3: the optimised IR is printed here */
     double *translate_ms;        /* out: time to build and optimise the IR (pass 3) */
     double *object_ms;           /* out: time to emit the object (pass 4) */

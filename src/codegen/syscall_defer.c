@@ -19,8 +19,12 @@ static uint32_t record_words(const struct probe *probe)
     return (uint32_t)(probe->tp_record_size + 7) / 8;
 }
 
-/* One LRU hash for the script: {pid_tgid, probe index} -> {mm, the record's
- * words}, as big as the largest record. */
+/* One hash for the script: {pid_tgid, probe index} -> {mm, the record's
+ * words}, as big as the largest record. A plain hash, not an LRU one: an
+ * LRU would evict a waiting thread's record without a trace; when this one
+ * is full, the handler that cannot wait counts as a skipped probe and the
+ * run's end says so. Every entry is deleted at its syscall's exit, which
+ * every syscall that reads a user string reaches. */
 static LLVMValueRef defer_map(struct codegen *cg)
 {
     LLVMValueRef map = LLVMGetNamedGlobal(cg->module, "tap_defer");
@@ -31,7 +35,8 @@ static LLVMValueRef defer_map(struct codegen *cg)
         if (cg->script->probes[i]->user_check_count && record_words(cg->script->probes[i]) > words)
             words = record_words(cg->script->probes[i]);
     map = cg_map_global(cg, "tap_defer", 4);
-    cg_map_btf(cg, map, BPF_MAP_TYPE_LRU_HASH, DEFER_MAP_SIZE, 16, 8 + words * 8);
+    uint32_t entries = cg->options->defer_entries ? cg->options->defer_entries : DEFER_MAP_SIZE;
+    cg_map_btf(cg, map, BPF_MAP_TYPE_HASH, entries, 16, 8 + words * 8);
     return map;
 }
 
@@ -144,7 +149,12 @@ void cg_defer_check(struct codegen *cg, const struct probe *probe, const struct 
     LLVMBuildStore(b, cg_current_mm(cg), cg_scratch_ptr(cg, value));
     copy_words(cg, cg_scratch_ptr(cg, value + 8), cg->fn->record, words);
     LLVMValueRef update[4] = {defer_map(cg), d->key, cg_scratch_ptr(cg, value), cg_const(cg, BPF_ANY)};
-    cg_helper(cg, BPF_FUNC_map_update_elem, cg->i64, update, 4);
+    LLVMValueRef saved = cg_helper(cg, BPF_FUNC_map_update_elem, cg->i64, update, 4);
+    LLVMBasicBlockRef full = cg_block(cg, "defer_full");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, saved, cg_const(cg, 0), ""), done, full);
+    cg_position(cg, full);
+    LLVMBuildAtomicRMW(b, LLVMAtomicRMWBinOpAdd, cg_state_field(cg, STATE_SKIPPED), cg_const(cg, 1),
+                       LLVMAtomicOrderingMonotonic, 0);
     LLVMBuildBr(b, done);
     cg_position(cg, run);
 }
