@@ -4,8 +4,9 @@
 # VM_KVER picks the kernel (run-in-vm.sh's default: Debian 12's stock 6.1). Cases listed in
 # expected-failures-SERIES.txt (SERIES: 6.1 for 6.1.0-56-amd64) are not run and are reported as
 # such with their reason; any other case that fails fails the run. A VM that dies under the cases
-# (exit 125: a TCG code-patching race, about one run in three on 6.12) is started again once for
-# the cases it had not finished. Per-case logs: BUILD_DIR/vm/KVER/CASE.log.
+# (exit 125: a TCG code-patching race, about one run in three on 6.12) or whose kernel oopsed is
+# started again (VM_ATTEMPTS runs in all, default 3) for the cases it had not finished or that failed
+# in it. Per-case logs: BUILD_DIR/vm/KVER/CASE.log; the guest's console: console.N.log beside them.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -38,16 +39,36 @@ for c in "${cases[@]}"; do [[ -n ${reason[$c]:-} ]] || to_run+=("$c"); done
 out=$build/vm/$VM_KVER
 rm -rf "$out" && mkdir -p "$out" || exit 2
 start=$(date +%s)
-for attempt in 1 2; do
+# A VM that dies under the cases (exit 125), or whose kernel oopsed (a TCG code-patching race at a
+# text_poke site: the oops kills whichever case was patching and can take the VM down), is started
+# again for the cases it left unfinished or failed, up to VM_ATTEMPTS runs in all. The oops is shown,
+# never hidden: a case that fails again in a clean VM fails the stage.
+oops_re='Oops:|BUG:|general protection fault|invalid opcode:|kernel BUG at|Kernel panic'
+attempts=${VM_ATTEMPTS:-3}
+for ((attempt = 1; attempt <= attempts; attempt++)); do
   pending=()
   for c in "${to_run[@]}"; do [[ -f $out/$c.rc ]] || pending+=("$c"); done
   ((${#pending[@]})) || break
-  VM_OUT=$out VM_KEEP_DIR=$top VM_TIMEOUT=${VM_TIMEOUT:-3000} \
+  console=$out/console.$attempt.log
+  VM_OUT=$out VM_KEEP_DIR=$top VM_TIMEOUT=${VM_TIMEOUT:-3000} VM_CONSOLE=$console \
     bash "$here/run-in-vm.sh" env GOLDEN_TIMEOUT="${GOLDEN_TIMEOUT:-120}" \
     bash "$here/guest-goldens.sh" "$build/tap" "$top/tests/golden" "$build/tests/programs" "$out" "${pending[@]}"
   rc=$?
-  ((rc == 125)) || break
-  echo "vm/$VM_KVER: the VM died (exit 125); once more for the cases left" >&2
+  oopsed=0
+  if [[ -f $console ]] && grep -Eq "$oops_re" "$console"; then
+    oopsed=1
+    echo "vm/$VM_KVER: the guest kernel oopsed (run $attempt):" >&2
+    grep -E -A12 "$oops_re" "$console" | head -40 >&2
+  fi
+  ((rc == 125 || oopsed)) || break
+  ((attempt < attempts)) || break
+  if ((oopsed)); then
+    # what failed in a VM whose kernel was broken runs again in a clean one
+    for c in "${pending[@]}"; do
+      [[ $(cat "$out/$c.rc" 2>/dev/null) == 0 ]] || rm -f "$out/$c.rc" "$out/$c.log"
+    done
+  fi
+  echo "vm/$VM_KVER: the VM died or its kernel oopsed (exit $rc); once more for the cases left" >&2
 done
 
 passed=0 failed=()

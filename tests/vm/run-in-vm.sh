@@ -34,6 +34,7 @@
 #               slower, but no cross-vCPU code-patching races; see the report)
 #   VM_APPEND   extra kernel command line          VM_KEEP=1 keep the run dir (console log) afterwards
 #   VM_VERBOSE=1  copy the guest's kernel console log to stderr at the end
+#   VM_CONSOLE=FILE  copy the guest's kernel console log to FILE at the end (goldens.sh looks for oopses)
 #
 # Needs qemu-system-x86, busybox-static, kmod, cpio (scripts/install-deps.sh installs them). The guest's
 # /init is guest-init.sh beside this script.
@@ -166,6 +167,7 @@ qrc=$?
 exec 5>&- 6>&-
 wait "$cat_out" "$cat_err"
 [ "${VM_VERBOSE:-0}" = 1 ] && cat "$RUN/console.log" >&2
+[ -n "${VM_CONSOLE:-}" ] && cp "$RUN/console.log" "$VM_CONSOLE"
 if [ $qrc -eq 124 ] || [ $qrc -eq 137 ]; then
 	echo "run-in-vm: timed out after ${VM_TIMEOUT}s; console tail:" >&2
 	tail -20 "$RUN/console.log" >&2
