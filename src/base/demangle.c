@@ -18,3 +18,17 @@ char *demangle(const char *name, int with_params)
         return NULL;
     return cplus_demangle(name, DMGL_ANSI | (with_params ? DMGL_PARAMS : 0));
 }
+
+const char *demangle_next_separator(const char *text)
+{
+    int depth = 0;
+    for (const char *p = text; *p; p++) {
+        if (*p == '<' || *p == '(')
+            depth++;
+        else if ((*p == '>' || *p == ')') && depth > 0)
+            depth--;
+        else if (depth == 0 && p[0] == ':' && p[1] == ':')
+            return p;
+    }
+    return NULL;
+}

@@ -10,4 +10,8 @@ int demangle_is_mangled(const char *name);
  * NULL when NAME is not a mangled name the demangler reads. */
 char *demangle(const char *name, int with_params);
 
+/* Where the next "::" outside template arguments and parameter lists
+ * starts ("Box<std::pair<int, int> >::get" has one), or NULL. */
+const char *demangle_next_separator(const char *text);
+
 #endif

@@ -145,7 +145,10 @@ static int compare_functions(const void *a, const void *b)
     int c = strcmp(fa->name, fb->name);
     if (c)
         return c;
-    return fa->entry < fb->entry ? -1 : fa->entry > fb->entry;
+    if (fa->entry != fb->entry)
+        return fa->entry < fb->entry ? -1 : 1;
+    /* C++ aliases (a constructor's C1 and C2) demangle alike: the same one is kept every time */
+    return strcmp(fa->linkage_name ? fa->linkage_name : "", fb->linkage_name ? fb->linkage_name : "");
 }
 
 static int compare_names(const void *a, const void *b)
@@ -234,9 +237,13 @@ static void index_symbols(struct index_builder *b, Elf_Scn *scn, int dwarf_count
         struct dwarf_function f = {.name = arena_strdup(b->arena, name), .entry = sym.st_value,
                                    .is_external = 1, .has_return = 1};
         char *demangled = demangle(name, 0);
-        if (demangled) {   /* listed and matched as written in C++ ("std::ios_base::Init::Init") */
+        if (demangled) {   /* listed as written in C++ ("std::ios_base::Init::Init"), matched in its scopes */
             f.linkage_name = f.name;
             f.name = arena_strdup(b->arena, demangled);
+            const char *last = NULL;
+            for (const char *p = demangle_next_separator(f.name); p; p = demangle_next_separator(p + 2))
+                last = p;
+            f.scope = last ? arena_strndup(b->arena, f.name, (size_t)(last - f.name)) : NULL;
             free(demangled);
         }
         add_function(b, &f);

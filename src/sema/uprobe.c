@@ -23,39 +23,22 @@ static int point_error(struct sema *s, struct probe_point *point, struct span sp
     return 0;
 }
 
-/* Where the next "::" outside template arguments and parameter lists
- * starts ("Box<std::pair>::get" splits once), or NULL. */
-static const char *next_scope_separator(const char *text)
-{
-    int depth = 0;
-    for (const char *p = text; *p; p++) {
-        if (*p == '<' || *p == '(')
-            depth++;
-        else if ((*p == '>' || *p == ')') && depth > 0)
-            depth--;
-        else if (depth == 0 && p[0] == ':' && p[1] == ':')
-            return p;
-    }
-    return NULL;
-}
-
 /* "A::B::f" into scopes "A", "B" and the name "f", as SystemTap's
  * parse_function_spec does; a mangled name stays whole. */
 static void split_scopes(struct arena *arena, const char *name, struct function_pattern *out)
 {
-    out->qualified = name;
     out->function = name;
     out->mangled = demangle_is_mangled(name);
     if (out->mangled)
         return;
     int count = 0;
-    for (const char *p = next_scope_separator(name); p; p = next_scope_separator(p + 2))
+    for (const char *p = demangle_next_separator(name); p; p = demangle_next_separator(p + 2))
         count++;
     if (!count)
         return;
     out->scopes = ARENA_ARRAY(arena, const char *, count);
     const char *start = name;
-    for (const char *p = next_scope_separator(name); p; p = next_scope_separator(start)) {
+    for (const char *p = demangle_next_separator(name); p; p = demangle_next_separator(start)) {
         out->scopes[out->scope_count++] = arena_strndup(arena, start, (size_t)(p - start));
         start = p + 2;
     }
@@ -218,7 +201,7 @@ static int scope_parts(const char *scope, const char **starts, size_t *lens)
 {
     int count = 0;
     for (const char *start = scope; start && count < MAX_SCOPE_PARTS;) {
-        const char *p = next_scope_separator(start);
+        const char *p = demangle_next_separator(start);
         starts[count] = start;
         lens[count++] = p ? (size_t)(p - start) : strlen(start);
         start = p ? p + 2 : NULL;
@@ -251,10 +234,9 @@ static int name_matches(const struct function_pattern *pattern, const struct dwa
 {
     if (pattern->mangled)
         return f->linkage_name && pattern_matches(pattern->function, f->linkage_name);
-    if (!f->die_offset)   /* a symbol: its demangled name, scopes and all */
-        return pattern_matches(pattern->qualified, f->name);
-    return pattern_matches(pattern->function, f->name) &&
-           (!pattern->scope_count || scopes_match(pattern, f->scope));
+    /* a demangled symbol's name holds its scope too ("shop::Cart::add") */
+    const char *name = f->die_offset || !f->scope ? f->name : f->name + strlen(f->scope) + 2;
+    return pattern_matches(pattern->function, name) && (!pattern->scope_count || scopes_match(pattern, f->scope));
 }
 
 int uprobe_function_matches(const struct function_pattern *pattern, const struct dwarf_function *f)

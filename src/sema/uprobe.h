@@ -27,7 +27,6 @@ struct uprobe_site {
 
 struct function_pattern {
     const char *function;        /* wildcard: the name, after the last "::" */
-    const char *qualified;       /* the whole name part ("shop::Cart::add"), for symbols and messages */
     const char **scopes;         /* "shop", "Cart": the scopes named before it, outermost first */
     int scope_count;
     int mangled;                 /* "_ZN4shop*": matched against linkage names */
