@@ -11,6 +11,7 @@ set -euo pipefail
 packages=(
   cmake make gcc g++ pkg-config bison flex   # g++: the C++ test programs (tests/programs/*.cpp)
   libbpf-dev llvm-19-dev libdw-dev libelf-dev
+  libiberty-dev     # the C++ and Rust demangler (src/base/demangle.c)
   libcapstone-dev   # x86 decoding: which function entries move to their calls (sema/call_sites.c)
   zlib1g-dev libzstd-dev libffi-dev libxml2-dev libedit-dev libncurses-dev
   bpftool python3   # bpftool: bench/ sees where probes attach; python3: golden checks (*.py), pygc

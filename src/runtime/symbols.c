@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/demangle.h"
 #include "runtime/program_io.h"
 
 struct symbol_entry {
@@ -160,7 +161,11 @@ static void read_symbol_section(Elf *elf, Elf_Scn *scn, const GElf_Shdr *shdr, s
         const char *name = elf_strptr(elf, shdr->sh_link, sym.st_name);
         if (!name || !*name || vaddr_to_offset(elf, sym.st_value, &offset) < 0)
             continue;
-        table_add(table, offset, sym.st_size, name, binding_rank(name, GELF_ST_BIND(sym.st_info)));
+        /* C++ and Rust frames read as written: "shop::Cart::add(int)" */
+        char *demangled = demangle(name, 1);
+        table_add(table, offset, sym.st_size, demangled ? demangled : name,
+                  binding_rank(name, GELF_ST_BIND(sym.st_info)));
+        free(demangled);
     }
 }
 

@@ -24,7 +24,9 @@ struct strbuf;
 #define DWARF_REG_IP 16
 
 struct dwarf_function {
-    const char *name;
+    const char *name;            /* DWARF: DW_AT_name ("add", "twice<int>"); symbols: demangled, scopes and all */
+    const char *scope;           /* C++/Rust: "shop::Cart" (dwarf_scopes.c); NULL at the global scope */
+    const char *linkage_name;    /* the mangled name ("_ZN4shop4Cart3addEi"), NULL when there is none */
     const char *decl_file;       /* as recorded in DWARF; NULL for symbol-only functions */
     int decl_line;
     uint64_t entry;              /* file vaddr of the first instruction */
@@ -43,6 +45,14 @@ struct dwarf_type_names {
     struct arena *arena;
     struct dwarf_type_name { const void *die; const char *text; } *slots;
     size_t capacity, count;      /* capacity: 0 or a power of two */
+};
+
+/* DIEs of subprograms declared in a namespace or class, by address in the
+ * mapped DWARF, sorted, with the scope's qualified name (dwarf_scopes.c). */
+struct dwarf_scope_map {
+    struct dwarf_scope_entry { const void *die; const char *scope; } *entries;
+    int count;
+    int built;
 };
 
 /* One ELF binary, opened once per compilation and kept. */
@@ -68,6 +78,7 @@ struct dwarf_module {
     int inline_count;
     int inlines_indexed;
     struct dwarf_type_names type_names;
+    struct dwarf_scope_map scopes;
     struct dwarf_file_tables *file_tables;   /* dwarf_files.c: CUs' file names */
 };
 
@@ -91,6 +102,11 @@ void dwarf_index_cache_store(const struct dwarf_module *m, const char *dir, cons
 /* DW_AT_decl_file of DIE (a DIE of m) as dwarf_decl_file() spells it, read
  * from the line table's header only; NULL when it names none. */
 const char *dwarf_module_decl_file(struct arena *arena, struct dwarf_module *m, Dwarf_Die *die);
+
+/* dwarf_scopes.c */
+/* "shop::Cart" for a function DIE of Cart in namespace shop (through its
+ * specification or abstract origin); NULL at the global scope. */
+const char *dwarf_module_scope(struct arena *arena, struct dwarf_module *m, Dwarf_Die *die);
 
 /* dwarf_index.c */
 /* Finds PATH (absolute, relative, in $PATH, or a library by soname) and
@@ -119,6 +135,10 @@ const char *dwarf_type_name(struct dwarf_type_names *names, Dwarf_Die *type);
 /* Strips typedefs and cv-qualifiers; 0 when there is no type (void). */
 int dwarf_type_resolve(Dwarf_Die *type, Dwarf_Die *out);
 int dwarf_die_type(Dwarf_Die *die, Dwarf_Die *type);
+/* struct, class or union: has members. */
+int dwarf_tag_is_record(int tag);
+/* A pointer or a C++ reference (& and &&), which read and follow alike. */
+int dwarf_tag_is_pointer(int tag);
 
 /* dwarf_location.c: where a value lives at one pc. */
 enum dwarf_location_kind {

@@ -15,6 +15,7 @@
 #include <elfutils/libdw.h>
 
 #include "base/arena.h"
+#include "base/demangle.h"
 #include "base/sha256.h"
 #include "sema/dwarf.h"
 
@@ -121,6 +122,13 @@ static int collect_function(Dwarf_Die *die, void *arg)
                                .die_offset = dwarf_dieoffset(die)};
     f.decl_file = dwarf_module_decl_file(b->arena, b->module, die);
     dwarf_decl_line(die, &f.decl_line);
+    f.scope = dwarf_module_scope(b->arena, b->module, die);
+    if (b->module->scopes.count) {   /* C++ or Rust: the mangled name also matches (_ZN4shop*) */
+        const char *linkage = integrated_string(die, DW_AT_linkage_name);
+        if (!linkage)
+            linkage = integrated_string(die, DW_AT_MIPS_linkage_name);
+        f.linkage_name = linkage ? arena_strdup(b->arena, linkage) : NULL;
+    }
     bool external = false;
     Dwarf_Attribute *flag = integrated(die, &a, OWN_EXTERNAL, DW_AT_external, &attr);
     if (flag)
@@ -137,7 +145,10 @@ static int compare_functions(const void *a, const void *b)
     int c = strcmp(fa->name, fb->name);
     if (c)
         return c;
-    return fa->entry < fb->entry ? -1 : fa->entry > fb->entry;
+    if (fa->entry != fb->entry)
+        return fa->entry < fb->entry ? -1 : 1;
+    /* C++ aliases (a constructor's C1 and C2) demangle alike: the same one is kept every time */
+    return strcmp(fa->linkage_name ? fa->linkage_name : "", fb->linkage_name ? fb->linkage_name : "");
 }
 
 static int compare_names(const void *a, const void *b)
@@ -225,6 +236,16 @@ static void index_symbols(struct index_builder *b, Elf_Scn *scn, int dwarf_count
             continue;
         struct dwarf_function f = {.name = arena_strdup(b->arena, name), .entry = sym.st_value,
                                    .is_external = 1, .has_return = 1};
+        char *demangled = demangle(name, 0);
+        if (demangled) {   /* listed as written in C++ ("std::ios_base::Init::Init"), matched in its scopes */
+            f.linkage_name = f.name;
+            f.name = arena_strdup(b->arena, demangled);
+            const char *last = NULL;
+            for (const char *p = demangle_next_separator(f.name); p; p = demangle_next_separator(p + 2))
+                last = p;
+            f.scope = last ? arena_strndup(b->arena, f.name, (size_t)(last - f.name)) : NULL;
+            free(demangled);
+        }
         add_function(b, &f);
     }
 }
@@ -503,6 +524,7 @@ static void walk_inlines(struct inline_walk *w, Dwarf_Die *parent, Dwarf_Off sub
                 f->name = arena_strdup(w->arena, name);
                 f->decl_file = dwarf_module_decl_file(w->arena, m, &origin);
                 dwarf_decl_line(&origin, &f->decl_line);
+                f->scope = dwarf_module_scope(w->arena, m, &origin);
                 f->entry = entry;
                 f->die_offset = dwarf_dieoffset(&child);
                 f->frame_offset = subprogram;

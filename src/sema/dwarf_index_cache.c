@@ -23,7 +23,7 @@ struct index_header {
 
 struct index_row {
     uint64_t entry, die_offset;
-    uint32_t name, decl_file;
+    uint32_t name, decl_file, scope, linkage_name;
     int32_t decl_line;
     uint8_t is_external, has_return, padding[2];
 };
@@ -37,7 +37,7 @@ int dwarf_index_cache_name(const struct dwarf_module *m, char *out, size_t size)
     const uint64_t identity[8] = {st.st_dev, st.st_ino, (uint64_t)st.st_size, (uint64_t)st.st_mtim.tv_sec,
                                   (uint64_t)st.st_mtim.tv_nsec, (uint64_t)st.st_ctim.tv_sec,
                                   (uint64_t)st.st_ctim.tv_nsec, m->dwarf != NULL};
-    sha256_update(&key, "dwarf index 1", 13);
+    sha256_update(&key, "dwarf index 2", 13);
     sha256_update(&key, m->path, strlen(m->path) + 1);
     sha256_update(&key, identity, sizeof(identity));
     unsigned char digest[SHA256_SIZE];
@@ -70,6 +70,8 @@ void dwarf_index_cache_store(const struct dwarf_module *m, const char *dir, cons
             rows[i] = (struct index_row){.entry = f->entry, .die_offset = f->die_offset,
                                          .name = add_string(&strings, f->name),
                                          .decl_file = add_string(&strings, f->decl_file),
+                                         .scope = add_string(&strings, f->scope),
+                                         .linkage_name = add_string(&strings, f->linkage_name),
                                          .decl_line = f->decl_line, .is_external = (uint8_t)f->is_external,
                                          .has_return = (uint8_t)f->has_return};
         }
@@ -123,6 +125,8 @@ static int decode(struct arena *arena, struct dwarf_module *m, const char *data,
         m->functions[i] = (struct dwarf_function){
             .name = string_at(strings, header.strings_size, row.name, &ok),
             .decl_file = string_at(strings, header.strings_size, row.decl_file, &ok),
+            .scope = string_at(strings, header.strings_size, row.scope, &ok),
+            .linkage_name = string_at(strings, header.strings_size, row.linkage_name, &ok),
             .decl_line = row.decl_line, .entry = row.entry, .die_offset = row.die_offset,
             .is_external = row.is_external, .has_return = row.has_return};
         ok = ok && m->functions[i].name;

@@ -68,6 +68,7 @@ void dwarf_type_spell(struct strbuf *sb, Dwarf_Die *type)
         strbuf_puts(sb, name ? name : "?");
         return;
     case DW_TAG_structure_type: strbuf_printf(sb, "struct %s", name ? name : "{...}"); return;
+    case DW_TAG_class_type: strbuf_printf(sb, "class %s", name ? name : "{...}"); return;
     case DW_TAG_union_type: strbuf_printf(sb, "union %s", name ? name : "{...}"); return;
     case DW_TAG_enumeration_type: strbuf_printf(sb, "enum %s", name ? name : "{...}"); return;
     case DW_TAG_pointer_type:
@@ -80,6 +81,12 @@ void dwarf_type_spell(struct strbuf *sb, Dwarf_Die *type)
         else
             strbuf_puts(sb, "void");
         strbuf_putc(sb, '*');
+        return;
+    case DW_TAG_reference_type:
+    case DW_TAG_rvalue_reference_type:
+        if (has_target)
+            dwarf_type_spell(sb, &target);
+        strbuf_puts(sb, dwarf_tag(type) == DW_TAG_reference_type ? "&" : "&&");
         return;
     case DW_TAG_const_type:
     case DW_TAG_volatile_type:
@@ -105,6 +112,16 @@ void dwarf_type_spell(struct strbuf *sb, Dwarf_Die *type)
     default:
         strbuf_puts(sb, name ? name : "?");
     }
+}
+
+int dwarf_tag_is_record(int tag)
+{
+    return tag == DW_TAG_structure_type || tag == DW_TAG_class_type || tag == DW_TAG_union_type;
+}
+
+int dwarf_tag_is_pointer(int tag)
+{
+    return tag == DW_TAG_pointer_type || tag == DW_TAG_reference_type || tag == DW_TAG_rvalue_reference_type;
 }
 
 /* --- spelled names, cached ------------------------------------------------ */

@@ -40,7 +40,9 @@ const char *target_die_name(Dwarf_Die *die)
 static void add_variable(struct variable_list *list, Dwarf_Die *die)
 {
     const char *name = target_die_name(die);
-    if (!name || dwarf_hasattr(die, DW_AT_artificial))
+    /* Compiler temporaries are artificial; so is C++'s `this`, a parameter
+     * SystemTap reads as $this. */
+    if (!name || (dwarf_hasattr(die, DW_AT_artificial) && dwarf_tag(die) != DW_TAG_formal_parameter))
         return;
     for (int i = 0; i < list->count; i++)
         if (strcmp(list->items[i].name, name) == 0)
@@ -190,6 +192,8 @@ int target_scalar_of(Dwarf_Die *resolved, int *size, int *is_signed)
     *is_signed = 0;
     switch (dwarf_tag(resolved)) {
     case DW_TAG_pointer_type:
+    case DW_TAG_reference_type:          /* a C++ reference reads as the address it holds */
+    case DW_TAG_rvalue_reference_type:
         *size = 8;
         return 1;
     case DW_TAG_enumeration_type: {
@@ -229,7 +233,7 @@ struct expr *target_place_value(struct lowering *l, struct place *p, const char 
     }
     int size, is_signed;
     if (!target_scalar_of(&resolved, &size, &is_signed)) {
-        if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type)
+        if (dwarf_tag_is_record(tag))
             target_lower_error(l, "%s is a %s: read a member (->name) or use %s$", what, target_type_text(l, &p->type), what);
         else
             target_lower_error(l, "%s has type %s, which tap cannot read as a long", what, target_type_text(l, &p->type));
@@ -274,7 +278,8 @@ static int find_member(Dwarf_Die *aggregate, const char *name, Dwarf_Die *member
     if (dwarf_child(aggregate, &child) != 0)
         return 0;
     do {
-        if (dwarf_tag(&child) != DW_TAG_member)
+        /* a C++ base class is an unnamed member at its offset: searched as one */
+        if (dwarf_tag(&child) != DW_TAG_member && dwarf_tag(&child) != DW_TAG_inheritance)
             continue;
         Dwarf_Attribute attr;
         Dwarf_Word here = 0;
@@ -321,7 +326,7 @@ int target_apply_member(struct lowering *l, struct place *p, struct component *c
     Dwarf_Die resolved;
     if (!p->has_type || !dwarf_type_resolve(&p->type, &resolved))
         return target_lower_error(l, "%s has no type (void): cannot read member %s", what, c->member);
-    if (dwarf_tag(&resolved) == DW_TAG_pointer_type) {
+    if (dwarf_tag_is_pointer(dwarf_tag(&resolved))) {
         struct expr *pointer = target_place_value(l, p, what);
         Dwarf_Die target;
         if (!pointer)
@@ -333,7 +338,7 @@ int target_apply_member(struct lowering *l, struct place *p, struct component *c
             return target_lower_error(l, "%s: cannot resolve the pointed-to type", what);
     }
     int tag = dwarf_tag(&resolved);
-    if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type)
+    if (!dwarf_tag_is_record(tag))
         return target_lower_error(l, "%s has type %s: it has no member %s", what, target_type_text(l, &p->type), c->member);
     target_place_to_pieces(l, p);
     Dwarf_Die member;
@@ -368,7 +373,7 @@ int target_apply_index(struct lowering *l, struct place *p, struct component *c,
     if ((tag != DW_TAG_array_type && tag != DW_TAG_pointer_type) || !dwarf_die_type(&resolved, &element))
         return target_lower_error(l, "%s has type %s: it cannot be indexed", what, target_type_text(l, &p->type));
     Dwarf_Word size = dwarf_type_resolve(&element, &element_resolved) ? target_byte_size(&element_resolved) : 0;
-    if (dwarf_tag(&element_resolved) == DW_TAG_pointer_type)
+    if (dwarf_tag_is_pointer(dwarf_tag(&element_resolved)))
         size = 8;
     if (tag == DW_TAG_array_type)
         target_place_to_pieces(l, p);

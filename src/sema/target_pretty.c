@@ -131,7 +131,7 @@ static void pretty_place(struct pretty *p, struct place *place, int list, int de
         return;
     }
     int tag = dwarf_tag(&resolved);
-    if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type) {
+    if (dwarf_tag_is_record(tag)) {
         if (list || depth > (target_pretty_level(l->e) == 2 ? 3 : 0)) {
             pretty_text(p, "{...}");
             return;
@@ -160,7 +160,7 @@ static void pretty_place(struct pretty *p, struct place *place, int list, int de
         return;
     }
     Dwarf_Die target, target_resolved;
-    const char *element = (tag == DW_TAG_pointer_type || tag == DW_TAG_array_type) &&
+    const char *element = (dwarf_tag_is_pointer(tag) || tag == DW_TAG_array_type) &&
         dwarf_die_type(&resolved, &target) && dwarf_type_resolve(&target, &target_resolved) &&
         dwarf_tag(&target_resolved) == DW_TAG_base_type ? dwarf_diename(&target_resolved) : NULL;
     int is_char_pointer = element && strcmp(element, "char") == 0;
@@ -190,7 +190,7 @@ static void pretty_place(struct pretty *p, struct place *place, int list, int de
         pretty_value(p, "0x%llx", value);
     else if (is_char_pointer)
         pretty_string(p, value, length);
-    else if (tag == DW_TAG_pointer_type || tag == DW_TAG_array_type)
+    else if (dwarf_tag_is_pointer(tag) || tag == DW_TAG_array_type)
         pretty_value(p, "0x%llx", value);
     else
         pretty_value(p, target_scalar_of(&resolved, &size, &is_signed) && !is_signed ? "%llu" : "%lld", value);
@@ -260,7 +260,7 @@ int target_lower_pretty_list(struct lowering *l, struct expr *e)
                 target->target.name = list.items[i].name;
                 Dwarf_Die type, resolved;
                 if (dwarf_die_type(&list.items[i].die, &type) && dwarf_type_resolve(&type, &resolved) &&
-                    (dwarf_tag(&resolved) == DW_TAG_structure_type || dwarf_tag(&resolved) == DW_TAG_union_type))
+                    dwarf_tag_is_record(dwarf_tag(&resolved)))
                     pretty_text(&p, "{...}");
                 else if (target_snapshot(l, target))
                     pretty_value(&p, "0x%llx", target);
@@ -300,9 +300,9 @@ int target_lower_pretty_value(struct lowering *l, struct expr *e, struct place *
     /* A top-level pointer to a struct shows the struct, as in SystemTap. */
     Dwarf_Die resolved, target, target_resolved;
     if (place->has_type && dwarf_type_resolve(&place->type, &resolved) &&
-        dwarf_tag(&resolved) == DW_TAG_pointer_type && dwarf_die_type(&resolved, &target) &&
+        dwarf_tag_is_pointer(dwarf_tag(&resolved)) && dwarf_die_type(&resolved, &target) &&
         dwarf_type_resolve(&target, &target_resolved) &&
-        (dwarf_tag(&target_resolved) == DW_TAG_structure_type || dwarf_tag(&target_resolved) == DW_TAG_union_type)) {
+        dwarf_tag_is_record(dwarf_tag(&target_resolved))) {
         struct expr *pointer = target_place_value(l, place, "value");
         if (!pointer)
             return 0;

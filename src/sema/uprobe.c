@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/demangle.h"
 #include "base/strbuf.h"
 #include "sema/uprobe_returns.h"
 #include "sema/usdt.h"
@@ -22,15 +23,37 @@ static int point_error(struct sema *s, struct probe_point *point, struct span sp
     return 0;
 }
 
+/* "A::B::f" into scopes "A", "B" and the name "f", as SystemTap's
+ * parse_function_spec does; a mangled name stays whole. */
+static void split_scopes(struct arena *arena, const char *name, struct function_pattern *out)
+{
+    out->function = name;
+    out->mangled = demangle_is_mangled(name);
+    if (out->mangled)
+        return;
+    int count = 0;
+    for (const char *p = demangle_next_separator(name); p; p = demangle_next_separator(p + 2))
+        count++;
+    if (!count)
+        return;
+    out->scopes = ARENA_ARRAY(arena, const char *, count);
+    const char *start = name;
+    for (const char *p = demangle_next_separator(name); p; p = demangle_next_separator(start)) {
+        out->scopes[out->scope_count++] = arena_strndup(arena, start, (size_t)(p - start));
+        start = p + 2;
+    }
+    out->function = start;
+}
+
 static void parse_pattern(struct arena *arena, const char *text, struct function_pattern *out)
 {
     memset(out, 0, sizeof(*out));
     const char *at = strchr(text, '@');
     if (!at) {
-        out->function = text;
+        split_scopes(arena, text, out);
         return;
     }
-    out->function = arena_strndup(arena, text, (size_t)(at - text));
+    split_scopes(arena, arena_strndup(arena, text, (size_t)(at - text)), out);
     const char *colon = strrchr(at, ':');
     if (!colon) {
         out->file = at + 1;
@@ -171,13 +194,81 @@ int uprobe_line_matches(const struct function_pattern *pattern, int line)
     return fnmatch(pattern->line_text, text, 0) == 0;
 }
 
+enum { MAX_SCOPE_PARTS = 32 };
+
+/* The parts of `scope` ("shop", "Cart"), outermost first. */
+static int scope_parts(const char *scope, const char **starts, size_t *lens)
+{
+    int count = 0;
+    for (const char *start = scope; start && count < MAX_SCOPE_PARTS;) {
+        const char *p = demangle_next_separator(start);
+        starts[count] = start;
+        lens[count++] = p ? (size_t)(p - start) : strlen(start);
+        start = p ? p + 2 : NULL;
+    }
+    return count;
+}
+
+/* SystemTap's function_scope_matches: each scope the pattern names matches
+ * the function's enclosing one at that depth, innermost last; past the
+ * global scope there is one more, named "" ("*::f" and "::f" match a
+ * global f). */
+static int scopes_match(const struct function_pattern *pattern, const char *scope)
+{
+    const char *starts[MAX_SCOPE_PARTS];
+    size_t lens[MAX_SCOPE_PARTS];
+    int have = scope_parts(scope, starts, lens);
+    for (int i = 0; i < pattern->scope_count; i++) {   /* i: 0 is the innermost */
+        const char *want = pattern->scopes[pattern->scope_count - 1 - i];
+        char name[256] = "";
+        if (i < have)
+            snprintf(name, sizeof(name), "%.*s", (int)lens[have - 1 - i], starts[have - 1 - i]);
+        int matched = strpbrk(want, "*?[{") ? pattern_matches(want, name) : strcmp(want, name) == 0;
+        if (!matched || (i >= have && i + 1 < pattern->scope_count))
+            return 0;
+    }
+    return 1;
+}
+
+static int name_matches(const struct function_pattern *pattern, const struct dwarf_function *f)
+{
+    if (pattern->mangled)
+        return f->linkage_name && pattern_matches(pattern->function, f->linkage_name);
+    /* a demangled symbol's name holds its scope too ("shop::Cart::add") */
+    const char *name = f->die_offset || !f->scope ? f->name : f->name + strlen(f->scope) + 2;
+    return pattern_matches(pattern->function, name) && (!pattern->scope_count || scopes_match(pattern, f->scope));
+}
+
 int uprobe_function_matches(const struct function_pattern *pattern, const struct dwarf_function *f)
 {
-    if (!pattern_matches(pattern->function, f->name))
+    if (!name_matches(pattern, f))
         return 0;
     if (pattern->file && !file_matches(pattern->file, f->decl_file))
         return 0;
     return uprobe_line_matches(pattern, f->decl_line);
+}
+
+const char *uprobe_function_point_name(struct arena *arena, const struct function_pattern *pattern,
+                                       const struct dwarf_function *f)
+{
+    if (pattern->mangled && f->linkage_name)
+        return f->linkage_name;
+    if (!f->die_offset || !pattern->scope_count)
+        return f->name;
+    const char *starts[MAX_SCOPE_PARTS];
+    size_t lens[MAX_SCOPE_PARTS];
+    int have = scope_parts(f->scope, starts, lens);
+    struct strbuf sb;
+    strbuf_init(&sb);
+    for (int i = pattern->scope_count - 1; i >= 0; i--) {   /* the innermost scope_count, outermost first */
+        if (i < have)
+            strbuf_append(&sb, starts[have - 1 - i], lens[have - 1 - i]);
+        strbuf_puts(&sb, "::");
+    }
+    strbuf_puts(&sb, f->name);
+    const char *name = arena_strdup(arena, sb.data);
+    strbuf_free(&sb);
+    return name;
 }
 
 /* --- which targets the handler reads, to place the entry probe ------------ */
@@ -470,14 +561,14 @@ static void fold_stmt(struct folding *f, struct stmt *st)
 /* process("PATH").function("NAME@FILE:LINE")[.SUFFIX], assembled without
  * printf: -L builds one per function, 20k of them. */
 static const char *function_point_text(struct sema *s, const struct dwarf_module *m,
-                                       const struct dwarf_function *f, const char *suffix)
+                                       const struct dwarf_function *f, const char *name, const char *suffix)
 {
     struct strbuf sb;
     strbuf_init(&sb);
     strbuf_puts(&sb, "process(\"");
     strbuf_puts(&sb, m->path);
     strbuf_puts(&sb, "\").function(\"");
-    strbuf_puts(&sb, f->name);
+    strbuf_puts(&sb, name);
     if (f->decl_file) {
         char digits[16];
         int n = 0;
@@ -622,7 +713,10 @@ static int resolve_functions(struct sema *s, struct stmt *body, struct probe_poi
         site->pc = site->at_entry || !needs_prologue ? f->entry : dwarf_module_after_prologue(m, f);
         site->choose_entry = !site->at_entry;
         site->out_of_line = 1;
-        uprobe_add_site(s, body, point, frame, site, function_point_text(s, m, f, pp->suffix), &leader);
+        const char *name = uprobe_function_point_name(s->arena, &pp->pattern, f);
+        struct probe *probe =
+            uprobe_add_site(s, body, point, frame, site, function_point_text(s, m, f, name, pp->suffix), &leader);
+        probe->function = name;
         added++;
     }
     int wants_inline = !pp->suffix || strcmp(pp->suffix, "inline") == 0;
@@ -638,7 +732,10 @@ static int resolve_functions(struct sema *s, struct stmt *body, struct probe_poi
             site->module = m;
             site->function = f;
             site->pc = f->entry;
-            uprobe_add_site(s, body, point, frame, site, function_point_text(s, m, f, pp->suffix), &leader);
+            const char *name = uprobe_function_point_name(s->arena, &pp->pattern, f);
+            struct probe *probe =
+                uprobe_add_site(s, body, point, frame, site, function_point_text(s, m, f, name, pp->suffix), &leader);
+            probe->function = name;
             added++;
         }
     }
@@ -756,9 +853,11 @@ static int resolve_statements(struct sema *s, struct stmt *body, struct probe_po
             site->line = lines[k].line;
             site->is_statement = 1;
             site->at_entry = site->pc == f->entry;
-            uprobe_add_site(s, body, point, frame, site,
-                     arena_printf(s->arena, "process(\"%s\").statement(\"%s@%s:%d\")", m->path, f->name,
+            const char *name = uprobe_function_point_name(s->arena, &fp, f);
+            struct probe *probe = uprobe_add_site(s, body, point, frame, site,
+                     arena_printf(s->arena, "process(\"%s\").statement(\"%s@%s:%d\")", m->path, name,
                                   f->decl_file, lines[k].line), &leader);
+            probe->function = name;
             added++;
         }
         free(lines);

@@ -26,7 +26,10 @@ struct uprobe_site {
 };
 
 struct function_pattern {
-    const char *function;        /* wildcard */
+    const char *function;        /* wildcard: the name, after the last "::" */
+    const char **scopes;         /* "shop", "Cart": the scopes named before it, outermost first */
+    int scope_count;
+    int mangled;                 /* "_ZN4shop*": matched against linkage names */
     const char *file;            /* wildcard or NULL */
     int line;                    /* 0: any */
     int any_line;                /* "f@file:*" */
@@ -59,6 +62,10 @@ struct probe *uprobe_add_site(struct sema *s, struct stmt *body, struct probe_po
                               struct probe **leader);
 int uprobe_line_matches(const struct function_pattern *pattern, int line);
 int uprobe_function_matches(const struct function_pattern *pattern, const struct dwarf_function *f);
+/* f's name in the probe point: with as many scopes as the pattern named
+ * ("Cart::add" for "Cart::add" or "*::add"), as SystemTap names it. */
+const char *uprobe_function_point_name(struct arena *arena, const struct function_pattern *pattern,
+                                       const struct dwarf_function *f);
 /* The ABI register (DWARF number) holding integer-class parameter `name`
  * at the function's first instruction, or -1. */
 int uprobe_entry_register(Dwarf_Die *function, const char *name);

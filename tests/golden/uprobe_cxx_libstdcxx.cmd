@@ -1,0 +1,2 @@
+# issue 18: libstdc++ (Debian's, symbols only) lists demangled and probes by demangled name: t_exc constructs a std::runtime_error three times.
+@TAP@ -l 'process("libstdc++.so.6").function("std::runtime_error::*")' | sed -E 's|"/[^"]*/libstdc\+\+\.so[^"]*"|"LIBSTDCXX"|'; @TAP@ -e 'global n probe process("libstdc++.so.6").function("std::runtime_error::runtime_error") { n[ppfunc()]++ } probe end { foreach (f in n) printf("%s x%d\n", f, n[f]) }' -c @PROGRAMS@/t_exc

@@ -1,0 +1,2 @@
+# issue 18: usymname(), usymdata() and backtraces name C++ frames demangled, with their parameters as perf and bpftrace show them (overloads told apart): libiberty's demangler.
+@TAP@ -e 'global out, n probe process("@PROGRAMS@/t_shop").function("shop::price") { out[++n] = sprintf("%s | %s", usymname(uaddr()), usymdata(uaddr())); out[++n] = sprint_ubacktrace() } probe end { for (i = 1; i <= n; i++) println(out[i]) }' -c @PROGRAMS@/t_shop | sed -E "s|@PROGRAMS@/|PROGRAMS/|g; s/^ 0x[0-9a-f]+ / ADDR /; /libc\.so/d"
