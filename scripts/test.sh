@@ -21,7 +21,7 @@ if [[ ${TAP_VM:-1} != 0 ]]; then
   vm_failed=0
   bash "$top/tests/vm/goldens.sh" "$top/build" || vm_failed=1
   mapfile -t kernel_dependent < <(cd "$top/tests/golden" && ls -- *.tp *.cmd | sed -E 's/\.(tp|cmd)$//' | sort -u |
-    grep -E '^(kernel_|stack_|reliab_kill_|uprobe_(multi|refused|return|call_sites|library)|data_hist|ops_division_each_isa|cache_bpf_isa|run_object|users_readme_oneliner_)')
+    grep -E '^(kernel_|stack_|reliab_kill_|uprobe_(multi|refused|return|safety|call_sites|library)|data_hist|ops_division_each_isa|cache_bpf_isa|run_object|users_readme_oneliner_)')
   # 6.12 under multi-threaded TCG oopses at a text_poke site about one run in three (a
   # cross-vCPU code-patching race of the emulator): one host thread for both vCPUs there,
   # which is slower, so each case gets twice the time.

@@ -689,7 +689,7 @@ static int resolve_functions(struct sema *s, struct stmt *body, struct probe_poi
     int added = 0;
     struct probe *leader = NULL;
     int is_return = pp->suffix && strcmp(pp->suffix, "return") == 0;
-    int unwinds = is_return && uprobe_module_unwinds(m);
+    int unwinds = is_return && uprobe_module_unwinds(m);   /* C++: any frame may be unwound through */
     int needs_prologue = reads_targets(body, point->condition);
     for (int i = 0; i < m->function_count; i++) {
         const struct dwarf_function *f = &m->functions[i];
@@ -703,11 +703,12 @@ static int resolve_functions(struct sema *s, struct stmt *body, struct probe_poi
         site->module = m;
         site->function = f;
         site->is_return = is_return;
-        if (unwinds) {
+        if (is_return) {
             /* decided before lowering: the @entry key differs at a ret */
             site->exits = ARENA_NEW(s->arena, struct function_exits);
             uprobe_function_exits(s->arena, m, f, site->exits);
-            site->at_returns = site->exits->calls || site->exits->why_not;
+            site->exits->module_unwinds = unwinds;
+            site->at_returns = uprobe_exits_at_returns(site->exits);
         }
         site->at_entry = is_return || !f->die_offset;
         site->pc = site->at_entry || !needs_prologue ? f->entry : dwarf_module_after_prologue(m, f);

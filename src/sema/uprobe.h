@@ -19,7 +19,7 @@ struct uprobe_site {
     int out_of_line;             /* .function entry of a real (not inlined) function */
     int is_return;
     int at_returns;              /* .return on the function's rets, not a uretprobe (uprobe_returns.h) */
-    struct function_exits *exits;    /* .return in a binary that unwinds: the function's exits */
+    struct function_exits *exits;    /* .return: the function's exits */
     int is_statement;
     int line;                    /* .statement: the line */
     const struct usdt_mark *mark;    /* .mark: the SDT note (usdt.h) */

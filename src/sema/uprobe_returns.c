@@ -190,6 +190,21 @@ void uprobe_function_exits(struct arena *arena, struct dwarf_module *m, const st
     cs_close(&capstone);
 }
 
+int uprobe_exits_at_returns(const struct function_exits *exits)
+{
+    if (exits->why_not)
+        return exits->module_unwinds;
+    return exits->calls;
+}
+
+static const char *uretprobe_placement(struct arena *arena, const struct function_exits *exits)
+{
+    if (!exits->why_not)
+        return "on a uretprobe (it calls nothing: no exception unwinds through it)";
+    return arena_printf(arena, "on a uretprobe (not every exit is a ret: %s; an exception unwinding through it "
+                        "from a callback would end the program)", exits->why_not);
+}
+
 /* Each .return probe: which mechanism, for -v; one at_returns gets its
  * rets, or becomes a refusal (sema_place_entry_probes reports it). */
 void sema_place_return_probes(struct sema *s)
@@ -198,8 +213,7 @@ void sema_place_return_probes(struct sema *s)
         struct probe *probe = s->script->probes[i];
         struct uprobe_site *site = probe->site;
         if (probe->kind == PROBE_URETPROBE)
-            probe->placement = site->exits ? "on a uretprobe (it calls nothing: no exception unwinds through it)"
-                                           : "on a uretprobe (its binary neither throws nor propagates exceptions)";
+            probe->placement = uretprobe_placement(s->arena, site->exits);
         if (!probe->at_returns)
             continue;
         const struct function_exits *exits = site->exits;

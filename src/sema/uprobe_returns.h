@@ -6,10 +6,12 @@
  * probe sits on the function's rets instead: the same moment (rax holds
  * the value, rsp + 8 is the CFA, as after a uretprobe rsp is), nothing on
  * the stack changed, at the price of a single-stepped ret (~11 us a hit
- * against ~1.2 us). Elsewhere (C code), and for a function that calls
- * nothing (no exception can start below it), the uretprobe stays. A
+ * against ~1.2 us). C code is unwound through too (a C++ callback that
+ * throws through libc's qsort), so the same holds there. A function that
+ * calls nothing (no exception can start below it) keeps the uretprobe. A
  * function that may leave by a jump (a tail call) cannot be probed at its
- * rets: its value is not known there, and is refused with the reason. */
+ * rets: its value is not known there; in a binary that unwinds it is
+ * refused with the reason, in C code it keeps the uretprobe (-v says). */
 #ifndef TAP_SEMA_UPROBE_RETURNS_H
 #define TAP_SEMA_UPROBE_RETURNS_H
 
@@ -31,7 +33,17 @@ struct function_exits {
     int count;
     int calls;                   /* it calls something: an exception may unwind through it */
     const char *why_not;         /* not every exit is a ret (a tail call), or the code is unknown */
+    int module_unwinds;          /* its binary raises or propagates exceptions itself */
 };
+
+/* Whether a .return sits at the rets: the function calls something (an
+ * exception thrown below may unwind through its frame, also in C code: a
+ * callback that throws through libc's qsort), or, in a binary that unwinds,
+ * its exits are not all rets (refused). A leaf keeps its uretprobe, and so
+ * does a function of a C binary that may leave by a tail jump (its value
+ * is not known at its rets: a uretprobe is the only way, and an exception
+ * can reach it only through a callback from C++ code). */
+int uprobe_exits_at_returns(const struct function_exits *exits);
 
 void uprobe_function_exits(struct arena *arena, struct dwarf_module *m, const struct dwarf_function *f,
                            struct function_exits *out);
