@@ -80,6 +80,10 @@ struct stmt *sema_clone_stmt(struct arena *arena, const struct stmt *list);
 void sema_resolve_function(struct sema *s, struct function_decl *fn);
 void sema_resolve_probe_body(struct sema *s, struct probe *probe, struct function_decl *caller);
 
+/* probes.c: reports a probe point error (unless the point is optional); 0 */
+int sema_point_error(struct sema *s, struct probe_point *point, struct span span, const char *fmt,
+                     const char *arg);
+
 /* perf.c */
 int sema_resolve_perf(struct sema *s, struct probe_point *point, struct probe *probe);
 /* The i-th perf.sw (or perf.hw) event name, "" for a gap, NULL past the end. */
