@@ -55,7 +55,7 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
     const char *param_names[1] = {"ctx"};
     const struct probe_kind_ops *kind = probe_kind_ops(probe->kind);
     LLVMValueRef function = cg_new_function(cg, name, LLVMFunctionType(cg->i32, &param, 1, 0),
-                                            kind->section(probe), param_names, 0);
+                                            kind->section(cg->arena, probe), param_names, 0);
     struct fn_state state = {.kind = FN_PROBE, .function = function, .probe = probe,
                              .scope = LLVMGetSubprogram(function)};
     cg->fn = &state;

@@ -16,6 +16,7 @@ struct arena;
 struct sema;
 struct probe;
 struct probe_point;
+struct expr;
 struct program_probe;
 struct session;
 struct bpf_program;
@@ -58,10 +59,13 @@ struct probe_kind_ops {
      * (NULL: listing.c resolves `probe PP {}` and prints each pp()). */
     int (*list)(FILE *out, struct arena *arena, const char *point, int with_variables);
     void (*catalogue)(struct arena *arena, catalogue_line add, void *lines);
+    /* a $target of the probe's own body (resolve.c): 1 when it was
+     * rewritten (then resolved again); NULL: sema/target.c's lowering */
+    int (*lower_target)(struct sema *s, struct expr *e);
     /* codegen: the program's ELF section, and the kind's fields of the
      * program_probe the runtime gets (kind, prog_name, point, cookie,
      * may_skip are filled before) */
-    const char *(*section)(const struct probe *probe);
+    const char *(*section)(struct arena *arena, const struct probe *probe);
     void (*describe)(const struct probe *probe, struct program_probe *out);
     /* runtime */
     int prog_type;               /* enum bpf_prog_type */

@@ -28,8 +28,9 @@ static void catalogue(struct arena *arena, catalogue_line add, void *lines)
                 add(lines, arena_printf(arena, "perf.%s.%s", hw ? "hw" : "sw", sema_perf_event_name(hw, i)));
 }
 
-static const char *section(const struct probe *probe)
+static const char *section(struct arena *arena, const struct probe *probe)
 {
+    (void)arena;
     (void)probe;
     return "perf_event";
 }

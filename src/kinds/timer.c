@@ -59,8 +59,9 @@ static void catalogue(struct arena *arena, catalogue_line add, void *lines)
     add(lines, "timer.profile");
 }
 
-static const char *section(const struct probe *probe)
+static const char *section(struct arena *arena, const struct probe *probe)
 {
+    (void)arena;
     (void)probe;
     return "perf_event";
 }

@@ -28,8 +28,9 @@ static void catalogue(struct arena *arena, catalogue_line add, void *lines)
     add(lines, "kernel.trace(string)");
 }
 
-static const char *section(const struct probe *probe)
+static const char *section(struct arena *arena, const struct probe *probe)
 {
+    (void)arena;
     return probe->tp_raw ? "raw_tp" : "tracepoint";
 }
 
@@ -83,7 +84,7 @@ static const char *attach_error(const struct program_probe *probe, int err)
 const struct probe_kind_ops tracepoint_kind = {
     .kind = PROBE_TRACEPOINT, .name = "tracepoint", .flags = KIND_FREQUENT,
     .heads = (const char *const[]){"kernel.trace", NULL}, .resolve = resolve_tracepoint,
-    .list = sema_list_tracepoints, .catalogue = catalogue,
+    .list = sema_list_tracepoints, .catalogue = catalogue, .lower_target = sema_lower_tracepoint_target,
     .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_TRACEPOINT, .attach = attach_tracepoint,
     .attach_error = attach_error,
 };

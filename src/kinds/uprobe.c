@@ -43,8 +43,9 @@ static void catalogue(struct arena *arena, catalogue_line add, void *lines)
         add(lines, forms[i]);
 }
 
-static const char *section(const struct probe *probe)
+static const char *section(struct arena *arena, const struct probe *probe)
 {
+    (void)arena;
     if (probe->kind == PROBE_URETPROBE)
         return probe->sleepable ? "uretprobe.s" : "uretprobe";
     return probe->sleepable ? "uprobe.s" : "uprobe";

@@ -8,6 +8,8 @@
 
 struct btf;
 
+struct btf_type;
+
 struct sema {
     struct arena *arena;
     struct diags *diags;
@@ -100,6 +102,9 @@ int sema_target_names(struct stmt *body, struct expr *condition, const char ***n
  * from kernel memory; the probe becomes a raw tracepoint. 1 done, 0 after
  * an error, -1 when the tracepoint has no such argument. */
 int tracepoint_lower_argument(struct sema *s, struct probe *probe, struct expr *e);
+/* The same for a kernel function's $argument (or $return when is_return),
+ * from its BTF FUNC_PROTO; the context is its arguments as u64s (fentry). */
+int sema_lower_btf_argument(struct sema *s, const struct btf_type *proto, int is_return, struct expr *e);
 /* "$preempt, $prev, ..." ("" without BTF or prototype) */
 const char *tracepoint_argument_names(struct sema *s, const char *tracepoint);
 int tracepoint_has_argument(struct sema *s, const char *tracepoint, const char *name);
