@@ -136,7 +136,8 @@ struct program_probe {
     uint64_t cookie;         /* bpf cookie, for probes sharing one program */
     uint64_t ref_ctr_offset; /* PROBE_UPROBE at an SDT mark: file offset of the
                               * semaphore the kernel raises while attached; 0: none */
-    /* PROBE_TRACEPOINT: */
+    /* PROBE_TRACEPOINT (and tp_name: PROBE_RAW_TRACEPOINT's tracepoint,
+     * PROBE_FENTRY/FEXIT's kernel function): */
     char *tp_category;
     char *tp_name;
     char *build_id;          /* PROBE_UPROBE/_URETPROBE: hex build-id of path at

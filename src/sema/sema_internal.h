@@ -112,7 +112,7 @@ struct btf *sema_kernel_btf(struct sema *s);   /* vmlinux BTF, loaded on first u
 void sema_release_kernel_btf(struct sema *s);
 /* kernel_functions.c: what this kernel offers to probe its functions, from
  * checks ("has no kprobes (...) and refuses fentry programs (...)"); *usable
- * is set when it has kprobes or loads fentry programs. */
+ * is set when it loads fentry programs, which kernel.function needs. */
 const char *sema_kernel_function_support(struct sema *s, int *usable);
 /* A string literal node, and `lhs . rhs` (just rhs when lhs is NULL): for
  * the strings target lowering builds ($$vars, $$name). */
