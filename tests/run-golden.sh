@@ -18,6 +18,30 @@ if [[ $(id -u) -ne 0 ]]; then
 fi
 cd "$golden_dir" || exit 1
 
+# CASE.needs: kernel features the case needs, one a line (`fentry`, `kprobes`; `!fentry`: a kernel
+# without it). On a kernel that does not have them the case is not run: exit 77, which ctest reports
+# as skipped (SKIP_RETURN_CODE) and tests/vm/goldens.sh as not run, never as passed.
+has_feature() { # FEATURE
+  case $1 in
+    fentry) "$tap" -p2 -e 'probe kernel.function("vfs_read") {}' >/dev/null 2>&1 ;;
+    kprobes) [[ -e /sys/bus/event_source/devices/kprobe ]] ;;
+    *) echo "golden/$case: unknown feature '$1' in $case.needs" >&2; exit 1 ;;
+  esac
+}
+if [[ -f $case.needs ]]; then
+  while read -r feature; do
+    [[ -z $feature || $feature == \#* ]] && continue
+    want=1
+    [[ $feature == !* ]] && want=0 feature=${feature#!}
+    has=0
+    has_feature "$feature" && has=1
+    if ((has != want)); then
+      echo "golden/$case: not run: the kernel $( ((want)) && echo lacks || echo has) $feature ($case.needs)"
+      exit 77
+    fi
+  done <"$case.needs"
+fi
+
 if [[ -f $case.cmd ]]; then
   command=$(<"$case.cmd")
 elif [[ -f $case.tp ]]; then

@@ -5,75 +5,22 @@
 #include <string.h>
 
 #include "codegen/codegen_internal.h"
+#include "kinds/kinds.h"
 #include "runtime/program_io.h"
 
-
-static const char *section_of(const struct probe *probe)
-{
-    switch (probe->kind) {
-    case PROBE_BEGIN: case PROBE_END: case PROBE_ERROR: return "raw_tp";
-    case PROBE_TIMER: case PROBE_PROFILE: case PROBE_PERF: return "perf_event";
-    case PROBE_UPROBE: return probe->sleepable ? "uprobe.s" : "uprobe";
-    case PROBE_URETPROBE: return probe->sleepable ? "uretprobe.s" : "uretprobe";
-    case PROBE_TRACEPOINT: return probe->tp_raw ? "raw_tp" : "tracepoint";
-    case PROBE_NEVER: break;    /* sema drops these */
-    }
-    return "raw_tp";
-}
-
-/* The kinds map one to one; kept as a switch so neither enum depends on the other. */
-static enum program_probe_kind program_kind(enum probe_kind kind)
-{
-    switch (kind) {
-    case PROBE_BEGIN: return PROGRAM_PROBE_BEGIN;
-    case PROBE_END: return PROGRAM_PROBE_END;
-    case PROBE_ERROR: return PROGRAM_PROBE_ERROR;
-    case PROBE_TIMER: return PROGRAM_PROBE_TIMER;
-    case PROBE_PROFILE: return PROGRAM_PROBE_PROFILE;
-    case PROBE_PERF: return PROGRAM_PROBE_PERF;
-    case PROBE_UPROBE: return PROGRAM_PROBE_UPROBE;
-    case PROBE_URETPROBE: return PROGRAM_PROBE_URETPROBE;
-    case PROBE_TRACEPOINT: return PROGRAM_PROBE_TRACEPOINT;
-    case PROBE_NEVER: break;    /* sema drops these */
-    }
-    return PROGRAM_PROBE_BEGIN;
-}
-
-static char *dup_or_null(const char *s)
-{
-    return s ? strdup(s) : NULL;
-}
 
 static void describe_probe_at(struct codegen *cg, const struct probe *probe, const char *prog_name,
                               uint64_t offset, uint64_t cookie)
 {
     struct program *program = cg->program;
     struct program_probe *out = &program->probes[program->probe_count++];
-    out->kind = probe->tp_raw ? PROGRAM_PROBE_RAW_TRACEPOINT : program_kind(probe->kind);
+    out->kind = probe->kind;
     out->prog_name = strdup(prog_name);
     out->point = strdup(probe->point);
-    out->order = probe->order;
-    out->period_ns = probe->period_ns;
-    out->frequency = probe->frequency;
-    out->perf_type = probe->perf_type;
-    out->perf_config = probe->perf_config;
-    out->sample_period = probe->sample_period;
-    out->path = dup_or_null(probe->path);
     out->offset = offset;
     out->cookie = cookie;
-    out->ref_ctr_offset = probe->ref_ctr_offset;
     out->may_skip = probe->may_skip;
-    out->tp_category = dup_or_null(probe->tp_category);
-    out->tp_name = dup_or_null(probe->tp_name);
-    if (probe->path) {
-        /* a wildcard gives thousands of probes in one binary: read its build id once */
-        static char last_path[4096], build_id[128];
-        if (strcmp(last_path, probe->path) != 0) {
-            elf_build_id(probe->path, build_id, sizeof(build_id));
-            snprintf(last_path, sizeof(last_path), "%s", probe->path);
-        }
-        out->build_id = strdup(build_id);
-    }
+    probe_kind_ops(probe->kind)->describe(probe, out);
 }
 
 /* A probe moved to the calls of its function (sema/uprobe_calls.c) or on
@@ -106,8 +53,9 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
     snprintf(name, sizeof(name), "probe_%d", probe->index);
     LLVMTypeRef param = cg->ptr;
     const char *param_names[1] = {"ctx"};
+    const struct probe_kind_ops *kind = probe_kind_ops(probe->kind);
     LLVMValueRef function = cg_new_function(cg, name, LLVMFunctionType(cg->i32, &param, 1, 0),
-                                            section_of(probe), param_names, 0);
+                                            kind->section(cg->arena, probe), param_names, 0);
     struct fn_state state = {.kind = FN_PROBE, .function = function, .probe = probe,
                              .scope = LLVMGetSubprogram(function)};
     cg->fn = &state;
@@ -123,7 +71,7 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
         done = cg_block(cg, "done");
         cg_defer_begin(cg, probe, &defer, done);
     }
-    if (probe->kind != PROBE_END && probe->kind != PROBE_ERROR) {
+    if (!(kind->flags & KIND_RUNS_AT_END)) {
         /* After exit() or an error, only end and error probes still run. */
         LLVMValueRef exiting = LLVMBuildLoad2(cg->builder, cg->i64, cg_state_field(cg, STATE_EXITING), "");
         LLVMBasicBlockRef live = cg_block(cg, "live");
@@ -131,7 +79,7 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
                         skip, live);
         cg_position(cg, live);
     }
-    if (probe->kind == PROBE_UPROBE || probe->kind == PROBE_URETPROBE) {
+    if (kind->flags & KIND_USER_PROCESS) {
         LLVMValueRef target = LLVMBuildLoad2(cg->builder, cg->i64, cg_state_field(cg, STATE_TARGET_PID), "");
         LLVMBasicBlockRef filter = cg_block(cg, "filter"), wanted = cg_block(cg, "wanted");
         LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, target, cg_const(cg, 0), ""),
@@ -153,7 +101,7 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
      * or sleep there (a sleepable uprobe faulting a page in) while another
      * one runs: the second is skipped rather than share the scratch. */
     LLVMBasicBlockRef release = skip;
-    if (probe->kind != PROBE_BEGIN && probe->kind != PROBE_END && probe->kind != PROBE_ERROR) {
+    if (!(kind->flags & KIND_RUNS_ONCE)) {
         LLVMValueRef busy = cg_scratch_ptr(cg, SCRATCH_BUSY);
         LLVMValueRef owner = LLVMBuildAtomicCmpXchg(cg->builder, busy, cg_const(cg, 0), cg_const(cg, 1),
                                                     LLVMAtomicOrderingMonotonic, LLVMAtomicOrderingMonotonic, 0);
@@ -169,7 +117,7 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
     if (cg->has_try)
         LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, SCRATCH_TRY_DEPTH));
     cg_setup_frame(cg, probe->frame);
-    if (probe->kind == PROBE_UPROBE || probe->kind == PROBE_URETPROBE)
+    if (kind->flags & KIND_USER_PROCESS)
         cg_target_probe_entry(cg, LLVMGetParam(function, 0));
     if (defer.at_exit)
         cg_defer_record(cg, probe, &defer);

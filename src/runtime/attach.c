@@ -1,4 +1,5 @@
-/* Attach every probe that is not begin/end/error, one kind per function.
+/* Attach every probe that is not begin/end/error: each by its kind's hook
+ * (kinds/), with the helpers they share (attach.h).
  * Every attachment is a bpf_link owning an fd (perf event or BPF link):
  * nothing goes through tracefs probe files or pins, so if tap is killed the
  * kernel releases everything. */
@@ -9,17 +10,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <bpf/libbpf.h>
 
-#include "runtime/session.h"
+#include "kinds/kinds.h"
+#include "runtime/attach.h"
 
 
-static int add_link(struct session *s, struct bpf_link *link)
+int add_link(struct session *s, struct bpf_link *link)
 {
     if (s->link_count == s->link_cap) {
         int cap = s->link_cap ? s->link_cap * 2 : 16;
@@ -36,9 +36,9 @@ static int add_link(struct session *s, struct bpf_link *link)
 }
 
 /* Opens the perf event and attaches the program; returns 0 or -errno. */
-static int attach_perf_event(struct session *s, struct bpf_program *prog,
-                             const struct program_probe *probe, struct perf_event_attr *attr,
-                             int cpu)
+int attach_perf_event(struct session *s, struct bpf_program *prog,
+                      const struct program_probe *probe, struct perf_event_attr *attr,
+                      int cpu)
 {
     LIBBPF_OPTS(bpf_perf_event_opts, opts, .bpf_cookie = probe->cookie);
     int fd = syscall(SYS_perf_event_open, attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
@@ -53,7 +53,7 @@ static int attach_perf_event(struct session *s, struct bpf_program *prog,
     return add_link(s, link);
 }
 
-static void sampling(struct perf_event_attr *attr, uint64_t period, uint64_t frequency)
+void perf_event_sampling(struct perf_event_attr *attr, uint64_t period, uint64_t frequency)
 {
     if (frequency) {
         attr->freq = 1;
@@ -63,60 +63,22 @@ static void sampling(struct perf_event_attr *attr, uint64_t period, uint64_t fre
     }
 }
 
-static int attach_timer(struct session *s, struct bpf_program *prog,
-                        const struct program_probe *probe)
-{
-    struct perf_event_attr attr = {
-        .type = PERF_TYPE_SOFTWARE,
-        .size = sizeof(attr),
-        .config = PERF_COUNT_SW_CPU_CLOCK,
-    };
-    sampling(&attr, probe->period_ns, probe->frequency);
-    return attach_perf_event(s, prog, probe, &attr, 0);
-}
-
 /* timer.profile and perf.*: one event per online CPU. */
-static int attach_every_cpu(struct session *s, struct bpf_program *prog,
-                            const struct program_probe *probe)
+int attach_every_cpu(struct session *s, struct bpf_program *prog, const struct program_probe *probe,
+                     struct perf_event_attr *attr)
 {
     unsigned char cpus[MAX_CPUS];   /* per call: no state outside the session */
-    struct perf_event_attr attr = { .size = sizeof(attr) };
     int err;
 
-    if (probe->kind == PROGRAM_PROBE_PROFILE) {
-        attr.type = PERF_TYPE_SOFTWARE;
-        attr.config = PERF_COUNT_SW_CPU_CLOCK;
-        sampling(&attr, probe->period_ns ? probe->period_ns : 10000000, probe->frequency);
-    } else {
-        attr.type = probe->perf_type;
-        attr.config = probe->perf_config;
-        sampling(&attr, probe->sample_period ? probe->sample_period : probe->period_ns,
-                 probe->frequency);
-    }
     online_cpus(cpus);
     for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
-        if (cpus[cpu] && (err = attach_perf_event(s, prog, probe, &attr, cpu)) < 0)
+        if (cpus[cpu] && (err = attach_perf_event(s, prog, probe, attr, cpu)) < 0)
             return err;
     }
     return 0;
 }
 
-static int attach_uprobe(struct session *s, struct bpf_program *prog,
-                         const struct program_probe *probe)
-{
-    LIBBPF_OPTS(bpf_uprobe_opts, opts, .bpf_cookie = probe->cookie,
-                .retprobe = probe->kind == PROGRAM_PROBE_URETPROBE, .ref_ctr_offset = probe->ref_ctr_offset);
-    /* Not filtered by pid: the handler keeps the target and its descendants. */
-    pid_t pid = -1;
-    struct bpf_link *link =
-        bpf_program__attach_uprobe_opts(prog, pid, probe->path, probe->offset, &opts);
-    if (!link)
-        return -errno;
-    s->slow_detach = 1;
-    return add_link(s, link);
-}
-
-static int add_raw_link(struct session *s, int fd)
+int add_raw_link(struct session *s, int fd)
 {
     if (s->raw_link_count == s->raw_link_cap) {
         int cap = s->raw_link_cap ? s->raw_link_cap * 2 : 8;
@@ -132,38 +94,25 @@ static int add_raw_link(struct session *s, int fd)
     return 0;
 }
 
-/* The kernel's errno for an instruction uprobes refuse; user space's
- * errno.h does not have it. */
-#define ENOTSUPP 524
-
-enum attach_state { PROBE_PENDING, PROBE_CLAIMED, PROBE_FAILED };
-
 /* Errors that belong to one offset (an instruction the kernel refuses, or
  * an offset outside the file), so that one failing probe of a wildcard is
  * skipped and the others attach. */
-static int is_offset_error(int err)
+int is_offset_error(int err)
 {
     return err == -ENOTSUPP || err == -ENOEXEC || err == -EINVAL;
 }
 
 static const char *attach_error_text(const struct program_probe *probe, int err)
 {
-    if (probe->kind == PROGRAM_PROBE_PERF && (err == -ENOENT || err == -EOPNOTSUPP) &&
-        probe->perf_type == PERF_TYPE_HARDWARE)
-        return "this machine has no hardware performance counters";
-    if (err == -ENOENT && probe->kind == PROGRAM_PROBE_TRACEPOINT)
-        return "no such tracepoint";
-    if (err == -ENOTSUPP)
-        return "the kernel's uprobes refuse the instruction there";
-    if (err == -ENOEXEC)
-        return "the kernel's uprobes cannot decode the instruction there";
-    return strerror(-err);
+    const struct probe_kind_ops *ops = probe_kind_ops(probe->kind);
+    const char *text = ops->attach_error ? ops->attach_error(probe, err) : NULL;
+    return text ? text : strerror(-err);
 }
 
 /* Probe i could not be attached: a probe a wildcard matched is skipped
  * with a warning (once per point: a probe on calls has several offsets);
  * any other failure ends the session. */
-static int attach_failed(struct session *s, char *state, int i, int err)
+int attach_failed(struct session *s, char *state, int i, int err)
 {
     const struct program_probe *probe = &s->program->probes[i];
     state[i] = PROBE_FAILED;
@@ -178,108 +127,6 @@ static int attach_failed(struct session *s, char *state, int i, int err)
     return 0;
 }
 
-/* One program's probes in one binary, attached as uprobe_multi links. */
-struct uprobe_batch {
-    int prog_fd;
-    const char *path;
-    int is_return;
-    int *members;                /* indices in program->probes */
-    uint64_t *offsets, *ref_ctr_offsets, *cookies;   /* ref_ctr_offsets: NULL when none has one */
-};
-
-/* Members [first, first + count) in one link. The kernel refuses the whole
- * link for one offset it refuses: halving the set until each such probe
- * stands alone names it, and every other probe still attaches (in about
- * refused * log2(count) links). */
-static int attach_members(struct session *s, const struct uprobe_batch *b, int first, int count, char *state)
-{
-    int fd = uprobe_multi_attach(b->prog_fd, b->path, b->offsets + first,
-                                 b->ref_ctr_offsets ? b->ref_ctr_offsets + first : NULL, b->cookies + first,
-                                 (uint32_t)count, b->is_return);
-    if (fd >= 0)
-        fd = add_raw_link(s, fd);
-    if (fd >= 0)
-        return 0;
-    if (count == 1 || !is_offset_error(fd))
-        return attach_failed(s, state, b->members[first], fd);
-    int half = count / 2;
-    int left = attach_members(s, b, first, half, state);
-    int right = attach_members(s, b, first + half, count - half, state);
-    return left < 0 ? left : right;
-}
-
-/* Every probe entry of this program (one per function a wildcard matched)
- * goes into one uprobe_multi link, each offset with its cookie. */
-static int attach_uprobe_group(struct session *s, struct bpf_program *prog, int first, char *state)
-{
-    const struct program *program = s->program;
-    const struct program_probe *head = &program->probes[first];
-    size_t n = (size_t)program->probe_count;
-    struct uprobe_batch b = {bpf_program__fd(prog), head->path, head->kind == PROGRAM_PROBE_URETPROBE,
-                             calloc(n, sizeof(int)), calloc(n, sizeof(uint64_t)), calloc(n, sizeof(uint64_t)),
-                             calloc(n, sizeof(uint64_t))};
-    uint64_t *ref_ctr_offsets = b.ref_ctr_offsets;
-    int count = 0, any_ref_ctr = 0, status;
-    if (!b.members || !b.offsets || !b.ref_ctr_offsets || !b.cookies) {
-        status = attach_failed(s, state, first, -ENOMEM);
-        goto done;
-    }
-    for (int i = first; i < program->probe_count; i++) {
-        const struct program_probe *p = &program->probes[i];
-        if (state[i] != PROBE_PENDING || p->kind != head->kind || strcmp(p->prog_name, head->prog_name) != 0 ||
-            strcmp(p->path, head->path) != 0)
-            continue;
-        b.members[count] = i;
-        b.offsets[count] = p->offset;
-        b.ref_ctr_offsets[count] = p->ref_ctr_offset;
-        any_ref_ctr |= p->ref_ctr_offset != 0;
-        b.cookies[count++] = p->cookie;
-        state[i] = PROBE_CLAIMED;
-    }
-    if (!any_ref_ctr)
-        b.ref_ctr_offsets = NULL;
-    status = attach_members(s, &b, 0, count, state);
-done:
-    free(b.members);
-    free(b.offsets);
-    free(ref_ctr_offsets);
-    free(b.cookies);
-    return status;
-}
-
-/* libbpf reads tracepoint ids from tracefs, which may not be mounted. */
-static void ensure_tracefs(void)
-{
-    struct stat st;
-    if (stat("/sys/kernel/tracing/events", &st) == 0 ||
-        stat("/sys/kernel/debug/tracing/events", &st) == 0)
-        return;
-    mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL);
-}
-
-static int attach_tracepoint(struct session *s, struct bpf_program *prog,
-                             const struct program_probe *probe)
-{
-    LIBBPF_OPTS(bpf_tracepoint_opts, opts, .bpf_cookie = probe->cookie);
-    ensure_tracefs();
-    struct bpf_link *link =
-        bpf_program__attach_tracepoint_opts(prog, probe->tp_category, probe->tp_name, &opts);
-    if (!link)
-        return -errno;
-    s->slow_detach = 1;   /* each detach waits for an RCU grace period: syscall.* has hundreds */
-    return add_link(s, link);
-}
-
-static int attach_raw_tracepoint(struct session *s, struct bpf_program *prog,
-                                 const struct program_probe *probe)
-{
-    struct bpf_link *link = bpf_program__attach_raw_tracepoint(prog, probe->tp_name);
-    if (!link)
-        return -errno;
-    s->slow_detach = 1;
-    return add_link(s, link);
-}
-
 int session_attach(struct session *s)
 {
     char *state = calloc((size_t)s->program->probe_count + 1, 1);
@@ -288,37 +135,17 @@ int session_attach(struct session *s)
         const struct program_probe *probe = &s->program->probes[i];
         if (state[i] != PROBE_PENDING)
             continue;
+        const struct probe_kind_ops *ops = probe_kind_ops(probe->kind);
+        if (!ops->attach)
+            continue;   /* begin, end, error: run by the runtime */
         struct bpf_program *prog = bpf_object__find_program_by_name(s->object, probe->prog_name);
-        int err = 0;
-
-        switch (probe->kind) {
-        case PROGRAM_PROBE_BEGIN:
-        case PROGRAM_PROBE_END:
-        case PROGRAM_PROBE_ERROR:
+        int err = ops->attach(s, prog, i, state);
+        if (err == ATTACH_REPORTED) {
+            status = -1;
             continue;
-        case PROGRAM_PROBE_TIMER:
-            err = attach_timer(s, prog, probe);
-            break;
-        case PROGRAM_PROBE_PROFILE:
-        case PROGRAM_PROBE_PERF:
-            err = attach_every_cpu(s, prog, probe);
-            break;
-        case PROGRAM_PROBE_UPROBE:
-        case PROGRAM_PROBE_URETPROBE:
-            if (s->uprobe_multi) {
-                status = attach_uprobe_group(s, prog, i, state);   /* reports its own failures */
-                continue;
-            }
-            err = attach_uprobe(s, prog, probe);
-            break;
-        case PROGRAM_PROBE_TRACEPOINT:
-            err = attach_tracepoint(s, prog, probe);
-            break;
-        case PROGRAM_PROBE_RAW_TRACEPOINT:
-            err = attach_raw_tracepoint(s, prog, probe);
-            break;
         }
-        state[i] = PROBE_CLAIMED;
+        if (state[i] == PROBE_PENDING)
+            state[i] = PROBE_CLAIMED;
         if (err < 0)
             status = attach_failed(s, state, i, err);
     }

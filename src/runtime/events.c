@@ -267,7 +267,7 @@ static int compare_probes(const void *a, const void *b, void *arg)
 /* begin, end and error probes: raw_tp programs run once each, in (order,
  * script order), draining the rings after each so output keeps its order.
  * exit() or an error in a begin probe skips the remaining begin probes. */
-int session_run_probes(struct session *s, enum program_probe_kind kind)
+int session_run_probes(struct session *s, enum probe_kind kind)
 {
     const struct program *p = s->program;
     int *order = malloc((p->probe_count ? p->probe_count : 1) * sizeof(int));
@@ -286,7 +286,7 @@ int session_run_probes(struct session *s, enum program_probe_kind kind)
         struct bpf_program *prog = bpf_object__find_program_by_name(s->object, probe->prog_name);
         LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = ctx, .ctx_size_in = sizeof(ctx));
 
-        if ((kind == PROGRAM_PROBE_BEGIN && s->end != SESSION_RUNNING) || s->end == SESSION_END_ABORT)
+        if ((kind == PROBE_BEGIN && s->end != SESSION_RUNNING) || s->end == SESSION_END_ABORT)
             break;
         if (bpf_prog_test_run_opts(bpf_program__fd(prog), &opts) < 0)
             fprintf(stderr, "ERROR: cannot run probe %s: %s\n", probe->point, strerror(errno));

@@ -11,6 +11,7 @@
 
 #include <bpf/libbpf.h>
 
+#include "kinds/kinds.h"
 #include "runtime/session.h"
 
 #define LOG_BUF_SIZE (1u << 20)
@@ -46,27 +47,6 @@ static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list 
     return 0;
 }
 
-static enum bpf_prog_type prog_type_of(enum program_probe_kind kind)
-{
-    switch (kind) {
-    case PROGRAM_PROBE_BEGIN:
-    case PROGRAM_PROBE_END:
-    case PROGRAM_PROBE_ERROR:
-    case PROGRAM_PROBE_RAW_TRACEPOINT:
-        return BPF_PROG_TYPE_RAW_TRACEPOINT;
-    case PROGRAM_PROBE_TIMER:
-    case PROGRAM_PROBE_PROFILE:
-    case PROGRAM_PROBE_PERF:
-        return BPF_PROG_TYPE_PERF_EVENT;
-    case PROGRAM_PROBE_UPROBE:
-    case PROGRAM_PROBE_URETPROBE:
-        return BPF_PROG_TYPE_KPROBE;
-    case PROGRAM_PROBE_TRACEPOINT:
-        return BPF_PROG_TYPE_TRACEPOINT;
-    }
-    return BPF_PROG_TYPE_UNSPEC;
-}
-
 static const struct program_probe *probe_of_prog(const struct program *program, const char *name)
 {
     for (int i = 0; i < program->probe_count; i++) {
@@ -76,10 +56,10 @@ static const struct program_probe *probe_of_prog(const struct program *program, 
     return NULL;
 }
 
-static int has_uprobes(const struct program *program)
+static int has_kind_flag(const struct program *program, unsigned flag)
 {
     for (int i = 0; i < program->probe_count; i++) {
-        if (program->probes[i].kind == PROGRAM_PROBE_UPROBE || program->probes[i].kind == PROGRAM_PROBE_URETPROBE)
+        if (probe_kind_ops(program->probes[i].kind)->flags & flag)
             return 1;
     }
     return 0;
@@ -93,7 +73,7 @@ static int configure_programs(struct session *s)
      * (tests cover both paths on one kernel). The kernel is asked (a program
      * load) only when there is a uprobe to attach. */
     const char *no_multi = getenv("TAP_NO_UPROBE_MULTI");
-    s->uprobe_multi = !(no_multi && no_multi[0] == '1') && has_uprobes(s->program) && uprobe_multi_supported();
+    s->uprobe_multi = !(no_multi && no_multi[0] == '1') && has_kind_flag(s->program, KIND_UPROBE_MULTI) && uprobe_multi_supported();
     bpf_object__for_each_program(prog, s->object) {
         const struct program_probe *probe = probe_of_prog(s->program, bpf_program__name(prog));
         if (!probe) {
@@ -101,9 +81,9 @@ static int configure_programs(struct session *s)
             bpf_program__set_autoload(prog, false);
             continue;
         }
-        bpf_program__set_type(prog, prog_type_of(probe->kind));
-        if (s->uprobe_multi &&
-            (probe->kind == PROGRAM_PROBE_UPROBE || probe->kind == PROGRAM_PROBE_URETPROBE))
+        const struct probe_kind_ops *ops = probe_kind_ops(probe->kind);
+        bpf_program__set_type(prog, (enum bpf_prog_type)ops->prog_type);
+        if (s->uprobe_multi && (ops->flags & KIND_UPROBE_MULTI))
             bpf_program__set_expected_attach_type(prog, (enum bpf_attach_type)48 /* uprobe_multi */);
         bpf_program__set_autoattach(prog, false);
         bpf_program__set_log_buf(prog, s->log_buf, LOG_BUF_SIZE);
@@ -134,14 +114,7 @@ static uint64_t round_up_pow2(uint64_t v)
  * 200k lines/s, far more than the 10 ms between reads (TAP_WAKEUP_PERIOD_NS). */
 static uint64_t default_ring_bytes(const struct program *program)
 {
-    for (int i = 0; i < program->probe_count; i++) {
-        enum program_probe_kind kind = program->probes[i].kind;
-        if (kind == PROGRAM_PROBE_UPROBE || kind == PROGRAM_PROBE_URETPROBE ||
-            kind == PROGRAM_PROBE_TRACEPOINT || kind == PROGRAM_PROBE_RAW_TRACEPOINT ||
-            kind == PROGRAM_PROBE_PERF || kind == PROGRAM_PROBE_PROFILE)
-            return 2u << 20;
-    }
-    return 256u << 10;
+    return has_kind_flag(program, KIND_FREQUENT) ? 2u << 20 : 256u << 10;
 }
 
 static uint64_t events_ring_bytes(const struct session *s)

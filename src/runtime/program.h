@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kinds/probe_kind.h"
+
 /* Every ring-buffer record starts with this header. */
 struct record_header {
     uint32_t kind;           /* enum record_kind */
@@ -117,42 +119,30 @@ struct symbol_map_entry {
  * that woke nobody waits at most one period. */
 #define TAP_WAKEUP_PERIOD_NS 10000000ull
 
-enum program_probe_kind {
-    PROGRAM_PROBE_BEGIN,     /* raw_tracepoint program run once with bpf_prog_test_run */
-    PROGRAM_PROBE_END,       /* likewise, when the session ends normally */
-    PROGRAM_PROBE_ERROR,     /* likewise, instead of end after a runtime error */
-    PROGRAM_PROBE_TIMER,     /* perf_event program on a cpu-clock event, CPU 0 */
-    PROGRAM_PROBE_PROFILE,   /* perf_event program on cpu-clock, every CPU */
-    PROGRAM_PROBE_PERF,      /* perf_event program on perf_type/perf_config */
-    PROGRAM_PROBE_UPROBE,    /* uprobe at path + offset */
-    PROGRAM_PROBE_URETPROBE, /* uretprobe at path + offset */
-    PROGRAM_PROBE_TRACEPOINT,/* tracepoint category:name */
-    PROGRAM_PROBE_RAW_TRACEPOINT,    /* raw tracepoint tp_name (its arguments are the context) */
-};
-
 struct program_probe {
-    enum program_probe_kind kind;
+    enum probe_kind kind;    /* kinds/probe_kind.h */
     char *prog_name;         /* the BPF program's name in the object */
     char *point;             /* the probe point as pp() prints it */
     int64_t order;           /* begin(N)/end(N)/error(N) sequence; ties keep script order */
-    /* PROGRAM_PROBE_TIMER, _PROFILE, _PERF: */
+    /* PROBE_TIMER, _PROFILE, _PERF: */
     uint64_t period_ns;      /* timer period; 0 when frequency is used */
     uint64_t frequency;      /* timer.hz(N), perf .hz(F) */
     uint32_t perf_type;      /* PERF_TYPE_* */
     uint64_t perf_config;
     uint64_t sample_period;  /* perf .sample(N) */
-    /* PROGRAM_PROBE_UPROBE, _URETPROBE: */
+    /* PROBE_UPROBE, _URETPROBE: */
     char *path;              /* canonical absolute path of the binary */
     uint64_t offset;         /* file offset */
     uint64_t cookie;         /* bpf cookie, for probes sharing one program */
-    uint64_t ref_ctr_offset; /* PROGRAM_PROBE_UPROBE at an SDT mark: file offset of the
+    uint64_t ref_ctr_offset; /* PROBE_UPROBE at an SDT mark: file offset of the
                               * semaphore the kernel raises while attached; 0: none */
-    /* PROGRAM_PROBE_TRACEPOINT: */
+    /* PROBE_TRACEPOINT (and tp_name: PROBE_RAW_TRACEPOINT's tracepoint,
+     * PROBE_FENTRY/FEXIT's kernel function): */
     char *tp_category;
     char *tp_name;
-    char *build_id;          /* PROGRAM_PROBE_UPROBE/_URETPROBE: hex build-id of path at
+    char *build_id;          /* PROBE_UPROBE/_URETPROBE: hex build-id of path at
                               * compile time, checked by --run; NULL or "" when none */
-    int may_skip;            /* PROGRAM_PROBE_UPROBE/_URETPROBE: one of many a wildcard matched:
+    int may_skip;            /* PROBE_UPROBE/_URETPROBE: one of many a wildcard matched:
                               * if the kernel refuses it, a warning and the session goes on */
 };
 

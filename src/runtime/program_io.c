@@ -178,7 +178,7 @@ static unsigned long long read_number(struct reader *r)
 
 static void read_probe(struct reader *r, struct program_probe *p)
 {
-    p->kind = (enum program_probe_kind)read_number(r);
+    p->kind = (enum probe_kind)read_number(r);
     p->prog_name = read_string(r);
     p->point = read_string(r);
     p->order = (int64_t)read_number(r);
@@ -195,7 +195,7 @@ static void read_probe(struct reader *r, struct program_probe *p)
     p->build_id = read_string(r);
     p->ref_ctr_offset = read_number(r);
     p->may_skip = (int)read_number(r);
-    if (!p->prog_name || !p->point)
+    if (!p->prog_name || !p->point || (unsigned)p->kind >= PROBE_KIND_COUNT || p->kind == PROBE_NEVER)
         r->failed = 1;
 }
 

@@ -109,7 +109,7 @@ static void session_free(struct session *s)
 /* Begin probes, attach, let the -c child run, pump events. */
 static int session_start(struct session *s)
 {
-    session_run_probes(s, PROGRAM_PROBE_BEGIN);
+    session_run_probes(s, PROBE_BEGIN);
     session_flush(s);
     if (s->end != SESSION_RUNNING)
         return 0;   /* exit() or an error in begin: straight to end */
@@ -131,7 +131,7 @@ static void session_end(struct session *s)
     s->state->exiting = 1;
     session_drain_all(s);
     if (s->end != SESSION_END_ABORT)
-        session_run_probes(s, s->end == SESSION_END_ERROR ? PROGRAM_PROBE_ERROR : PROGRAM_PROBE_END);
+        session_run_probes(s, s->end == SESSION_END_ERROR ? PROBE_ERROR : PROBE_END);
     session_drain_all(s);
     if (s->end != SESSION_END_ABORT)
         session_print_globals(s);

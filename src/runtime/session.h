@@ -93,7 +93,7 @@ int session_open_events(struct session *s);
 int session_drain(struct session *s);
 void session_drain_all(struct session *s);
 int session_flush(struct session *s);
-int session_run_probes(struct session *s, enum program_probe_kind kind);
+int session_run_probes(struct session *s, enum probe_kind kind);
 void session_print_globals(struct session *s);
 void session_report_losses(struct session *s);
 /* uprobe_multi.c */

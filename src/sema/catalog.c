@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/strbuf.h"
+#include "kinds/kinds.h"
 #include "sema/builtins.h"
 #include "sema/register_args.h"
 #include "sema/sema_internal.h"
@@ -96,35 +97,18 @@ void sema_dump_functions(struct arena *arena, struct diags *diags, const struct 
     print_lines(&l, out);
 }
 
+static void add_catalogue_line(void *lines, const char *line)
+{
+    add_line(lines, line);
+}
+
+/* Each kind lists its own forms. */
 void sema_dump_probe_types(struct arena *arena, FILE *out)
 {
-    static const char *const fixed[] = {
-        "begin", "begin(number)", "end", "end(number)", "error", "error(number)", "never",
-        "kernel.trace(string)", "timer.profile",
-        "perf.type(number).config(number)", "perf.type(number).config(number).sample(number)",
-        "perf.type(number).config(number).hz(number)",
-        "process.function(string)", "process.statement(string)",
-        "process(string).function(string)", "process(string).function(string).call",
-        "process(string).function(string).return", "process(string).function(string).exported",
-        "process(string).function(string).inline", "process(string).statement(string)",
-        "process(string).statement(number)", "process(number).function(string)",
-        "process(number).function(string).return", "process(number).statement(string)",
-        "process(string).mark(string)", "process(string).provider(string).mark(string)",
-        "process.mark(string)", "process.provider(string).mark(string)", "process(number).mark(string)",
-    };
-    static const char *const timer_units[] = {"s", "sec", "ms", "msec", "us", "usec", "ns", "nsec", "jiffies"};
     struct lines l = {.arena = arena};
-    for (size_t i = 0; i < sizeof(fixed) / sizeof(*fixed); i++)
-        add_line(&l, fixed[i]);
-    for (size_t i = 0; i < sizeof(timer_units) / sizeof(*timer_units); i++) {
-        add_line(&l, arena_printf(arena, "timer.%s(number)", timer_units[i]));
-        add_line(&l, arena_printf(arena, "timer.%s(number).randomize(number)", timer_units[i]));
-    }
-    add_line(&l, "timer.hz(number)");
-    for (int hw = 0; hw <= 1; hw++)
-        for (int i = 0; sema_perf_event_name(hw, i); i++)
-            if (*sema_perf_event_name(hw, i))
-                add_line(&l, arena_printf(arena, "perf.%s.%s", hw ? "hw" : "sw", sema_perf_event_name(hw, i)));
+    for (int k = 0; k < PROBE_KIND_COUNT; k++)
+        if (probe_kind_ops(k)->catalogue)
+            probe_kind_ops(k)->catalogue(arena, add_catalogue_line, &l);
     print_lines(&l, out);
 }
 

@@ -37,7 +37,7 @@ const char *sema_kernel_function_support(struct sema *s, int *usable)
 {
     int kprobes = access(KPROBE_SOURCE, F_OK) == 0;
     int refusal = fentry_refusal(s);
-    *usable = kprobes || !refusal;
+    *usable = !refusal;   /* tap attaches kernel functions with fentry/fexit */
     const char *kprobe_part = kprobes ? "has kprobes" : "has no kprobes (no " KPROBE_SOURCE ")";
     if (!refusal)
         return arena_printf(s->arena, "%s and loads fentry programs", kprobe_part);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/strbuf.h"
+#include "kinds/kinds.h"
 #include "parser/parse.h"
 #include "sema/usdt.h"
 
@@ -49,14 +50,15 @@ static const char *describe(struct arena *arena, const struct probe *probe, int 
 int sema_list_points(struct arena *arena, struct diags *diags, const char *point,
                      const struct sema_options *options, int with_variables, int verbose, FILE *out)
 {
-    if (strncmp(point, "kernel.trace(", 13) == 0)
-        return sema_list_tracepoints(out, arena, point, with_variables);
     const char *text = arena_printf(arena, "probe %s {}", point);
     const struct source_file *file = source_from_string(arena, "<input>", text, strlen(text));
     struct parse_options parse_options = {0};
     struct ast *ast = parse_source(arena, diags, file, &parse_options);
     if (!ast || diags->error_count)
         return 1;
+    const struct probe_kind_ops *kind = probe_kind_for_point(ast->decls->probe.points);
+    if (kind && kind->list)
+        return kind->list(out, arena, point, with_variables);
     struct sema_options keep = *options;
     keep.keep_unused = 1;   /* an alias's prologue locals are what -L lists */
     keep.entry_only = 1;    /* where a probe would sit is not listed: no call-site analysis, */

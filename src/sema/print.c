@@ -1,16 +1,6 @@
 /* -p2: what sema resolved, in a stable text form. */
+#include "kinds/kinds.h"
 #include "sema/sema.h"
-
-static const char *probe_kind_name(enum probe_kind kind)
-{
-    static const char *const names[] = {
-        [PROBE_BEGIN] = "begin", [PROBE_END] = "end", [PROBE_ERROR] = "error",
-        [PROBE_TIMER] = "timer", [PROBE_PROFILE] = "profile", [PROBE_PERF] = "perf",
-        [PROBE_UPROBE] = "uprobe", [PROBE_URETPROBE] = "uretprobe", [PROBE_TRACEPOINT] = "tracepoint",
-        [PROBE_NEVER] = "never",
-    };
-    return names[kind];
-}
 
 static void print_symbol(FILE *out, const struct symbol *sym)
 {
@@ -51,13 +41,13 @@ void sema_print(FILE *out, const struct script *script)
     for (int i = 0; i < script->probe_count; i++) {
         const struct probe *probe = script->probes[i];
         if (probe->kind == PROBE_UPROBE || probe->kind == PROBE_URETPROBE) {
-            fprintf(out, "%s /* %s pc=0x%llx", probe->point, probe_kind_name(probe->kind),
+            fprintf(out, "%s /* %s pc=0x%llx", probe->point, probe_kind_ops(probe->kind)->name,
                     (unsigned long long)probe->vaddr);
             for (int c = 0; c < probe->site_count; c++)
                 fprintf(out, "%s0x%llx", c ? "," : probe->at_returns ? " rets=" : " calls=", (unsigned long long)probe->site_vaddrs[c]);
             fprintf(out, "%s%s */", probe->sleepable ? " sleepable" : "", probe->refusal ? " skipped" : "");
         } else {
-            fprintf(out, "%s /* %s */", probe->point, probe_kind_name(probe->kind));
+            fprintf(out, "%s /* %s */", probe->point, probe_kind_ops(probe->kind)->name);
         }
         for (int l = 0; l < probe->frame->local_count; l++) {
             fputs(l == 0 ? " locals: " : ", ", out);

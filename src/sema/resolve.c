@@ -4,6 +4,7 @@
 
 #include "sema/builtins.h"
 #include "sema/register_args.h"
+#include "kinds/kinds.h"
 #include "sema/sema_internal.h"
 #include "sema/uprobe.h"
 
@@ -253,10 +254,11 @@ static void resolve_value(struct sema *s, struct expr *e, int value_used)
     case EXPR_ENTRY:
     case EXPR_DEFINED:
     case EXPR_TARGET:
-        /* Tracepoint fields become reads of the probe's record (tracepoint.c). */
+        /* A kind may lower its own targets: tracepoint fields become reads
+         * of the probe's record (tracepoint.c). */
         if (e->kind == EXPR_TARGET && s->probe && s->frame == s->probe->frame &&
-            s->probe->kind == PROBE_TRACEPOINT) {
-            if (sema_lower_tracepoint_target(s, e) && e->kind != EXPR_TARGET)
+            probe_kind_ops(s->probe->kind)->lower_target) {
+            if (probe_kind_ops(s->probe->kind)->lower_target(s, e) && e->kind != EXPR_TARGET)
                 resolve_value(s, e, value_used);
             return;
         }

@@ -7,12 +7,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "kinds/probe_kind.h"
 #include "parser/ast.h"
 
 struct arena;
 struct diags;
 struct tp_format;
 struct dwarf_modules;
+struct uprobe_site;
 
 enum symbol_kind {
     SYMBOL_GLOBAL,       /* script global: scalar or array */
@@ -69,23 +71,10 @@ struct function_decl {
     void *codegen;               /* codegen's per-function data */
 };
 
-enum probe_kind {
-    PROBE_BEGIN,         /* order */
-    PROBE_END,           /* order */
-    PROBE_ERROR,         /* order */
-    PROBE_TIMER,         /* period_ns or frequency, one CPU */
-    PROBE_PROFILE,       /* every CPU, every tick */
-    PROBE_PERF,          /* perf_type, perf_config, sample_period or frequency */
-    PROBE_UPROBE,        /* path, offset */
-    PROBE_URETPROBE,     /* path, offset */
-    PROBE_TRACEPOINT,    /* tp_category, tp_name */
-    PROBE_NEVER,         /* checked as any probe, dropped before codegen */
-};
-
 /* One concrete attachment: a probe declaration with several points (or a
  * wildcard) becomes several of these sharing one body. */
 struct probe {
-    enum probe_kind kind;
+    enum probe_kind kind;        /* kinds/probe_kind.h: its descriptor says how it resolves, generates, attaches */
     const char *point;           /* canonical text, as pp() returns it */
     struct span span;
     struct stmt *body;           /* STMT_BLOCK: alias prologues, the handler, epilogues */
@@ -101,8 +90,9 @@ struct probe {
     uint64_t offset;
     uint64_t vaddr;              /* PROBE_UPROBE/URETPROBE: file address of the probed pc */
     uint64_t ref_ctr_offset;     /* PROBE_UPROBE at an SDT mark: file offset of its semaphore, or 0 */
-    const char *function;        /* PROBE_UPROBE/URETPROBE: ppfunc() */
-    void *site;                  /* PROBE_UPROBE/URETPROBE: sema's struct uprobe_site */
+    const char *function;        /* PROBE_UPROBE/URETPROBE, PROBE_FENTRY/FEXIT: ppfunc() */
+    int kernel_btf_id;           /* PROBE_FENTRY/FEXIT: the function's BTF FUNC in vmlinux */
+    struct uprobe_site *site;    /* PROBE_UPROBE/URETPROBE: where it sits (sema/uprobe.h) */
     /* PROBE_UPROBE at a function whose first instruction is single-stepped:
      * the calls it sits on instead (uprobe_calls.c), or none. A .return
      * probe at_returns (uprobe_returns.c): a PROBE_UPROBE on the function's

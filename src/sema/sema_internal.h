@@ -8,6 +8,8 @@
 
 struct btf;
 
+struct btf_type;
+
 struct sema {
     struct arena *arena;
     struct diags *diags;
@@ -80,6 +82,10 @@ struct stmt *sema_clone_stmt(struct arena *arena, const struct stmt *list);
 void sema_resolve_function(struct sema *s, struct function_decl *fn);
 void sema_resolve_probe_body(struct sema *s, struct probe *probe, struct function_decl *caller);
 
+/* probes.c: reports a probe point error (unless the point is optional); 0 */
+int sema_point_error(struct sema *s, struct probe_point *point, struct span span, const char *fmt,
+                     const char *arg);
+
 /* perf.c */
 int sema_resolve_perf(struct sema *s, struct probe_point *point, struct probe *probe);
 /* The i-th perf.sw (or perf.hw) event name, "" for a gap, NULL past the end. */
@@ -96,6 +102,9 @@ int sema_target_names(struct stmt *body, struct expr *condition, const char ***n
  * from kernel memory; the probe becomes a raw tracepoint. 1 done, 0 after
  * an error, -1 when the tracepoint has no such argument. */
 int tracepoint_lower_argument(struct sema *s, struct probe *probe, struct expr *e);
+/* The same for a kernel function's $argument (or $return when is_return),
+ * from its BTF FUNC_PROTO; the context is its arguments as u64s (fentry). */
+int sema_lower_btf_argument(struct sema *s, const struct btf_type *proto, int is_return, struct expr *e);
 /* "$preempt, $prev, ..." ("" without BTF or prototype) */
 const char *tracepoint_argument_names(struct sema *s, const char *tracepoint);
 int tracepoint_has_argument(struct sema *s, const char *tracepoint, const char *name);
@@ -103,7 +112,7 @@ struct btf *sema_kernel_btf(struct sema *s);   /* vmlinux BTF, loaded on first u
 void sema_release_kernel_btf(struct sema *s);
 /* kernel_functions.c: what this kernel offers to probe its functions, from
  * checks ("has no kprobes (...) and refuses fentry programs (...)"); *usable
- * is set when it has kprobes or loads fentry programs. */
+ * is set when it loads fentry programs, which kernel.function needs. */
 const char *sema_kernel_function_support(struct sema *s, int *usable);
 /* A string literal node, and `lhs . rhs` (just rhs when lhs is NULL): for
  * the strings target lowering builds ($$vars, $$name). */

@@ -210,17 +210,25 @@ static struct expr *place_value(struct sema *s, struct btf *btf, struct kplace *
     return NULL;
 }
 
-/* The index (in the raw tracepoint's u64 arguments) and type of `name`;
- * -1 when the tracepoint has no such argument. */
-static int find_argument(struct btf *btf, const struct btf_type *proto, const char *name, int *type_id)
+/* The index (in the context's u64 arguments, which are the prototype's
+ * from parameter `first` on) and type of `name`; -1 when there is no such
+ * argument. */
+static int find_argument_from(struct btf *btf, const struct btf_type *proto, int first, const char *name,
+                              int *type_id)
 {
     const struct btf_param *param = btf_params(proto);
-    for (int i = 1; i < btf_vlen(proto); i++)
+    for (int i = first; i < btf_vlen(proto); i++)
         if (strcmp(btf__name_by_offset(btf, param[i].name_off), name) == 0) {
             *type_id = (int)param[i].type;
-            return i - 1;
+            return i - first;
         }
     return -1;
+}
+
+/* A tracepoint's prototype starts with `void *__data`. */
+static int find_argument(struct btf *btf, const struct btf_type *proto, const char *name, int *type_id)
+{
+    return find_argument_from(btf, proto, 1, name, type_id);
 }
 
 int tracepoint_has_argument(struct sema *s, const char *tracepoint, const char *name)
@@ -244,6 +252,8 @@ const char *tracepoint_argument_names(struct sema *s, const char *tracepoint)
     return text;
 }
 
+static int lower_argument_at(struct sema *s, struct btf *btf, struct expr *e, int index, int type_id);
+
 int tracepoint_lower_argument(struct sema *s, struct probe *probe, struct expr *e)
 {
     struct btf *btf = sema_kernel_btf(s);
@@ -262,6 +272,28 @@ int tracepoint_lower_argument(struct sema *s, struct probe *probe, struct expr *
     if (e->target.pretty || e->target.address_of)
         return place_error(s, e->span, "pretty printing and & of tracepoint arguments are not supported");
     probe->tp_raw = 1;
+    return lower_argument_at(s, btf, e, index, type_id);
+}
+
+/* $name, or $return (the word after the arguments), of a function whose
+ * arguments are the context's u64s (fentry, fexit). */
+int sema_lower_btf_argument(struct sema *s, const struct btf_type *proto, int is_return, struct expr *e)
+{
+    struct btf *btf = sema_kernel_btf(s);
+    int type_id = (int)proto->type, index = btf_vlen(proto);
+    if (!is_return || strcmp(e->target.name, "return") != 0)
+        index = find_argument_from(btf, proto, 0, e->target.name, &type_id);
+    if (index < 0)
+        return -1;
+    if (e->target.pretty || e->target.address_of)
+        return place_error(s, e->span, "pretty printing and & of kernel function arguments are not supported");
+    return lower_argument_at(s, btf, e, index, type_id);
+}
+
+/* Argument `index` of the context, of BTF type type_id, then e's ->member
+ * and [N] components. */
+static int lower_argument_at(struct sema *s, struct btf *btf, struct expr *e, int index, int type_id)
+{
     struct kplace place = {.value = long_node(s, e->span, EXPR_CTX_READ), .type_id = type_id};
     int size, is_signed;
     const struct btf_type *t = btf__type_by_id(btf, resolved(btf, type_id));

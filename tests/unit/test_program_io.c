@@ -13,9 +13,9 @@ static struct program *sample(void)
     p->state_offset = 8;
     p->probe_count = 2;
     p->probes = calloc(2, sizeof(*p->probes));
-    p->probes[0] = (struct program_probe){.kind = PROGRAM_PROBE_TIMER, .prog_name = strdup("probe_0"),
+    p->probes[0] = (struct program_probe){.kind = PROBE_TIMER, .prog_name = strdup("probe_0"),
                                           .point = strdup("timer.ms(100)"), .order = -3, .period_ns = 100000000};
-    p->probes[1] = (struct program_probe){.kind = PROGRAM_PROBE_UPROBE, .prog_name = strdup("probe_1"),
+    p->probes[1] = (struct program_probe){.kind = PROBE_UPROBE, .prog_name = strdup("probe_1"),
                                           .point = strdup("process(\"/a b\").function(\"f\")"),
                                           .path = strdup("/a b"), .offset = 0x1139, .cookie = 7,
                                           .build_id = strdup("abcdef")};

@@ -71,19 +71,23 @@ for ((attempt = 1; attempt <= attempts; attempt++)); do
   echo "vm/$VM_KVER: the VM died or its kernel oopsed (exit $rc); once more for the cases left" >&2
 done
 
-passed=0 failed=()
+passed=0 failed=() lacking=()
 for c in "${to_run[@]}"; do
-  if [[ $(cat "$out/$c.rc" 2>/dev/null) == 0 ]]; then
+  rc=$(cat "$out/$c.rc" 2>/dev/null)
+  if [[ $rc == 0 ]]; then
     passed=$((passed + 1))
+  elif [[ $rc == 77 ]]; then
+    lacking+=("$c")   # CASE.needs names a feature this kernel lacks (or has, with !)
   else
     failed+=("$c")
     [[ -f $out/$c.log ]] && cat "$out/$c.log" || echo "golden/$c: no result (the VM ended before it)"
   fi
 done
-not_run=$((${#cases[@]} - ${#to_run[@]}))
-echo "vm/$VM_KVER: $passed passed, ${#failed[@]} failed, $not_run not run (expected to fail: $(basename "$expected_file")), $(($(date +%s) - start)) s"
+not_run=$((${#cases[@]} - ${#to_run[@]} + ${#lacking[@]}))
+echo "vm/$VM_KVER: $passed passed, ${#failed[@]} failed, $not_run not run (expected to fail: $(basename "$expected_file"), or lacking a feature: CASE.needs), $(($(date +%s) - start)) s"
 for c in "${cases[@]}"; do
   [[ -z ${reason[$c]:-} ]] || echo "  not run: $c: ${reason[$c]}"
 done
+for c in "${lacking[@]}"; do echo "  not run: $c: $(head -1 "$out/$c.log")"; done
 for c in "${failed[@]}"; do echo "  FAILED: $c"; done
 ((${#failed[@]} == 0))

@@ -1,0 +1,83 @@
+/* Probe kinds as descriptors (after ply's providers): everything tap does
+ * for one kind of probe, from resolving its point to attaching it, is a
+ * hook of its `struct probe_kind_ops`, defined in one file of this folder
+ * and listed once in registry.c. The generic passes (sema/probes.c,
+ * codegen/probes.c, runtime/load.c and attach.c, -p2, -l, the catalogue)
+ * ask the registry instead of switching on kinds. docs/ARCHITECTURE.md,
+ * "How to add a probe kind". */
+#ifndef TAP_KINDS_KINDS_H
+#define TAP_KINDS_KINDS_H
+
+#include <stdio.h>
+
+#include "kinds/probe_kind.h"
+
+struct arena;
+struct sema;
+struct probe;
+struct probe_point;
+struct expr;
+struct program_probe;
+struct session;
+struct bpf_program;
+
+/* What the generic passes need to know about a kind's programs. */
+enum probe_kind_flag {
+    KIND_RUNS_ONCE = 1 << 0,     /* run by the runtime (test_run), never attached, never nested */
+    KIND_RUNS_AT_END = 1 << 1,   /* still runs after exit() or an error (end, error) */
+    KIND_USER_PROCESS = 1 << 2,  /* fires in user processes: -c/-x filter, pt_regs copied (codegen/target.c) */
+    KIND_FREQUENT = 1 << 3,      /* may fire at any rate: the events ring gets the large default */
+    KIND_UPROBE_MULTI = 1 << 4,  /* attached as uprobe_multi links where the kernel has them */
+};
+
+/* Sema: the resolver adds the probes the point matches (sema_add_probe,
+ * sema_add_probe_copy) and returns how many; 0 after an error (reported
+ * unless the point is optional). RESOLVE_AS_ALIAS: not a point of this
+ * kind after all, try the tapset aliases (process.begin). */
+#define RESOLVE_AS_ALIAS (-1)
+typedef int (*probe_resolver)(struct sema *s, struct probe_point *point, struct probe *probe);
+
+/* Runtime: attach probe `index` of the session's program; returns 0, or
+ * -errno for the caller to report (attach_failed), or ATTACH_REPORTED when
+ * the hook reported its failures itself and the session must end. */
+#define ATTACH_REPORTED 1
+typedef int (*probe_attacher)(struct session *s, struct bpf_program *prog, int index, char *state);
+
+/* One catalogue line (--dump-probe-types) per call. */
+typedef void (*catalogue_line)(void *lines, const char *line);
+
+struct probe_kind_ops {
+    enum probe_kind kind;
+    const char *name;            /* -p2's name of the kind */
+    unsigned flags;              /* enum probe_kind_flag */
+    /* sema: the points it resolves, by their leading component names
+     * ("timer", "kernel.trace"); the longest match over all kinds wins.
+     * A kind made by another kind's resolver has none. */
+    const char *const *heads;
+    probe_resolver resolve;
+    /* -l/-L of its points, when they are not resolved as a script's are
+     * (NULL: listing.c resolves `probe PP {}` and prints each pp()). */
+    int (*list)(FILE *out, struct arena *arena, const char *point, int with_variables);
+    void (*catalogue)(struct arena *arena, catalogue_line add, void *lines);
+    /* a $target of the probe's own body (resolve.c): 1 when it was
+     * rewritten (then resolved again); NULL: sema/target.c's lowering */
+    int (*lower_target)(struct sema *s, struct expr *e);
+    /* codegen: the program's ELF section, and the kind's fields of the
+     * program_probe the runtime gets (kind, prog_name, point, cookie,
+     * may_skip are filled before) */
+    const char *(*section)(struct arena *arena, const struct probe *probe);
+    void (*describe)(const struct probe *probe, struct program_probe *out);
+    /* runtime */
+    int prog_type;               /* enum bpf_prog_type */
+    probe_attacher attach;       /* NULL: not attached (KIND_RUNS_ONCE) */
+    /* what an attach error (-errno) means for this kind; NULL: strerror */
+    const char *(*attach_error)(const struct program_probe *probe, int err);
+};
+
+/* The registry (registry.c). */
+const struct probe_kind_ops *probe_kind_ops(enum probe_kind kind);
+/* The kind resolving the point (by its leading component names); NULL:
+ * none, the point may be a tapset alias. */
+const struct probe_kind_ops *probe_kind_for_point(const struct probe_point *point);
+
+#endif

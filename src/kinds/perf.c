@@ -1,0 +1,68 @@
+/* perf.sw.NAME, perf.hw.NAME, perf.type(T).config(C)[.sample(N)|.hz(F)]:
+ * a perf event on every CPU (the point is read by sema/perf.c). */
+#include <errno.h>
+#include <linux/perf_event.h>
+
+#include <bpf/bpf.h>
+
+#include "kinds/kinds.h"
+#include "runtime/attach.h"
+#include "sema/sema_internal.h"
+
+static int resolve_perf(struct sema *s, struct probe_point *point, struct probe *probe)
+{
+    int count = sema_resolve_perf(s, point, probe);
+    if (count > 0)
+        sema_add_probe(s, probe);
+    return count;
+}
+
+static void catalogue(struct arena *arena, catalogue_line add, void *lines)
+{
+    add(lines, "perf.type(number).config(number)");
+    add(lines, "perf.type(number).config(number).sample(number)");
+    add(lines, "perf.type(number).config(number).hz(number)");
+    for (int hw = 0; hw <= 1; hw++)
+        for (int i = 0; sema_perf_event_name(hw, i); i++)
+            if (*sema_perf_event_name(hw, i))
+                add(lines, arena_printf(arena, "perf.%s.%s", hw ? "hw" : "sw", sema_perf_event_name(hw, i)));
+}
+
+static const char *section(struct arena *arena, const struct probe *probe)
+{
+    (void)arena;
+    (void)probe;
+    return "perf_event";
+}
+
+static void describe(const struct probe *probe, struct program_probe *out)
+{
+    out->period_ns = probe->period_ns;
+    out->frequency = probe->frequency;
+    out->perf_type = probe->perf_type;
+    out->perf_config = probe->perf_config;
+    out->sample_period = probe->sample_period;
+}
+
+static int attach_perf(struct session *s, struct bpf_program *prog, int index, char *state)
+{
+    (void)state;
+    const struct program_probe *probe = &s->program->probes[index];
+    struct perf_event_attr attr = {.size = sizeof(attr), .type = probe->perf_type, .config = probe->perf_config};
+    perf_event_sampling(&attr, probe->sample_period ? probe->sample_period : probe->period_ns, probe->frequency);
+    return attach_every_cpu(s, prog, probe, &attr);
+}
+
+static const char *attach_error(const struct program_probe *probe, int err)
+{
+    if ((err == -ENOENT || err == -EOPNOTSUPP) && probe->perf_type == PERF_TYPE_HARDWARE)
+        return "this machine has no hardware performance counters";
+    return NULL;
+}
+
+const struct probe_kind_ops perf_kind = {
+    .kind = PROBE_PERF, .name = "perf", .flags = KIND_FREQUENT,
+    .heads = (const char *const[]){"perf", NULL}, .resolve = resolve_perf, .catalogue = catalogue,
+    .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_PERF_EVENT, .attach = attach_perf,
+    .attach_error = attach_error,
+};

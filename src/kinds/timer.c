@@ -1,0 +1,111 @@
+/* timer.UNIT(N)[.randomize(M)], timer.hz(N): a cpu-clock perf event on
+ * CPU 0; timer.profile: one on every CPU at the kernel's tick rate. */
+#include <linux/perf_event.h>
+#include <string.h>
+
+#include <bpf/bpf.h>
+
+#include "kinds/kinds.h"
+#include "runtime/attach.h"
+#include "sema/sema_internal.h"
+
+static int resolve_timer(struct sema *s, struct probe_point *point, struct probe *probe)
+{
+    struct probe_component *unit = point->components->next;
+    if (!unit)
+        return sema_point_error(s, point, point->components->span,
+                                "while resolving probe point: timer needs a unit, as in %s", "timer.ms(100)");
+    if (strcmp(unit->name, "profile") == 0 && unit->arg_kind == PROBE_ARG_NONE && !unit->next) {
+        probe->kind = PROBE_PROFILE;
+        probe->frequency = 250;     /* a kernel tick, CONFIG_HZ=250 on Debian */
+        sema_add_probe(s, probe);
+        return 1;
+    }
+    static const struct { const char *name; uint64_t ns; } units[] = {
+        {"s", 1000000000ull}, {"sec", 1000000000ull}, {"ms", 1000000ull}, {"msec", 1000000ull},
+        {"us", 1000ull}, {"usec", 1000ull}, {"ns", 1ull}, {"nsec", 1ull},
+        {"jiffies", 4000000ull}, {"hz", 0},
+    };
+    for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+        if (strcmp(unit->name, units[i].name) != 0)
+            continue;
+        if (unit->arg_kind != PROBE_ARG_INT || unit->arg_int <= 0)
+            return sema_point_error(s, point, unit->span,
+                                    "while resolving probe point: timer.%s needs a positive number", unit->name);
+        if (unit->next && (strcmp(unit->next->name, "randomize") != 0 || unit->next->next))
+            return sema_point_error(s, point, unit->next->span,
+                                    "while resolving probe point: unknown timer option %s", unit->next->name);
+        probe->kind = PROBE_TIMER;
+        if (units[i].ns)
+            probe->period_ns = (uint64_t)unit->arg_int * units[i].ns;
+        else
+            probe->frequency = (uint64_t)unit->arg_int;
+        if (probe->period_ns && probe->period_ns < 10000)
+            probe->period_ns = 10000;    /* the kernel's cpu-clock floor; stap clamps too */
+        sema_add_probe(s, probe);
+        return 1;
+    }
+    return sema_point_error(s, point, unit->span, "while resolving probe point: unknown timer unit %s", unit->name);
+}
+
+static void catalogue(struct arena *arena, catalogue_line add, void *lines)
+{
+    static const char *const units[] = {"s", "sec", "ms", "msec", "us", "usec", "ns", "nsec", "jiffies"};
+    for (size_t i = 0; i < sizeof(units) / sizeof(*units); i++) {
+        add(lines, arena_printf(arena, "timer.%s(number)", units[i]));
+        add(lines, arena_printf(arena, "timer.%s(number).randomize(number)", units[i]));
+    }
+    add(lines, "timer.hz(number)");
+    add(lines, "timer.profile");
+}
+
+static const char *section(struct arena *arena, const struct probe *probe)
+{
+    (void)arena;
+    (void)probe;
+    return "perf_event";
+}
+
+static void describe(const struct probe *probe, struct program_probe *out)
+{
+    out->period_ns = probe->period_ns;
+    out->frequency = probe->frequency;
+}
+
+static int attach_timer(struct session *s, struct bpf_program *prog, int index, char *state)
+{
+    (void)state;
+    const struct program_probe *probe = &s->program->probes[index];
+    struct perf_event_attr attr = {
+        .type = PERF_TYPE_SOFTWARE,
+        .size = sizeof(attr),
+        .config = PERF_COUNT_SW_CPU_CLOCK,
+    };
+    perf_event_sampling(&attr, probe->period_ns, probe->frequency);
+    return attach_perf_event(s, prog, probe, &attr, 0);
+}
+
+static int attach_profile(struct session *s, struct bpf_program *prog, int index, char *state)
+{
+    (void)state;
+    const struct program_probe *probe = &s->program->probes[index];
+    struct perf_event_attr attr = {
+        .type = PERF_TYPE_SOFTWARE,
+        .size = sizeof(attr),
+        .config = PERF_COUNT_SW_CPU_CLOCK,
+    };
+    perf_event_sampling(&attr, probe->period_ns ? probe->period_ns : 10000000, probe->frequency);
+    return attach_every_cpu(s, prog, probe, &attr);
+}
+
+const struct probe_kind_ops timer_kind = {
+    .kind = PROBE_TIMER, .name = "timer",
+    .heads = (const char *const[]){"timer", NULL}, .resolve = resolve_timer, .catalogue = catalogue,
+    .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_PERF_EVENT, .attach = attach_timer,
+};
+
+/* made by timer's resolver */
+const struct probe_kind_ops profile_kind = {
+    .kind = PROBE_PROFILE, .name = "profile", .flags = KIND_FREQUENT,
+    .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_PERF_EVENT, .attach = attach_profile,
+};

@@ -1,0 +1,180 @@
+/* process(...).function/.statement/.mark and their .return: uprobes at a
+ * file offset (sema/uprobe*.c, usdt*.c find the sites), attached as one
+ * uprobe_multi link per program and binary where the kernel has them, as
+ * perf-event uprobes otherwise. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "kinds/kinds.h"
+#include "runtime/attach.h"
+#include "runtime/program_io.h"
+#include "sema/sema_internal.h"
+#include "sema/uprobe.h"
+
+/* process.begin/.end are tapset aliases although `process` has a resolver */
+static int resolve_process(struct sema *s, struct probe_point *point, struct probe *probe)
+{
+    const struct probe_component *c = point->components;
+    if (c->arg_kind == PROBE_ARG_NONE && c->next && !c->next->next &&
+        (strcmp(c->next->name, "begin") == 0 || strcmp(c->next->name, "end") == 0))
+        return RESOLVE_AS_ALIAS;
+    return sema_resolve_process(s, probe->body, point, probe->frame);
+}
+
+static void catalogue(struct arena *arena, catalogue_line add, void *lines)
+{
+    (void)arena;
+    static const char *const forms[] = {
+        "process.function(string)", "process.statement(string)",
+        "process(string).function(string)", "process(string).function(string).call",
+        "process(string).function(string).return", "process(string).function(string).exported",
+        "process(string).function(string).inline", "process(string).statement(string)",
+        "process(string).statement(number)", "process(number).function(string)",
+        "process(number).function(string).return", "process(number).statement(string)",
+        "process(string).mark(string)", "process(string).provider(string).mark(string)",
+        "process.mark(string)", "process.provider(string).mark(string)", "process(number).mark(string)",
+    };
+    for (size_t i = 0; i < sizeof(forms) / sizeof(*forms); i++)
+        add(lines, forms[i]);
+}
+
+static const char *section(struct arena *arena, const struct probe *probe)
+{
+    (void)arena;
+    if (probe->kind == PROBE_URETPROBE)
+        return probe->sleepable ? "uretprobe.s" : "uretprobe";
+    return probe->sleepable ? "uprobe.s" : "uprobe";
+}
+
+static void describe(const struct probe *probe, struct program_probe *out)
+{
+    out->path = strdup(probe->path);
+    out->ref_ctr_offset = probe->ref_ctr_offset;
+    /* a wildcard gives thousands of probes in one binary: read its build id once */
+    static char last_path[4096], build_id[128];
+    if (strcmp(last_path, probe->path) != 0) {
+        elf_build_id(probe->path, build_id, sizeof(build_id));
+        snprintf(last_path, sizeof(last_path), "%s", probe->path);
+    }
+    out->build_id = strdup(build_id);
+}
+
+static int attach_one_uprobe(struct session *s, struct bpf_program *prog,
+                             const struct program_probe *probe)
+{
+    LIBBPF_OPTS(bpf_uprobe_opts, opts, .bpf_cookie = probe->cookie,
+                .retprobe = probe->kind == PROBE_URETPROBE, .ref_ctr_offset = probe->ref_ctr_offset);
+    /* Not filtered by pid: the handler keeps the target and its descendants. */
+    pid_t pid = -1;
+    struct bpf_link *link =
+        bpf_program__attach_uprobe_opts(prog, pid, probe->path, probe->offset, &opts);
+    if (!link)
+        return -errno;
+    s->slow_detach = 1;
+    return add_link(s, link);
+}
+
+/* One program's probes in one binary, attached as uprobe_multi links. */
+struct uprobe_batch {
+    int prog_fd;
+    const char *path;
+    int is_return;
+    int *members;                /* indices in program->probes */
+    uint64_t *offsets, *ref_ctr_offsets, *cookies;   /* ref_ctr_offsets: NULL when none has one */
+};
+
+/* Members [first, first + count) in one link. The kernel refuses the whole
+ * link for one offset it refuses: halving the set until each such probe
+ * stands alone names it, and every other probe still attaches (in about
+ * refused * log2(count) links). */
+static int attach_members(struct session *s, const struct uprobe_batch *b, int first, int count, char *state)
+{
+    int fd = uprobe_multi_attach(b->prog_fd, b->path, b->offsets + first,
+                                 b->ref_ctr_offsets ? b->ref_ctr_offsets + first : NULL, b->cookies + first,
+                                 (uint32_t)count, b->is_return);
+    if (fd >= 0)
+        fd = add_raw_link(s, fd);
+    if (fd >= 0)
+        return 0;
+    if (count == 1 || !is_offset_error(fd))
+        return attach_failed(s, state, b->members[first], fd);
+    int half = count / 2;
+    int left = attach_members(s, b, first, half, state);
+    int right = attach_members(s, b, first + half, count - half, state);
+    return left < 0 ? left : right;
+}
+
+/* Every probe entry of this program (one per function a wildcard matched)
+ * goes into one uprobe_multi link, each offset with its cookie. */
+static int attach_uprobe_group(struct session *s, struct bpf_program *prog, int first, char *state)
+{
+    const struct program *program = s->program;
+    const struct program_probe *head = &program->probes[first];
+    size_t n = (size_t)program->probe_count;
+    struct uprobe_batch b = {bpf_program__fd(prog), head->path, head->kind == PROBE_URETPROBE,
+                             calloc(n, sizeof(int)), calloc(n, sizeof(uint64_t)), calloc(n, sizeof(uint64_t)),
+                             calloc(n, sizeof(uint64_t))};
+    uint64_t *ref_ctr_offsets = b.ref_ctr_offsets;
+    int count = 0, any_ref_ctr = 0, status;
+    if (!b.members || !b.offsets || !b.ref_ctr_offsets || !b.cookies) {
+        status = attach_failed(s, state, first, -ENOMEM);
+        goto done;
+    }
+    for (int i = first; i < program->probe_count; i++) {
+        const struct program_probe *p = &program->probes[i];
+        if (state[i] != PROBE_PENDING || p->kind != head->kind || strcmp(p->prog_name, head->prog_name) != 0 ||
+            strcmp(p->path, head->path) != 0)
+            continue;
+        b.members[count] = i;
+        b.offsets[count] = p->offset;
+        b.ref_ctr_offsets[count] = p->ref_ctr_offset;
+        any_ref_ctr |= p->ref_ctr_offset != 0;
+        b.cookies[count++] = p->cookie;
+        state[i] = PROBE_CLAIMED;
+    }
+    if (!any_ref_ctr)
+        b.ref_ctr_offsets = NULL;
+    status = attach_members(s, &b, 0, count, state);
+done:
+    free(b.members);
+    free(b.offsets);
+    free(ref_ctr_offsets);
+    free(b.cookies);
+    return status;
+}
+
+static int attach_uprobe(struct session *s, struct bpf_program *prog, int index, char *state)
+{
+    if (s->uprobe_multi)
+        return attach_uprobe_group(s, prog, index, state) < 0 ? ATTACH_REPORTED : 0;   /* reports its own failures */
+    return attach_one_uprobe(s, prog, &s->program->probes[index]);
+}
+
+static const char *attach_error(const struct program_probe *probe, int err)
+{
+    (void)probe;
+    if (err == -ENOTSUPP)
+        return "the kernel's uprobes refuse the instruction there";
+    if (err == -ENOEXEC)
+        return "the kernel's uprobes cannot decode the instruction there";
+    return NULL;
+}
+
+const struct probe_kind_ops uprobe_kind = {
+    .kind = PROBE_UPROBE, .name = "uprobe", .flags = KIND_USER_PROCESS | KIND_FREQUENT | KIND_UPROBE_MULTI,
+    .heads = (const char *const[]){"process", NULL}, .resolve = resolve_process, .catalogue = catalogue,
+    .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_KPROBE, .attach = attach_uprobe,
+    .attach_error = attach_error,
+};
+
+/* made by process's resolver */
+const struct probe_kind_ops uretprobe_kind = {
+    .kind = PROBE_URETPROBE, .name = "uretprobe", .flags = KIND_USER_PROCESS | KIND_FREQUENT | KIND_UPROBE_MULTI,
+    .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_KPROBE, .attach = attach_uprobe,
+    .attach_error = attach_error,
+};

@@ -1,0 +1,1 @@
+@TAP@ -L 'kernel.function("vfs_read")'
