@@ -55,7 +55,8 @@ enum stack_need { STACK_USER = 1, STACK_USER_BUILD_ID = 2, STACK_KERNEL = 4 };
 #define SEARCH_WRITTEN 48
 #define SEARCH_MAPPING 56        /* dev, inode (the key of tap_sym_files), start, page offset, end */
 #define SEARCH_MAPPING_END (SEARCH_MAPPING + 32)
-#define SEARCH_SIZE 96
+#define SEARCH_FOUND 96          /* what a lookup found, the same fields */
+#define SEARCH_SIZE 136
 
 static uint32_t area(struct codegen *cg)
 {
@@ -195,7 +196,7 @@ static void push_frame(struct codegen *cg, LLVMValueRef ret)
 }
 
 static uint32_t search_area(struct codegen *cg);
-static void find_mapping(struct codegen *cg, LLVMValueRef address, struct span span);
+static LLVMValueRef find_mapping(struct codegen *cg, LLVMValueRef address, struct span span);
 static LLVMValueRef search_var(struct codegen *cg, uint32_t field);
 static LLVMValueRef field_ptr(struct codegen *cg, LLVMValueRef base, uint32_t offset);
 static void search_step(struct codegen *cg, LLVMValueRef map, LLVMTypeRef start_type, LLVMValueRef low,
@@ -225,8 +226,10 @@ static void find_row(struct codegen *cg, LLVMValueRef address, struct span span)
     LLVMBuilderRef b = cg->builder;
     LLVMBasicBlockRef has_file = cg_block(cg, "row_file"), check = cg_block(cg, "row_check"),
                       found = cg_block(cg, "row_found"), done = cg_block(cg, "row_done");
+    LLVMBasicBlockRef mapped = cg_block(cg, "row_mapped");
     store_area(cg, AREA_WALK + WALK_KIND, cg_const(cg, UNWIND_FRAME_POINTER));
-    find_mapping(cg, address, span);
+    LLVMBuildCondBr(b, find_mapping(cg, address, span), mapped, done);
+    cg_position(cg, mapped);
     LLVMValueRef mapping = search_var(cg, SEARCH_MAPPING);
     LLVMValueRef start = LLVMBuildLoad2(b, cg->i64, field_ptr(cg, mapping, 16), "");
     LLVMValueRef page_offset = LLVMBuildLoad2(b, cg->i64, field_ptr(cg, mapping, 24), "");
@@ -643,36 +646,47 @@ struct resolved {
 };
 
 /* The mapping that holds `address` in the current process: bpf_find_vma's
- * callback writes {dev, inode, start, page offset, end} to SEARCH_MAPPING
- * (zero when there is no mapping). With interrupts off (timer.profile,
- * perf.*) the kernel allows one such lookup per run (the mmap lock is
- * released later, by an irq_work), so a mapping found stays for the run
- * (cg_stack_finish forgets it at the start) and serves every address in it:
- * usymname(uaddr()) and umodname(uaddr()) in one handler both resolve. */
-static void find_mapping(struct codegen *cg, LLVMValueRef address, struct span span)
+ * callback writes {dev, inode, start, page offset, end} to SEARCH_FOUND,
+ * kept in SEARCH_MAPPING when there is one. With interrupts off
+ * (timer.profile, perf.*) the kernel allows one such lookup per run (the
+ * mmap lock is released later, by an irq_work), so a mapping found stays for
+ * the run (cg_stack_finish forgets it at the start) and serves every address
+ * in it: usymname(uaddr()) and umodname(uaddr()) in one handler both resolve,
+ * also after the stack walk asked in vain for another mapping. Returns an
+ * i1: SEARCH_MAPPING holds the address. */
+static LLVMValueRef find_mapping(struct codegen *cg, LLVMValueRef address, struct span span)
 {
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef start = LLVMBuildLoad2(b, cg->i64, search_var(cg, SEARCH_MAPPING + 16), "");
     LLVMValueRef end = LLVMBuildLoad2(b, cg->i64, search_var(cg, SEARCH_MAPPING_END), "");
     LLVMValueRef known = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, address, start, ""),
                                       LLVMBuildICmp(b, LLVMIntULT, address, end, ""), "");
-    LLVMBasicBlockRef lookup = cg_block(cg, "find_vma"), done = cg_block(cg, "vma_known");
+    LLVMBasicBlockRef lookup = cg_block(cg, "find_vma"), found = cg_block(cg, "vma_found"),
+                      done = cg_block(cg, "vma_known");
     LLVMBuildCondBr(b, known, done, lookup);
     cg_position(cg, lookup);
-    cg_zero(cg, search_var(cg, SEARCH_MAPPING), 40);
+    cg_zero(cg, search_var(cg, SEARCH_FOUND), 40);
     struct fn_state state;
     /* the (map, key, value, ctx) callback shape: find_vma passes (task, vma, ctx) */
     LLVMValueRef fn = cg_begin_callback(cg, "find_vma", 1, &state);
     cg_callback_entry(cg, &state, span, 0);
-    cg_read_vma_file(cg, LLVMGetParam(fn, 1), search_var(cg, SEARCH_MAPPING), span);
+    cg_read_vma_file(cg, LLVMGetParam(fn, 1), search_var(cg, SEARCH_FOUND), span);
     LLVMBuildRet(cg->builder, cg_const(cg, 0));
     cg_end_callback(cg, &state);
     cg_set_location(cg, span);
     LLVMValueRef task = cg_helper(cg, BPF_FUNC_get_current_task_btf, cg->ptr, NULL, 0);
     LLVMValueRef args[5] = {task, address, fn, LLVMConstNull(cg->ptr), cg_const(cg, 0)};
     cg_helper(cg, BPF_FUNC_find_vma, cg->i64, args, 5);
-    LLVMBuildBr(cg->builder, done);
+    LLVMValueRef found_end = LLVMBuildLoad2(b, cg->i64, search_var(cg, SEARCH_FOUND + 32), "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, found_end, cg_const(cg, 0), ""), found, done);
+    cg_position(cg, found);
+    cg_copy(cg, search_var(cg, SEARCH_MAPPING), search_var(cg, SEARCH_FOUND), 40);
+    LLVMBuildBr(b, done);
     cg_position(cg, done);
+    start = LLVMBuildLoad2(b, cg->i64, search_var(cg, SEARCH_MAPPING + 16), "");
+    end = LLVMBuildLoad2(b, cg->i64, search_var(cg, SEARCH_MAPPING_END), "");
+    return LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, address, start, ""),
+                        LLVMBuildICmp(b, LLVMIntULT, address, end, ""), "");
 }
 
 /* One step of the search, in `map` (an ARRAY whose values start with their
@@ -708,8 +722,10 @@ static struct resolved resolve(struct codegen *cg, LLVMValueRef address, struct 
     LLVMBuildStore(cg->builder, cg_const(cg, -1), path);
     LLVMBuildStore(cg->builder, cg_const(cg, -1), entry);
     LLVMBuildStore(cg->builder, cg_const(cg, 0), offset);
-    LLVMBasicBlockRef has_file = cg_block(cg, "sym_file"), done = cg_block(cg, "sym_done");
-    find_mapping(cg, address, span);
+    LLVMBasicBlockRef has_file = cg_block(cg, "sym_file"), done = cg_block(cg, "sym_done"),
+                      mapped = cg_block(cg, "sym_mapped");
+    LLVMBuildCondBr(cg->builder, find_mapping(cg, address, span), mapped, done);
+    cg_position(cg, mapped);
     LLVMValueRef mapping = search_var(cg, SEARCH_MAPPING);
     LLVMValueRef start = LLVMBuildLoad2(cg->builder, cg->i64, field_ptr(cg, mapping, 16), "");
     LLVMValueRef page_offset = LLVMBuildLoad2(cg->builder, cg->i64, field_ptr(cg, mapping, 24), "");
