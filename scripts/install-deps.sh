@@ -17,6 +17,8 @@ packages=(
   bpftool python3   # bpftool: bench/ sees where probes attach; python3: golden checks (*.py), pygc
   bpftrace time   # bench/quick (in ctest) runs bpftrace's reference rows and reads peak RSS with /usr/bin/time
   valgrind   # tests/valgrind.sh, run by tests/sanitize.sh
+  gdb util-linux   # stack_cfi_*: gdb's backtrace is the reference; setarch (util-linux) turns ASLR off
+  python3.11   # stack_cfi_python traces Debian's own python3 (no frame pointers)
   systemtap-sdt-dev   # sys/sdt.h for the USDT test programs
   clang-19 libclang-rt-19-dev   # the libFuzzer harnesses (tests/fuzz) that CI runs briefly
 )

@@ -127,6 +127,7 @@ struct codegen {
     int stack_needs_in_functions;    /* stack.c: stacks used inside user functions */
     LLVMValueRef symbol_maps[3];     /* stack.c: tap_sym_files, _names, _paths, NULL until used */
     uint32_t symbol_search;          /* stack.c: the symbol search's variables in scratch */
+    LLVMValueRef unwind_maps[2];     /* stack.c: tap_unwind_files, _rows, NULL until used */
     LLVMValueRef stack_origins;      /* stack.c: tap_stack_origins, NULL until used */
     uint32_t user_memory_gone;       /* syscall_defer.c: in a deferred handler, the scratch u64 saying
                                       * execve replaced the entry's user memory; 0 elsewhere */

@@ -1,12 +1,13 @@
 /* Backtraces. A probe that needs a stack captures it once, at its entry
  * (loop callbacks and functions lack ctx), into a scratch area: the user
- * return addresses (tap's own frame-pointer walk, below), the frames of the
- * kernel's user walk as build-id + file offset with their addresses (so user
- * space can name them after the process is gone), and the kernel return
- * addresses. Which of them a probe needs is only known once its body has been
- * generated, so the entry branches to a block that is filled in last
- * (cg_stack_finish). print_ubacktrace()/print_backtrace() send the captured
- * stack as a record; user space symbolizes it (stack_records.c). */
+ * return addresses (tap's own walk, below: DWARF CFI rows where the runtime
+ * compiled them, frame pointers elsewhere), the frames of the kernel's user
+ * walk as build-id + file offset with their addresses (so user space can name
+ * them after the process is gone), and the kernel return addresses. Which of
+ * them a probe needs is only known once its body has been generated, so the
+ * entry branches to a block that is filled in last (cg_stack_finish).
+ * print_ubacktrace()/print_backtrace() send the captured stack as a record;
+ * user space symbolizes it (stack_records.c). */
 #include <string.h>
 
 #include <linux/bpf.h>
@@ -26,15 +27,21 @@ enum stack_need { STACK_USER = 1, STACK_USER_BUILD_ID = 2, STACK_KERNEL = 4 };
 #define AREA_KERNEL_COUNT (AREA_BUILD_IPS + 8 * RECORD_STACK_DEPTH)
 #define AREA_KERNEL_IPS (AREA_KERNEL_COUNT + 8)
 #define AREA_WALK (AREA_KERNEL_IPS + 8 * RECORD_STACK_DEPTH)
-#define AREA_SIZE (AREA_WALK + 40)
+#define AREA_SIZE (AREA_WALK + 80)
 
-/* The frame-pointer walk's variables (in the area, so the loop callback
- * sees them and the verifier need not track them). */
-#define WALK_FP 0                /* the frame record to read next */
-#define WALK_LOW 8               /* the lowest address it may be at */
-#define WALK_NEXT 16             /* the record read: saved fp, return address */
-#define WALK_RET 24
-#define WALK_CODE 32             /* the 8 bytes before a return address */
+/* The walk's variables (in the area, so the loop callback sees them and the
+ * verifier need not track them): the registers of the frame being unwound,
+ * then what it reads. */
+#define WALK_PC 0
+#define WALK_SP 8
+#define WALK_FP 16
+#define WALK_NEXT 24             /* a frame record read: saved fp, return address */
+#define WALK_RET 32
+#define WALK_CODE 40             /* the 8 bytes before a return address */
+#define WALK_KIND 48             /* the CFI row of the pc: enum unwind_kind, CFA offset, rbp's offset */
+#define WALK_CFA 56
+#define WALK_RBP 64
+#define WALK_OFFSET 72           /* the pc's file offset */
 
 /* The symbol search's variables live in scratch (the 512-byte stack is too
  * small for one set per step and call site): key, low, high, path, entry,
@@ -48,7 +55,8 @@ enum stack_need { STACK_USER = 1, STACK_USER_BUILD_ID = 2, STACK_KERNEL = 4 };
 #define SEARCH_WRITTEN 48
 #define SEARCH_MAPPING 56        /* dev, inode (the key of tap_sym_files), start, page offset, end */
 #define SEARCH_MAPPING_END (SEARCH_MAPPING + 32)
-#define SEARCH_SIZE 96
+#define SEARCH_FOUND 96          /* what a lookup found, the same fields */
+#define SEARCH_SIZE 136
 
 static uint32_t area(struct codegen *cg)
 {
@@ -187,30 +195,191 @@ static void push_frame(struct codegen *cg, LLVMValueRef ret)
     store_area(cg, AREA_USER_COUNT, LLVMBuildAdd(b, count, cg_const(cg, 1), ""));
 }
 
-/* One frame record {saved fp, return address} at WALK_FP: taken when the
- * fp is aligned and above the previous record (the stack grows down, so
- * callers' records are higher), the record readable and its return
- * address after a call; otherwise the walk ends. */
-static void walk_frame(struct codegen *cg, LLVMValueRef index, void *data)
+static uint32_t search_area(struct codegen *cg);
+static LLVMValueRef find_mapping(struct codegen *cg, LLVMValueRef address, struct span span);
+static LLVMValueRef search_var(struct codegen *cg, uint32_t field);
+static LLVMValueRef field_ptr(struct codegen *cg, LLVMValueRef base, uint32_t offset);
+static void search_step(struct codegen *cg, LLVMValueRef map, LLVMTypeRef start_type, LLVMValueRef low,
+                        LLVMValueRef high, LLVMValueRef target);
+
+#define ROW_SEARCH_STEPS 22      /* binary search: up to 4M rows */
+
+/* The two unwind tables, defined together (the runtime fills them). */
+static LLVMValueRef unwind_map(struct codegen *cg, int which)
 {
-    (void)index;
-    (void)data;
+    if (!cg->unwind_maps[0]) {
+        cg->unwind_maps[0] = cg_map_global(cg, "tap_unwind_files", 4);
+        cg_map_btf(cg, cg->unwind_maps[0], BPF_MAP_TYPE_HASH, 1, sizeof(struct symbol_map_key),
+                   sizeof(struct unwind_file));
+        cg->unwind_maps[1] = cg_map_global(cg, "tap_unwind_rows", 4);
+        cg_map_btf(cg, cg->unwind_maps[1], BPF_MAP_TYPE_ARRAY, 1, 4, sizeof(struct unwind_row));
+    }
+    return cg->unwind_maps[which];
+}
+
+/* The CFI row that covers `address` into WALK_KIND, WALK_CFA, WALK_RBP:
+ * its mapping (bpf_find_vma, kept while the walk stays in it), the file's
+ * rows, a binary search for the last row at or before its file offset.
+ * UNWIND_FRAME_POINTER when any of them is missing. */
+static void find_row(struct codegen *cg, LLVMValueRef address, struct span span)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMBasicBlockRef has_file = cg_block(cg, "row_file"), check = cg_block(cg, "row_check"),
+                      found = cg_block(cg, "row_found"), done = cg_block(cg, "row_done");
+    LLVMBasicBlockRef mapped = cg_block(cg, "row_mapped");
+    store_area(cg, AREA_WALK + WALK_KIND, cg_const(cg, UNWIND_FRAME_POINTER));
+    LLVMBuildCondBr(b, find_mapping(cg, address, span), mapped, done);
+    cg_position(cg, mapped);
+    LLVMValueRef mapping = search_var(cg, SEARCH_MAPPING);
+    LLVMValueRef start = LLVMBuildLoad2(b, cg->i64, field_ptr(cg, mapping, 16), "");
+    LLVMValueRef page_offset = LLVMBuildLoad2(b, cg->i64, field_ptr(cg, mapping, 24), "");
+    LLVMValueRef target = LLVMBuildAdd(b, LLVMBuildSub(b, address, start, ""),
+                                       LLVMBuildShl(b, page_offset, cg_const(cg, 12), ""), "");
+    store_area(cg, AREA_WALK + WALK_OFFSET, target);
+    LLVMValueRef file = cg_map_lookup(cg, unwind_map(cg, 0), mapping);
+    LLVMBuildCondBr(b, LLVMBuildIsNull(b, file, ""), done, has_file);
+    cg_position(cg, has_file);
+    LLVMValueRef first = LLVMBuildZExt(b, LLVMBuildLoad2(b, cg->i32, file, ""), cg->i64, "");
+    LLVMValueRef count = LLVMBuildZExt(b, LLVMBuildLoad2(b, cg->i32, field_ptr(cg, file, 4), ""), cg->i64, "");
+    LLVMValueRef low = search_var(cg, SEARCH_LOW), high = search_var(cg, SEARCH_HIGH);
+    LLVMBuildStore(b, first, low);
+    LLVMBuildStore(b, LLVMBuildAdd(b, first, count, ""), high);
+    for (int i = 0; i < ROW_SEARCH_STEPS; i++)
+        search_step(cg, unwind_map(cg, 1), cg->i32, low, high, target);
+    LLVMValueRef last = LLVMBuildSub(b, LLVMBuildLoad2(b, cg->i64, low, ""), cg_const(cg, 1), "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGE, last, first, ""), check, done);
+    cg_position(cg, check);
+    LLVMValueRef key = search_var(cg, SEARCH_KEY);
+    LLVMBuildStore(b, LLVMBuildTrunc(b, last, cg->i32, ""), key);
+    LLVMValueRef row = cg_map_lookup(cg, unwind_map(cg, 1), key);
+    LLVMBuildCondBr(b, LLVMBuildIsNull(b, row, ""), done, found);
+    cg_position(cg, found);
+    LLVMValueRef kind = LLVMBuildLoad2(b, cg->i8, field_ptr(cg, row, offsetof(struct unwind_row, kind)), "");
+    LLVMValueRef cfa = LLVMBuildLoad2(b, cg->i32, field_ptr(cg, row, offsetof(struct unwind_row, cfa)), "");
+    LLVMValueRef rbp = LLVMBuildLoad2(b, LLVMInt16TypeInContext(cg->context),
+                                      field_ptr(cg, row, offsetof(struct unwind_row, rbp)), "");
+    store_area(cg, AREA_WALK + WALK_KIND, LLVMBuildZExt(b, kind, cg->i64, ""));
+    store_area(cg, AREA_WALK + WALK_CFA, LLVMBuildSExt(b, cfa, cg->i64, ""));
+    store_area(cg, AREA_WALK + WALK_RBP, LLVMBuildSExt(b, rbp, cg->i64, ""));
+    LLVMBuildBr(b, done);
+    cg_position(cg, done);
+}
+
+/* A CFI step: CFA = rsp or rbp + the row's offset, above the frame's sp;
+ * the return address at CFA - 8; the caller's rbp saved where the row says
+ * (else unchanged); the caller's sp is the CFA. Branches to take with the
+ * return address at WALK_RET. */
+static void cfi_step(struct codegen *cg, LLVMBasicBlockRef take, LLVMBasicBlockRef stop)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMBasicBlockRef read = cg_block(cg, "cfi_read"), saved = cg_block(cg, "cfi_saved_rbp"),
+                      restore = cg_block(cg, "cfi_restore_rbp"), next = cg_block(cg, "cfi_next");
+    LLVMValueRef sp = load_area(cg, AREA_WALK + WALK_SP);
+    LLVMValueRef base = LLVMBuildSelect(b, equals(cg, load_area(cg, AREA_WALK + WALK_KIND), UNWIND_CFA_RSP), sp,
+                                        load_area(cg, AREA_WALK + WALK_FP), "");
+    LLVMValueRef cfa = LLVMBuildAdd(b, base, load_area(cg, AREA_WALK + WALK_CFA), "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGT, cfa, sp, ""), read, stop);
+    cg_position(cg, read);
+    LLVMBuildCondBr(b, read_user(cg, LLVMBuildSub(b, cfa, cg_const(cg, 8), ""), AREA_WALK + WALK_RET, 8), saved, stop);
+    cg_position(cg, saved);
+    LLVMValueRef rbp = load_area(cg, AREA_WALK + WALK_RBP);
+    LLVMBuildCondBr(b, equals(cg, rbp, 0), next, restore);
+    cg_position(cg, restore);
+    LLVMBasicBlockRef restored = cg_block(cg, "cfi_rbp_read");
+    LLVMBuildCondBr(b, read_user(cg, LLVMBuildAdd(b, cfa, rbp, ""), AREA_WALK + WALK_NEXT, 8), restored, stop);
+    cg_position(cg, restored);
+    store_area(cg, AREA_WALK + WALK_FP, load_area(cg, AREA_WALK + WALK_NEXT));
+    LLVMBuildBr(b, next);
+    cg_position(cg, next);
+    store_area(cg, AREA_WALK + WALK_SP, cfa);
+    LLVMValueRef ret = load_area(cg, AREA_WALK + WALK_RET);
+    LLVMValueRef user = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, ret, cg_const(cg, 4096), ""),
+                                     LLVMBuildICmp(b, LLVMIntULT, ret, cg_const(cg, 0x800000000000), ""), "");
+    LLVMBuildCondBr(b, user, take, stop);
+}
+
+/* A frame-pointer step: the record {saved fp, return address} at rbp, taken
+ * when rbp is aligned and not below sp (callers' records are higher), the
+ * record readable and its return address after a call; the caller's sp is
+ * just above the record. */
+static void frame_pointer_step(struct codegen *cg, LLVMBasicBlockRef take, LLVMBasicBlockRef stop)
+{
     LLVMBuilderRef b = cg->builder;
     LLVMBasicBlockRef read = cg_block(cg, "walk_read"), check = cg_block(cg, "walk_check"),
-                      take = cg_block(cg, "walk_take"), stop = cg_block(cg, "walk_stop");
+                      taken = cg_block(cg, "walk_take");
     LLVMValueRef fp = load_area(cg, AREA_WALK + WALK_FP);
-    LLVMValueRef room = LLVMBuildICmp(b, LLVMIntULT, load_area(cg, AREA_USER_COUNT), cg_const(cg, RECORD_STACK_DEPTH), "");
     LLVMValueRef aligned = equals(cg, LLVMBuildAnd(b, fp, cg_const(cg, 7), ""), 0);
-    LLVMValueRef above = LLVMBuildICmp(b, LLVMIntUGE, fp, load_area(cg, AREA_WALK + WALK_LOW), "");
-    LLVMBuildCondBr(b, LLVMBuildAnd(b, LLVMBuildAnd(b, room, aligned, ""), above, ""), read, stop);
+    LLVMValueRef above = LLVMBuildICmp(b, LLVMIntUGE, fp, load_area(cg, AREA_WALK + WALK_SP), "");
+    LLVMBuildCondBr(b, LLVMBuildAnd(b, aligned, above, ""), read, stop);
     cg_position(cg, read);
     LLVMBuildCondBr(b, read_user(cg, fp, AREA_WALK + WALK_NEXT, 16), check, stop);
     cg_position(cg, check);
-    after_call(cg, load_area(cg, AREA_WALK + WALK_RET), take, stop);
-    cg_position(cg, take);
-    push_frame(cg, load_area(cg, AREA_WALK + WALK_RET));
+    after_call(cg, load_area(cg, AREA_WALK + WALK_RET), taken, stop);
+    cg_position(cg, taken);
     store_area(cg, AREA_WALK + WALK_FP, load_area(cg, AREA_WALK + WALK_NEXT));
-    store_area(cg, AREA_WALK + WALK_LOW, LLVMBuildAdd(b, fp, cg_const(cg, 16), ""));
+    store_area(cg, AREA_WALK + WALK_SP, LLVMBuildAdd(b, fp, cg_const(cg, 16), ""));
+    LLVMBuildBr(b, take);
+}
+
+/* At a function's first instruction without CFI: the return address is at
+ * [sp], and rbp is still the caller's. */
+static void entry_step(struct codegen *cg, LLVMBasicBlockRef take, LLVMBasicBlockRef stop)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMBasicBlockRef check = cg_block(cg, "entry_check"), taken = cg_block(cg, "entry_take");
+    LLVMValueRef sp = load_area(cg, AREA_WALK + WALK_SP);
+    LLVMBuildCondBr(b, read_user(cg, sp, AREA_WALK + WALK_RET, 8), check, stop);
+    cg_position(cg, check);
+    after_call(cg, load_area(cg, AREA_WALK + WALK_RET), taken, stop);
+    cg_position(cg, taken);
+    store_area(cg, AREA_WALK + WALK_SP, LLVMBuildAdd(b, sp, cg_const(cg, 8), ""));
+    LLVMBuildBr(b, take);
+}
+
+struct walk {
+    const struct probe *probe;
+    int at_entry;                /* the probe runs at functions' first instructions */
+};
+
+/* One frame: the caller of the frame at WALK_PC/SP/FP, by the CFI row of
+ * its pc (the call's address, before the return address, for callers)
+ * or by frame pointers where no row covers it. */
+static void walk_frame(struct codegen *cg, LLVMValueRef index, void *data)
+{
+    const struct walk *w = data;
+    LLVMBuilderRef b = cg->builder;
+    LLVMBasicBlockRef lookup = cg_block(cg, "walk_lookup"), cfi = cg_block(cg, "walk_cfi"),
+                      not_cfi = cg_block(cg, "walk_not_cfi"), frame_pointer = cg_block(cg, "walk_fp"),
+                      take = cg_block(cg, "walk_push"), stop = cg_block(cg, "walk_stop");
+    LLVMValueRef room = LLVMBuildICmp(b, LLVMIntULT, load_area(cg, AREA_USER_COUNT), cg_const(cg, RECORD_STACK_DEPTH), "");
+    LLVMBuildCondBr(b, room, lookup, stop);
+    cg_position(cg, lookup);
+    LLVMValueRef first = equals(cg, index, 0);
+    LLVMValueRef pc = load_area(cg, AREA_WALK + WALK_PC);
+    find_row(cg, LLVMBuildSub(b, pc, LLVMBuildZExt(b, LLVMBuildNot(b, first, ""), cg->i64, ""), ""), w->probe->span);
+    LLVMValueRef kind = load_area(cg, AREA_WALK + WALK_KIND);
+    LLVMValueRef is_cfi = LLVMBuildOr(b, equals(cg, kind, UNWIND_CFA_RSP), equals(cg, kind, UNWIND_CFA_RBP), "");
+    LLVMBuildCondBr(b, is_cfi, cfi, not_cfi);
+    cg_position(cg, cfi);
+    cfi_step(cg, take, stop);
+    cg_position(cg, not_cfi);
+    LLVMValueRef outermost = equals(cg, kind, UNWIND_OUTERMOST);
+    if (w->at_entry) {
+        LLVMBasicBlockRef entry = cg_block(cg, "walk_entry"), not_outermost = cg_block(cg, "walk_not_outermost");
+        LLVMBuildCondBr(b, outermost, stop, not_outermost);
+        cg_position(cg, not_outermost);
+        LLVMBuildCondBr(b, first, entry, frame_pointer);
+        cg_position(cg, entry);
+        entry_step(cg, take, stop);
+    } else {
+        LLVMBuildCondBr(b, outermost, stop, frame_pointer);
+    }
+    cg_position(cg, frame_pointer);
+    frame_pointer_step(cg, take, stop);
+    cg_position(cg, take);
+    LLVMValueRef ret = load_area(cg, AREA_WALK + WALK_RET);
+    push_frame(cg, ret);
+    store_area(cg, AREA_WALK + WALK_PC, ret);
     LLVMBuildRet(b, cg_const(cg, 0));
     cg_position(cg, stop);
     LLVMBuildRet(b, cg_const(cg, 1));
@@ -233,11 +402,11 @@ static int at_function_entry(const struct probe *probe)
     return 1;
 }
 
-/* The user stack by frame pointers, from the registers the thread entered
- * the kernel with (so a timer or tracepoint in a system call sees the user
- * pc too): the pc, then each frame record's return address. bpf_get_stack's
- * walk does not stop at garbage (a -O2 caller's rbp holds data), which would
- * split one stack into several keys. */
+/* The user stack from the registers the thread entered the kernel with (so
+ * a timer or tracepoint in a system call sees the user pc too): the pc, then
+ * each caller's return address. bpf_get_stack's walk follows frame pointers
+ * only, and does not stop at garbage (a -O2 caller's rbp holds data), which
+ * would split one stack into several keys. */
 static void walk_user_stack(struct codegen *cg, const struct probe *probe)
 {
     LLVMBuilderRef b = cg->builder;
@@ -247,22 +416,13 @@ static void walk_user_stack(struct codegen *cg, const struct probe *probe)
     cg_position(cg, user);
     LLVMValueRef task = cg_helper(cg, BPF_FUNC_get_current_task_btf, cg->ptr, NULL, 0);
     LLVMValueRef regs = LLVMBuildPtrToInt(b, cg_helper(cg, BPF_FUNC_task_pt_regs, cg->ptr, &task, 1), cg->i64, "");
-    LLVMValueRef sp = cg_read_kernel(cg, regs, 152, 8);
-    push_frame(cg, cg_read_kernel(cg, regs, 128, 8));
+    LLVMValueRef pc = cg_read_kernel(cg, regs, 128, 8);
+    push_frame(cg, pc);
+    store_area(cg, AREA_WALK + WALK_PC, pc);
+    store_area(cg, AREA_WALK + WALK_SP, cg_read_kernel(cg, regs, 152, 8));
     store_area(cg, AREA_WALK + WALK_FP, cg_read_kernel(cg, regs, 32, 8));
-    store_area(cg, AREA_WALK + WALK_LOW, sp);
-    if (at_function_entry(probe)) {
-        LLVMBasicBlockRef check = cg_block(cg, "entry_check"), take = cg_block(cg, "entry_take"),
-                          walk = cg_block(cg, "walk");
-        LLVMBuildCondBr(b, read_user(cg, sp, AREA_WALK + WALK_RET, 8), check, walk);
-        cg_position(cg, check);
-        after_call(cg, load_area(cg, AREA_WALK + WALK_RET), take, walk);
-        cg_position(cg, take);
-        push_frame(cg, load_area(cg, AREA_WALK + WALK_RET));
-        LLVMBuildBr(b, walk);
-        cg_position(cg, walk);
-    }
-    cg_bounded_loop(cg, probe->span, cg_const(cg, RECORD_STACK_DEPTH), walk_frame, NULL);
+    struct walk w = {probe, at_function_entry(probe)};
+    cg_bounded_loop(cg, probe->span, cg_const(cg, RECORD_STACK_DEPTH), walk_frame, &w);
     LLVMBuildBr(b, done);
     cg_position(cg, done);
 }
@@ -274,6 +434,10 @@ void cg_stack_finish(struct codegen *cg, LLVMBasicBlockRef capture, LLVMValueRef
     LLVMBasicBlockRef after = LLVMGetNextBasicBlock(capture);
     cg_position(cg, capture);
     cg_set_location(cg, fn->probe->span);
+    if (needs & STACK_USER)
+        search_area(cg);
+    if (cg->symbol_search)   /* the mapping found by an earlier run is not this one's */
+        LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, cg->symbol_search + SEARCH_MAPPING_END));
     enum probe_kind kind = fn->probe->kind;
     if (needs && (kind == PROBE_BEGIN || kind == PROBE_END || kind == PROBE_ERROR)) {
         /* run by tap itself: no stack of a traced thread */
@@ -292,8 +456,6 @@ void cg_stack_finish(struct codegen *cg, LLVMBasicBlockRef capture, LLVMValueRef
         if (needs & STACK_KERNEL)
             get_stack(cg, ctx, AREA_KERNEL_IPS, 8 * RECORD_STACK_DEPTH, 0, AREA_KERNEL_COUNT, 8);
     }
-    if (cg->symbol_search)   /* the mapping found by an earlier run is not this one's */
-        LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, cg->symbol_search + SEARCH_MAPPING_END));
     LLVMBuildBr(cg->builder, after);
 }
 
@@ -484,52 +646,67 @@ struct resolved {
 };
 
 /* The mapping that holds `address` in the current process: bpf_find_vma's
- * callback writes {dev, inode, start, page offset, end} to SEARCH_MAPPING
- * (zero when there is no mapping). With interrupts off (timer.profile,
- * perf.*) the kernel allows one such lookup per run (the mmap lock is
- * released later, by an irq_work), so a mapping found stays for the run
- * (cg_stack_finish forgets it at the start) and serves every address in it:
- * usymname(uaddr()) and umodname(uaddr()) in one handler both resolve. */
-static void find_mapping(struct codegen *cg, LLVMValueRef address, struct span span)
+ * callback writes {dev, inode, start, page offset, end} to SEARCH_FOUND,
+ * kept in SEARCH_MAPPING when there is one. With interrupts off
+ * (timer.profile, perf.*) the kernel allows one such lookup per run (the
+ * mmap lock is released later, by an irq_work), so a mapping found stays for
+ * the run (cg_stack_finish forgets it at the start) and serves every address
+ * in it: usymname(uaddr()) and umodname(uaddr()) in one handler both resolve,
+ * also after the stack walk asked in vain for another mapping. Returns an
+ * i1: SEARCH_MAPPING holds the address. */
+static LLVMValueRef find_mapping(struct codegen *cg, LLVMValueRef address, struct span span)
 {
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef start = LLVMBuildLoad2(b, cg->i64, search_var(cg, SEARCH_MAPPING + 16), "");
     LLVMValueRef end = LLVMBuildLoad2(b, cg->i64, search_var(cg, SEARCH_MAPPING_END), "");
     LLVMValueRef known = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, address, start, ""),
                                       LLVMBuildICmp(b, LLVMIntULT, address, end, ""), "");
-    LLVMBasicBlockRef lookup = cg_block(cg, "find_vma"), done = cg_block(cg, "vma_known");
+    LLVMBasicBlockRef lookup = cg_block(cg, "find_vma"), found = cg_block(cg, "vma_found"),
+                      done = cg_block(cg, "vma_known");
     LLVMBuildCondBr(b, known, done, lookup);
     cg_position(cg, lookup);
-    cg_zero(cg, search_var(cg, SEARCH_MAPPING), 40);
+    cg_zero(cg, search_var(cg, SEARCH_FOUND), 40);
     struct fn_state state;
     /* the (map, key, value, ctx) callback shape: find_vma passes (task, vma, ctx) */
     LLVMValueRef fn = cg_begin_callback(cg, "find_vma", 1, &state);
     cg_callback_entry(cg, &state, span, 0);
-    cg_read_vma_file(cg, LLVMGetParam(fn, 1), search_var(cg, SEARCH_MAPPING), span);
+    cg_read_vma_file(cg, LLVMGetParam(fn, 1), search_var(cg, SEARCH_FOUND), span);
     LLVMBuildRet(cg->builder, cg_const(cg, 0));
     cg_end_callback(cg, &state);
     cg_set_location(cg, span);
     LLVMValueRef task = cg_helper(cg, BPF_FUNC_get_current_task_btf, cg->ptr, NULL, 0);
     LLVMValueRef args[5] = {task, address, fn, LLVMConstNull(cg->ptr), cg_const(cg, 0)};
     cg_helper(cg, BPF_FUNC_find_vma, cg->i64, args, 5);
-    LLVMBuildBr(cg->builder, done);
+    LLVMValueRef found_end = LLVMBuildLoad2(b, cg->i64, search_var(cg, SEARCH_FOUND + 32), "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, found_end, cg_const(cg, 0), ""), found, done);
+    cg_position(cg, found);
+    cg_copy(cg, search_var(cg, SEARCH_MAPPING), search_var(cg, SEARCH_FOUND), 40);
+    LLVMBuildBr(b, done);
     cg_position(cg, done);
+    start = LLVMBuildLoad2(b, cg->i64, search_var(cg, SEARCH_MAPPING + 16), "");
+    end = LLVMBuildLoad2(b, cg->i64, search_var(cg, SEARCH_MAPPING_END), "");
+    return LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, address, start, ""),
+                        LLVMBuildICmp(b, LLVMIntULT, address, end, ""), "");
 }
 
-/* One step of the search for the last entry starting at or before target. */
-static void search_step(struct codegen *cg, LLVMValueRef low, LLVMValueRef high, LLVMValueRef target)
+/* One step of the search, in `map` (an ARRAY whose values start with their
+ * start, of start_type), for the last entry starting at or before target. */
+static void search_step(struct codegen *cg, LLVMValueRef map, LLVMTypeRef start_type, LLVMValueRef low,
+                        LLVMValueRef high, LLVMValueRef target)
 {
     LLVMValueRef lo = LLVMBuildLoad2(cg->builder, cg->i64, low, ""), hi = LLVMBuildLoad2(cg->builder, cg->i64, high, "");
     LLVMBasicBlockRef step = cg_block(cg, "search_step"), next = cg_block(cg, "search_next");
     LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntULT, lo, hi, ""), step, next);
     cg_position(cg, step);
     LLVMValueRef mid = LLVMBuildLShr(cg->builder, LLVMBuildAdd(cg->builder, lo, hi, ""), cg_const(cg, 1), "");
-    LLVMValueRef entry = lookup_index(cg, 1, mid);
+    LLVMValueRef key = search_var(cg, SEARCH_KEY);
+    LLVMBuildStore(cg->builder, LLVMBuildTrunc(cg->builder, mid, cg->i32, ""), key);
+    LLVMValueRef entry = cg_map_lookup(cg, map, key);
     LLVMBasicBlockRef compare = cg_block(cg, "search_compare");
     LLVMBuildStore(cg->builder, mid, high);   /* a missing entry (cannot happen) ends the search */
     LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, entry, ""), next, compare);
     cg_position(cg, compare);
-    LLVMValueRef start = LLVMBuildLoad2(cg->builder, cg->i64, entry, "");
+    LLVMValueRef start = LLVMBuildZExt(cg->builder, LLVMBuildLoad2(cg->builder, start_type, entry, ""), cg->i64, "");
     LLVMValueRef before = LLVMBuildICmp(cg->builder, LLVMIntULE, start, target, "");
     LLVMBuildStore(cg->builder, LLVMBuildSelect(cg->builder, before, hi, mid, ""), high);
     LLVMBuildStore(cg->builder, LLVMBuildSelect(cg->builder, before, LLVMBuildAdd(cg->builder, mid, cg_const(cg, 1), ""), lo, ""), low);
@@ -545,8 +722,10 @@ static struct resolved resolve(struct codegen *cg, LLVMValueRef address, struct 
     LLVMBuildStore(cg->builder, cg_const(cg, -1), path);
     LLVMBuildStore(cg->builder, cg_const(cg, -1), entry);
     LLVMBuildStore(cg->builder, cg_const(cg, 0), offset);
-    LLVMBasicBlockRef has_file = cg_block(cg, "sym_file"), done = cg_block(cg, "sym_done");
-    find_mapping(cg, address, span);
+    LLVMBasicBlockRef has_file = cg_block(cg, "sym_file"), done = cg_block(cg, "sym_done"),
+                      mapped = cg_block(cg, "sym_mapped");
+    LLVMBuildCondBr(cg->builder, find_mapping(cg, address, span), mapped, done);
+    cg_position(cg, mapped);
     LLVMValueRef mapping = search_var(cg, SEARCH_MAPPING);
     LLVMValueRef start = LLVMBuildLoad2(cg->builder, cg->i64, field_ptr(cg, mapping, 16), "");
     LLVMValueRef page_offset = LLVMBuildLoad2(cg->builder, cg->i64, field_ptr(cg, mapping, 24), "");
@@ -564,7 +743,7 @@ static struct resolved resolve(struct codegen *cg, LLVMValueRef address, struct 
     LLVMBuildStore(cg->builder, first, low);
     LLVMBuildStore(cg->builder, LLVMBuildAdd(cg->builder, first, count, ""), high);
     for (int i = 0; i < SEARCH_STEPS; i++)
-        search_step(cg, low, high, target);
+        search_step(cg, symbol_map(cg, 1), cg->i64, low, high, target);
     /* the last entry at or before the offset, if it covers it */
     LLVMValueRef last = LLVMBuildSub(cg->builder, LLVMBuildLoad2(cg->builder, cg->i64, low, ""), cg_const(cg, 1), "");
     LLVMBasicBlockRef check = cg_block(cg, "sym_check"), covers = cg_block(cg, "sym_covers");

@@ -256,7 +256,7 @@ int session_load(struct session *s)
         return -1;
     }
     if (configure_programs(s) < 0 || configure_data(s) < 0 || configure_rings(s) < 0 ||
-        session_size_symbol_maps(s) < 0)
+        session_size_symbol_maps(s) < 0 || session_size_unwind_maps(s) < 0)
         return -1;
 
     err = bpf_object__load(s->object);
@@ -264,7 +264,7 @@ int session_load(struct session *s)
         report_rejection(s, err);
         return -1;
     }
-    if (session_fill_symbol_maps(s) < 0)
+    if (session_fill_symbol_maps(s) < 0 || session_fill_unwind_maps(s) < 0)
         return -1;
     /* libbpf 1.1 remaps .data onto the kernel map only for skeletons: map
      * it ourselves (internal maps are BPF_F_MMAPABLE) for live values. */

@@ -81,6 +81,7 @@ static int handle(struct session *s, enum loop_source source)
     case SOURCE_MAPPINGS:
         mappings_drain(s->mappings);
         session_refresh_symbol_maps(s);
+        session_refresh_unwind_maps(s);
         break;
     }
     return 0;

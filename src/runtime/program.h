@@ -114,6 +114,33 @@ struct symbol_map_entry {
     char name[SYMBOL_NAME_SIZE];
 };
 
+/* User stacks without frame pointers: each file's DWARF CFI (.eh_frame,
+ * else .debug_frame) compiled by the runtime (unwind_rows.c) into rows that
+ * BPF's stack walk looks up by file offset (codegen/stack.c), when the object
+ * has these maps:
+ *  - `tap_unwind_files` (HASH): key struct symbol_map_key, value struct
+ *    unwind_file;
+ *  - `tap_unwind_rows` (ARRAY): struct unwind_row, each file's rows sorted
+ *    by offset, files one after the other. A row holds until the next one. */
+enum unwind_kind {
+    UNWIND_FRAME_POINTER,    /* no CFI here: walk the frame-pointer record at rbp */
+    UNWIND_CFA_RSP,          /* CFA = rsp + cfa, return address at CFA - 8 */
+    UNWIND_CFA_RBP,          /* CFA = rbp + cfa, return address at CFA - 8 */
+    UNWIND_OUTERMOST,        /* the return address is undefined: the stack ends here (_start, clone) */
+};
+
+struct unwind_row {
+    uint32_t offset;         /* file offset of the first instruction it covers */
+    int32_t cfa;
+    int16_t rbp;             /* the caller's rbp is saved at CFA + rbp; 0: rbp is unchanged */
+    uint8_t kind;            /* enum unwind_kind */
+    uint8_t unused;
+};
+
+struct unwind_file {
+    uint32_t first, count;   /* its rows in tap_unwind_rows */
+};
+
 /* Records in tap_events are submitted without a wakeup unless one of the
  * conditions above holds; user space polls at least this often, so a record
  * that woke nobody waits at most one period. */

@@ -94,6 +94,7 @@ static void session_free(struct session *s)
     strbuf_free(&s->out);
     symbols_free(s->symbols);
     mappings_free(s->mappings);
+    session_free_unwind_tables(s);
     if (s->out_fd > STDERR_FILENO)
         close(s->out_fd);
     close_fd(s->child_go_fd);
@@ -114,8 +115,9 @@ static int session_start(struct session *s)
     if (s->end != SESSION_RUNNING)
         return 0;   /* exit() or an error in begin: straight to end */
     /* before anything runs: the libraries it loads later */
-    if (s->program->user_frames || session_symbol_maps_used(s))
-        s->mappings = mappings_open(s->child_pid, session_symbol_maps_used(s));
+    int refresh = session_symbol_maps_used(s) || session_unwind_maps_used(s);
+    if (s->program->user_frames || refresh)
+        s->mappings = mappings_open(s->child_pid, refresh);
     if (s->target_pid && !s->child_pid)   /* -x: what it mapped before tap started */
         mappings_add_process(s->mappings, s->target_pid);
     if (session_attach(s) < 0)

@@ -55,7 +55,7 @@ int session_size_symbol_maps(struct session *s)
 }
 
 /* The file's identity as bpf_find_vma sees it: the kernel's dev_t encoding. */
-static int file_key(const char *path, struct symbol_map_key *key)
+int session_file_key(const char *path, struct symbol_map_key *key)
 {
     struct stat st;
     if (stat(path, &st) < 0)
@@ -88,7 +88,7 @@ static int fill_file(struct session *s, int i, uint32_t *next_entry)
         ++*next_entry;
         file.count++;
     }
-    if (file_key(path, &key) == 0 && bpf_map_update_elem(files_fd, &key, &file, BPF_ANY) < 0)
+    if (session_file_key(path, &key) == 0 && bpf_map_update_elem(files_fd, &key, &file, BPF_ANY) < 0)
         return -1;
     return 0;
 }
@@ -120,10 +120,13 @@ int session_fill_symbol_maps(struct session *s)
 
 void session_refresh_symbol_maps(struct session *s)
 {
-    if (!s->symbols || !session_symbol_maps_used(s))
+    int symbols_used = session_symbol_maps_used(s), unwind_used = session_unwind_maps_used(s);
+    if (!s->symbols || (!symbols_used && !unwind_used))
         return;
     for (const char *path; (path = mappings_file_at(s->mappings, s->mapped_files_seen)); s->mapped_files_seen++)
-        if (s->sym_files_filled < s->sym_files_room)
+        if ((symbols_used && s->sym_files_filled < s->sym_files_room) ||
+            (unwind_used && (uint32_t)s->unwind_written < s->unwind_files_room))
             symbols_add_file(s->symbols, path, 0);
-    fill_new_files(s);   /* a failure leaves the file unresolved, as before */
+    if (symbols_used)
+        fill_new_files(s);   /* a failure leaves the file unresolved, as before */
 }

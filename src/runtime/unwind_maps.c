@@ -1,0 +1,133 @@
+/* The unwind tables of BPF's stack walk (program.h, codegen/stack.c): the
+ * rows of each file in the symbol index (the probed binaries, the -c command,
+ * their libraries, a -x process's files) are built before load, to size
+ * tap_unwind_rows, and written before anything is attached; files mapped
+ * later (dlopen; mappings.c reports them) are added while there is room, so
+ * stacks taken once tap has seen the mapping unwind through them too. Until
+ * then, and in files without CFI, the walk follows frame pointers. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "runtime/session.h"
+#include "runtime/symbols.h"
+#include "runtime/unwind_rows.h"
+
+/* Room for files mapped after load: a plugin or two (libpython's size). */
+#define SPARE_FILES 16
+#define SPARE_ROWS (128 * 1024)
+#define WRITE_BATCH 4096
+
+struct unwind_table {
+    struct unwind_row *rows;     /* NULL: no CFI */
+    size_t count;
+};
+
+int session_unwind_maps_used(struct session *s)
+{
+    return bpf_object__find_map_by_name(s->object, "tap_unwind_files") &&
+           bpf_object__find_map_by_name(s->object, "tap_unwind_rows");
+}
+
+/* Builds the rows of the index's files not built yet. */
+static void build_tables(struct session *s)
+{
+    struct symbols *symbols = session_symbols(s);
+    int count = 0;
+    while (symbols_file_at(symbols, count, NULL))
+        count++;
+    if (count <= s->unwind_built)
+        return;
+    struct unwind_table *grown = realloc(s->unwind_tables, (size_t)count * sizeof(*grown));
+    if (!grown)
+        return;
+    s->unwind_tables = grown;
+    for (; s->unwind_built < count; s->unwind_built++) {
+        struct unwind_table *t = &s->unwind_tables[s->unwind_built];
+        if (unwind_rows_build(symbols_file_at(symbols, s->unwind_built, NULL), &t->rows, &t->count) < 0)
+            *t = (struct unwind_table){0};
+    }
+}
+
+int session_size_unwind_maps(struct session *s)
+{
+    if (!session_unwind_maps_used(s))
+        return 0;
+    build_tables(s);
+    size_t rows = SPARE_ROWS;
+    for (int i = 0; i < s->unwind_built; i++)
+        rows += s->unwind_tables[i].count;
+    s->unwind_files_room = (uint32_t)s->unwind_built + SPARE_FILES;
+    s->unwind_rows_room = rows > UINT32_MAX / 2 ? UINT32_MAX / 2 : (uint32_t)rows;
+    bpf_map__set_max_entries(bpf_object__find_map_by_name(s->object, "tap_unwind_files"), s->unwind_files_room);
+    bpf_map__set_max_entries(bpf_object__find_map_by_name(s->object, "tap_unwind_rows"), s->unwind_rows_room);
+    return 0;
+}
+
+/* A file's rows after those already written, then its entry. */
+static int write_table(struct session *s, int i)
+{
+    int files_fd = bpf_map__fd(bpf_object__find_map_by_name(s->object, "tap_unwind_files"));
+    int rows_fd = bpf_map__fd(bpf_object__find_map_by_name(s->object, "tap_unwind_rows"));
+    struct unwind_table *t = &s->unwind_tables[i];
+    struct unwind_file file = {.first = s->unwind_rows_filled, .count = (uint32_t)t->count};
+    uint32_t keys[WRITE_BATCH];
+    for (size_t done = 0; done < t->count;) {
+        uint32_t n = t->count - done < WRITE_BATCH ? (uint32_t)(t->count - done) : WRITE_BATCH;
+        for (uint32_t k = 0; k < n; k++)
+            keys[k] = file.first + (uint32_t)done + k;
+        if (bpf_map_update_batch(rows_fd, keys, t->rows + done, &n, NULL) < 0)
+            return -1;
+        done += n;
+    }
+    s->unwind_rows_filled += (uint32_t)t->count;
+    struct symbol_map_key key;
+    if (session_file_key(symbols_file_at(s->symbols, i, NULL), &key) == 0 &&
+        bpf_map_update_elem(files_fd, &key, &file, BPF_ANY) < 0)
+        return -1;
+    return 0;
+}
+
+/* The built files not yet written, while they fit; their rows are freed. */
+static int write_new_tables(struct session *s)
+{
+    for (; s->unwind_written < s->unwind_built && (uint32_t)s->unwind_written < s->unwind_files_room;
+         s->unwind_written++) {
+        struct unwind_table *t = &s->unwind_tables[s->unwind_written];
+        if (t->rows && s->unwind_rows_filled + t->count <= s->unwind_rows_room && write_table(s, s->unwind_written) < 0)
+            return -1;
+        free(t->rows);
+        *t = (struct unwind_table){0};
+    }
+    return 0;
+}
+
+int session_fill_unwind_maps(struct session *s)
+{
+    if (!session_unwind_maps_used(s))
+        return 0;
+    if (write_new_tables(s) < 0) {
+        fprintf(stderr, "ERROR: cannot fill the unwind tables: %s\n", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+void session_refresh_unwind_maps(struct session *s)
+{
+    if (!s->symbols || !session_unwind_maps_used(s))
+        return;
+    build_tables(s);
+    write_new_tables(s);   /* a failure leaves the file to frame pointers, as before */
+}
+
+void session_free_unwind_tables(struct session *s)
+{
+    for (int i = s->unwind_written; i < s->unwind_built; i++)
+        free(s->unwind_tables[i].rows);
+    free(s->unwind_tables);
+}
