@@ -173,6 +173,8 @@ int uprobe_line_matches(const struct function_pattern *pattern, int line)
 
 int uprobe_function_matches(const struct function_pattern *pattern, const struct dwarf_function *f)
 {
+    if (f->is_alias && strpbrk(pattern->function, "*?[{\\"))
+        return 0;   /* a wildcard reaches the function by its DWARF name (dwarf_index.c) */
     if (!pattern_matches(pattern->function, f->name))
         return 0;
     if (pattern->file && !file_matches(pattern->file, f->decl_file))
