@@ -164,7 +164,10 @@ static void read_symbol_section(Elf *elf, Elf *table_elf, Elf_Scn *scn, const GE
         const char *name = elf_strptr(table_elf, shdr->sh_link, sym.st_name);
         if (!name || !*name || vaddr_to_offset(elf, sym.st_value, &offset) < 0)
             continue;
-        table_add(table, offset, sym.st_size, name, binding_rank(name, GELF_ST_BIND(sym.st_info)));
+        /* .symtab spells a versioned name "malloc@@GLIBC_2.2.5" */
+        char *plain = strndup(name, strcspn(name, "@"));
+        table_add(table, offset, sym.st_size, plain, binding_rank(plain, GELF_ST_BIND(sym.st_info)));
+        free(plain);
     }
 }
 

@@ -107,7 +107,7 @@ const char *dwarf_module_decl_file(struct arena *arena, struct dwarf_module *m, 
  * it cannot. */
 struct dwarf_module *dwarf_module_open(struct dwarf_modules *modules, const char *path, char *error, size_t size);
 void dwarf_modules_close(struct dwarf_modules *modules);
-/* -v: which file gave each binary its DWARF (the binary, a debug file). */
+/* -v: which separate debug file gave a binary its DWARF (and its dwz file). */
 void dwarf_modules_report(const struct dwarf_modules *modules, FILE *out);
 /* LIBRARY as PROGRAM's loader finds it (RUNPATH, then the default search). */
 struct dwarf_module *dwarf_module_open_library(struct dwarf_modules *modules, const char *program,

@@ -239,20 +239,21 @@ static void index_symbols(struct index_builder *b, Elf *elf, Elf_Scn *scn, int d
         Elf_Scn *section = elf_getscn(elf, sym.st_shndx);
         const char *section_name = section && gelf_getshdr(section, &target)
             ? elf_strptr(elf, strtab_index, target.sh_name) : NULL;
-        const char *name = elf_strptr(elf, shdr.sh_link, sym.st_name);
+        const char *versioned = elf_strptr(elf, shdr.sh_link, sym.st_name);
+        /* .symtab spells a versioned name "pthread_spin_lock@@GLIBC_2.34" */
+        const char *name = versioned ? arena_strndup(b->arena, versioned, strcspn(versioned, "@")) : NULL;
         if (!name || !*name || !section_name || strcmp(section_name, ".text") != 0 ||
             (dwarf_count && bsearch(name, m->functions, (size_t)dwarf_count, sizeof(*m->functions),
                                     compare_name_key)))
             continue;
         int described = function_at_entry(dwarf_count, entries, sym.st_value);
-        struct dwarf_function f = {.name = arena_strdup(b->arena, name), .entry = sym.st_value,
-                                   .is_external = 1, .has_return = 1};
+        struct dwarf_function f = {.name = name, .entry = sym.st_value, .is_external = 1, .has_return = 1};
         if (described >= 0) {
             /* another name of a DWARF function (glibc's malloc is
              * __libc_malloc): probed by that name, it has the DIE's
              * variables; wildcards reach it by its DWARF name only */
             f = m->functions[described];
-            f.name = arena_strdup(b->arena, name);
+            f.name = name;
             f.is_alias = 1;
         }
         add_function(b, &f);
@@ -422,15 +423,12 @@ void dwarf_modules_report(const struct dwarf_modules *modules, FILE *out)
         const struct dwarf_module *m = modules->opened[i];
         const char *alt_name = NULL;
         const void *alt_id;
-        if (!m->dwarf) {
-            fprintf(out, "Pass 2: %s has no DWARF (symbols only).\n", m->path);
-            continue;
-        }
+        if (!m->dwarf || strcmp(m->dwarf_file, m->path) == 0)
+            continue;   /* the usual case says nothing */
         if (dwelf_dwarf_gnu_debugaltlink(m->dwarf, &alt_name, &alt_id) <= 0 || !dwarf_getalt(m->dwarf))
             alt_name = NULL;
-        fprintf(out, "Pass 2: DWARF of %s from %s%s%s%s.\n", m->path,
-                strcmp(m->dwarf_file, m->path) == 0 ? "the binary itself" : m->dwarf_file,
-                alt_name ? " with the dwz file '" : "", alt_name ? alt_name : "", alt_name ? "'" : "");
+        fprintf(out, "Pass 2: DWARF of %s from %s%s%s.\n", m->path, m->dwarf_file,
+                alt_name ? " with the dwz file " : "", alt_name ? alt_name : "");
     }
 }
 
