@@ -17,6 +17,8 @@ packages=(
   bpftrace time   # bench/quick (in ctest) runs bpftrace's reference rows and reads peak RSS with /usr/bin/time
   valgrind   # tests/valgrind.sh, run by tests/sanitize.sh
   systemtap-sdt-dev   # sys/sdt.h for the USDT test programs
+  dwz debuginfod   # golden/debuginfo_*: a dwz supplementary file, a real local debuginfod server
+  libc6-dbg   # libc's separate debug info: -l/-L and $vars of libc functions (bench/RESULTS.md counts)
   clang-19 libclang-rt-19-dev   # the libFuzzer harnesses (tests/fuzz) that CI runs briefly
 )
 # The VM stage (tests/vm): Debian's kernels booted under QEMU with a busybox

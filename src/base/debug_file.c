@@ -80,8 +80,10 @@ static int find_by_name(struct debug_file *df, const char *binary, const char *n
         *slash = 0;
     char *path = strdup(df->search_path ? df->search_path : DEFAULT_SEARCH_PATH);
     int fd = -1;
-    for (char *save = NULL, *entry = strtok_r(path, ":", &save); fd < 0 && entry;
-         entry = strtok_r(NULL, ":", &save)) {
+    for (char *entry = path, *next; fd < 0 && entry; entry = next) {   /* an empty entry counts */
+        next = strchr(entry, ':');
+        if (next)
+            *next++ = 0;
         int check_crc = crc != 0 && *entry != '-';
         entry += *entry == '-' || *entry == '+';
         if (!*entry)
@@ -112,8 +114,19 @@ static int find_debuginfo(Dwfl_Module *module, void **userdata, const char *name
                           const char *file_name, const char *debuglink, GElf_Word crc, char **found)
 {
     const char *urls = getenv("DEBUGINFOD_URLS");
-    if (urls && *urls)
-        return dwfl_standard_find_debuginfo(module, userdata, name, base, file_name, debuglink, crc, found);
+    if (urls && *urls) {
+        int fd = dwfl_standard_find_debuginfo(module, userdata, name, base, file_name, debuglink, crc, found);
+        char link[64], target[4096];
+        ssize_t length;
+        /* libdw 0.188 leaves the name of a debuginfod download unset: it is
+         * the file in the client's cache (for -v and the index cache's key) */
+        if (fd >= 0 && !*found && snprintf(link, sizeof(link), "/proc/self/fd/%d", fd) > 0 &&
+            (length = readlink(link, target, sizeof(target) - 1)) > 0) {
+            target[length] = 0;
+            *found = strdup(target);
+        }
+        return fd;
+    }
     int fd = dwfl_build_id_find_debuginfo(module, userdata, name, base, file_name, debuglink, crc, found);
     return fd >= 0 ? fd : find_by_name(*userdata, file_name, debuglink, crc, found);
 }
