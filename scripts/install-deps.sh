@@ -20,6 +20,8 @@ packages=(
   gdb util-linux   # stack_cfi_*: gdb's backtrace is the reference; setarch (util-linux) turns ASLR off
   python3.11   # stack_cfi_python traces Debian's own python3 (no frame pointers)
   systemtap-sdt-dev   # sys/sdt.h for the USDT test programs
+  dwz debuginfod   # golden/debuginfo_*: a dwz supplementary file, a real local debuginfod server
+  libc6-dbg   # libc's separate debug info: -l/-L and $vars of libc functions (bench/RESULTS.md counts)
   clang-19 libclang-rt-19-dev   # the libFuzzer harnesses (tests/fuzz) that CI runs briefly
 )
 # The VM stage (tests/vm): Debian's kernels booted under QEMU with a busybox

@@ -491,6 +491,7 @@ static struct program *tap_compile(struct arena *arena, struct diags *diags, str
         fprintf(stderr, "Pass 2: analyzed script: %d probes, %d functions, %d globals in %.0f ms.\n",
                 script->probe_count, script->function_count, script->global_count, now_ms() - started);
         report_placements(script);
+        dwarf_modules_report(modules, stderr);
     }
     if (opts->last_pass == 2) {
         sema_print(stdout, script);
@@ -612,6 +613,8 @@ int main(int argc, char **argv)
                                             .modules = &modules};
         int status = sema_list_points(&arena, &diags, opts.list_point, &sema_options, opts.list_variables,
                                       opts.verbose, stdout);
+        if (opts.verbose)
+            dwarf_modules_report(&modules, stderr);
         diags_print(&diags, stderr);
         diags_free(&diags);
         dwarf_modules_close(&modules);

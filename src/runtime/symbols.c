@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/debug_file.h"
 #include "base/demangle.h"
 #include "runtime/program_io.h"
 
@@ -146,7 +147,10 @@ static int binding_rank(const char *name, int binding)
     return rank;
 }
 
-static void read_symbol_section(Elf *elf, Elf_Scn *scn, const GElf_Shdr *shdr, struct symbol_table *table)
+/* The function symbols of SCN, a table of TABLE_ELF: the binary ELF, or its
+ * debug file (which keeps the binary's section headers, not its segments). */
+static void read_symbol_section(Elf *elf, Elf *table_elf, Elf_Scn *scn, const GElf_Shdr *shdr,
+                                struct symbol_table *table)
 {
     Elf_Data *data = elf_getdata(scn, NULL);
     size_t count = shdr->sh_entsize ? shdr->sh_size / shdr->sh_entsize : 0;
@@ -158,35 +162,46 @@ static void read_symbol_section(Elf *elf, Elf_Scn *scn, const GElf_Shdr *shdr, s
         int type = GELF_ST_TYPE(sym.st_info);
         if (type != STT_FUNC && type != STT_GNU_IFUNC)
             continue;
-        const char *name = elf_strptr(elf, shdr->sh_link, sym.st_name);
+        const char *name = elf_strptr(table_elf, shdr->sh_link, sym.st_name);
         if (!name || !*name || vaddr_to_offset(elf, sym.st_value, &offset) < 0)
             continue;
-        /* C++ and Rust frames read as written: "shop::Cart::add(int)" */
-        char *demangled = demangle(name, 1);
-        table_add(table, offset, sym.st_size, demangled ? demangled : name,
-                  binding_rank(name, GELF_ST_BIND(sym.st_info)));
+        /* .symtab spells a versioned name "malloc@@GLIBC_2.2.5"; C++ and Rust
+         * frames read as written: "shop::Cart::add(int)" */
+        char *plain = strndup(name, strcspn(name, "@"));
+        char *demangled = plain ? demangle(plain, 1) : NULL;
+        const char *shown = demangled ? demangled : plain ? plain : name;
+        table_add(table, offset, sym.st_size, shown, binding_rank(plain ? plain : name, GELF_ST_BIND(sym.st_info)));
         free(demangled);
+        free(plain);
     }
 }
 
-/* .symtab when the file has one (every function), else .dynsym. */
-static void read_functions(Elf *elf, struct symbol_table *table)
+/* The first section of TYPE. */
+static Elf_Scn *section_of_type(Elf *elf, Elf64_Word type, GElf_Shdr *shdr)
 {
-    Elf_Scn *dynsym = NULL, *symtab = NULL;
-    GElf_Shdr dyn_shdr, tab_shdr;
-    for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
-        GElf_Shdr shdr;
-        if (!gelf_getshdr(scn, &shdr))
-            continue;
-        if (shdr.sh_type == SHT_SYMTAB)
-            symtab = scn, tab_shdr = shdr;
-        else if (shdr.sh_type == SHT_DYNSYM)
-            dynsym = scn, dyn_shdr = shdr;
+    for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn))
+        if (gelf_getshdr(scn, shdr) && shdr->sh_type == type)
+            return scn;
+    return NULL;
+}
+
+/* .symtab when the file has one (every function), else its separate debug
+ * file's (a stripped binary, base/debug_file.h), else .dynsym. */
+static void read_functions(Elf *elf, const char *path, struct symbol_table *table)
+{
+    GElf_Shdr shdr;
+    Elf_Scn *scn = section_of_type(elf, SHT_SYMTAB, &shdr);
+    if (scn) {
+        read_symbol_section(elf, elf, scn, &shdr, table);
+    } else {
+        struct debug_file debug;
+        Elf *debug_elf = debug_file_begin(&debug, path) == 0 ? debug_file_symtab(&debug) : NULL;
+        if (debug_elf && (scn = section_of_type(debug_elf, SHT_SYMTAB, &shdr)))
+            read_symbol_section(elf, debug_elf, scn, &shdr, table);
+        else if ((scn = section_of_type(elf, SHT_DYNSYM, &shdr)))
+            read_symbol_section(elf, elf, scn, &shdr, table);
+        debug_file_end(&debug);
     }
-    if (symtab)
-        read_symbol_section(elf, symtab, &tab_shdr, table);
-    else if (dynsym)
-        read_symbol_section(elf, dynsym, &dyn_shdr, table);
     table_finish(table);
 }
 
@@ -219,7 +234,7 @@ void symbols_add_file(struct symbols *symbols, const char *path, int needed)
         memset(file, 0, sizeof(*file));
         file->path = strdup(real);
         elf_build_id(real, file->build_id, sizeof(file->build_id));
-        read_functions(elf, &file->table);
+        read_functions(elf, real, &file->table);
         if (needed)
             add_needed(symbols, elf, real);
     }

@@ -484,7 +484,7 @@ void call_sites_find(struct arena *arena, struct dwarf_module *m, struct call_si
         reject_all(&img, "not x86-64 code");
     else if (!load_sections(&img, m->elf, m->fd))
         reject_all(&img, "its code cannot be read");
-    else if (!load_units(&img, m->elf))
+    else if (!m->symtab_elf || !load_units(&img, m->symtab_elf))   /* .symtab: the binary's or its debug file's */
         reject_all(&img, "the file has no symbol table");
     else if (cs_open(CS_ARCH_X86, CS_MODE_64, &img.capstone) != CS_ERR_OK)
         reject_all(&img, "capstone cannot decode x86-64");

@@ -6,9 +6,11 @@
 #define TAP_SEMA_DWARF_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include <elfutils/libdw.h>
 
+#include "base/debug_file.h"
 #include "parser/ast.h"
 
 struct arena;
@@ -35,6 +37,8 @@ struct dwarf_function {
     int is_inline_instance;
     int is_external;
     int has_return;              /* DWARF says it returns a value (symbols: assumed) */
+    int is_alias;                /* a symbol naming a DWARF function at its entry (the DIE's, under this name):
+                                  * matched by its exact name only, so a wildcard probes the function once */
 };
 
 /* Type names already spelled, keyed by the DIE's address in the mapped
@@ -55,12 +59,17 @@ struct dwarf_scope_map {
     int built;
 };
 
-/* One ELF binary, opened once per compilation and kept. */
+/* One ELF binary, opened once per compilation and kept. Its DWARF and
+ * full symbol table may come from a separate debug file (base/debug_file.h):
+ * code, segments, .dynsym and .eh_frame are always the binary's own. */
 struct dwarf_module {
     const char *path;            /* canonical absolute path */
     int fd;
     Elf *elf;
+    struct debug_file debug;     /* libdwfl's view: owns dwarf and symtab_elf */
     Dwarf *dwarf;                /* NULL without DWARF */
+    const char *dwarf_file;      /* the file holding it: path, or its debug file */
+    Elf *symtab_elf;             /* the file holding .symtab (path or its debug file); NULL: none */
     Dwarf_CFI *cfi;              /* .eh_frame, may be NULL */
     int is_shared;               /* ET_DYN: PIE or library */
     struct dwarf_segment { uint64_t vaddr, offset, size; } *segments;
@@ -114,6 +123,8 @@ const char *dwarf_module_scope(struct arena *arena, struct dwarf_module *m, Dwar
  * it cannot. */
 struct dwarf_module *dwarf_module_open(struct dwarf_modules *modules, const char *path, char *error, size_t size);
 void dwarf_modules_close(struct dwarf_modules *modules);
+/* -v: which separate debug file gave a binary its DWARF (and its dwz file). */
+void dwarf_modules_report(const struct dwarf_modules *modules, FILE *out);
 /* LIBRARY as PROGRAM's loader finds it (RUNPATH, then the default search). */
 struct dwarf_module *dwarf_module_open_library(struct dwarf_modules *modules, const char *program,
                                                const char *library, char *error, size_t size);

@@ -251,10 +251,11 @@ static struct dwarf_file_tables *file_tables(struct arena *arena, struct dwarf_m
     if (!m->file_tables) {
         struct dwarf_file_tables *t = ARENA_NEW(arena, struct dwarf_file_tables);
         GElf_Ehdr ehdr;
-        if (gelf_getehdr(m->elf, &ehdr) && ehdr.e_ident[EI_DATA] == ELFDATA2LSB) {
-            t->line = raw_section(m->elf, ".debug_line");
-            t->line_str = raw_section(m->elf, ".debug_line_str");
-            t->str = raw_section(m->elf, ".debug_str");
+        Elf *elf = dwarf_getelf(m->dwarf);   /* the binary, or its separate debug file */
+        if (elf && gelf_getehdr(elf, &ehdr) && ehdr.e_ident[EI_DATA] == ELFDATA2LSB) {
+            t->line = raw_section(elf, ".debug_line");
+            t->line_str = raw_section(elf, ".debug_line_str");
+            t->str = raw_section(elf, ".debug_str");
         }
         m->file_tables = t;
     }

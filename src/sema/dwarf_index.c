@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
 
 #include "base/arena.h"
 #include "base/demangle.h"
@@ -188,9 +189,15 @@ static void index_dwarf(struct index_builder *b)
     sort_inline_roots(b->module);
 }
 
+/* A DWARF function's entry, for finding the function at an address. */
+struct entry_key {
+    uint64_t entry;
+    int index;                   /* in m->functions */
+};
+
 static int compare_entries(const void *a, const void *b)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    uint64_t x = ((const struct entry_key *)a)->entry, y = ((const struct entry_key *)b)->entry;
     return x < y ? -1 : x > y;
 }
 
@@ -199,24 +206,37 @@ static int compare_name_key(const void *key, const void *item)
     return strcmp(key, ((const struct dwarf_function *)item)->name);
 }
 
-/* DWARF functions are sorted by name and their entries listed in `entries`. */
-static int has_function_at(const struct dwarf_module *m, int dwarf_count, const uint64_t *entries,
-                           const char *name, uint64_t entry)
+/* The DWARF function starting at `entry` (DWARF functions are the first
+ * dwarf_count, sorted by name; `entries` lists their entries, sorted), or -1. */
+static int function_at_entry(int dwarf_count, const struct entry_key *entries, uint64_t entry)
 {
-    /* No DWARF: m->functions is NULL, which bsearch must not see even for 0 entries. */
-    return dwarf_count &&
-           (bsearch(&entry, entries, (size_t)dwarf_count, sizeof(*entries), compare_entries) ||
-            bsearch(name, m->functions, (size_t)dwarf_count, sizeof(*m->functions), compare_name_key));
+    struct entry_key key = {entry, 0};
+    const struct entry_key *found = dwarf_count ? bsearch(&key, entries, (size_t)dwarf_count, sizeof(*entries),
+                                                          compare_entries) : NULL;
+    return found ? found->index : -1;
 }
 
-/* Global function symbols in .text: what a binary without DWARF still names. */
-static void index_symbols(struct index_builder *b, Elf_Scn *scn, int dwarf_count, const uint64_t *entries)
+static Elf_Scn *section_of_type(Elf *elf, Elf64_Word type)
+{
+    for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+        GElf_Shdr shdr;
+        if (gelf_getshdr(scn, &shdr) && shdr.sh_type == type)
+            return scn;
+    }
+    return NULL;
+}
+
+/* Global function symbols in .text: what a binary without DWARF still names.
+ * ELF is the file holding the table SCN (a debug file keeps the binary's
+ * section headers). */
+static void index_symbols(struct index_builder *b, Elf *elf, Elf_Scn *scn, int dwarf_count,
+                          const struct entry_key *entries)
 {
     struct dwarf_module *m = b->module;
     GElf_Shdr shdr;
     Elf_Data *data = elf_getdata(scn, NULL);
     size_t strtab_index;
-    if (!gelf_getshdr(scn, &shdr) || !data || elf_getshdrstrndx(m->elf, &strtab_index) != 0)
+    if (!gelf_getshdr(scn, &shdr) || !data || elf_getshdrstrndx(elf, &strtab_index) != 0)
         return;
     size_t count = shdr.sh_entsize ? shdr.sh_size / shdr.sh_entsize : 0;
     for (size_t i = 0; i < count; i++) {
@@ -227,15 +247,32 @@ static void index_symbols(struct index_builder *b, Elf_Scn *scn, int dwarf_count
             GELF_ST_VISIBILITY(sym.st_other) != STV_DEFAULT)
             continue;
         GElf_Shdr target;
-        Elf_Scn *section = elf_getscn(m->elf, sym.st_shndx);
+        Elf_Scn *section = elf_getscn(elf, sym.st_shndx);
         const char *section_name = section && gelf_getshdr(section, &target)
-            ? elf_strptr(m->elf, strtab_index, target.sh_name) : NULL;
-        const char *name = elf_strptr(m->elf, shdr.sh_link, sym.st_name);
+            ? elf_strptr(elf, strtab_index, target.sh_name) : NULL;
+        const char *versioned = elf_strptr(elf, shdr.sh_link, sym.st_name);
+        /* .symtab spells a versioned name "pthread_spin_lock@@GLIBC_2.34" */
+        const char *name = versioned ? arena_strndup(b->arena, versioned, strcspn(versioned, "@")) : NULL;
         if (!name || !*name || !section_name || strcmp(section_name, ".text") != 0 ||
-            has_function_at(m, dwarf_count, entries, name, sym.st_value))
+            (dwarf_count && bsearch(name, m->functions, (size_t)dwarf_count, sizeof(*m->functions),
+                                    compare_name_key)))
             continue;
-        struct dwarf_function f = {.name = arena_strdup(b->arena, name), .entry = sym.st_value,
-                                   .is_external = 1, .has_return = 1};
+        int described = function_at_entry(dwarf_count, entries, sym.st_value);
+        if (described >= 0) {
+            /* the function's own mangled name: matched through its linkage name */
+            const char *linkage = m->functions[described].linkage_name;
+            if (linkage && strcmp(linkage, name) == 0)
+                continue;
+            /* another name of a DWARF function (glibc's malloc is
+             * __libc_malloc): probed by that name, it has the DIE's
+             * variables; wildcards reach it by its DWARF name only */
+            struct dwarf_function alias = m->functions[described];
+            alias.name = name;
+            alias.is_alias = 1;
+            add_function(b, &alias);
+            continue;
+        }
+        struct dwarf_function f = {.name = name, .entry = sym.st_value, .is_external = 1, .has_return = 1};
         char *demangled = demangle(name, 0);
         if (demangled) {   /* listed as written in C++ ("std::ios_base::Init::Init"), matched in its scopes */
             f.linkage_name = f.name;
@@ -257,7 +294,7 @@ static void drop_repeated_symbols(struct dwarf_module *m)
     int kept = 0;
     for (int i = 0; i < m->function_count; i++) {
         const struct dwarf_function *f = &m->functions[i];
-        if (kept && !f->die_offset && strcmp(f->name, m->functions[kept - 1].name) == 0 &&
+        if (kept && (!f->die_offset || f->is_alias) && strcmp(f->name, m->functions[kept - 1].name) == 0 &&
             f->entry == m->functions[kept - 1].entry)
             continue;
         m->functions[kept++] = *f;
@@ -286,22 +323,15 @@ static void build_index(struct arena *arena, struct dwarf_module *m)
     int dwarf_count = m->function_count;
     if (dwarf_count)   /* NULL without DWARF */
         qsort(m->functions, (size_t)dwarf_count, sizeof(*m->functions), compare_functions);
-    uint64_t *entries = ARENA_ARRAY(arena, uint64_t, dwarf_count + 1);
+    struct entry_key *entries = ARENA_ARRAY(arena, struct entry_key, dwarf_count + 1);
     for (int i = 0; i < dwarf_count; i++)
-        entries[i] = m->functions[i].entry;
+        entries[i] = (struct entry_key){m->functions[i].entry, i};
     qsort(entries, (size_t)dwarf_count, sizeof(*entries), compare_entries);
-    Elf_Scn *symtab = NULL, *dynsym = NULL;
-    for (Elf_Scn *scn = elf_nextscn(m->elf, NULL); scn; scn = elf_nextscn(m->elf, scn)) {
-        GElf_Shdr shdr;
-        if (!gelf_getshdr(scn, &shdr))
-            continue;
-        if (shdr.sh_type == SHT_SYMTAB)
-            symtab = scn;
-        else if (shdr.sh_type == SHT_DYNSYM)
-            dynsym = scn;
-    }
-    if (symtab || dynsym)
-        index_symbols(&b, symtab ? symtab : dynsym, dwarf_count, entries);
+    /* .symtab (the binary's, or its debug file's when stripped), else .dynsym */
+    Elf *elf = m->symtab_elf ? m->symtab_elf : m->elf;
+    Elf_Scn *table = section_of_type(elf, m->symtab_elf ? SHT_SYMTAB : SHT_DYNSYM);
+    if (table)
+        index_symbols(&b, elf, table, dwarf_count, entries);
     qsort(m->functions, (size_t)m->function_count, sizeof(*m->functions), compare_functions);
     drop_repeated_symbols(m);
 }
@@ -380,7 +410,12 @@ struct dwarf_module *dwarf_module_open(struct dwarf_modules *modules, const char
         return NULL;
     }
     m->is_shared = ehdr.e_type == ET_DYN;
-    m->dwarf = dwarf_begin_elf(m->elf, DWARF_C_READ, NULL);
+    if (debug_file_begin(&m->debug, m->path) == 0) {
+        const char *dwarf_file = NULL;
+        m->dwarf = debug_file_dwarf(&m->debug, &dwarf_file);
+        m->dwarf_file = dwarf_file ? arena_strdup(arena, dwarf_file) : NULL;
+        m->symtab_elf = debug_file_symtab(&m->debug);
+    }
     m->cfi = dwarf_getcfi_elf(m->elf);
     read_segments(arena, m);
     index_module(modules, m);
@@ -398,8 +433,7 @@ void dwarf_modules_close(struct dwarf_modules *modules)
         struct dwarf_module *m = modules->opened[i];
         if (m->cfi)
             dwarf_cfi_end(m->cfi);   /* dwarf_getcfi_elf's CFI is ours to end */
-        if (m->dwarf)
-            dwarf_end(m->dwarf);
+        debug_file_end(&m->debug);   /* and with it dwarf, symtab_elf */
         if (m->elf)
             elf_end(m->elf);
         if (m->fd >= 0)
@@ -408,6 +442,21 @@ void dwarf_modules_close(struct dwarf_modules *modules)
     free(modules->opened);
     modules->opened = NULL;
     modules->count = 0;
+}
+
+void dwarf_modules_report(const struct dwarf_modules *modules, FILE *out)
+{
+    for (int i = 0; i < modules->count; i++) {
+        const struct dwarf_module *m = modules->opened[i];
+        const char *alt_name = NULL;
+        const void *alt_id;
+        if (!m->dwarf || strcmp(m->dwarf_file, m->path) == 0)
+            continue;   /* the usual case says nothing */
+        if (dwelf_dwarf_gnu_debugaltlink(m->dwarf, &alt_name, &alt_id) <= 0 || !dwarf_getalt(m->dwarf))
+            alt_name = NULL;
+        fprintf(out, "Pass 2: DWARF of %s from %s%s%s.\n", m->path, m->dwarf_file,
+                alt_name ? " with the dwz file " : "", alt_name ? alt_name : "");
+    }
 }
 
 uint64_t dwarf_module_file_offset(const struct dwarf_module *m, uint64_t vaddr)

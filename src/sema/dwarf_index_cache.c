@@ -2,8 +2,9 @@
  * (base/disk_cache.c), so probing one function of a big binary again does
  * not walk all of its DWARF. The key is the file's identity: device, inode,
  * size, modification and change times (the change time cannot be set back),
- * on top of tap's own build id. The entry is a flat record: counts, fixed
- * rows with string offsets, then the strings. */
+ * and the same of its separate debug file, on top of tap's own build id. The
+ * entry is a flat record: counts, fixed rows with string offsets, then the
+ * strings. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +26,7 @@ struct index_row {
     uint64_t entry, die_offset;
     uint32_t name, decl_file, scope, linkage_name;
     int32_t decl_line;
-    uint8_t is_external, has_return, padding[2];
+    uint8_t is_external, has_return, is_alias, padding;
 };
 
 int dwarf_index_cache_name(const struct dwarf_module *m, char *out, size_t size)
@@ -37,9 +38,21 @@ int dwarf_index_cache_name(const struct dwarf_module *m, char *out, size_t size)
     const uint64_t identity[8] = {st.st_dev, st.st_ino, (uint64_t)st.st_size, (uint64_t)st.st_mtim.tv_sec,
                                   (uint64_t)st.st_mtim.tv_nsec, (uint64_t)st.st_ctim.tv_sec,
                                   (uint64_t)st.st_ctim.tv_nsec, m->dwarf != NULL};
-    sha256_update(&key, "dwarf index 2", 13);
+    sha256_update(&key, "dwarf index 4", 13);
     sha256_update(&key, m->path, strlen(m->path) + 1);
     sha256_update(&key, identity, sizeof(identity));
+    /* the separate debug file the DWARF and .symtab came from, if any */
+    const char *debug_file = NULL;
+    if (m->debug.module)
+        dwfl_module_info(m->debug.module, NULL, NULL, NULL, NULL, NULL, NULL, &debug_file);
+    struct stat debug_st = {0};
+    if (debug_file && stat(debug_file, &debug_st) != 0)
+        return -1;
+    const uint64_t debug_identity[7] = {debug_st.st_dev, debug_st.st_ino, (uint64_t)debug_st.st_size,
+                                        (uint64_t)debug_st.st_mtim.tv_sec, (uint64_t)debug_st.st_mtim.tv_nsec,
+                                        (uint64_t)debug_st.st_ctim.tv_sec, (uint64_t)debug_st.st_ctim.tv_nsec};
+    sha256_update(&key, debug_file ? debug_file : "", debug_file ? strlen(debug_file) + 1 : 1);
+    sha256_update(&key, debug_identity, sizeof(debug_identity));
     unsigned char digest[SHA256_SIZE];
     char hex[2 * SHA256_SIZE + 1];
     sha256_final(&key, digest);
@@ -73,7 +86,8 @@ void dwarf_index_cache_store(const struct dwarf_module *m, const char *dir, cons
                                          .scope = add_string(&strings, f->scope),
                                          .linkage_name = add_string(&strings, f->linkage_name),
                                          .decl_line = f->decl_line, .is_external = (uint8_t)f->is_external,
-                                         .has_return = (uint8_t)f->has_return};
+                                         .has_return = (uint8_t)f->has_return,
+                                         .is_alias = (uint8_t)f->is_alias};
         }
         for (int i = 0; i < m->inline_root_count; i++)
             roots[i] = add_string(&strings, m->inline_roots[i]);
@@ -128,7 +142,7 @@ static int decode(struct arena *arena, struct dwarf_module *m, const char *data,
             .scope = string_at(strings, header.strings_size, row.scope, &ok),
             .linkage_name = string_at(strings, header.strings_size, row.linkage_name, &ok),
             .decl_line = row.decl_line, .entry = row.entry, .die_offset = row.die_offset,
-            .is_external = row.is_external, .has_return = row.has_return};
+            .is_external = row.is_external, .has_return = row.has_return, .is_alias = row.is_alias};
         ok = ok && m->functions[i].name;
     }
     m->inline_roots = ARENA_ARRAY(arena, const char *, header.inline_root_count + 1);

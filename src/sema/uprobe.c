@@ -683,6 +683,22 @@ static int may_match_inlined(const struct dwarf_module *m, const char *pattern)
     return 0;
 }
 
+/* An alias (dwarf_index.c) is a DWARF function under a symbol's name: when
+ * the pattern also matches the function's own name, or an alias before it,
+ * that one probes the address (one probe per call). */
+static int probed_under_another_name(const struct dwarf_module *m, const struct function_pattern *pattern,
+                                     int index)
+{
+    const struct dwarf_function *f = &m->functions[index];
+    for (int i = 0; f->is_alias && i < m->function_count; i++) {
+        const struct dwarf_function *g = &m->functions[i];
+        if (i != index && g->die_offset == f->die_offset && g->entry == f->entry && (!g->is_alias || i < index) &&
+            uprobe_function_matches(pattern, g))
+            return 1;
+    }
+    return 0;
+}
+
 static int resolve_functions(struct sema *s, struct stmt *body, struct probe_point *point,
                              struct frame_layout *frame, struct dwarf_module *m, struct process_point *pp)
 {
@@ -693,7 +709,7 @@ static int resolve_functions(struct sema *s, struct stmt *body, struct probe_poi
     int needs_prologue = reads_targets(body, point->condition);
     for (int i = 0; i < m->function_count; i++) {
         const struct dwarf_function *f = &m->functions[i];
-        if (!uprobe_function_matches(&pp->pattern, f))
+        if (!uprobe_function_matches(&pp->pattern, f) || probed_under_another_name(m, &pp->pattern, i))
             continue;
         if (pp->suffix && strcmp(pp->suffix, "exported") == 0 && !f->is_external)
             continue;
@@ -840,7 +856,7 @@ static int resolve_statements(struct sema *s, struct stmt *body, struct probe_po
     fp.any_line = 0;
     for (int i = 0; i < m->function_count; i++) {
         const struct dwarf_function *f = &m->functions[i];
-        if (!f->die_offset || !uprobe_function_matches(&fp, f))
+        if (!f->die_offset || !uprobe_function_matches(&fp, f) || probed_under_another_name(m, &fp, i))
             continue;
         struct line_address *lines;
         int n = uprobe_function_lines(m, f, &lines);
