@@ -446,6 +446,15 @@ static void evict_oldest(struct codegen *cg, struct cg_array *a, struct span spa
     cg_position(cg, done);
 }
 
+/* map_update_elem's errno. Before 6.4 the verifier calls a map's update
+ * directly and it returns int: the upper half of R0 is not its sign (6.1
+ * gives -E2BIG as 0xfffffff9), so only the low 32 bits are compared. */
+static LLVMValueRef is_map_full(struct codegen *cg, LLVMValueRef status)
+{
+    LLVMValueRef low = LLVMBuildTrunc(cg->builder, status, cg->i32, "");
+    return LLVMBuildICmp(cg->builder, LLVMIntEQ, low, LLVMConstInt(cg->i32, (uint64_t)-E2BIG_ERRNO, 1), "");
+}
+
 /* The element for `key`, inserted as zero when missing; a full array is a
  * runtime error (a wrapping one evicts its oldest entry instead). */
 LLVMValueRef cg_array_element(struct codegen *cg, struct cg_array *a, LLVMValueRef key, struct span span)
@@ -474,16 +483,14 @@ LLVMValueRef cg_array_element(struct codegen *cg, struct cg_array *a, LLVMValueR
     cg_position(cg, numbered);
     LLVMValueRef args[4] = {a->map, key, fresh, cg_const(cg, BPF_NOEXIST)};
     LLVMValueRef status = cg_helper(cg, BPF_FUNC_map_update_elem, cg->i64, args, 4);
-    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, status, cg_const(cg, -E2BIG_ERRNO), ""),
-                    full, retry);
+    LLVMBuildCondBr(cg->builder, is_map_full(cg, status), full, retry);
     cg_position(cg, full);
     if (a->symbol->wrap) {
         evict_oldest(cg, a, span);
         LLVMValueRef again_args[4] = {a->map, key, fresh, cg_const(cg, BPF_NOEXIST)};
         LLVMValueRef second = cg_helper(cg, BPF_FUNC_map_update_elem, cg->i64, again_args, 4);
         LLVMBasicBlockRef still_full = cg_block(cg, "still_full");
-        LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, second, cg_const(cg, -E2BIG_ERRNO), ""),
-                        still_full, retry);
+        LLVMBuildCondBr(cg->builder, is_map_full(cg, second), still_full, retry);
         cg_position(cg, still_full);
     }
     raise_full(cg, a, span);

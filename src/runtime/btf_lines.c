@@ -70,10 +70,10 @@ static int find_line(struct bytes btf, struct bytes ext, const char *section, ui
             size_t rec = pos + (size_t)i * rec_size;
             if (get32(ext, rec) > insn_off)
                 break;
-            const char *file = btf_string(btf, get32(ext, rec + 4));
+            const char *file = btf_string(btf, get32(ext, rec + 4)), *text = btf_string(btf, get32(ext, rec + 8));
             uint32_t line_col = get32(ext, rec + 12);
             if (file) {
-                *out = (struct btf_line){ file, line_col >> 10, line_col & 0x3ff };
+                *out = (struct btf_line){ file, text ? text : "", line_col >> 10, line_col & 0x3ff };
                 found = 0;
             }
         }
@@ -92,8 +92,10 @@ int btf_line_of_insn(const void *object, size_t size, const char *section, int i
     if (!elf)
         return -1;
     struct bytes btf = elf_section(elf, ".BTF"), ext = elf_section(elf, ".BTF.ext");
+    struct bytes code = elf_section(elf, section);
     int status = -1;
-    if (btf.data && ext.data && get32(btf, 0) % 65536 == BTF_MAGIC && get32(ext, 0) % 65536 == BTF_MAGIC)
+    if ((size_t)insn < code.size / 8 && btf.data && ext.data && get32(btf, 0) % 65536 == BTF_MAGIC &&
+        get32(ext, 0) % 65536 == BTF_MAGIC)
         status = find_line(btf, ext, section, (uint32_t)insn * 8, out);
     elf_end(elf);
     return status;

@@ -216,15 +216,16 @@ static void report_rejection(struct session *s, int err)
     int located = btf_line_of_insn(s->program->object, s->program->object_size,
                                    bpf_program__section_name(prog),
                                    verifier_log_failed_insn(s->log_buf), &at) == 0;
-    /* An instruction of a loop callback is numbered after the program it
-     * was appended to: trust the column only where the log's own last
-     * source line ("... @ file:line") agrees. */
+    /* trust the column only where the log's own last source line agrees:
+     * "text @ file:line" on newer kernels, the text alone on 6.1 (both
+     * without the line's indentation) */
     verifier_log_summary(s->log_buf, 1, reason, sizeof(reason));
     if (located && strstr(reason, " (near: ")) {
-        char agrees[300];
-        const char *base = strrchr(at.file, '/');
-        snprintf(agrees, sizeof(agrees), "@ %s:%u)", base ? base + 1 : at.file, at.line);
-        located = strstr(reason, agrees) != NULL;
+        char with_place[600], text_only[600];
+        const char *base = strrchr(at.file, '/'), *text = at.text + strspn(at.text, " \t");
+        snprintf(with_place, sizeof(with_place), " (near: %s @ %s:%u)", text, base ? base + 1 : at.file, at.line);
+        snprintf(text_only, sizeof(text_only), " (near: %s)", text);
+        located = strstr(reason, with_place) || strstr(reason, text_only);
     }
     verifier_log_summary(s->log_buf, !located, reason, sizeof(reason));
     /* codegen names the script's directory "." and LLVM joins the two */

@@ -160,9 +160,11 @@ int verifier_log_failed_insn(const char *log);
 const char *verifier_hint(const char *summary);
 
 /* Where instruction insn of the program in ELF section `section` came from
- * in the script, from the object's .BTF.ext line info; file points into the
- * object. Returns 0, or -1 when the object has no line for it. */
-struct btf_line { const char *file; unsigned line, col; };
+ * in the script, from the object's .BTF.ext line info; file and text (the
+ * line's source, "" when LLVM had none) point into the object. Returns 0, or
+ * -1 when the object has no line for it or insn lies past the section (an
+ * appended subprogram's, numbered after the program it was added to). */
+struct btf_line { const char *file, *text; unsigned line, col; };
 int btf_line_of_insn(const void *object, size_t size, const char *section, int insn, struct btf_line *out);
 
 /* A printf record's arguments as format values (strings point into the

@@ -191,6 +191,9 @@ struct dwarf_eval {
     /* DW_OP_entry_value(DW_OP_regN) away from the entry: the register's
      * value at the call, or NULL (optimized out). */
     struct expr *(*entry_value)(struct dwarf_eval *ev, int reg);
+    /* The load bias (NULL: pseudo register DWARF_REG_LOAD_BIAS), or NULL
+     * with ev->error set. */
+    struct expr *(*load_bias)(struct dwarf_eval *ev);
     void *context;
     char error[160];
 };

@@ -195,8 +195,12 @@ static int evaluate(struct dwarf_eval *ev, Dwarf_Op *ops, size_t count, struct d
             break;
         case DW_OP_addr: {
             struct expr *address = dwarf_expr_int(ev, (int64_t)op->number);
-            if (ev->module->is_shared)
-                address = dwarf_expr_add(ev, dwarf_expr_reg(ev, DWARF_REG_LOAD_BIAS), address);
+            if (ev->module->is_shared) {
+                struct expr *bias = ev->load_bias ? ev->load_bias(ev) : dwarf_expr_reg(ev, DWARF_REG_LOAD_BIAS);
+                if (!bias)
+                    return 0;
+                address = dwarf_expr_add(ev, bias, address);
+            }
             PUSH(address);
             break;
         }

@@ -119,6 +119,11 @@ const char *sema_kernel_function_support(struct sema *s, int *usable);
 struct expr *sema_string_expr(struct sema *s, struct span span, const char *text);
 struct expr *sema_concat_expr(struct sema *s, struct span span, struct expr *lhs, struct expr *rhs);
 
+/* fold_defined.c: @defined(x) in a probe's body and condition replaced by
+ * defined(context, x) (0 or 1), and the branches that rules out dropped. */
+typedef int (*defined_fn)(void *context, struct expr *operand);
+void sema_fold_defined(struct stmt *body, struct expr *condition, defined_fn defined, void *context);
+
 /* list_kernel.c: -l/-L of kernel.trace("...") points */
 int sema_list_tracepoints(FILE *out, struct arena *arena, const char *point, int with_variables);
 

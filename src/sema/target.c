@@ -843,6 +843,29 @@ static struct expr *entry_value(struct dwarf_eval *ev, int reg)
     return snapshot_reg < 0 ? NULL : dwarf_expr_reg(ev, snapshot_reg);
 }
 
+/* The load bias in a uretprobe: bpf_get_func_ip answers 0 there before 6.6
+ * (and regs->ip is the return address), so the entry program saves it, once
+ * a probe, where regs->ip is the probed address. */
+static struct expr *load_bias(struct dwarf_eval *ev)
+{
+    struct lowering *l = ev->context;
+    struct expr *bias = dwarf_expr_reg(ev, DWARF_REG_LOAD_BIAS);
+    if (!l || l->quiet || !l->site || !l->site->is_return || l->site->at_returns || !l->site->function ||
+        l->site->function->is_inline_instance)
+        return bias;
+    const struct probe *probe = l->s->probe;
+    for (int k = 0; k < probe->entry_count; k++) {
+        const struct expr *saved = probe->entry_values[k];
+        if (saved->kind == EXPR_REGISTER && saved->reg.number == DWARF_REG_LOAD_BIAS)
+            return dwarf_expr_reg(ev, DWARF_REG_ENTRY_SNAPSHOT + k);
+    }
+    int reg = add_snapshot(l, bias);
+    if (reg < 0)
+        snprintf(ev->error, sizeof(ev->error), "too many @entry values in one probe (at most %d)",
+                 MAX_ENTRY_SNAPSHOTS);
+    return reg < 0 ? NULL : dwarf_expr_reg(ev, reg);
+}
+
 /* --- entry point ---------------------------------------------------------- */
 
 static int lower_one(struct lowering *l, struct expr *e)
@@ -894,6 +917,7 @@ int sema_target_defined(struct sema *s, struct uprobe_site *site, struct expr *o
     l.ev.arena = s->arena;
     l.ev.span = copy->span;
     l.ev.entry_value = entry_value;
+    l.ev.load_bias = load_bias;
     l.ev.context = &l;
     l.ev.module = site->module;
     l.ev.pc = site->pc;
@@ -916,6 +940,7 @@ int sema_lower_target(struct sema *s, struct expr *e)
     l.ev.arena = s->arena;
     l.ev.span = e->span;
     l.ev.entry_value = entry_value;
+    l.ev.load_bias = load_bias;
     l.ev.context = &l;
     if (l.site) {
         l.ev.module = l.site->module;

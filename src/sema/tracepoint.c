@@ -182,7 +182,23 @@ struct resolve_state {
     struct sema *s;
     struct probe *probe;         /* filled with each match; earlier ones are copied out */
     int count;
+    struct stmt *body;           /* the probe's, before @defined was folded for a match */
+    struct expr *condition;
 };
+
+/* @defined($name): a field of the record or an argument of the tracepoint
+ * (a member path after an argument is checked where it is lowered). */
+static int tracepoint_defines(void *context, struct expr *operand)
+{
+    struct resolve_state *st = context;
+    if (operand->kind == EXPR_VAR)
+        return 0;
+    if (operand->kind != EXPR_TARGET || operand->target.name[0] == '$')
+        return 1;
+    const char *name = operand->target.name;
+    return (tracepoint_field(st->probe->tp_format, name) && !operand->target.components) ||
+           tracepoint_has_argument(st->s, st->probe->tp_name, name);
+}
 
 /* A probe reads the tracepoint's arguments (and runs as a raw tracepoint)
  * when it names one that is not also a tracefs field: then a name that is
@@ -210,6 +226,9 @@ static void add_match(const char *category, const char *name, void *data)
     st->probe->tp_category = format->category;
     st->probe->tp_name = format->name;
     st->probe->tp_format = format;
+    st->probe->body = sema_clone_stmt(s->arena, st->body);
+    st->probe->condition = sema_clone_expr(s->arena, st->condition);
+    sema_fold_defined(st->probe->body, st->probe->condition, tracepoint_defines, st);
     st->probe->tp_raw = reads_arguments(s, st->probe, format);
     st->probe->tp_reads_fields = 0;
     st->probe->point = arena_printf(s->arena, "kernel.trace(\"%s:%s\")", category, name);
@@ -226,7 +245,8 @@ int sema_resolve_tracepoint(struct sema *s, struct probe_point *point, struct pr
                        "kernel.trace(\"sched:sched_switch\")");
         return 0;
     }
-    struct resolve_state st = {s, probe, 0};
+    struct resolve_state st = {s, probe, 0, sema_clone_stmt(s->arena, probe->body),
+                               sema_clone_expr(s->arena, probe->condition)};
     if (tracepoint_match(trace->arg_string, add_match, &st) < 0) {
         if (!point->optional)
             diag_error(s->diags, trace->span, "while resolving probe point: tracefs is not available "
