@@ -117,6 +117,8 @@ LLVMValueRef cg_context_call(struct codegen *cg, struct expr *e, int builtin_id)
     }
     case BUILTIN_JIFFIES:
         return cg_helper(cg, BPF_FUNC_jiffies64, cg->i64, NULL, 0);
+    case BUILTIN_TASK_CURRENT:
+        return current_task(cg);
     }
     return cg_const(cg, 0);
 }

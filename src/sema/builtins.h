@@ -14,11 +14,11 @@ enum builtin_id {
     BUILTIN_KTIME_GET_NS, BUILTIN_LOCAL_CLOCK_NS, BUILTIN_RANDINT, BUILTIN_STRLEN,
     /* user space (codegen/target.c): */
     BUILTIN_USER_STRING, BUILTIN_USER_STRING_N, BUILTIN_USER_STRING2, BUILTIN_USER_STRING_QUOTED,
-    BUILTIN_USER_INTEGER,    /* user_long, user_int_error, user_uint8 ...: width from the name */
+    BUILTIN_USER_INTEGER,    /* user_long, user_int_error, user_uint8, kernel_int ...: width from the name */
     BUILTIN_UADDR, BUILTIN_PPFUNC,
     /* kernel and context (codegen/context.c): */
     BUILTIN_PPID, BUILTIN_PEXECNAME, BUILTIN_EUID, BUILTIN_JIFFIES, BUILTIN_ARG_START, BUILTIN_ARG_END,
-    BUILTIN_ENV_START, BUILTIN_ENV_END,
+    BUILTIN_ENV_START, BUILTIN_ENV_END, BUILTIN_TASK_CURRENT,
     BUILTIN_TAP_FORMAT,      /* __tap_format("kernel bpf_snprintf format", longs...): $$vars, $v$ */
     /* string functions (codegen/string_functions.c) */
     BUILTIN_SPRINTF, BUILTIN_SPRINT, BUILTIN_SPRINTLN, BUILTIN_SUBSTR, BUILTIN_ISINSTR, BUILTIN_STRPOS,

@@ -99,6 +99,10 @@ int tracepoint_lower_argument(struct sema *s, struct probe *probe, struct expr *
 /* "$preempt, $prev, ..." ("" without BTF or prototype) */
 const char *tracepoint_argument_names(struct sema *s, const char *tracepoint);
 int tracepoint_has_argument(struct sema *s, const char *tracepoint, const char *name);
+/* @cast(p, "type", "kernel") (also "kernel<header.h>"): members read from
+ * kernel memory with the running kernel's BTF, in any probe. */
+int sema_is_kernel_cast(const struct expr *e);
+int sema_lower_kernel_cast(struct sema *s, struct expr *e);
 struct btf *sema_kernel_btf(struct sema *s);   /* vmlinux BTF, loaded on first use; NULL: none */
 void sema_release_kernel_btf(struct sema *s);
 /* kernel_functions.c: what this kernel offers to probe its functions, from

@@ -901,6 +901,8 @@ int sema_target_defined(struct sema *s, struct uprobe_site *site, struct expr *o
 
 int sema_lower_target(struct sema *s, struct expr *e)
 {
+    if (sema_is_kernel_cast(e))
+        return sema_lower_kernel_cast(s, e);
     struct lowering l = {.s = s, .e = e};
     struct probe *probe = s->probe;
     int in_probe = s->function && !s->function->decl;
