@@ -63,9 +63,20 @@ def entry_alias(name, args):
         i = pieces.index(None)
         pieces[i] = "_tap_open_mode_str(flags, mode)"
         pieces = [p for p in pieces if not (p and p.startswith("_tap_oct(mode"))]
+    if name in ("execve", "execveat"):
+        # SystemTap's: the argument and environment strings, not their addresses
+        body += ["args = _tap_argv(argv_uaddr, 0)", "env_str = _tap_argv(envp_uaddr, 0)"]
+        pieces = [{"_tap_hex(argv_uaddr)": "args", "_tap_hex(envp_uaddr)": "env_str"}.get(p, p) for p in pieces]
+    body += EXTRA_NAMES.get(name, [])
     argstr = ' . ", " . '.join(pieces) if pieces else '""'
     body.append(f"argstr = {argstr}")
     return body
+
+
+# SystemTap's names where they differ from NAME_uaddr
+EXTRA_NAMES = {
+    "futex": ["futex_uaddr = uaddr_uaddr"],
+}
 
 
 def syscall_names():
