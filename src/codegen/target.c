@@ -278,9 +278,10 @@ static LLVMValueRef user_integer(struct codegen *cg, struct expr *call)
     int kernel = is_kernel_read(call);
     const char *name = call->call.name + (kernel ? strlen("kernel_") : strlen("user_"));
     size_t len = strlen(name);
-    int raises = kernel || (len > 6 && strcmp(name + len - 6, "_error") == 0);
-    if (raises)
+    int error_form = len > 6 && strcmp(name + len - 6, "_error") == 0;
+    if (error_form)
         len -= 6;
+    int raises = kernel || error_form;   /* SystemTap's kernel_* raise on a fault */
     int size = 8, is_signed = 1;
     for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
         if (strlen(kinds[i].name) == len && strncmp(kinds[i].name, name, len) == 0) {

@@ -331,9 +331,11 @@ int sema_lower_kernel_cast(struct sema *s, struct expr *e)
         what = arena_printf(s->arena, "%s%s%s", what, c->kind == COMPONENT_MEMBER ? "->" : "[...]",
                             c->kind == COMPONENT_MEMBER ? c->member : "");
     }
+    if (e->cast.address_of && !place.address)
+        return place_error(s, e->span, arena_printf(s->arena, "%s has no address", what));
     struct expr *value = e->cast.address_of ? place.address : place_value(s, btf, &place, e->span, what);
     if (!value)
-        return place_error(s, e->span, arena_printf(s->arena, "%s has no address", what));
+        return 0;
     struct expr *next = e->next;
     *e = *value;
     e->next = next;
