@@ -60,6 +60,7 @@ static const struct builtin builtins[] = {
     FIXED0("euid", BUILTIN_EUID, TYPE_LONG),
     FIXED0("jiffies", BUILTIN_JIFFIES, TYPE_LONG),
     FIXED0("task_current", BUILTIN_TASK_CURRENT, TYPE_LONG),
+    FIXED0("user_mode", BUILTIN_USER_MODE, TYPE_LONG),
     FIXED0("__tap_arg_start", BUILTIN_ARG_START, TYPE_LONG),   /* current->mm->arg_start */
     FIXED0("__tap_arg_end", BUILTIN_ARG_END, TYPE_LONG),
     FIXED0("__tap_env_start", BUILTIN_ENV_START, TYPE_LONG),   /* current->mm->env_start */
@@ -75,6 +76,7 @@ static const struct builtin builtins[] = {
      {TYPE_STRING, TYPE_STRING, TYPE_STRING}},
     {"strtol", BUILTIN_STRTOL, TYPE_LONG, BUILTIN_ARGS_FIXED, 2, {TYPE_STRING, TYPE_LONG}},
     FIXED1("isdigit", BUILTIN_ISDIGIT, TYPE_LONG, TYPE_STRING),
+    FIXED2("__tap_char_at", BUILTIN_CHAR_AT, TYPE_LONG, TYPE_STRING, TYPE_LONG),   /* byte i, 0 past the end */
     {"tokenize", BUILTIN_TOKENIZE, TYPE_STRING, BUILTIN_ARGS_FIXED, 2, {TYPE_STRING, TYPE_STRING}},
     FIXED1("text_str", BUILTIN_TEXT_STR, TYPE_STRING, TYPE_STRING),
     FIXED1("string_quoted", BUILTIN_STRING_QUOTED, TYPE_STRING, TYPE_STRING),
