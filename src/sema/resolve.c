@@ -267,7 +267,12 @@ static void resolve_value(struct sema *s, struct expr *e, int value_used)
             resolve_value(s, e, value_used);
         return;
     case EXPR_REGISTER:
+        return;
     case EXPR_CTX_READ:
+        /* kernel reads (@cast(p, ..., "kernel"), tracepoint arguments'
+         * members) keep their address: its locals are read */
+        if (e->ctx_read.address)
+            resolve_expr(s, e->ctx_read.address);
         return;
     case EXPR_USER_READ:
         resolve_expr(s, e->user_read.address);
