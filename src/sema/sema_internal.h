@@ -89,8 +89,8 @@ const char *sema_perf_event_name(int is_hardware, int i);
 int sema_resolve_tracepoint(struct sema *s, struct probe_point *point, struct probe *probe);
 /* Rewrites $field, $$vars ... in place; 1 when the result needs resolving. */
 int sema_lower_tracepoint_target(struct sema *s, struct expr *e);
-/* uprobe.c: the $names a body and condition read ($$ forms and $return
- * left out); *names is malloc'd. */
+/* uprobe.c: the $names a body and condition read ($$ forms, $return and
+ * @defined operands left out); *names is malloc'd. */
 int sema_target_names(struct stmt *body, struct expr *condition, const char ***names);
 /* tracepoint_args.c: $arg of a tracepoint's prototype (BTF), members read
  * from kernel memory; the probe becomes a raw tracepoint. 1 done, 0 after
