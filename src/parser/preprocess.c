@@ -743,6 +743,7 @@ static void define_library_macros(struct pp *pp)
         pp_define(pp, t);
     for (struct pp_macro *m = pp->macros; m; m = m->next)
         m->library = 1;
+    pp->top = NULL;   /* the file's frame is the bottom one, at depth 0 */
 }
 
 int preprocess(struct arena *arena, struct diags *diags, const struct parse_options *options,
