@@ -187,6 +187,20 @@ static int apply_component(struct sema *s, struct btf *btf, struct kplace *p, st
     return 1;
 }
 
+/* Applies ->member and [N] in turn; returns the place's description
+ * ("$prev->mm"), or NULL after an error. */
+static const char *apply_components(struct sema *s, struct btf *btf, struct kplace *p, struct component *c,
+                                    const char *what)
+{
+    for (; c; c = c->next) {
+        if (!apply_component(s, btf, p, c, what))
+            return NULL;
+        what = arena_printf(s->arena, "%s%s%s", what, c->kind == COMPONENT_MEMBER ? "->" : "[...]",
+                            c->kind == COMPONENT_MEMBER ? c->member : "");
+    }
+    return what;
+}
+
 /* The final value: a scalar, or a char array as a string. */
 static struct expr *place_value(struct sema *s, struct btf *btf, struct kplace *p, struct span span,
                                 const char *what)
@@ -269,13 +283,10 @@ int tracepoint_lower_argument(struct sema *s, struct probe *probe, struct expr *
     place.value->ctx_read.offset = index * 8;
     place.value->ctx_read.size = t && scalar_of(t, &size, &is_signed) ? size : 8;
     place.value->ctx_read.is_signed = t && scalar_of(t, &size, &is_signed) ? is_signed : 0;
-    const char *what = arena_printf(s->arena, "$%s", e->target.name);
-    for (struct component *c = e->target.components; c; c = c->next) {
-        if (!apply_component(s, btf, &place, c, what))
-            return 0;
-        what = arena_printf(s->arena, "%s%s%s", what, c->kind == COMPONENT_MEMBER ? "->" : "[...]",
-                            c->kind == COMPONENT_MEMBER ? c->member : "");
-    }
+    const char *what = apply_components(s, btf, &place, e->target.components,
+                                        arena_printf(s->arena, "$%s", e->target.name));
+    if (!what)
+        return 0;
     struct expr *value = place_value(s, btf, &place, e->span, what);
     if (!value)
         return 0;
@@ -324,13 +335,10 @@ int sema_lower_kernel_cast(struct sema *s, struct expr *e)
     if (e->cast.pretty)
         return place_error(s, e->span, "pretty printing of kernel @cast is not supported");
     struct kplace place = {.address = e->cast.address, .type_id = type_id};
-    const char *what = arena_printf(s->arena, "@cast(..., \"%s\")", e->cast.type_name);
-    for (struct component *c = e->cast.components; c; c = c->next) {
-        if (!apply_component(s, btf, &place, c, what))
-            return 0;
-        what = arena_printf(s->arena, "%s%s%s", what, c->kind == COMPONENT_MEMBER ? "->" : "[...]",
-                            c->kind == COMPONENT_MEMBER ? c->member : "");
-    }
+    const char *what = apply_components(s, btf, &place, e->cast.components,
+                                        arena_printf(s->arena, "@cast(..., \"%s\")", e->cast.type_name));
+    if (!what)
+        return 0;
     if (e->cast.address_of && !place.address)
         return place_error(s, e->span, arena_printf(s->arena, "%s has no address", what));
     struct expr *value = e->cast.address_of ? place.address : place_value(s, btf, &place, e->span, what);
