@@ -79,6 +79,26 @@ static LLVMValueRef current_task(struct codegen *cg)
     return cg_helper(cg, BPF_FUNC_get_current_task, cg->i64, NULL, 0);
 }
 
+/* 1 when the probe interrupted user space: process probes always, sampling
+ * probes when the interrupted code segment is user's (x86-64 pt_regs.cs,
+ * its low two bits the privilege level), kernel events never. */
+static LLVMValueRef user_mode(struct codegen *cg)
+{
+    const struct probe *probe = cg->fn->probe;
+    if (!probe)
+        return cg_const(cg, 0);
+    if (probe->kind == PROBE_UPROBE || probe->kind == PROBE_URETPROBE)
+        return cg_const(cg, 1);
+    if ((probe->kind != PROBE_PROFILE && probe->kind != PROBE_PERF) || cg->fn->kind != FN_PROBE)
+        return cg_const(cg, 0);
+    /* bpf_perf_event_data starts with the pt_regs; cs is its 18th word */
+    LLVMValueRef at = cg_const(cg, 17 * 8);
+    LLVMValueRef cs = LLVMBuildLoad2(cg->builder, cg->i64,
+                                     LLVMBuildGEP2(cg->builder, cg->i8, LLVMGetParam(cg->fn->function, 0), &at, 1, ""), "");
+    LLVMValueRef ring = LLVMBuildAnd(cg->builder, cs, cg_const(cg, 3), "");
+    return LLVMBuildZExt(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, ring, cg_const(cg, 3), ""), cg->i64, "");
+}
+
 LLVMValueRef cg_context_call(struct codegen *cg, struct expr *e, int builtin_id)
 {
     const struct task_offsets *o = task_offsets(cg);
@@ -117,6 +137,10 @@ LLVMValueRef cg_context_call(struct codegen *cg, struct expr *e, int builtin_id)
     }
     case BUILTIN_JIFFIES:
         return cg_helper(cg, BPF_FUNC_jiffies64, cg->i64, NULL, 0);
+    case BUILTIN_TASK_CURRENT:
+        return current_task(cg);
+    case BUILTIN_USER_MODE:
+        return user_mode(cg);
     }
     return cg_const(cg, 0);
 }

@@ -1208,6 +1208,12 @@ LLVMValueRef cg_string_builtin(struct codegen *cg, struct expr *call, int builti
     case BUILTIN_STR_REPLACE: return str_replace(cg, call, v[0], v[1], v[2]);
     case BUILTIN_STRTOL: return strtol_(cg, call, v[0], v[1]);
     case BUILTIN_ISDIGIT: return isdigit_(cg, v[0]);
+    case BUILTIN_CHAR_AT: {
+        LLVMValueRef length;
+        uint32_t slot = copy_to_slot(cg, v[0], &length);
+        LLVMValueRef inside = LLVMBuildICmp(cg->builder, LLVMIntULT, v[1], length, "");
+        return LLVMBuildSelect(cg->builder, inside, char_at(cg, slot, v[1]), cg_const(cg, 0), "");
+    }
     case BUILTIN_TOKENIZE: return tokenize(cg, call, v[0], v[1]);
     case BUILTIN_TEXT_STR: return text_str(cg, call->span, v[0], 0);
     case BUILTIN_STRING_QUOTED: return text_str(cg, call->span, v[0], 1);

@@ -229,6 +229,12 @@ static LLVMValueRef read_user(struct codegen *cg, LLVMValueRef address, int size
     return cg_user_memory_read(cg, BPF_FUNC_probe_read_user, args);
 }
 
+/* kernel_long, kernel_string ...: the same functions on kernel addresses. */
+static int is_kernel_read(const struct expr *call)
+{
+    return strncmp(call->call.name, "kernel_", 7) == 0;
+}
+
 static LLVMValueRef extend(struct codegen *cg, LLVMValueRef word, int size, int is_signed)
 {
     LLVMTypeRef type = LLVMIntTypeInContext(cg->context, (unsigned)size * 8);
@@ -267,12 +273,15 @@ static LLVMValueRef user_integer(struct codegen *cg, struct expr *call)
         {"char", 1, 1}, {"short", 2, 1}, {"ushort", 2, 0}, {"int", 4, 1}, {"uint", 4, 0},
         {"long", 8, 1}, {"ulong", 8, 0}, {"int8", 1, 1}, {"uint8", 1, 0}, {"int16", 2, 1},
         {"uint16", 2, 0}, {"int32", 4, 1}, {"uint32", 4, 0}, {"int64", 8, 1}, {"uint64", 8, 0},
+    {"pointer", 8, 0},
     };
-    const char *name = call->call.name + strlen("user_");
+    int kernel = is_kernel_read(call);
+    const char *name = call->call.name + (kernel ? strlen("kernel_") : strlen("user_"));
     size_t len = strlen(name);
-    int raises = len > 6 && strcmp(name + len - 6, "_error") == 0;
-    if (raises)
+    int error_form = len > 6 && strcmp(name + len - 6, "_error") == 0;
+    if (error_form)
         len -= 6;
+    int raises = kernel || error_form;   /* SystemTap's kernel_* raise on a fault */
     int size = 8, is_signed = 1;
     for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
         if (strlen(kinds[i].name) == len && strncmp(kinds[i].name, name, len) == 0) {
@@ -282,9 +291,18 @@ static LLVMValueRef user_integer(struct codegen *cg, struct expr *call)
     LLVMValueRef address = cg_expr(cg, call->call.args);
     cg_set_location(cg, call->span);
     LLVMValueRef word;
-    LLVMValueRef result = read_user(cg, address, size, &word);
+    LLVMValueRef result;
+    if (kernel) {
+        word = cg_scratch_ptr(cg, cg_alloc_scratch(cg, 8));
+        LLVMBuildStore(cg->builder, cg_const(cg, 0), word);
+        LLVMValueRef args[3] = {word, LLVMConstInt(cg->i32, (unsigned)size, 0), address};
+        result = cg_helper(cg, BPF_FUNC_probe_read_kernel, cg->i64, args, 3);
+    } else {
+        result = read_user(cg, address, size, &word);
+    }
     if (raises)
-        fault_check(cg, call->span, result, address, "user memory fault at 0x%llx");
+        fault_check(cg, call->span, result, address, kernel ? "kernel memory fault at 0x%llx"
+                                                            : "user memory fault at 0x%llx");
     /* Without _error a fault reads as 0 (the word was zeroed): SystemTap's contract. */
     return extend(cg, word, size, is_signed);
 }
@@ -294,9 +312,11 @@ static LLVMValueRef user_integer(struct codegen *cg, struct expr *call)
  * as -EFAULT; a sleepable one faults the page in with bpf_copy_from_user
  * and reads again. */
 static LLVMValueRef read_user_string(struct codegen *cg, LLVMValueRef slot, LLVMValueRef address,
-                                     LLVMValueRef limit)
+                                     LLVMValueRef limit, int kernel)
 {
     LLVMValueRef args[3] = {slot, limit, address};
+    if (kernel)
+        return cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
     LLVMValueRef first = cg_user_memory_read(cg, BPF_FUNC_probe_read_user_str, args);
     if (!cg->fn->probe || !cg->fn->probe->sleepable)
         return first;
@@ -360,7 +380,7 @@ static LLVMValueRef user_string(struct codegen *cg, struct expr *call, int id)
     LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, 0, 0), slot);
     LLVMValueRef limit = id == BUILTIN_USER_STRING_N ? clamp_length(cg, extra) : cg_const(cg, cg->string_size);
     if (id == BUILTIN_USER_STRING_QUOTED) {
-        LLVMValueRef result = read_user_string(cg, slot, address, limit);
+        LLVMValueRef result = read_user_string(cg, slot, address, limit, is_kernel_read(call));
         LLVMBasicBlockRef fault = cg_block(cg, "quoted_fault"), ok = cg_block(cg, "quoted_ok"),
                           done = cg_block(cg, "quoted_done");
         LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntSLE, result, cg_const(cg, 0), ""), fault, ok);
@@ -379,7 +399,7 @@ static LLVMValueRef user_string(struct codegen *cg, struct expr *call, int id)
         LLVMAddIncoming(phi, values, blocks, 2);
         return phi;
     }
-    LLVMValueRef result = read_user_string(cg, slot, address, limit);
+    LLVMValueRef result = read_user_string(cg, slot, address, limit, is_kernel_read(call));
     if (id == BUILTIN_USER_STRING2) {
         LLVMBasicBlockRef fault = cg_block(cg, "string_fault"), done = cg_block(cg, "string_done");
         LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntSLT, result, cg_const(cg, 0), ""), fault, done);
@@ -389,7 +409,8 @@ static LLVMValueRef user_string(struct codegen *cg, struct expr *call, int id)
         cg_position(cg, done);
         return slot;
     }
-    fault_check(cg, call->span, result, address, "user string copy fault at 0x%llx");
+    fault_check(cg, call->span, result, address, is_kernel_read(call) ? "kernel string copy fault at 0x%llx"
+                                                                         : "user string copy fault at 0x%llx");
     return slot;
 }
 

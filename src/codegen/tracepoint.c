@@ -42,6 +42,21 @@ static LLVMValueRef copy_string(struct codegen *cg, LLVMValueRef src, uint32_t m
 
 LLVMValueRef cg_ctx_read(struct codegen *cg, struct expr *e)
 {
+    /* kernel memory needs no context: also in loops and functions */
+    switch (e->ctx_read.kind) {
+    case CTX_READ_KERNEL_LONG: {
+        LLVMValueRef value = cg_read_kernel(cg, cg_expr(cg, e->ctx_read.address), 0, e->ctx_read.size);
+        if (!e->ctx_read.is_signed || e->ctx_read.size == 8)
+            return value;
+        LLVMValueRef shift = cg_const(cg, 64 - 8 * e->ctx_read.size);
+        return LLVMBuildAShr(cg->builder, LLVMBuildShl(cg->builder, value, shift, ""), shift, "");
+    }
+    case CTX_READ_KERNEL_CHARS:
+        return copy_string(cg, LLVMBuildIntToPtr(cg->builder, cg_expr(cg, e->ctx_read.address), cg->ptr, ""),
+                           (uint32_t)e->ctx_read.size + 1);
+    default:
+        break;
+    }
     if (cg->fn->kind != FN_PROBE) {
         diag_error(cg->diags, e->span, "tracepoint fields cannot be read inside loops yet: "
                    "copy the field into a local before the loop");
@@ -60,16 +75,8 @@ LLVMValueRef cg_ctx_read(struct codegen *cg, struct expr *e)
         LLVMValueRef offset = LLVMBuildAnd(cg->builder, loc, cg_const(cg, 0xffff), "");
         return copy_string(cg, ctx_at(cg, ctx, offset), 0);
     }
-    case CTX_READ_KERNEL_LONG: {
-        LLVMValueRef value = cg_read_kernel(cg, cg_expr(cg, e->ctx_read.address), 0, e->ctx_read.size);
-        if (!e->ctx_read.is_signed || e->ctx_read.size == 8)
-            return value;
-        LLVMValueRef shift = cg_const(cg, 64 - 8 * e->ctx_read.size);
-        return LLVMBuildAShr(cg->builder, LLVMBuildShl(cg->builder, value, shift, ""), shift, "");
-    }
-    case CTX_READ_KERNEL_CHARS:
-        return copy_string(cg, LLVMBuildIntToPtr(cg->builder, cg_expr(cg, e->ctx_read.address), cg->ptr, ""),
-                           (uint32_t)e->ctx_read.size + 1);
+    case CTX_READ_KERNEL_LONG: case CTX_READ_KERNEL_CHARS:
+        break;
     }
     return cg_const(cg, 0);
 }

@@ -24,6 +24,7 @@ struct pp_macro {
     int param_count;
     const struct token *body;
     int body_count;
+    int library;                 /* one of library_macros: a file may define its own */
     struct pp_macro *next;
 };
 
@@ -193,7 +194,8 @@ static void pp_define(struct pp *pp, const struct token *at)
     }
     m->body = body.items;
     m->body_count = body.count;
-    if (pp_find_macro(pp, m->name)) {
+    const struct pp_macro *earlier = pp_find_macro(pp, m->name);
+    if (earlier && !earlier->library) {
         pp_error(pp, name->span, "attempt to redefine macro '@%s'", m->name);
         return;
     }
@@ -719,12 +721,38 @@ static void pp_cook_probe_headers(struct pp *pp, const struct token_array *in, s
     }
 }
 
+/* SystemTap's library macros (its tapset/NAME.stpm files), in every file. */
+static const char library_macros[] =
+    "@define choose_defined(value_if_defined, alternate) %(\n"
+    "    ( @defined(@value_if_defined) ? (@value_if_defined) : (@alternate) ) %)\n"
+    "@define prints(s) %(\n"
+    "    printf(\"@count=%d @min=%d @max=%d @sum=%d @avg=%d\\n\",\n"
+    "           @count(@s), @min(@s), @max(@s), @sum(@s), @avg(@s)) %)\n"
+    "@define prints1(s) %( foreach ([__a] in @s -) { print(\"[\", __a, \"] \") @prints(@s[__a]) } %)\n"
+    "@define prints2(s) %( foreach ([__a, __b] in @s -) {\n"
+    "    print(\"[\", __a, \",\", __b, \"] \") @prints(@s[__a, __b]) } %)\n";
+
+static void define_library_macros(struct pp *pp)
+{
+    struct token_array tokens = {0};
+    if (lexer_tokenize_text(pp->arena, pp->diags, library_macros, pp->eof->span, &tokens))
+        return;
+    int count = tokens.count && tokens.items[tokens.count - 1].kind == YYEOF ? tokens.count - 1 : tokens.count;
+    pp_push(pp, tokens.items, count, NULL, pp->eof->span);
+    for (const struct token *t = pp_next_raw(pp, NULL); t->kind == AT_DEFINE; t = pp_next_raw(pp, NULL))
+        pp_define(pp, t);
+    for (struct pp_macro *m = pp->macros; m; m = m->next)
+        m->library = 1;
+    pp->top = NULL;   /* the file's frame is the bottom one, at depth 0 */
+}
+
 int preprocess(struct arena *arena, struct diags *diags, const struct parse_options *options,
                const struct token_array *in, struct token_array *out)
 {
     struct token_array expanded = {0};
     struct pp pp = { .arena = arena, .diags = diags, .options = options, .out = &expanded };
     pp.eof = &in->items[in->count - 1];
+    define_library_macros(&pp);
     pp_push(&pp, in->items, in->count - 1, NULL, pp.eof->span);
 
     /* Open conditionals: their %( tokens, for "unterminated" messages. */

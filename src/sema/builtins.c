@@ -43,6 +43,15 @@ static const struct builtin builtins[] = {
     USER_INTEGER("user_ulong"), USER_INTEGER("user_int8"), USER_INTEGER("user_uint8"),
     USER_INTEGER("user_int16"), USER_INTEGER("user_uint16"), USER_INTEGER("user_int32"),
     USER_INTEGER("user_uint32"), USER_INTEGER("user_int64"), USER_INTEGER("user_uint64"),
+    FIXED1("kernel_string", BUILTIN_USER_STRING, TYPE_STRING, TYPE_LONG),
+    FIXED2("kernel_string_n", BUILTIN_USER_STRING_N, TYPE_STRING, TYPE_LONG, TYPE_LONG),
+    FIXED2("kernel_string2", BUILTIN_USER_STRING2, TYPE_STRING, TYPE_LONG, TYPE_STRING),
+    FIXED1("kernel_string_quoted", BUILTIN_USER_STRING_QUOTED, TYPE_STRING, TYPE_LONG),
+    FIXED1("kernel_char", BUILTIN_USER_INTEGER, TYPE_LONG, TYPE_LONG),
+    FIXED1("kernel_short", BUILTIN_USER_INTEGER, TYPE_LONG, TYPE_LONG),
+    FIXED1("kernel_int", BUILTIN_USER_INTEGER, TYPE_LONG, TYPE_LONG),
+    FIXED1("kernel_long", BUILTIN_USER_INTEGER, TYPE_LONG, TYPE_LONG),
+    FIXED1("kernel_pointer", BUILTIN_USER_INTEGER, TYPE_LONG, TYPE_LONG),
     FIXED0("uaddr", BUILTIN_UADDR, TYPE_LONG),
     FIXED0("ppfunc", BUILTIN_PPFUNC, TYPE_STRING),
     FIXED0("probefunc", BUILTIN_PPFUNC, TYPE_STRING),
@@ -50,6 +59,8 @@ static const struct builtin builtins[] = {
     FIXED0("pexecname", BUILTIN_PEXECNAME, TYPE_STRING),
     FIXED0("euid", BUILTIN_EUID, TYPE_LONG),
     FIXED0("jiffies", BUILTIN_JIFFIES, TYPE_LONG),
+    FIXED0("task_current", BUILTIN_TASK_CURRENT, TYPE_LONG),
+    FIXED0("user_mode", BUILTIN_USER_MODE, TYPE_LONG),
     FIXED0("__tap_arg_start", BUILTIN_ARG_START, TYPE_LONG),   /* current->mm->arg_start */
     FIXED0("__tap_arg_end", BUILTIN_ARG_END, TYPE_LONG),
     FIXED0("__tap_env_start", BUILTIN_ENV_START, TYPE_LONG),   /* current->mm->env_start */
@@ -65,6 +76,7 @@ static const struct builtin builtins[] = {
      {TYPE_STRING, TYPE_STRING, TYPE_STRING}},
     {"strtol", BUILTIN_STRTOL, TYPE_LONG, BUILTIN_ARGS_FIXED, 2, {TYPE_STRING, TYPE_LONG}},
     FIXED1("isdigit", BUILTIN_ISDIGIT, TYPE_LONG, TYPE_STRING),
+    FIXED2("__tap_char_at", BUILTIN_CHAR_AT, TYPE_LONG, TYPE_STRING, TYPE_LONG),   /* byte i, 0 past the end */
     {"tokenize", BUILTIN_TOKENIZE, TYPE_STRING, BUILTIN_ARGS_FIXED, 2, {TYPE_STRING, TYPE_STRING}},
     FIXED1("text_str", BUILTIN_TEXT_STR, TYPE_STRING, TYPE_STRING),
     FIXED1("string_quoted", BUILTIN_STRING_QUOTED, TYPE_STRING, TYPE_STRING),

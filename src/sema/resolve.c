@@ -224,11 +224,22 @@ static void resolve_value(struct sema *s, struct expr *e, int value_used)
     case EXPR_INCDEC:
         resolve_lvalue(s, e->incdec.operand, update_access(value_used));
         return;
-    case EXPR_TERNARY:
+    case EXPR_TERNARY: {
+        /* `@defined(x) ? x : y`: the branch not taken is dropped unresolved,
+         * as SystemTap elides it (@choose_defined) */
+        int tests_defined = e->ternary.cond->kind == EXPR_DEFINED;
         resolve_expr(s, e->ternary.cond);
+        if (tests_defined && e->ternary.cond->kind == EXPR_INT) {
+            struct expr *next = e->next;
+            *e = *(e->ternary.cond->int_value ? e->ternary.then_expr : e->ternary.else_expr);
+            e->next = next;
+            resolve_value(s, e, value_used);
+            return;
+        }
         resolve_value(s, e->ternary.then_expr, value_used);
         resolve_value(s, e->ternary.else_expr, value_used);
         return;
+    }
     case EXPR_CALL:
         resolve_call(s, e);
         return;
@@ -269,7 +280,12 @@ static void resolve_value(struct sema *s, struct expr *e, int value_used)
             resolve_value(s, e, value_used);
         return;
     case EXPR_REGISTER:
+        return;
     case EXPR_CTX_READ:
+        /* kernel reads (@cast(p, ..., "kernel"), tracepoint arguments'
+         * members) keep their address: its locals are read */
+        if (e->ctx_read.address)
+            resolve_expr(s, e->ctx_read.address);
         return;
     case EXPR_USER_READ:
         resolve_expr(s, e->user_read.address);
@@ -340,11 +356,19 @@ static void resolve_stmt(struct sema *s, struct stmt *st)
         case STMT_EXPR:
             resolve_value(s, st->expr, 0);
             break;
-        case STMT_IF:
+        case STMT_IF: {
+            int tests_defined = st->if_stmt.cond->kind == EXPR_DEFINED;
             resolve_expr(s, st->if_stmt.cond);
+            if (tests_defined && st->if_stmt.cond->kind == EXPR_INT) {
+                /* `if (@defined(x))`: only the branch taken is resolved */
+                struct stmt *dropped = st->if_stmt.cond->int_value ? st->if_stmt.else_stmt : st->if_stmt.then_stmt;
+                if (dropped)
+                    dropped->kind = STMT_EMPTY;
+            }
             resolve_stmt(s, st->if_stmt.then_stmt);
             resolve_stmt(s, st->if_stmt.else_stmt);
             break;
+        }
         case STMT_WHILE:
             resolve_expr(s, st->while_stmt.cond);
             resolve_loop_body(s, st->while_stmt.body);

@@ -95,8 +95,8 @@ const char *sema_perf_event_name(int is_hardware, int i);
 int sema_resolve_tracepoint(struct sema *s, struct probe_point *point, struct probe *probe);
 /* Rewrites $field, $$vars ... in place; 1 when the result needs resolving. */
 int sema_lower_tracepoint_target(struct sema *s, struct expr *e);
-/* uprobe.c: the $names a body and condition read ($$ forms and $return
- * left out); *names is malloc'd. */
+/* uprobe.c: the $names a body and condition read ($$ forms, $return and
+ * @defined operands left out); *names is malloc'd. */
 int sema_target_names(struct stmt *body, struct expr *condition, const char ***names);
 /* tracepoint_args.c: $arg of a tracepoint's prototype (BTF), members read
  * from kernel memory; the probe becomes a raw tracepoint. 1 done, 0 after
@@ -108,6 +108,10 @@ int sema_lower_btf_argument(struct sema *s, const struct btf_type *proto, int is
 /* "$preempt, $prev, ..." ("" without BTF or prototype) */
 const char *tracepoint_argument_names(struct sema *s, const char *tracepoint);
 int tracepoint_has_argument(struct sema *s, const char *tracepoint, const char *name);
+/* @cast(p, "type", "kernel") (also "kernel<header.h>"): members read from
+ * kernel memory with the running kernel's BTF, in any probe. */
+int sema_is_kernel_cast(const struct expr *e);
+int sema_lower_kernel_cast(struct sema *s, struct expr *e);
 struct btf *sema_kernel_btf(struct sema *s);   /* vmlinux BTF, loaded on first use; NULL: none */
 void sema_release_kernel_btf(struct sema *s);
 /* kernel_functions.c: what this kernel offers to probe its functions, from

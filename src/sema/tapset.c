@@ -253,7 +253,7 @@ int sema_expand_alias(struct sema *s, struct probe_point *point, struct stmt *bo
             return 0;
         }
         load_file(s, t->aliases[i].file);
-        int first = s->script->probe_count;
+        int first = s->script->probe_count, errors = s->diags->error_count;
         t->depth++;
         for (struct probe_point *target = alias->alias.points; target; target = target->next) {
             struct probe_point inner = *target;
@@ -267,6 +267,11 @@ int sema_expand_alias(struct sema *s, struct probe_point *point, struct stmt *bo
                 break;
         }
         t->depth--;
+        /* the error is at the alias's point in a tapset: say which alias of
+         * the user's script led there */
+        if (s->diags->error_count > errors && t->depth == 0)
+            diag_error(s->diags, point->span, "probe alias %s cannot be used here (its points failed above)",
+                       sema_point_text(s, name_of(alias, point)));
         /* the outermost alias names the probes (listings) */
         for (int p = first; p < s->script->probe_count; p++)
             s->script->probes[p]->alias_point = sema_point_text(s, name_of(alias, point));

@@ -529,6 +529,18 @@ static int lower_variable(struct lowering *l, struct expr *e)
     return finish(l, &p, e->target.components, e->target.address_of, what);
 }
 
+static void fold_to_int(struct expr *e, int64_t value)
+{
+    struct expr *next = e->next;
+    struct span span = e->span;
+    memset(e, 0, sizeof(*e));
+    e->kind = EXPR_INT;
+    e->int_value = value;
+    e->type = TYPE_LONG;
+    e->next = next;
+    e->span = span;
+}
+
 /* --- @var, @cast ---------------------------------------------------------- */
 
 static int find_global(struct dwarf_module *m, const char *name, const char *file, Dwarf_Die *out)
@@ -893,14 +905,7 @@ static int lower_one(struct lowering *l, struct expr *e)
             quiet.ev.context = &quiet;
             defined = quiet.site || operand->kind == EXPR_CAST ? lower_one(&quiet, sema_clone_expr(l->s->arena, operand)) : 0;
         }
-        struct expr *next = e->next;
-        struct span span = e->span;
-        memset(e, 0, sizeof(*e));
-        e->kind = EXPR_INT;
-        e->int_value = defined;
-        e->type = TYPE_LONG;
-        e->next = next;
-        e->span = span;
+        fold_to_int(e, defined);
         return 1;
     }
     default:
@@ -928,8 +933,39 @@ int sema_target_defined(struct sema *s, struct uprobe_site *site, struct expr *o
     return lower_one(&l, copy);
 }
 
+/* @defined of a tracepoint's $field or $arg->member, or of a kernel @cast:
+ * 1 when a copy lowers without a diagnostic. The probe's field/argument
+ * choice is left as it was: a test reads nothing. */
+static int defined_by_trial(struct sema *s, struct expr *e, int tracepoint)
+{
+    struct expr *copy = sema_clone_expr(s->arena, e->unary_at.operand);
+    struct diags quiet, *saved = s->diags;
+    diags_init(&quiet);
+    s->diags = &quiet;
+    int raw = s->probe ? s->probe->tp_raw : 0, fields = s->probe ? s->probe->tp_reads_fields : 0;
+    int lowered = tracepoint ? sema_lower_tracepoint_target(s, copy) >= 0 : sema_lower_kernel_cast(s, copy);
+    if (s->probe) {
+        s->probe->tp_raw = raw;
+        s->probe->tp_reads_fields = fields;
+    }
+    s->diags = saved;
+    int defined = lowered && quiet.error_count == 0;
+    diags_free(&quiet);
+    fold_to_int(e, defined);
+    return 1;
+}
+
 int sema_lower_target(struct sema *s, struct expr *e)
 {
+    if (sema_is_kernel_cast(e))
+        return sema_lower_kernel_cast(s, e);
+    if (e->kind == EXPR_DEFINED) {
+        struct expr *operand = e->unary_at.operand;
+        int tracepoint = operand->kind == EXPR_TARGET && s->probe && s->frame == s->probe->frame &&
+                         s->probe->kind == PROBE_TRACEPOINT;
+        if (tracepoint || sema_is_kernel_cast(operand))
+            return defined_by_trial(s, e, tracepoint);
+    }
     struct lowering l = {.s = s, .e = e};
     struct probe *probe = s->probe;
     int in_probe = s->function && !s->function->decl;

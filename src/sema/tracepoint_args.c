@@ -187,6 +187,20 @@ static int apply_component(struct sema *s, struct btf *btf, struct kplace *p, st
     return 1;
 }
 
+/* Applies ->member and [N] in turn; returns the place's description
+ * ("$prev->mm"), or NULL after an error. */
+static const char *apply_components(struct sema *s, struct btf *btf, struct kplace *p, struct component *c,
+                                    const char *what)
+{
+    for (; c; c = c->next) {
+        if (!apply_component(s, btf, p, c, what))
+            return NULL;
+        what = arena_printf(s->arena, "%s%s%s", what, c->kind == COMPONENT_MEMBER ? "->" : "[...]",
+                            c->kind == COMPONENT_MEMBER ? c->member : "");
+    }
+    return what;
+}
+
 /* The final value: a scalar, or a char array as a string. */
 static struct expr *place_value(struct sema *s, struct btf *btf, struct kplace *p, struct span span,
                                 const char *what)
@@ -301,14 +315,65 @@ static int lower_argument_at(struct sema *s, struct btf *btf, struct expr *e, in
     place.value->ctx_read.offset = index * 8;
     place.value->ctx_read.size = t && scalar_of(t, &size, &is_signed) ? size : 8;
     place.value->ctx_read.is_signed = t && scalar_of(t, &size, &is_signed) ? is_signed : 0;
-    const char *what = arena_printf(s->arena, "$%s", e->target.name);
-    for (struct component *c = e->target.components; c; c = c->next) {
-        if (!apply_component(s, btf, &place, c, what))
-            return 0;
-        what = arena_printf(s->arena, "%s%s%s", what, c->kind == COMPONENT_MEMBER ? "->" : "[...]",
-                            c->kind == COMPONENT_MEMBER ? c->member : "");
-    }
+    const char *what = apply_components(s, btf, &place, e->target.components,
+                                        arena_printf(s->arena, "$%s", e->target.name));
+    if (!what)
+        return 0;
     struct expr *value = place_value(s, btf, &place, e->span, what);
+    if (!value)
+        return 0;
+    struct expr *next = e->next;
+    *e = *value;
+    e->next = next;
+    return 1;
+}
+
+/* The BTF id of a kernel type named as @cast names it: "task_struct",
+ * "struct task_struct", a union or a typedef; 0 when BTF has none. */
+static int kernel_type_id(struct btf *btf, const char *spelled)
+{
+    int kinds[3] = {BTF_KIND_STRUCT, BTF_KIND_UNION, BTF_KIND_TYPEDEF};
+    if (strncmp(spelled, "struct ", 7) == 0) {
+        spelled += 7;
+        kinds[1] = kinds[2] = BTF_KIND_STRUCT;
+    } else if (strncmp(spelled, "union ", 6) == 0) {
+        spelled += 6;
+        kinds[0] = kinds[2] = BTF_KIND_UNION;
+    }
+    for (int i = 0; i < 3; i++) {
+        int id = btf__find_by_name_kind(btf, spelled, (uint32_t)kinds[i]);
+        if (id > 0)
+            return id;
+    }
+    return 0;
+}
+
+int sema_is_kernel_cast(const struct expr *e)
+{
+    const char *module = e->kind == EXPR_CAST ? e->cast.module : NULL;
+    return module && (strcmp(module, "kernel") == 0 || strncmp(module, "kernel<", 7) == 0);
+}
+
+int sema_lower_kernel_cast(struct sema *s, struct expr *e)
+{
+    struct btf *btf = sema_kernel_btf(s);
+    if (!btf)
+        return place_error(s, e->span, "@cast(..., \"kernel\") needs the kernel's BTF (/sys/kernel/btf/vmlinux), "
+                           "which cannot be read");
+    int type_id = kernel_type_id(btf, e->cast.type_name);
+    if (!type_id)
+        return place_error(s, e->span, arena_printf(s->arena, "unable to find type '%s' in the kernel's BTF",
+                                                    e->cast.type_name));
+    if (e->cast.pretty)
+        return place_error(s, e->span, "pretty printing of kernel @cast is not supported");
+    struct kplace place = {.address = e->cast.address, .type_id = type_id};
+    const char *what = apply_components(s, btf, &place, e->cast.components,
+                                        arena_printf(s->arena, "@cast(..., \"%s\")", e->cast.type_name));
+    if (!what)
+        return 0;
+    if (e->cast.address_of && !place.address)
+        return place_error(s, e->span, arena_printf(s->arena, "%s has no address", what));
+    struct expr *value = e->cast.address_of ? place.address : place_value(s, btf, &place, e->span, what);
     if (!value)
         return 0;
     struct expr *next = e->next;

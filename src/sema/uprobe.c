@@ -281,6 +281,7 @@ struct target_use {
     int entry_reads_strings;     /* the same in an @entry operand */
     const char **names;
     int count, capacity;
+    int skip_defined;            /* names only tested by @defined are not read */
 };
 
 static void note_expr(struct target_use *use, struct expr *e);
@@ -339,7 +340,10 @@ static void note_expr(struct target_use *use, struct expr *e)
         use->reads_strings = reads_strings;
         return;
     }
-    case EXPR_DEFINED: note_expr(use, e->unary_at.operand); return;
+    case EXPR_DEFINED:
+        if (!use->skip_defined)
+            note_expr(use, e->unary_at.operand);
+        return;
     case EXPR_UNARY: note_expr(use, e->unary.operand); return;
     case EXPR_BINARY: note_expr(use, e->binary.lhs); note_expr(use, e->binary.rhs); return;
     case EXPR_ASSIGN: note_expr(use, e->assign.lhs); note_expr(use, e->assign.rhs); return;
@@ -390,7 +394,7 @@ static void note_stmt(struct target_use *use, struct stmt *st)
 
 int sema_target_names(struct stmt *body, struct expr *condition, const char ***names)
 {
-    struct target_use use = {0};
+    struct target_use use = {.skip_defined = 1};
     note_stmt(&use, body);
     note_expr(&use, condition);
     *names = use.names;
