@@ -29,6 +29,8 @@ static void fold_expr(struct folding *f, struct expr *e)
     switch (e->kind) {
     case EXPR_DEFINED: {
         int defined = f->defined(f->context, e->unary_at.operand);
+        if (defined < 0)
+            return;   /* decided where it is lowered (resolve.c) */
         struct expr value = {.kind = EXPR_INT, .span = e->span, .int_value = defined, .type = TYPE_LONG};
         replace_expr(e, &value);
         return;

@@ -124,7 +124,8 @@ struct expr *sema_string_expr(struct sema *s, struct span span, const char *text
 struct expr *sema_concat_expr(struct sema *s, struct span span, struct expr *lhs, struct expr *rhs);
 
 /* fold_defined.c: @defined(x) in a probe's body and condition replaced by
- * defined(context, x) (0 or 1), and the branches that rules out dropped. */
+ * defined(context, x) (0 or 1; -1 leaves it to resolve.c), and the branches
+ * that rules out dropped. */
 typedef int (*defined_fn)(void *context, struct expr *operand);
 void sema_fold_defined(struct stmt *body, struct expr *condition, defined_fn defined, void *context);
 

@@ -186,18 +186,20 @@ struct resolve_state {
     struct expr *condition;
 };
 
-/* @defined($name): a field of the record or an argument of the tracepoint
- * (a member path after an argument is checked where it is lowered). */
+/* @defined($name): a field of the record or an argument of the tracepoint,
+ * per match; what needs a lowering to decide (a member path after an
+ * argument, a kernel @cast) is left to resolve (-1), which tries it. */
 static int tracepoint_defines(void *context, struct expr *operand)
 {
     struct resolve_state *st = context;
     if (operand->kind == EXPR_VAR)
         return 0;
     if (operand->kind != EXPR_TARGET || operand->target.name[0] == '$')
-        return 1;
+        return -1;
     const char *name = operand->target.name;
-    return (tracepoint_field(st->probe->tp_format, name) && !operand->target.components) ||
-           tracepoint_has_argument(st->s, st->probe->tp_name, name);
+    if (tracepoint_has_argument(st->s, st->probe->tp_name, name))
+        return operand->target.components ? -1 : 1;
+    return tracepoint_field(st->probe->tp_format, name) && !operand->target.components;
 }
 
 /* A probe reads the tracepoint's arguments (and runs as a raw tracepoint)
