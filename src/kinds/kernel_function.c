@@ -214,6 +214,10 @@ static int list_kernel_functions(FILE *out, struct arena *arena, const char *poi
         count++;
     }
     btf__free(btf);
+    if (count == 0) {   /* as -l of a process function that matches nothing */
+        fprintf(stderr, "semantic error: while resolving probe point: no match for kernel function \"%s\"\n", pattern);
+        return 1;
+    }
     return 0;
 }
 

@@ -1,0 +1,1 @@
+@TAP@ -l 'kernel.function("nosuch_fn_xyz")'
