@@ -10,6 +10,7 @@ set -euo pipefail
 
 packages=(
   cmake make gcc g++ pkg-config bison flex   # g++: the C++ test programs (tests/programs/*.cpp)
+  rustc   # Debian's rustc (/usr/bin/rustc): the Rust test program (tests/programs/t_rust.rs)
   libbpf-dev llvm-19-dev libdw-dev libelf-dev
   libiberty-dev     # the C++ and Rust demangler (src/base/demangle.c)
   libcapstone-dev   # x86 decoding: which function entries move to their calls (sema/call_sites.c)
