@@ -14,22 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MARK_DIRFD 4242
+#include "cold_copy.h"
 
-static const char *cold_copy(const char *path)
-{
-    char name[] = "/tmp/t_cold_fifo.XXXXXX";
-    int fd = mkstemp(name);
-    size_t size = strlen(path) + 1;
-    if (fd < 0 || write(fd, path, size) != (ssize_t)size)
-        exit(2);
-    unlink(name);
-    const char *mapped = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);   /* never read here */
-    close(fd);
-    if (mapped == MAP_FAILED)
-        exit(2);
-    return mapped;
-}
+#define MARK_DIRFD 4242
 
 static const char *fifo_path;
 static pid_t reader_tid;

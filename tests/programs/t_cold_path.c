@@ -15,22 +15,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define MARK_DIRFD 4242
+#include "cold_copy.h"
 
-static const char *cold_copy(const char *path)
-{
-    char name[] = "/tmp/t_cold_path.XXXXXX";
-    int fd = mkstemp(name);
-    size_t size = strlen(path) + 1;
-    if (fd < 0 || write(fd, path, size) != (ssize_t)size)
-        exit(2);
-    unlink(name);
-    const char *mapped = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);   /* never read here */
-    close(fd);
-    if (mapped == MAP_FAILED)
-        exit(2);
-    return mapped;
-}
+#define MARK_DIRFD 4242
 
 /* A path that does not exist is one of the cases: no status to return. */
 static void open_marked(const char *path)
