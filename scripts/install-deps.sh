@@ -20,6 +20,7 @@ packages=(
   valgrind   # tests/valgrind.sh, run by tests/sanitize.sh
   gdb util-linux   # stack_cfi_*: gdb's backtrace is the reference; setarch (util-linux) turns ASLR off
   python3.11   # stack_cfi_python traces Debian's own python3 (no frame pointers)
+  git xz-utils   # bench/safety-workloads.sh: git with zlib probed, xz with liblzma probed
   systemtap-sdt-dev   # sys/sdt.h for the USDT test programs
   dwz debuginfod   # golden/debuginfo_*: a dwz supplementary file, a real local debuginfod server
   libc6-dbg   # libc's separate debug info: -l/-L and $vars of libc functions (bench/RESULTS.md counts)
