@@ -459,12 +459,35 @@ void cg_stack_finish(struct codegen *cg, LLVMBasicBlockRef capture, LLVMValueRef
     LLVMBuildBr(cg->builder, after);
 }
 
-/* uaddr() outside a process probe: the innermost user frame, 0 without one. */
+/* The pc the current thread entered the kernel with (its pt_regs), 0 for a
+ * kernel thread. */
+static LLVMValueRef user_entry_pc(struct codegen *cg)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMBasicBlockRef user = cg_block(cg, "user_pc"), done = cg_block(cg, "user_pc_done");
+    LLVMValueRef has_mm = LLVMBuildICmp(b, LLVMIntNE, cg_current_mm(cg), cg_const(cg, 0), "");
+    LLVMBasicBlockRef before = LLVMGetInsertBlock(b);
+    LLVMBuildCondBr(b, has_mm, user, done);
+    cg_position(cg, user);
+    LLVMValueRef task = cg_helper(cg, BPF_FUNC_get_current_task_btf, cg->ptr, NULL, 0);
+    LLVMValueRef regs = LLVMBuildPtrToInt(b, cg_helper(cg, BPF_FUNC_task_pt_regs, cg->ptr, &task, 1), cg->i64, "");
+    LLVMValueRef pc = cg_read_kernel(cg, regs, 128, 8);
+    LLVMBasicBlockRef read = LLVMGetInsertBlock(b);
+    LLVMBuildBr(b, done);
+    cg_position(cg, done);
+    LLVMValueRef phi = LLVMBuildPhi(b, cg->i64, "");
+    LLVMValueRef values[2] = {cg_const(cg, 0), pc};
+    LLVMBasicBlockRef blocks[2] = {before, read};
+    LLVMAddIncoming(phi, values, blocks, 2);
+    return phi;
+}
+
+/* uaddr() outside a process probe: the innermost user frame, 0 without one.
+ * Only the pc: a timer.profile handler asking for uaddr() must not pay for
+ * (nor spend its one bpf_find_vma on) a whole stack walk. */
 LLVMValueRef cg_stack_user_pc(struct codegen *cg)
 {
-    need(cg, STACK_USER);
-    LLVMValueRef has = LLVMBuildICmp(cg->builder, LLVMIntNE, load_area(cg, AREA_USER_COUNT), cg_const(cg, 0), "");
-    return LLVMBuildSelect(cg->builder, has, load_area(cg, AREA_USER_IPS), cg_const(cg, 0), "");
+    return user_entry_pc(cg);
 }
 
 struct stack_record {
