@@ -383,7 +383,9 @@ static LLVMValueRef user_string(struct codegen *cg, struct expr *call, int id)
         LLVMValueRef result = read_user_string(cg, slot, address, limit, is_kernel_read(call));
         LLVMBasicBlockRef fault = cg_block(cg, "quoted_fault"), ok = cg_block(cg, "quoted_ok"),
                           done = cg_block(cg, "quoted_done");
-        LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntSLE, result, cg_const(cg, 0), ""), fault, ok);
+        /* a fault is negative; 0 is an empty string on older kernels (6.1
+         * and 6.12 leave the NUL out of strncpy_from_user_nofault's count) */
+        LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntSLT, result, cg_const(cg, 0), ""), fault, ok);
         cg_position(cg, fault);
         quoted_fault(cg, slot, address);
         LLVMBasicBlockRef fault_end = LLVMGetInsertBlock(cg->builder);
