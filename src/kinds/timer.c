@@ -72,16 +72,23 @@ static void describe(const struct probe *probe, struct program_probe *out)
     out->frequency = probe->frequency;
 }
 
-static int attach_timer(struct session *s, struct bpf_program *prog, int index, char *state)
+/* Both kinds count the cpu-clock: timer.* on CPU 0, timer.profile on every CPU. */
+static struct perf_event_attr cpu_clock(const struct program_probe *probe)
 {
-    (void)state;
-    const struct program_probe *probe = &s->program->probes[index];
     struct perf_event_attr attr = {
         .type = PERF_TYPE_SOFTWARE,
         .size = sizeof(attr),
         .config = PERF_COUNT_SW_CPU_CLOCK,
     };
     perf_event_sampling(&attr, probe->period_ns, probe->frequency);
+    return attr;
+}
+
+static int attach_timer(struct session *s, struct bpf_program *prog, int index, char *state)
+{
+    (void)state;
+    const struct program_probe *probe = &s->program->probes[index];
+    struct perf_event_attr attr = cpu_clock(probe);
     return attach_perf_event(s, prog, probe, &attr, 0);
 }
 
@@ -89,12 +96,7 @@ static int attach_profile(struct session *s, struct bpf_program *prog, int index
 {
     (void)state;
     const struct program_probe *probe = &s->program->probes[index];
-    struct perf_event_attr attr = {
-        .type = PERF_TYPE_SOFTWARE,
-        .size = sizeof(attr),
-        .config = PERF_COUNT_SW_CPU_CLOCK,
-    };
-    perf_event_sampling(&attr, probe->period_ns ? probe->period_ns : 10000000, probe->frequency);
+    struct perf_event_attr attr = cpu_clock(probe);
     return attach_every_cpu(s, prog, probe, &attr);
 }
 
