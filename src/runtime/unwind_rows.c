@@ -17,6 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/grow.h"
+
 #define DWARF_RBP 6
 #define DWARF_RSP 7
 #define DWARF_RA 16
@@ -32,16 +34,12 @@ struct builder {
 
 static void add_start(struct builder *b, uint64_t address)
 {
-    if (b->start_count == b->start_capacity) {
-        size_t capacity = b->start_capacity ? 2 * b->start_capacity : 1024;
-        uint64_t *grown = realloc(b->starts, capacity * sizeof(*grown));
-        if (!grown) {
-            b->failed = 1;
-            return;
-        }
-        b->starts = grown;
-        b->start_capacity = capacity;
+    uint64_t *starts = grow_for_one(b->starts, &b->start_capacity, b->start_count, sizeof(*starts), 1024);
+    if (!starts) {
+        b->failed = 1;
+        return;
     }
+    b->starts = starts;
     b->starts[b->start_count++] = address;
 }
 
@@ -71,16 +69,12 @@ static void add_row(struct builder *b, struct unwind_row row)
     }
     if (last && last->kind == row.kind && last->cfa == row.cfa && last->rbp == row.rbp)
         return;
-    if (b->count == b->capacity) {
-        size_t capacity = b->capacity ? 2 * b->capacity : 4096;
-        struct unwind_row *grown = realloc(b->rows, capacity * sizeof(*grown));
-        if (!grown) {
-            b->failed = 1;
-            return;
-        }
-        b->rows = grown;
-        b->capacity = capacity;
+    struct unwind_row *rows = grow_for_one(b->rows, &b->capacity, b->count, sizeof(*rows), 4096);
+    if (!rows) {
+        b->failed = 1;
+        return;
     }
+    b->rows = rows;
     b->rows[b->count++] = row;
 }
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "base/strbuf.h"
 #include "sema/builtins.h"
 #include "sema/target_internal.h"
@@ -84,7 +85,7 @@ static int add_inlined_parameters(struct variable_list *list, Dwarf_Die *functio
  * children read in one walk (libdw pays a few hundred instructions per DIE
  * step, and -L visits every function). */
 struct scope_entry { Dwarf_Die die; int tag, depth; };
-struct scope_entries { struct scope_entry *items; int count, capacity; };
+struct scope_entries { struct scope_entry *items; size_t count, capacity; };
 
 /* Adds scope's parameters and variables at `depth`; returns whether a
  * lexical block holds the pc, in *inner. */
@@ -100,10 +101,11 @@ static int read_scope(struct scope_entries *entries, Dwarf_Die *scope, int depth
             *inner = child;
             found = 1;
         } else if (tag == DW_TAG_formal_parameter || tag == DW_TAG_variable) {
-            if (entries->count == entries->capacity) {
-                entries->capacity = entries->capacity ? 2 * entries->capacity : 16;
-                entries->items = realloc(entries->items, sizeof(*entries->items) * (size_t)entries->capacity);
-            }
+            struct scope_entry *items = grow_for_one(entries->items, &entries->capacity, entries->count,
+                                                     sizeof(*items), 16);
+            if (!items)
+                break;   /* out of memory: the variables found so far */
+            entries->items = items;
             entries->items[entries->count++] = (struct scope_entry){child, tag, depth};
         }
     } while (dwarf_siblingof(&child, &child) == 0);
@@ -112,7 +114,7 @@ static int read_scope(struct scope_entries *entries, Dwarf_Die *scope, int depth
 
 static void add_entries(struct variable_list *list, const struct scope_entries *entries, int depth, int tag)
 {
-    for (int i = 0; i < entries->count; i++)
+    for (size_t i = 0; i < entries->count; i++)
         if (entries->items[i].depth == depth && entries->items[i].tag == tag)
             add_variable(list, &entries->items[i].die);
 }
