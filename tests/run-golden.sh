@@ -11,12 +11,23 @@ if (($# != 4)); then
 fi
 tap=$1 golden_dir=$2 case=$3 programs=$4
 timeout_secs=${GOLDEN_TIMEOUT:-30}
+self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 
-if [[ $(id -u) -ne 0 ]]; then
-  echo "golden tests load BPF programs and must run as root"
-  exit 1
-fi
 cd "$golden_dir" || exit 1
+# The cases listed in unprivileged.txt load no BPF (parse, sema and codegen errors, -p1..-p4,
+# listings): they run as the user nobody, also when the suite runs as root, so each run shows
+# that tap works there without root (where nobody cannot reach the tree, they run as root).
+# Without root the other cases are not run (exit 77). GOLDEN_ANY_USER=1 runs any case as
+# whoever runs it (to find the ones that belong in the list).
+as_nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/nonexistent)
+if [[ ${GOLDEN_ANY_USER:-0} != 1 ]] && grep -qxF -- "$case" unprivileged.txt; then
+  if [[ $(id -u) -eq 0 ]] && "${as_nobody[@]}" test -r "$self" -a -x "$tap" -a -x "$programs" -a -r unprivileged.txt; then
+    exec "${as_nobody[@]}" GOLDEN_ANY_USER=1 bash "$self" "$tap" "$PWD" "$case" "$programs"
+  fi
+elif [[ $(id -u) -ne 0 && ${GOLDEN_ANY_USER:-0} != 1 ]]; then
+  echo "golden/$case: not run: it loads BPF programs, which needs root (only unprivileged.txt's cases run as a user)"
+  exit 77
+fi
 
 # CASE.needs: kernel features the case needs, one a line (`fentry`, `kprobes`; `!fentry`: a kernel
 # without it). On a kernel that does not have them the case is not run: exit 77, which ctest reports
@@ -25,6 +36,7 @@ has_feature() { # FEATURE
   case $1 in
     fentry) "$tap" -p2 -e 'probe kernel.function("vfs_read") {}' >/dev/null 2>&1 ;;
     kprobes) [[ -e /sys/bus/event_source/devices/kprobe ]] ;;
+    unprivileged) "${as_nobody[@]}" test -x "$tap" -a -x "$programs" ;;   # nobody can reach the tree
     *) echo "golden/$case: unknown feature '$1' in $case.needs" >&2; exit 1 ;;
   esac
 }
