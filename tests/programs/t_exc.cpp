@@ -29,6 +29,14 @@ __attribute__((noinline)) long tail_caller(long n)
     return thrower(3 * n + 1);
 }
 
+// An indirect tail call at -O2 (jmp through the pointer): where it goes is
+// not known, so its .return cannot follow it (never called).
+long (*volatile through)(long) = thrower;
+__attribute__((noinline)) long tail_pointer(long n)
+{
+    return through(n + 1);
+}
+
 int main()
 {
     long sum = 0, caught = 0, tails = 0;
