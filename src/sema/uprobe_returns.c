@@ -117,6 +117,9 @@ static int frame_popped(struct dwarf_module *m, uint64_t pc)
  * extent (its symbol's), and its name for -v. */
 struct tail_member { uint64_t entry; const char *name; struct arena *arena; };
 
+/* What a switch's jump table looks like before its jump. */
+struct recent_insn { x86_insn id; x86_reg to; cs_x86_op from; };
+
 struct exits {
     struct arena *arena;
     struct dwarf_module *m;
@@ -125,7 +128,33 @@ struct exits {
     struct function_exits *out;
     struct tail_member members[TAIL_MEMBERS_MAX];
     int member_count;
+    struct recent_insn recent[2];        /* the last instruction, and the one before */
 };
+
+/* A switch's jump through its table, which stays in the function: `jmp
+ * [table + index*8]` (non-PIC), or GCC's PIC form `movsxd r, dword ptr
+ * [base + index*4]; add r, base; jmp r`. */
+static int is_table_jump(const struct exits *x, const cs_x86 *x86)
+{
+    const cs_x86_op *op = &x86->operands[0];
+    if (op->type == X86_OP_MEM)
+        return op->mem.base == X86_REG_INVALID && op->mem.index != X86_REG_INVALID && op->mem.scale == 8;
+    const struct recent_insn *add = &x->recent[0], *load = &x->recent[1];
+    return op->type == X86_OP_REG && add->id == X86_INS_ADD && add->to == op->reg && load->id == X86_INS_MOVSXD &&
+           load->to == op->reg && load->from.type == X86_OP_MEM && load->from.mem.index != X86_REG_INVALID &&
+           load->from.mem.scale == 4;
+}
+
+static void remember(struct exits *x, const cs_insn *insn)
+{
+    const cs_x86 *x86 = &insn->detail->x86;
+    x->recent[1] = x->recent[0];
+    x->recent[0] = (struct recent_insn){(x86_insn)insn->id, X86_REG_INVALID, {0}};
+    if (x86->op_count == 2 && x86->operands[0].type == X86_OP_REG) {
+        x->recent[0].to = x86->operands[0].reg;
+        x->recent[0].from = x86->operands[1];
+    }
+}
 
 static const char *add_tail_site(struct exits *x, uint64_t vaddr, int kind)
 {
@@ -176,6 +205,8 @@ static const char *classify(struct exits *x, csh capstone, const cs_insn *insn)
         return NULL;
     const cs_x86 *x86 = &insn->detail->x86;
     int direct = x86->op_count == 1 && x86->operands[0].type == X86_OP_IMM;
+    if (!direct && (x86->op_count != 1 || is_table_jump(x, x86)))
+        return NULL;
     int popped = frame_popped(x->m, insn->address);
     if (direct ? in_ranges(x->ranges, x->range_count, (uint64_t)x86->operands[0].imm) : !popped)
         return NULL;
@@ -198,11 +229,14 @@ static const char *decode_range(struct exits *x, csh capstone, cs_insn *insn, st
     }
     const uint8_t *code = bytes;
     uint64_t address = range.low;
+    memset(x->recent, 0, sizeof(x->recent));
     while (size && !why_not) {
         if (!cs_disasm_iter(capstone, &code, &size, &address, insn))
             why_not = arena_printf(x->arena, "its code at 0x%llx could not be decoded", (unsigned long long)address);
-        else
+        else {
             why_not = classify(x, capstone, insn);
+            remember(x, insn);
+        }
     }
     free(bytes);
     return why_not;
@@ -255,7 +289,7 @@ void uprobe_function_exits(struct arena *arena, struct dwarf_module *m, const st
                            struct function_exits *out)
 {
     struct code_range ranges[RANGES_MAX];
-    struct exits x = {arena, m, ranges, function_ranges(m, f, ranges), out, {{0}}, 0};
+    struct exits x = {.arena = arena, .m = m, .ranges = ranges, .range_count = function_ranges(m, f, ranges), .out = out};
     csh capstone;
     memset(out, 0, sizeof(*out));
     if (!x.range_count) {
