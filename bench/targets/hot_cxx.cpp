@@ -15,7 +15,8 @@ __attribute__((noipa)) int mix(int a, int b)
 	return a * 31 + b;
 }
 
-__attribute__((noipa)) int work(int a, int b)
+// extern "C": every tool names it work (bpftrace's uretprobe:T:work too)
+extern "C" __attribute__((noipa)) int work(int a, int b)
 {
 	return mix(a, b) & 0xff;
 }

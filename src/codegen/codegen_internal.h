@@ -307,8 +307,20 @@ LLVMValueRef cg_target_builtin(struct codegen *cg, struct expr *call, int builti
 /* pp() (which 0) or ppfunc() (1) of a program serving a group of probes:
  * picked by the attach cookie. */
 LLVMValueRef cg_group_string(struct codegen *cg, int which);
+/* A program beside a .return probe, probe_N_SUFFIX: its probe and, in state, its function. */
+struct probe *cg_side_program(struct codegen *cg, const struct probe *ret, const char *suffix, int sleepable,
+                              struct fn_state *state);
 /* The entry program that saves a .return probe's @entry values. */
 const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe *ret, const char **prog_name);
+/* The entry records of a .return probe ({pid_tgid, CFA} -> values, then
+ * a tail chain's state): its map, a key on the stack, the state's offset. */
+LLVMValueRef cg_entry_map(struct codegen *cg, const struct probe *probe);
+LLVMValueRef cg_entry_key(struct codegen *cg, LLVMValueRef cfa);
+uint32_t cg_entry_state_offset(struct codegen *cg, const struct probe *probe);
+enum { TAIL_STATE_IN_FUNCTION, TAIL_STATE_JUMPING, TAIL_STATE_IN_CHAIN };
+
+/* return_tail.c: the program at a .return probe's tail jumps and chain entries. */
+const struct probe *cg_define_tail_probe(struct codegen *cg, const struct probe *ret, const char **prog_name);
 
 /* tracepoint.c */
 LLVMValueRef cg_ctx_read(struct codegen *cg, struct expr *e);

@@ -37,6 +37,16 @@ static void describe_probe(struct codegen *cg, const struct probe *probe, const 
                           cg_cookie_is_vaddr(probe) ? probe->site_vaddrs[i] : probe->cookie);
 }
 
+/* A .return probe's tail program (return_tail.c), at its chain's tail jumps
+ * and member entries, each told apart by its cookie. */
+static void define_tail_probe(struct codegen *cg, const struct probe *ret)
+{
+    const char *name;
+    const struct probe *tail = cg_define_tail_probe(cg, ret, &name);
+    for (int i = 0; i < ret->tail_count; i++)
+        describe_probe_at(cg, tail, name, ret->tail_offsets[i], (uint64_t)ret->tail_kinds[i]);
+}
+
 /* -D TAP_DEBUG_REJECT=1: a call to a helper that does not exist, which the
  * verifier rejects, at the body's first statement, so tests can see how a
  * rejection is reported without finding a script the verifier refuses. */
@@ -167,7 +177,7 @@ void cg_define_probes(struct codegen *cg)
      * attachment of each deferring syscall-entry probe. */
     size_t capacity = (size_t)script->probe_count * 2 + 1;
     for (int i = 0; i < script->probe_count; i++)
-        capacity += (size_t)script->probes[i]->site_count;
+        capacity += (size_t)(script->probes[i]->site_count + script->probes[i]->tail_count);
     cg->program->probes = calloc(capacity, sizeof(*cg->program->probes));
     /* Exit attachments of deferring syscall-entry probes first: attached
      * before the entries, a thread's saved record always meets its exit;
@@ -195,10 +205,12 @@ void cg_define_probes(struct codegen *cg)
             continue;
         }
         define_probe(cg, script->probes[i]);
-        if (script->probes[i]->entry_count) {
+        if (script->probes[i]->entry_count || script->probes[i]->tail_count) {
             const char *name;
             const struct probe *entry = cg_define_entry_probe(cg, script->probes[i], &name);
             describe_probe(cg, entry, name);
         }
+        if (script->probes[i]->tail_count)
+            define_tail_probe(cg, script->probes[i]);
     }
 }

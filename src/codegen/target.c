@@ -82,7 +82,7 @@ void cg_target_probe_entry(struct codegen *cg, LLVMValueRef ctx)
     copy_word(cg, REGS_BIAS_WORD, LLVMBuildSub(cg->builder, ip, vaddr, "bias"));
     if (probe->group_count > 1)
         copy_word(cg, REGS_COOKIE_WORD, cg_helper(cg, BPF_FUNC_get_attach_cookie, cg->i64, args, 1));
-    if (probe->entry_count)
+    if (probe->entry_count || probe->tail_count)
         restore_snapshots(cg, probe);
 }
 
@@ -479,10 +479,22 @@ static uint32_t entry_value_offset(struct codegen *cg, const struct probe *probe
     return offset;
 }
 
+/* After the values, a probe with a tail chain keeps its record's state
+ * (TAIL_STATE_*, return_tail.c). */
+uint32_t cg_entry_state_offset(struct codegen *cg, const struct probe *probe)
+{
+    return entry_value_offset(cg, probe, probe->entry_count);
+}
+
+static uint32_t entry_record_size(struct codegen *cg, const struct probe *probe)
+{
+    return cg_entry_state_offset(cg, probe) + (probe->tail_count ? 8 : 0);
+}
+
 /* One LRU hash per .return probe: {pid_tgid, CFA} -> the values at the call.
  * The CFA (rsp + 8 at the first instruction) equals rsp after the return, so
  * each frame of a recursion has its own entry. */
-static LLVMValueRef entry_map(struct codegen *cg, const struct probe *probe)
+LLVMValueRef cg_entry_map(struct codegen *cg, const struct probe *probe)
 {
     char name[48];
     snprintf(name, sizeof(name), "tap_entry_%d", probe->index);
@@ -495,8 +507,7 @@ static LLVMValueRef entry_map(struct codegen *cg, const struct probe *probe)
     LLVMSetInitializer(map, LLVMConstNull(type));
     LLVMSetSection(map, ".maps");
     LLVMSetAlignment(map, 8);
-    uint64_t counts[4] = {BPF_MAP_TYPE_LRU_HASH, ENTRY_MAP_SIZE, 2,
-                          entry_value_offset(cg, probe, probe->entry_count) / 8};
+    uint64_t counts[4] = {BPF_MAP_TYPE_LRU_HASH, ENTRY_MAP_SIZE, 2, entry_record_size(cg, probe) / 8};
     LLVMMetadataRef di_members[4];
     static const char *names[4] = {"type", "max_entries", "key", "value"};
     for (int i = 0; i < 4; i++) {
@@ -518,7 +529,7 @@ static LLVMValueRef entry_map(struct codegen *cg, const struct probe *probe)
 }
 
 /* The key on the stack: {pid_tgid, the frame's CFA}. */
-static LLVMValueRef entry_key(struct codegen *cg, LLVMValueRef cfa)
+LLVMValueRef cg_entry_key(struct codegen *cg, LLVMValueRef cfa)
 {
     LLVMTypeRef key_type = LLVMArrayType2(cg->i64, 2);
     LLVMValueRef key = cg_entry_alloca(cg, key_type, "entry_key");
@@ -536,8 +547,11 @@ static LLVMValueRef entry_key(struct codegen *cg, LLVMValueRef cfa)
  * several times in one call. */
 static void restore_snapshots(struct codegen *cg, const struct probe *probe)
 {
-    LLVMValueRef map = entry_map(cg, probe);
-    LLVMValueRef key = entry_key(cg, cg_expr(cg, probe->entry_key));
+    LLVMValueRef map = cg_entry_map(cg, probe);
+    /* no @entry value: the key is the CFA at a ret, rsp + 8 */
+    LLVMValueRef cfa = probe->entry_key ? cg_expr(cg, probe->entry_key)
+                                        : LLVMBuildAdd(cg->builder, load_register(cg, pt_regs_offset[7]), cg_const(cg, 8), "");
+    LLVMValueRef key = cg_entry_key(cg, cfa);
     LLVMValueRef args[2] = {map, key};
     LLVMValueRef values = cg_helper(cg, BPF_FUNC_map_lookup_elem, cg->ptr, args, 2);
     LLVMBasicBlockRef missing = cg_block(cg, "no_entry"), found = cg_block(cg, "entry_found");
@@ -563,32 +577,45 @@ static void restore_snapshots(struct codegen *cg, const struct probe *probe)
     }
 }
 
-const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe *ret, const char **prog_name)
+/* A program beside a .return probe (its entry's, its tail jumps'): the
+ * probe's place and name, none of its sites, group or values; its function,
+ * probe_N_SUFFIX, in state. */
+struct probe *cg_side_program(struct codegen *cg, const struct probe *ret, const char *suffix, int sleepable,
+                              struct fn_state *state)
 {
-    struct probe *entry = ARENA_NEW(cg->arena, struct probe);
-    *entry = *ret;
-    entry->kind = PROBE_UPROBE;
-    entry->at_returns = 0;
-    entry->site_count = 0;
-    entry->offset = ret->entry_offset;
-    entry->vaddr = ret->entry_vaddr;
-    entry->group_leader = NULL;
-    entry->group = NULL;
-    entry->group_count = 0;
-    entry->cookie = 0;
-    entry->sleepable = ret->entry_sleepable;
-    entry->entry_values = NULL;
-    entry->entry_count = 0;
-    entry->condition = NULL;
-    entry->point = arena_printf(cg->arena, "%s (@entry)", ret->point);
-    char *name = arena_printf(cg->arena, "probe_%d_entry", ret->index);
-    *prog_name = name;
+    struct probe *side = ARENA_NEW(cg->arena, struct probe);
+    *side = *ret;
+    side->kind = PROBE_UPROBE;
+    side->at_returns = 0;
+    side->site_count = 0;
+    side->tail_count = 0;
+    side->group_leader = NULL;
+    side->group = NULL;
+    side->group_count = 0;
+    side->sleepable = sleepable;
+    side->entry_values = NULL;
+    side->entry_count = 0;
+    side->condition = NULL;
+    side->point = arena_printf(cg->arena, "%s (%s)", ret->point, suffix);
+    char *name = arena_printf(cg->arena, "probe_%d_%s", ret->index, suffix[0] == '@' ? suffix + 1 : suffix);
     LLVMTypeRef param = cg->ptr;
     const char *param_names[1] = {"ctx"};
     LLVMValueRef function = cg_new_function(cg, name, LLVMFunctionType(cg->i32, &param, 1, 0),
-                                            entry->sleepable ? "uprobe.s" : "uprobe", param_names, 0);
-    struct fn_state state = {.kind = FN_PROBE, .function = function, .probe = entry,
-                             .scope = LLVMGetSubprogram(function)};
+                                            sleepable ? "uprobe.s" : "uprobe", param_names, 0);
+    *state = (struct fn_state){.kind = FN_PROBE, .function = function, .probe = side,
+                               .scope = LLVMGetSubprogram(function)};
+    return side;
+}
+
+const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe *ret, const char **prog_name)
+{
+    struct fn_state state;
+    struct probe *entry = cg_side_program(cg, ret, "@entry", ret->entry_sleepable, &state);
+    entry->offset = ret->entry_offset;
+    entry->vaddr = ret->entry_vaddr;
+    entry->cookie = 0;
+    *prog_name = LLVMGetValueName(state.function);
+    LLVMValueRef function = state.function;
     struct fn_state *saved = cg->fn;
     cg->fn = &state;
     LLVMBasicBlockRef start = cg_block(cg, "entry"), run = cg_block(cg, "run"), done = cg_block(cg, "done");
@@ -600,7 +627,7 @@ const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe
     LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, state.scratch, ""), done, run);
     cg_position(cg, run);
     cg_target_probe_entry(cg, LLVMGetParam(function, 0));
-    uint32_t values = cg_alloc_scratch(cg, entry_value_offset(cg, ret, ret->entry_count));
+    uint32_t values = cg_alloc_scratch(cg, entry_record_size(cg, ret));
     for (int i = 0; i < ret->entry_count; i++) {
         LLVMValueRef to = cg_scratch_ptr(cg, values + entry_value_offset(cg, ret, i));
         if (ret->entry_values[i]->type == TYPE_STRING)
@@ -608,8 +635,12 @@ const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe
         else
             LLVMBuildStore(cg->builder, cg_expr(cg, ret->entry_values[i]), to);
     }
+    if (ret->tail_count)
+        LLVMBuildStore(cg->builder, cg_const(cg, TAIL_STATE_IN_FUNCTION),
+                       cg_scratch_ptr(cg, values + cg_entry_state_offset(cg, ret)));
     LLVMValueRef cfa = LLVMBuildAdd(cg->builder, load_register(cg, pt_regs_offset[7]), cg_const(cg, 8), "cfa");
-    LLVMValueRef args[4] = {entry_map(cg, ret), entry_key(cg, cfa), cg_scratch_ptr(cg, values), cg_const(cg, BPF_ANY)};
+    LLVMValueRef args[4] = {cg_entry_map(cg, ret), cg_entry_key(cg, cfa), cg_scratch_ptr(cg, values),
+                            cg_const(cg, BPF_ANY)};
     cg_helper(cg, BPF_FUNC_map_update_elem, cg->i64, args, 4);
     LLVMBuildBr(cg->builder, done);
     cg_position(cg, done);

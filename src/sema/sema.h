@@ -101,6 +101,12 @@ struct probe {
     uint64_t *site_offsets, *site_vaddrs;
     int site_count;
     int at_returns;
+    /* at_returns with direct tail jumps (uprobe_returns.h): where the tail
+     * program sits (file offsets), each site's cookie TAIL_SITE_JUMP or
+     * TAIL_SITE_ENTRY; the probe runs only where an entry's record is found. */
+    uint64_t *tail_offsets;
+    int *tail_kinds;
+    int tail_count;
     const char *placement;
     /* PROBE_UPROBE/URETPROBE: refusal says why the kernel refuses its
      * instruction (uprobe_insn.h), or NULL; a refused probe that did not

@@ -570,7 +570,7 @@ struct probe *uprobe_add_site(struct sema *s, struct stmt *body, struct probe_po
     probe->vaddr = site->pc;
     probe->offset = dwarf_module_file_offset(site->module, site->pc);
     sema_add_probe(s, probe);
-    if (!use.any)
+    if (!use.any && !(site->exits && site->exits->tail_count))   /* a tail chain's probe keys its own records */
         join_group(s, probe, leader);
     return probe;
 }

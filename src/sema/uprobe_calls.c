@@ -225,9 +225,9 @@ static void find_refusals(struct sema *s)
     for (int i = 0; i < s->script->probe_count; i++) {
         struct probe *probe = s->script->probes[i];
         struct uprobe_site *site = probe->site;
-        /* at rets: sema_place_return_probes checked them; the entry matters for @entry's program */
+        /* at rets: sema_place_return_probes checked them; the entry matters for the entry program */
         if ((probe->kind == PROBE_UPROBE || probe->kind == PROBE_URETPROBE) && site && !probe->refusal &&
-            (!probe->at_returns || probe->entry_count))
+            (!probe->at_returns || probe->entry_count || probe->tail_count))
             probe->refusal = uprobe_insn_refusal(s->arena, site->module, site->pc);
     }
 }

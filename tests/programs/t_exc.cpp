@@ -29,6 +29,30 @@ __attribute__((noinline)) long tail_caller(long n)
     return thrower(3 * n + 1);
 }
 
+// An indirect tail call at -O2 (jmp through the pointer): where it goes is
+// not known, so its .return cannot follow it (never called).
+long (*volatile through)(long) = thrower;
+__attribute__((noinline)) long tail_pointer(long n)
+{
+    return through(n + 1);
+}
+
+// A switch through a jump table at -O2 (an indirect jmp once its frameless
+// code has nothing to pop): it stays in the function (never called).
+__attribute__((noinline)) long switch_leaf(long n, long k)
+{
+    switch (k) {
+    case 0: return n * 3;
+    case 1: return n + 7;
+    case 2: return n ^ 5;
+    case 3: return n << 2;
+    case 4: return n / 3;
+    case 5: return n % 11;
+    case 6: return -n;
+    default: return n;
+    }
+}
+
 int main()
 {
     long sum = 0, caught = 0, tails = 0;
