@@ -171,6 +171,9 @@ static int on_record(void *ctx, void *data, size_t size)
     case RECORD_WARN:
         on_warning(s, data, size);
         return ++s->batch_records >= BATCH_RECORDS ? -EAGAIN : 0;
+    case RECORD_COMMAND:
+        session_command(s, header.id, data, size);
+        return ++s->batch_records >= BATCH_RECORDS ? -EAGAIN : 0;
     case RECORD_ABORT:
         s->end = SESSION_END_ABORT;
         return 0;
