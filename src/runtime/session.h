@@ -105,6 +105,10 @@ int session_flush(struct session *s);
 void session_command(struct session *s, uint32_t id, const void *data, size_t size);
 void session_reap_commands(struct session *s, int wait);
 int session_run_probes(struct session *s, enum probe_kind kind);
+int session_run_probes_on(struct session *s, enum probe_kind kind, const void *data, size_t size);
+/* input.c */
+int session_reads_input(const struct session *s);
+int session_read_input(struct session *s);
 void session_print_globals(struct session *s);
 void session_report_losses(struct session *s);
 /* uprobe_multi.c */
