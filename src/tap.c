@@ -81,6 +81,12 @@ static void usage(FILE *out)
           "  -u -w -W       keep unused code; no warnings; warnings are errors\n"
           "  -g             refused: guru mode (embedded C, kernel writes) has no BPF form\n"
           "  -q             refused: SystemTap's tapset coverage database does not exist here\n"
+          "  -d FILE, --ldd, --all-modules\n"
+          "                 accepted: symbols of the kernel, its modules and every mapped file\n"
+          "                 are always read when needed (a -d path must exist)\n"
+          "  --suppress-time-limits  MAXACTION at its largest (8388608 loop iterations)\n"
+          "  --runtime=bpf, --bpf    accepted: tap's only runtime\n"
+          "  --skip-badvars refused: an unreadable target variable is a compile error\n"
           "  --suppress-handler-errors\n"
           "                 a runtime error ends its handler only, unreported (counted at the end)\n"
           "  -l PP, -L PP   list matching probe points (-L with variables)\n"
@@ -184,6 +190,18 @@ static int parse_integer_option(const char *text, const char *what, long min, lo
     return 0;
 }
 
+/* -d FILE: SystemTap copies FILE's symbols into the module; tap reads the
+ * symbols of whatever a process maps, and of the kernel and its modules, when
+ * it needs them. A path that does not exist is still a mistake to report. */
+static int check_symbol_file(const char *name)
+{
+    if (strchr(name, '/') && access(name, R_OK) < 0) {
+        fprintf(stderr, "ERROR: -d %s: %s\n", name, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 #define GURU_REFUSED "-g (guru mode) is not available: tap compiles scripts to BPF programs, which " \
                      "cannot run embedded C (%{ %}) or write kernel memory"
 
@@ -196,7 +214,10 @@ static int parse_options(int argc, char **argv, struct options *opts)
         {"dump-functions", no_argument, 0, 'f'}, {"dump-probe-types", no_argument, 0, 't'},
         {"dump-probe-aliases", no_argument, 0, 'a'}, {"disable-cache", no_argument, 0, 'C'},
         {"no-call-sites", no_argument, 0, 'N'},
-        {"suppress-handler-errors", no_argument, 0, 'S'}, {0, 0, 0, 0},
+        {"suppress-handler-errors", no_argument, 0, 'S'},
+        {"all-modules", no_argument, 0, 'M'}, {"ldd", no_argument, 0, 'J'},
+        {"suppress-time-limits", no_argument, 0, 'U'}, {"skip-badvars", no_argument, 0, 'K'},
+        {"runtime", required_argument, 0, 'r'}, {"bpf", no_argument, 0, 'B'}, {0, 0, 0, 0},
     };
     opts->codegen = (struct codegen_options){.string_size = 512, .events_size = 8 << 20,
                                              .max_action = 1 << 20, .max_nesting = 6,
@@ -206,7 +227,7 @@ static int parse_options(int argc, char **argv, struct options *opts)
     int c;
     long number;
     opterr = 0;   /* one line of our own, not getopt's message and the whole usage */
-    while ((c = getopt_long(argc, argv, ":e:c:x:o:p:vT:G:D:I:s:uwWgql::L::Vh", long_options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":e:c:x:o:p:vT:G:D:I:d:s:uwWgql::L::Vh", long_options, NULL)) != -1) {
         switch (c) {
         case 'e': opts->script_text = optarg; break;
         case 'c': opts->runtime.target_command = optarg; break;
@@ -251,6 +272,23 @@ static int parse_options(int argc, char **argv, struct options *opts)
                             "no coverage database; -p2 shows what a script uses\n");
             return -1;
         case 'S': opts->codegen.suppress_handler_errors = 1; break;
+        case 'd': if (check_symbol_file(optarg) < 0) return -1; break;
+        case 'M': case 'J': case 'B':
+            /* symbols of the kernel, its modules and every file a traced
+             * process maps are read when needed (kallsyms, the mappings):
+             * there is nothing to add ahead of time */
+            break;
+        case 'U': opts->codegen.max_action = 1 << 23; break;
+        case 'K':
+            fprintf(stderr, "ERROR: --skip-badvars is not available: tap reports a target variable it "
+                            "cannot read at compile time (file:line:col) instead of reading 0 in its place\n");
+            return -1;
+        case 'r':
+            if (strcmp(optarg, "bpf") != 0) {
+                fprintf(stderr, "ERROR: --runtime=%s is not available: tap has one runtime, bpf\n", optarg);
+                return -1;
+            }
+            break;
         case 'l': case 'L':
             /* the probe point is an operand, like a script, so that
              * `-L -v PP` and `-L PP -v` both work; -LPP too */

@@ -214,7 +214,7 @@ void cg_exit(struct codegen *cg);
 /* context.c: `size` bytes of kernel memory at base + offset, zero-extended
  * (0 when unreadable). */
 LLVMValueRef cg_read_kernel(struct codegen *cg, LLVMValueRef base, long offset, int size);
-void cg_warn(struct codegen *cg, LLVMValueRef message);
+void cg_string_record(struct codegen *cg, enum record_kind kind, uint32_t id, LLVMValueRef text);
 void cg_abort(struct codegen *cg);
 
 /* arrays.c: arrays and statistics are BPF hash maps, one per global */

@@ -368,7 +368,13 @@ static LLVMValueRef builtin_call(struct codegen *cg, struct expr *e, const struc
         cg_position(cg, cg_block(cg, "after_error"));
         return cg_const(cg, 0);
     case BUILTIN_WARN:
-        cg_warn(cg, cg_expr(cg, e->call.args));
+        cg_string_record(cg, RECORD_WARN, 0, cg_expr(cg, e->call.args));
+        return cg_const(cg, 0);
+    case BUILTIN_SYSTEM:
+        cg_string_record(cg, RECORD_COMMAND, 0, cg_expr(cg, e->call.args));
+        return cg_const(cg, 0);
+    case BUILTIN_SWITCH_FILE:
+        cg_string_record(cg, RECORD_COMMAND, 1, NULL);
         return cg_const(cg, 0);
     case BUILTIN_ABORT:
         cg_abort(cg);

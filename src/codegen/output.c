@@ -377,17 +377,27 @@ void cg_exit(struct codegen *cg)
     LLVMBuildStore(cg->builder, cg_const(cg, 1), cg_state_field(cg, STATE_EXITING));
 }
 
-static void fill_warning(struct codegen *cg, LLVMValueRef record, void *data)
+struct string_record {
+    enum record_kind kind;
+    uint32_t id;
+    LLVMValueRef text;       /* NULL: none */
+};
+
+static void fill_string_record(struct codegen *cg, LLVMValueRef record, void *data)
 {
-    LLVMBuildStore(cg->builder, header_value(cg, RECORD_WARN, 0), record);
-    cg_string_copy(cg, record_at(cg, record, sizeof(struct record_header)), data);
+    const struct string_record *r = data;
+    LLVMBuildStore(cg->builder, header_value(cg, r->kind, r->id), record);
+    if (r->text)
+        cg_string_copy(cg, record_at(cg, record, sizeof(struct record_header)), r->text);
 }
 
-/* warn(msg): through tap_events, so it keeps its place among the output. */
-void cg_warn(struct codegen *cg, LLVMValueRef message)
+/* A record for the runtime to act on, through tap_events so that it keeps
+ * its place among the output: warn(msg), system(cmd), switch_file(). */
+void cg_string_record(struct codegen *cg, enum record_kind kind, uint32_t id, LLVMValueRef text)
 {
-    emit_record(cg, cg->events_map, sizeof(struct record_header) + cg->string_size, STATE_LOST_EVENTS,
-                fill_warning, message);
+    struct string_record r = {kind, id, text};
+    uint32_t size = sizeof(struct record_header) + (text ? cg->string_size : 0);
+    emit_record(cg, cg->events_map, size, STATE_LOST_EVENTS, fill_string_record, &r);
 }
 
 static void fill_abort(struct codegen *cg, LLVMValueRef record, void *data)

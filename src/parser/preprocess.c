@@ -725,6 +725,8 @@ static void pp_cook_probe_headers(struct pp *pp, const struct token_array *in, s
 static const char library_macros[] =
     "@define choose_defined(value_if_defined, alternate) %(\n"
     "    ( @defined(@value_if_defined) ? (@value_if_defined) : (@alternate) ) %)\n"
+    "@define cast_sizeof(type) %( ( & @cast(0, @type)[1] ) %)\n"
+    "@define cast_module_sizeof(module, type) %( ( & @cast(0, @type, @module)[1] ) %)\n"
     "@define prints(s) %(\n"
     "    printf(\"@count=%d @min=%d @max=%d @sum=%d @avg=%d\\n\",\n"
     "           @count(@s), @min(@s), @max(@s), @sum(@s), @avg(@s)) %)\n"

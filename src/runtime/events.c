@@ -171,6 +171,9 @@ static int on_record(void *ctx, void *data, size_t size)
     case RECORD_WARN:
         on_warning(s, data, size);
         return ++s->batch_records >= BATCH_RECORDS ? -EAGAIN : 0;
+    case RECORD_COMMAND:
+        session_command(s, header.id, data, size);
+        return ++s->batch_records >= BATCH_RECORDS ? -EAGAIN : 0;
     case RECORD_ABORT:
         s->end = SESSION_END_ABORT;
         return 0;
@@ -269,10 +272,20 @@ static int compare_probes(const void *a, const void *b, void *arg)
  * exit() or an error in a begin probe skips the remaining begin probes. */
 int session_run_probes(struct session *s, enum probe_kind kind)
 {
+    return session_run_probes_on(s, kind, NULL, 0);
+}
+
+/* The probes of a kind the runtime runs, with data (NULL: none) at the start
+ * of their context: procfs("__stdin").write gets its byte there. */
+int session_run_probes_on(struct session *s, enum probe_kind kind, const void *data, size_t size)
+{
     const struct program *p = s->program;
     int *order = malloc((p->probe_count ? p->probe_count : 1) * sizeof(int));
     int n = 0;
     char ctx[RAW_TP_CTX_SIZE] = { 0 };
+
+    if (data)
+        memcpy(ctx, data, size < sizeof(ctx) - 1 ? size : sizeof(ctx) - 1);
 
     if (!order)
         return -1;

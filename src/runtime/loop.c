@@ -15,7 +15,9 @@
 #include "runtime/mappings.h"
 #include "runtime/session.h"
 
-enum loop_source { SOURCE_EVENTS, SOURCE_CONTROL, SOURCE_SIGNAL, SOURCE_TARGET, SOURCE_TIMER, SOURCE_MAPPINGS };
+enum loop_source {
+    SOURCE_EVENTS, SOURCE_CONTROL, SOURCE_SIGNAL, SOURCE_TARGET, SOURCE_TIMER, SOURCE_MAPPINGS, SOURCE_INPUT
+};
 
 /* Blocked before the -c child is forked (it restores the mask before exec),
  * so Ctrl-C during load or begin is not lost: it ends the session after
@@ -78,6 +80,10 @@ static int handle(struct session *s, enum loop_source source)
         if (s->end == SESSION_RUNNING)
             s->end = SESSION_END_TIMEOUT;
         break;
+    case SOURCE_INPUT:
+        if (!session_read_input(s))
+            epoll_ctl(s->epoll_fd, EPOLL_CTL_DEL, STDIN_FILENO, NULL);   /* its end: nothing more */
+        break;
     case SOURCE_MAPPINGS:
         mappings_drain(s->mappings);
         session_refresh_symbol_maps(s);
@@ -108,6 +114,10 @@ int session_loop(struct session *s)
     /* drained before their rings fill; without this, only when a frame needs them */
     for (int i = 0; mappings_fd(s->mappings, i) >= 0; i++)
         watch(s, mappings_fd(s->mappings, i), SOURCE_MAPPINGS, 0);
+    /* a regular file (epoll refuses it) is read whole now */
+    if (session_reads_input(s) && watch(s, STDIN_FILENO, SOURCE_INPUT, 0) < 0 && errno == EPERM)
+        while (s->end == SESSION_RUNNING && session_read_input(s))
+            session_drain(s);
     /* Records may have arrived between attach and now. */
     int more = session_drain(s);
     session_flush(s);

@@ -42,6 +42,8 @@ enum record_kind {
                               * (id 1, the string s follows, string_size bytes) */
     RECORD_KSTACK = 8,       /* likewise for the kernel stack, without frames[]: print_backtrace()
                               * (id 0), print_stack(s) (id 1) */
+    RECORD_COMMAND = 9,      /* through tap_events, in its place among the output: system(cmd)
+                              * (id 0, cmd follows as warn's message does), switch_file() (id 1) */
 };
 
 #define RECORD_STACK_DEPTH 20    /* frames kept, SystemTap's MAXBACKTRACE */

@@ -91,6 +91,7 @@ static void session_free(struct session *s)
             format_free(&s->formats[i]);
         free(s->formats);
     }
+    free(s->commands);
     strbuf_free(&s->out);
     symbols_free(s->symbols);
     mappings_free(s->mappings);
@@ -167,6 +168,7 @@ int runtime_run(const struct program *program, const struct runtime_options *opt
         goto cleanup;
     }
     session_end(&s);
+    session_reap_commands(&s, 1);
     status = s.end == SESSION_END_ERROR || s.runtime_errors ? 1 : 0;
     if (session_finish_child(&s))
         status = 1;

@@ -79,6 +79,11 @@ struct session {
     int child_reaped;
     int target_pidfd;
 
+    /* commands.c */
+    pid_t *commands;         /* system() commands not reaped yet */
+    int command_count, command_cap;
+    int out_file_number;     /* switch_file(): -o FILE, then FILE.1, FILE.2 ... */
+
     /* loop.c */
     int epoll_fd, signal_fd, timer_fd;
     sigset_t saved_mask;
@@ -96,7 +101,14 @@ int session_open_events(struct session *s);
 int session_drain(struct session *s);
 void session_drain_all(struct session *s);
 int session_flush(struct session *s);
+/* commands.c */
+void session_command(struct session *s, uint32_t id, const void *data, size_t size);
+void session_reap_commands(struct session *s, int wait);
 int session_run_probes(struct session *s, enum probe_kind kind);
+int session_run_probes_on(struct session *s, enum probe_kind kind, const void *data, size_t size);
+/* input.c */
+int session_reads_input(const struct session *s);
+int session_read_input(struct session *s);
 void session_print_globals(struct session *s);
 void session_report_losses(struct session *s);
 /* uprobe_multi.c */

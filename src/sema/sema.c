@@ -78,16 +78,19 @@ static void resolve_bodies(struct sema *s)
     /* Probe bodies record their calls in a pseudo-function so reachability
      * starts from what probes call. */
     struct function_decl roots = {0};
-    for (int i = 0; i < script->probe_count; i++) {
-        struct probe *probe = script->probes[i];
-        if (i > 0 && script->probes[i - 1]->body == probe->body)
-            continue;
-        sema_resolve_probe_body(s, probe, &roots);
-    }
-    s->function = NULL;
-    for (int i = 0; i < script->function_count; i++)
-        if (!script->functions[i]->is_builtin_tapset)
-            sema_resolve_function(s, script->functions[i]);
+    int resolved = 0;
+    do {   /* a tapset file brought in by a call may have probes of its own */
+        for (; resolved < script->probe_count; resolved++) {
+            struct probe *probe = script->probes[resolved];
+            if (resolved > 0 && script->probes[resolved - 1]->body == probe->body)
+                continue;
+            sema_resolve_probe_body(s, probe, &roots);
+        }
+        s->function = NULL;
+        for (int i = 0; i < script->function_count; i++)
+            if (!script->functions[i]->is_builtin_tapset)
+                sema_resolve_function(s, script->functions[i]);
+    } while (sema_resolve_tapset_probes(s) > 0);
     for (int i = 0; i < roots.callee_count; i++)
         mark_reachable(roots.callees[i]);
     for (int i = 0; i < script->function_count; i++) {

@@ -43,6 +43,8 @@ const char *sema_similar_names(struct sema *s, const char *name, int functions);
 
 /* probes.c */
 void sema_resolve_probe(struct sema *s, struct decl *decl);
+/* tapset.c: the probes of the tapset files brought in so far; how many */
+int sema_resolve_tapset_probes(struct sema *s);
 /* `text` is the probe's pp(); NULL: the point as written. */
 struct probe *sema_new_probe(struct sema *s, struct probe_point *point, struct stmt *body,
                              struct frame_layout *frame, const char *text);

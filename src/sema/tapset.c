@@ -36,6 +36,8 @@ struct tapsets {
     struct alias_def *aliases;
     int alias_count, alias_capacity;
     int depth;                   /* alias expansion nesting */
+    struct decl **pending;       /* probes of files loaded, not resolved yet */
+    int pending_count;
 };
 
 static struct tapsets *tapsets_of(struct sema *s)
@@ -159,11 +161,29 @@ static void load_file(struct sema *s, struct tapset_file *file)
             diag_error(s->diags, d->span,
                        "embedded C (%%{ %%}) is not available: tap runs scripts as BPF programs, with no guru mode");
             break;
-        case DECL_PROBE:
+        case DECL_PROBE: {
+            /* its own probes (SystemTap's target_set.stp has some): resolved
+             * by sema_resolve_tapset_probes, outside the body being resolved */
+            struct tapsets *t = tapsets_of(s);
+            t->pending = arena_realloc(s->arena, t->pending, sizeof(*t->pending) * (size_t)t->pending_count,
+                                       sizeof(*t->pending) * (size_t)(t->pending_count + 1));
+            t->pending[t->pending_count++] = d;
+            break;
+        }
         case DECL_ALIAS:
             break;
         }
     }
+}
+
+int sema_resolve_tapset_probes(struct sema *s)
+{
+    struct tapsets *t = tapsets_of(s);
+    int resolved = 0;
+    while (resolved < t->pending_count)
+        sema_resolve_probe(s, t->pending[resolved++]);
+    t->pending_count = 0;
+    return resolved;
 }
 
 struct function_decl *sema_tapset_function(struct sema *s, const char *name)

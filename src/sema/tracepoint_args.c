@@ -367,8 +367,20 @@ int sema_lower_kernel_cast(struct sema *s, struct expr *e)
     if (e->cast.pretty)
         return place_error(s, e->span, "pretty printing of kernel @cast is not supported");
     struct kplace place = {.address = e->cast.address, .type_id = type_id};
-    const char *what = apply_components(s, btf, &place, e->cast.components,
-                                        arena_printf(s->arena, "@cast(..., \"%s\")", e->cast.type_name));
+    const char *what = arena_printf(s->arena, "@cast(..., \"%s\")", e->cast.type_name);
+    struct component *components = e->cast.components;
+    if (components && components->kind == COMPONENT_INDEX) {
+        /* @cast(p, "T")[i] is ((T *)p)[i], as in SystemTap: &@cast(0, "T")[1] is sizeof(T) */
+        if (!components->index || components->index->kind != EXPR_INT)
+            return place_error(s, components->span, arena_printf(s->arena, "%s: only constant indexes are "
+                                                                 "supported", what));
+        int64_t size = btf__resolve_size(btf, type_id);
+        place.address = add_offset(s, components->span, place.address,
+                                   components->index->int_value * (size > 0 ? size : 0));
+        what = arena_printf(s->arena, "%s[...]", what);
+        components = components->next;
+    }
+    what = apply_components(s, btf, &place, components, what);
     if (!what)
         return 0;
     if (e->cast.address_of && !place.address)

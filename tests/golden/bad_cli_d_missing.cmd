@@ -1,0 +1,1 @@
+@TAP@ -d /no/such/file -e 'probe begin { exit() }'

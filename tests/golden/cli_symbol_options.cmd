@@ -1,0 +1,1 @@
+@TAP@ -d kernel -d /bin/sh --ldd --all-modules --runtime=bpf --bpf -e 'probe begin { println("accepted"); exit() }'; echo "rc=$?"; @TAP@ --suppress-time-limits -e 'probe begin { for (i = 0; i < 2000000; i++) n++; println(n); exit() }'; echo "rc=$?"
