@@ -10,6 +10,7 @@
 #include <linux/bpf.h>
 
 #include "codegen/codegen_internal.h"
+#include "kinds/kinds.h"
 #include "sema/builtins.h"
 #include "sema/dwarf.h"
 
@@ -451,9 +452,9 @@ LLVMValueRef cg_target_builtin(struct codegen *cg, struct expr *call, int builti
     case BUILTIN_TAP_FORMAT:
         return tap_format(cg, call);
     case BUILTIN_PPFUNC: {
-        if (in_process_probe && probe->group_count > 1)
+        if (probe && probe->group_count > 1)
             return cg_group_string(cg, 1);
-        const char *name = in_process_probe && probe->function ? probe->function : "";
+        const char *name = probe && probe->function ? probe->function : "";
         return cg_string_literal(cg, name, (int)strlen(name));
     }
     }
@@ -555,7 +556,7 @@ static void restore_snapshots(struct codegen *cg, const struct probe *probe)
         LLVMValueRef value = LLVMBuildLoad2(cg->builder, cg->i64, at, "");
         LLVMBuildStore(cg->builder, value, cg_scratch_ptr(cg, regs_area(cg) + (uint32_t)(REGS_SNAPSHOT_WORD + i) * 8));
     }
-    if (probe->kind == PROBE_URETPROBE || probe->at_returns) {
+    if (probe->kind == PROBE_URETPROBE || probe->kind == PROBE_KRETPROBE || probe->at_returns) {
         LLVMValueRef del[2] = {map, key};
         cg_helper(cg, BPF_FUNC_map_delete_elem, cg->i64, del, 2);
     }
@@ -565,7 +566,7 @@ const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe
 {
     struct probe *entry = ARENA_NEW(cg->arena, struct probe);
     *entry = *ret;
-    entry->kind = PROBE_UPROBE;
+    entry->kind = ret->kind == PROBE_KRETPROBE ? PROBE_KPROBE : PROBE_UPROBE;
     entry->at_returns = 0;
     entry->site_count = 0;
     entry->offset = ret->entry_offset;
@@ -583,8 +584,10 @@ const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe
     *prog_name = name;
     LLVMTypeRef param = cg->ptr;
     const char *param_names[1] = {"ctx"};
-    LLVMValueRef function = cg_new_function(cg, name, LLVMFunctionType(cg->i32, &param, 1, 0),
-                                            entry->sleepable ? "uprobe.s" : "uprobe", param_names, 0);
+    const char *section = entry->kind == PROBE_KPROBE ? probe_kind_ops(PROBE_KPROBE)->section(cg->arena, entry)
+                          : entry->sleepable ? "uprobe.s" : "uprobe";
+    LLVMValueRef function = cg_new_function(cg, name, LLVMFunctionType(cg->i32, &param, 1, 0), section,
+                                            param_names, 0);
     struct fn_state state = {.kind = FN_PROBE, .function = function, .probe = entry,
                              .scope = LLVMGetSubprogram(function)};
     struct fn_state *saved = cg->fn;
