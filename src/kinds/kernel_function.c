@@ -9,13 +9,16 @@
  * (fexit has no entry program), or everywhere with TAP_KERNEL_PROBES=kprobe.
  * Functions the kernel will not trace are refused by name: not in
  * available_filter_functions (notrace, inlined), or on the kprobe
- * blacklist. kernel.statement and module(...) are refused, as is everything
- * on a kernel with neither fentry nor kprobes (sema/kernel_functions.c says
- * why, from checks). */
+ * blacklist. module("m").function(...) is the same on a loaded module's
+ * functions, typed from its BTF (/sys/kernel/btf/m). kernel.statement is
+ * refused, as is everything on a kernel with neither fentry nor kprobes
+ * (sema/kernel_functions.c says why, from checks). */
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -27,13 +30,20 @@
 #include "sema/btf_types.h"
 #include "sema/sema_internal.h"
 
-/* kernel.function("PATTERN")[.call|.return]; 0 for any other form. */
-static int read_point(const struct probe_point *point, const char **pattern, int *is_return,
-                      const char **suffix_text)
+/* kernel.function("PATTERN") or module("NAME").function("PATTERN"), then
+ * .call or .return; 0 for any other form. *module: NULL for the kernel. */
+static int read_point(const struct probe_point *point, const char **module, const char **pattern,
+                      int *is_return, const char **suffix_text)
 {
-    const struct probe_component *f = point->components->next;
-    if (strcmp(point->components->name, "kernel") != 0 || point->components->arg_kind != PROBE_ARG_NONE ||
-        !f || strcmp(f->name, "function") != 0 || f->arg_kind != PROBE_ARG_STRING)
+    const struct probe_component *head = point->components, *f = head->next;
+    if (strcmp(head->name, "kernel") == 0 && head->arg_kind == PROBE_ARG_NONE)
+        *module = NULL;
+    else if (strcmp(head->name, "module") == 0 && head->arg_kind == PROBE_ARG_STRING &&
+             !strpbrk(head->arg_string, "*?[/"))
+        *module = head->arg_string;
+    else
+        return 0;
+    if (!f || strcmp(f->name, "function") != 0 || f->arg_kind != PROBE_ARG_STRING)
         return 0;
     const struct probe_component *suffix = f->next;
     if (suffix && (suffix->next || suffix->arg_kind != PROBE_ARG_NONE ||
@@ -48,6 +58,13 @@ static int read_point(const struct probe_point *point, const char **pattern, int
 static int refuse(struct sema *s, struct probe_point *point, const char *why)
 {
     return sema_point_error(s, point, point->components->span, "%s", why);
+}
+
+static int module_loaded(const char *module)
+{
+    char path[300];
+    snprintf(path, sizeof(path), "/sys/module/%s", module);
+    return access(path, F_OK) == 0;
 }
 
 static void note_entry(struct expr *e, void *data)
@@ -78,27 +95,37 @@ static int on_kprobe(const struct kernel_support *support, const struct btf_type
 
 static int resolve_kernel_function(struct sema *s, struct probe_point *point, struct probe *probe)
 {
+    const char *text = sema_point_text(s, point);
+    const char *module, *pattern, *suffix;
+    int is_return;
+    if (!read_point(point, &module, &pattern, &is_return, &suffix))
+        return refuse(s, point, arena_printf(s->arena, "probe point %s: tap probes kernel functions as "
+                                             "kernel.function(\"NAME\") or module(\"MODULE\").function(\"NAME\"), "
+                                             "then .call or .return", text));
+    struct btf *btf = sema_probe_btf(s, module);
+    if (module && !btf)
+        return refuse(s, point, arena_printf(s->arena, module_loaded(module)
+                                             ? "probe point %s: module %s has no BTF (no /sys/kernel/btf/%s): "
+                                               "tap types its functions from BTF"
+                                             : "probe point %s: module %s is not loaded (no /sys/module/%s)",
+                                             text, module, module));
     struct kernel_support support;
     const char *offered = sema_kernel_function_support(s, &support);
-    const char *text = sema_point_text(s, point);
     if (!support.fentry && !support.kprobes)
         return refuse(s, point, arena_printf(s->arena, "probe point %s needs kprobes or BPF trampolines (fentry): "
                                              "this kernel %s", text, offered));
     if (support.kprobes_forced && !support.kprobes)
         return refuse(s, point, arena_printf(s->arena, "probe point %s: TAP_KERNEL_PROBES=kprobe, but this kernel %s",
                                              text, offered));
-    const char *pattern, *suffix;
-    int is_return;
-    if (!read_point(point, &pattern, &is_return, &suffix))
-        return refuse(s, point, arena_printf(s->arena, "probe point %s: tap probes kernel functions as "
-                                             "kernel.function(\"NAME\")[.call|.return] only", text));
-    struct btf *btf = sema_kernel_btf(s);
+    /* a module's BTF continues vmlinux's: its own functions come after */
+    int first_id = module ? (int)btf__type_cnt(sema_kernel_btf(s)) : 1;
+    probe->kernel_module = module;
     struct kernel_lists lists = kernel_read_lists(s->arena);
     int wildcard = strpbrk(pattern, "*?[") != NULL, count = 0;
     int entry_on_return = is_return && reads_entry(probe);
     const char *refusal = NULL;
     struct probe *leader = NULL;
-    for (int id = 1; btf && id < (int)btf__type_cnt(btf); id++) {
+    for (int id = first_id; btf && id < (int)btf__type_cnt(btf); id++) {
         const struct btf_type *t = btf__type_by_id(btf, id);
         const char *name = btf_is_func(t) ? btf__name_by_offset(btf, t->name_off) : NULL;
         if (!name || fnmatch(pattern, name, 0) != 0)
@@ -108,7 +135,8 @@ static int resolve_kernel_function(struct sema *s, struct probe_point *point, st
             refusal = arena_printf(s->arena, "kernel function %s cannot be probed: %s", name, why);
             continue;   /* a wildcard leaves it out */
         }
-        const char *pp = arena_printf(s->arena, "kernel.function(\"%s\")%s", name, suffix);
+        const char *pp = module ? arena_printf(s->arena, "module(\"%s\").function(\"%s\")%s", module, name, suffix)
+                                : arena_printf(s->arena, "kernel.function(\"%s\")%s", name, suffix);
         struct probe *match;
         if (on_kprobe(&support, btf__type_by_id(btf, t->type), entry_on_return)) {
             match = kprobe_add_function(s, probe, name, id, is_return, pp, wildcard ? &leader : NULL,
@@ -126,22 +154,18 @@ static int resolve_kernel_function(struct sema *s, struct probe_point *point, st
     if (!count && refusal && !wildcard)
         return refuse(s, point, refusal);
     if (!count)
-        return refuse(s, point, arena_printf(s->arena, "while resolving probe point: %s matched no kernel function%s",
-                                             text, btf ? "" : " (the kernel's BTF cannot be read)"));
+        return refuse(s, point, arena_printf(s->arena, "while resolving probe point: %s matched no %s function%s",
+                                             text, module ? "module" : "kernel",
+                                             btf ? "" : " (the kernel's BTF cannot be read)"));
     return count;
-}
-
-static const struct btf_type *prototype(struct sema *s, const struct probe *probe)
-{
-    struct btf *btf = sema_kernel_btf(s);
-    const struct btf_type *func = btf ? btf__type_by_id(btf, probe->kernel_btf_id) : NULL;
-    return func ? btf__type_by_id(btf, func->type) : NULL;
 }
 
 static int lower_target(struct sema *s, struct expr *e)
 {
-    const struct btf_type *proto = prototype(s, s->probe);
-    int lowered = proto ? sema_lower_btf_argument(s, proto, s->probe->kind == PROBE_FEXIT, e, NULL) : -1;
+    struct btf *btf = sema_probe_btf(s, s->probe->kernel_module);
+    const struct btf_type *func = btf ? btf__type_by_id(btf, (unsigned)s->probe->kernel_btf_id) : NULL;
+    const struct btf_type *proto = func ? btf__type_by_id(btf, func->type) : NULL;
+    int lowered = proto ? sema_lower_btf_argument(s, btf, proto, s->probe->kind == PROBE_FEXIT, e, NULL) : -1;
     if (lowered < 0)
         diag_error(s->diags, e->span, "$%s is not an argument of kernel function %s%s", e->target.name,
                    s->probe->function, s->probe->kind == PROBE_FEXIT ? "" : " ($return is known in .return)");

@@ -205,7 +205,7 @@ static struct expr *read_argument(struct sema *s, struct expr *e, int index, int
 
 static int lower_target(struct sema *s, struct expr *e)
 {
-    struct btf *btf = s->probe->kernel_btf_id ? sema_kernel_btf(s) : NULL;
+    struct btf *btf = s->probe->kernel_btf_id ? sema_probe_btf(s, s->probe->kernel_module) : NULL;
     const struct btf_type *func = btf ? btf__type_by_id(btf, (unsigned)s->probe->kernel_btf_id) : NULL;
     const struct btf_type *proto = func ? btf__type_by_id(btf, func->type) : NULL;
     int is_return = s->probe->kind == PROBE_KRETPROBE && !s->at_call;
@@ -215,7 +215,7 @@ static int lower_target(struct sema *s, struct expr *e)
                    is_return ? ", returnval() the return value" : "");
         return 0;
     }
-    int lowered = sema_lower_btf_argument(s, proto, is_return, e, read_argument);
+    int lowered = sema_lower_btf_argument(s, btf, proto, is_return, e, read_argument);
     if (lowered < 0)
         diag_error(s->diags, e->span, "$%s is not an argument of kernel function %s%s", e->target.name,
                    s->probe->function, is_return ? "" : " ($return is known in .return)");

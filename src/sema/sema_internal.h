@@ -27,6 +27,8 @@ struct sema {
     struct tapsets *tapsets;         /* tapset.c: files, aliases; NULL until needed */
     struct btf *kernel_btf;          /* tracepoint_args.c: vmlinux BTF, loaded on first use */
     int kernel_btf_failed;
+    struct btf *module_btf;          /* sema_probe_btf: the last module's */
+    const char *module_btf_name;
     int at_call;                     /* kinds/kprobe.c: lowering an @entry operand of a kretprobe */
 };
 
@@ -108,8 +110,8 @@ int tracepoint_lower_argument(struct sema *s, struct probe *probe, struct expr *
  * index vlen) as a long of size bytes, or NULL after reporting why not;
  * NULL: the context is the arguments as u64s (fentry, fexit). */
 typedef struct expr *(*btf_argument_reader)(struct sema *s, struct expr *e, int index, int size, int is_signed);
-int sema_lower_btf_argument(struct sema *s, const struct btf_type *proto, int is_return, struct expr *e,
-                            btf_argument_reader read);
+int sema_lower_btf_argument(struct sema *s, struct btf *btf, const struct btf_type *proto, int is_return,
+                            struct expr *e, btf_argument_reader read);
 /* "$preempt, $prev, ..." ("" without BTF or prototype) */
 const char *tracepoint_argument_names(struct sema *s, const char *tracepoint);
 int tracepoint_has_argument(struct sema *s, const char *tracepoint, const char *name);
@@ -118,6 +120,8 @@ int tracepoint_has_argument(struct sema *s, const char *tracepoint, const char *
 int sema_is_kernel_cast(const struct expr *e);
 int sema_lower_kernel_cast(struct sema *s, struct expr *e);
 struct btf *sema_kernel_btf(struct sema *s);   /* vmlinux BTF, loaded on first use; NULL: none */
+/* A kernel module's BTF (split on vmlinux's), or vmlinux's when module is NULL; NULL: none. */
+struct btf *sema_probe_btf(struct sema *s, const char *module);
 void sema_release_kernel_btf(struct sema *s);
 /* kernel_functions.c: what this kernel offers to probe its functions, from
  * checks ("has no kprobes (...) and refuses fentry programs (...)"), and

@@ -34,8 +34,25 @@ struct btf *sema_kernel_btf(struct sema *s)
 
 void sema_release_kernel_btf(struct sema *s)
 {
+    btf__free(s->module_btf);
+    s->module_btf = NULL;
     btf__free(s->kernel_btf);
     s->kernel_btf = NULL;
+}
+
+/* One module's BTF is kept: the probes of a script are lowered one after
+ * the other, and mostly name one module. */
+struct btf *sema_probe_btf(struct sema *s, const char *module)
+{
+    struct btf *vmlinux = sema_kernel_btf(s);
+    if (!module || !vmlinux)
+        return vmlinux;
+    if (s->module_btf && strcmp(s->module_btf_name, module) == 0)
+        return s->module_btf;
+    btf__free(s->module_btf);
+    s->module_btf = btf__load_module_btf(module, vmlinux);
+    s->module_btf_name = arena_strdup(s->arena, module);
+    return s->module_btf;
 }
 
 /* Strips typedefs and qualifiers. */
@@ -292,10 +309,9 @@ int tracepoint_lower_argument(struct sema *s, struct probe *probe, struct expr *
 
 /* $name, or $return (the word after the arguments), of a function whose
  * arguments are the context's u64s (fentry, fexit). */
-int sema_lower_btf_argument(struct sema *s, const struct btf_type *proto, int is_return, struct expr *e,
-                            btf_argument_reader read)
+int sema_lower_btf_argument(struct sema *s, struct btf *btf, const struct btf_type *proto, int is_return,
+                            struct expr *e, btf_argument_reader read)
 {
-    struct btf *btf = sema_kernel_btf(s);
     int type_id = (int)proto->type, index = btf_vlen(proto);
     if (!is_return || strcmp(e->target.name, "return") != 0)
         index = find_argument_from(btf, proto, 0, e->target.name, &type_id);
