@@ -43,15 +43,9 @@ static int read_point(const struct probe_point *point, const char **module, cons
         *module = head->arg_string;
     else
         return 0;
-    if (!f || strcmp(f->name, "function") != 0 || f->arg_kind != PROBE_ARG_STRING)
+    if (!kernel_function_components(f, pattern, is_return))
         return 0;
-    const struct probe_component *suffix = f->next;
-    if (suffix && (suffix->next || suffix->arg_kind != PROBE_ARG_NONE ||
-                   (strcmp(suffix->name, "call") != 0 && strcmp(suffix->name, "return") != 0)))
-        return 0;
-    *pattern = f->arg_string;
-    *is_return = suffix && strcmp(suffix->name, "return") == 0;
-    *suffix_text = suffix ? (*is_return ? ".return" : ".call") : "";
+    *suffix_text = f->next ? (*is_return ? ".return" : ".call") : "";
     return 1;
 }
 

@@ -50,24 +50,6 @@ static int reads_targets(const struct probe *probe)
     return reads;
 }
 
-static void join_group(struct sema *s, struct probe *probe, struct probe **leader)
-{
-    struct probe *l = *leader;
-    if (!l || l->kind != probe->kind) {
-        *leader = probe;
-        return;
-    }
-    int n = l->group_count;
-    if (n == 0 || (n >= 64 && (n & (n - 1)) == 0))
-        l->group = arena_realloc(s->arena, l->group, sizeof(*l->group) * (size_t)n,
-                                 sizeof(*l->group) * (size_t)(n ? 2 * n : 64));
-    if (l->group_count == 0)
-        l->group[l->group_count++] = l;
-    probe->cookie = (uint64_t)l->group_count;
-    l->group[l->group_count++] = probe;
-    probe->group_leader = l;
-}
-
 struct probe *kprobe_add_function(struct sema *s, const struct probe *model, const char *name, int btf_id,
                                   int is_return, const char *point, struct probe **leader, int multi)
 {
@@ -77,8 +59,12 @@ struct probe *kprobe_add_function(struct sema *s, const struct probe *model, con
     probe->kernel_btf_id = btf_id;
     probe->point = point;
     probe->kprobe_multi = multi;
-    if (leader && !reads_targets(probe))
-        join_group(s, probe, leader);
+    if (leader && !reads_targets(probe)) {
+        if (*leader && (*leader)->kind == probe->kind)
+            sema_join_group(s, *leader, probe);
+        else
+            *leader = probe;
+    }
     return probe;
 }
 
@@ -87,22 +73,6 @@ struct probe *kprobe_add_function(struct sema *s, const struct probe *model, con
 static int refuse(struct sema *s, struct probe_point *point, const char *why)
 {
     return sema_point_error(s, point, point->components->span, "%s", why);
-}
-
-/* kprobe.function("PATTERN")[.call|.return]; 0 for any other form. */
-static int read_point(const struct probe_point *point, const char **pattern, int *is_return)
-{
-    const struct probe_component *f = point->components->next;
-    if (point->components->arg_kind != PROBE_ARG_NONE || !f || strcmp(f->name, "function") != 0 ||
-        f->arg_kind != PROBE_ARG_STRING)
-        return 0;
-    const struct probe_component *suffix = f->next;
-    if (suffix && (suffix->next || suffix->arg_kind != PROBE_ARG_NONE ||
-                   (strcmp(suffix->name, "call") != 0 && strcmp(suffix->name, "return") != 0)))
-        return 0;
-    *pattern = f->arg_string;
-    *is_return = suffix && strcmp(suffix->name, "return") == 0;
-    return 1;
 }
 
 /* Matches the kernel's traceable functions (or, where that list cannot be
@@ -116,7 +86,8 @@ static int resolve_kprobe(struct sema *s, struct probe_point *point, struct prob
         return refuse(s, point, arena_printf(s->arena, "probe point %s needs kprobes: this kernel %s", text, offered));
     const char *pattern;
     int is_return;
-    if (!read_point(point, &pattern, &is_return))
+    if (point->components->arg_kind != PROBE_ARG_NONE ||
+        !kernel_function_components(point->components->next, &pattern, &is_return))
         return refuse(s, point, arena_printf(s->arena, "probe point %s: tap probes kprobes as "
                                              "kprobe.function(\"NAME\")[.call|.return] only", text));
     struct kernel_lists lists = kernel_read_lists(s->arena);
@@ -240,14 +211,7 @@ static int lower_entry(struct sema *s, struct expr *e)
     int reg = add_snapshot(s, operand);
     if (reg < 0)
         return too_many_entry_values(s, e->span) != NULL;
-    struct expr *next = e->next;
-    struct span span = e->span;
-    memset(e, 0, sizeof(*e));
-    e->kind = EXPR_REGISTER;
-    e->reg.number = reg;
-    e->type = TYPE_UNKNOWN;   /* the operand's, once inferred (types.c) */
-    e->next = next;
-    e->span = span;
+    sema_become_snapshot(e, reg);
     return 1;
 }
 

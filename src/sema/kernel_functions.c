@@ -137,3 +137,16 @@ const char *kernel_untraceable(const struct kernel_lists *lists, const char *nam
         return "the kernel does not trace it (notrace or inlined: not in " TRACEABLE_LIST ")";
     return NULL;
 }
+
+int kernel_function_components(const struct probe_component *f, const char **pattern, int *is_return)
+{
+    if (!f || strcmp(f->name, "function") != 0 || f->arg_kind != PROBE_ARG_STRING)
+        return 0;
+    const struct probe_component *suffix = f->next;
+    if (suffix && (suffix->next || suffix->arg_kind != PROBE_ARG_NONE ||
+                   (strcmp(suffix->name, "call") != 0 && strcmp(suffix->name, "return") != 0)))
+        return 0;
+    *pattern = f->arg_string;
+    *is_return = suffix && strcmp(suffix->name, "return") == 0;
+    return 1;
+}

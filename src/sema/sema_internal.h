@@ -57,6 +57,8 @@ int sema_resolve_point(struct sema *s, struct probe_point *point, struct stmt *b
 /* Adds `model`'s twin with its own copy of the body, condition and frame:
  * for probes whose bodies are lowered per probe (tracepoint fields). */
 struct probe *sema_add_probe_copy(struct sema *s, const struct probe *model);
+/* Adds probe to leader's group (sema.h: one program, told apart by cookie). */
+void sema_join_group(struct sema *s, struct probe *leader, struct probe *probe);
 const char *sema_point_text(struct sema *s, const struct probe_point *point);
 
 /* tapset.c */
@@ -96,6 +98,9 @@ const char *sema_perf_event_name(int is_hardware, int i);
 
 /* tracepoint.c */
 int sema_resolve_tracepoint(struct sema *s, struct probe_point *point, struct probe *probe);
+/* target.c: e becomes pseudo register reg (an @entry value), typed as its
+ * operand once inferred. */
+void sema_become_snapshot(struct expr *e, int reg);
 /* Rewrites $field, $$vars ... in place; 1 when the result needs resolving. */
 int sema_lower_tracepoint_target(struct sema *s, struct expr *e);
 /* uprobe.c: the $names a body and condition read ($$ forms, $return and
@@ -131,6 +136,9 @@ struct kernel_support {
     int kprobe_multi;                /* kprobe_multi links (fprobe) */
 };
 const char *sema_kernel_function_support(struct sema *s, struct kernel_support *support);
+/* f and what follows it: .function("PATTERN") then .call or .return, or
+ * nothing; 0 for any other form. */
+int kernel_function_components(const struct probe_component *f, const char **pattern, int *is_return);
 /* The kernel's lists of functions (names sorted; NULL: unreadable, then
  * not checked): those ftrace can trace, and the kprobe blacklist. */
 struct kernel_names {
