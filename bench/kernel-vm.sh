@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # kernel-vm.sh: kernel function probes in a Debian kernel under QEMU (tests/vm/run-in-vm.sh), tap
 # side by side with bpftrace in one run (rows interleaved rep by rep, order rotated):
-#   per-hit cost of a probe on one kernel function (__x64_sys_getppid, called in a loop), fentry
+#   per-hit cost of a probe on one kernel function (vfs_read, a 1-byte read(2) in a loop), fentry
 #   against kprobe, for tap and bpftrace; and the time to attach to every vfs_* function and exit,
 #   tap's kernel.function("vfs_*") (fentry, and kprobes: TAP_KERNEL_PROBES=kprobe) against
 #   bpftrace's fentry:vfs_* and kprobe:vfs_*, each beside the same tool attaching nothing.
@@ -15,11 +15,11 @@ tap=$(realpath "${TAP:-$top/build/tap}")
 reps=${REPS:-7} n=${N:-200000}
 build=$here/build/kernel
 mkdir -p "$build"
-gcc -O2 -o "$build/syscall-loop" "$here/kernel/syscall-loop.c"
+gcc -O2 -o "$build/read-loop" "$here/kernel/read-loop.c"
 out=${OUT:-$build/results-$(date +%Y%m%d-%H%M%S)}
 rm -rf "$out" && mkdir -p "$out"
 VM_OUT=$out VM_TIMEOUT=${VM_TIMEOUT:-2400} bash "$top/tests/vm/run-in-vm.sh" \
-  bash "$here/kernel/guest.sh" "$tap" "$build/syscall-loop" "$out" "$reps" "$n"
+  bash "$here/kernel/guest.sh" "$tap" "$build/read-loop" "$out" "$reps" "$n"
 # KIND UNIT BASE: one line per row: median, min-max, ratio to BASE's median
 table() {
   local kind=$1 unit=$2 base=$3

@@ -226,6 +226,9 @@ static void catalogue(struct arena *arena, catalogue_line add, void *lines)
     add(lines, "kernel.function(string)");
     add(lines, "kernel.function(string).call");
     add(lines, "kernel.function(string).return");
+    add(lines, "module(string).function(string)");
+    add(lines, "module(string).function(string).call");
+    add(lines, "module(string).function(string).return");
 }
 
 static const char *section(struct arena *arena, const struct probe *probe)
