@@ -34,7 +34,7 @@ fi
 # as skipped (SKIP_RETURN_CODE) and tests/vm/goldens.sh as not run, never as passed.
 has_feature() { # FEATURE
   case $1 in
-    fentry) "$tap" -p2 -e 'probe kernel.function("vfs_read") {}' >/dev/null 2>&1 ;;
+    fentry) "$tap" -p2 -e 'probe kernel.function("vfs_read") {}' 2>/dev/null | grep -q '/\* fentry \*/' ;;
     kprobes) [[ -e /sys/bus/event_source/devices/kprobe ]] ;;
     unprivileged) "${as_nobody[@]}" test -x "$tap" -a -x "$programs" ;;   # nobody can reach the tree
     *) echo "golden/$case: unknown feature '$1' in $case.needs" >&2; exit 1 ;;

@@ -127,7 +127,7 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
     if (cg->has_try)
         LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, SCRATCH_TRY_DEPTH));
     cg_setup_frame(cg, probe->frame);
-    if (kind->flags & KIND_USER_PROCESS)
+    if (kind->flags & (KIND_USER_PROCESS | KIND_PT_REGS))
         cg_target_probe_entry(cg, LLVMGetParam(function, 0));
     if (defer.at_exit)
         cg_defer_record(cg, probe, &defer);

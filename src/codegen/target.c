@@ -10,6 +10,7 @@
 #include <linux/bpf.h>
 
 #include "codegen/codegen_internal.h"
+#include "kinds/kinds.h"
 #include "sema/builtins.h"
 #include "sema/dwarf.h"
 
@@ -453,9 +454,9 @@ LLVMValueRef cg_target_builtin(struct codegen *cg, struct expr *call, int builti
     case BUILTIN_TAP_FORMAT:
         return tap_format(cg, call);
     case BUILTIN_PPFUNC: {
-        if (in_process_probe && probe->group_count > 1)
+        if (probe && probe->group_count > 1)
             return cg_group_string(cg, 1);
-        const char *name = in_process_probe && probe->function ? probe->function : "";
+        const char *name = probe && probe->function ? probe->function : "";
         return cg_string_literal(cg, name, (int)strlen(name));
     }
     }
@@ -571,7 +572,7 @@ static void restore_snapshots(struct codegen *cg, const struct probe *probe)
         LLVMValueRef value = LLVMBuildLoad2(cg->builder, cg->i64, at, "");
         LLVMBuildStore(cg->builder, value, cg_scratch_ptr(cg, regs_area(cg) + (uint32_t)(REGS_SNAPSHOT_WORD + i) * 8));
     }
-    if (probe->kind == PROBE_URETPROBE || probe->at_returns) {
+    if (probe->kind == PROBE_URETPROBE || probe->kind == PROBE_KRETPROBE || probe->at_returns) {
         LLVMValueRef del[2] = {map, key};
         cg_helper(cg, BPF_FUNC_map_delete_elem, cg->i64, del, 2);
     }
@@ -585,7 +586,7 @@ struct probe *cg_side_program(struct codegen *cg, const struct probe *ret, const
 {
     struct probe *side = ARENA_NEW(cg->arena, struct probe);
     *side = *ret;
-    side->kind = PROBE_UPROBE;
+    side->kind = ret->kind == PROBE_KRETPROBE ? PROBE_KPROBE : PROBE_UPROBE;
     side->at_returns = 0;
     side->site_count = 0;
     side->tail_count = 0;
@@ -600,8 +601,10 @@ struct probe *cg_side_program(struct codegen *cg, const struct probe *ret, const
     char *name = arena_printf(cg->arena, "probe_%d_%s", ret->index, suffix[0] == '@' ? suffix + 1 : suffix);
     LLVMTypeRef param = cg->ptr;
     const char *param_names[1] = {"ctx"};
-    LLVMValueRef function = cg_new_function(cg, name, LLVMFunctionType(cg->i32, &param, 1, 0),
-                                            sleepable ? "uprobe.s" : "uprobe", param_names, 0);
+    const char *section = side->kind == PROBE_KPROBE ? probe_kind_ops(PROBE_KPROBE)->section(cg->arena, side)
+                          : sleepable ? "uprobe.s" : "uprobe";
+    LLVMValueRef function = cg_new_function(cg, name, LLVMFunctionType(cg->i32, &param, 1, 0), section,
+                                            param_names, 0);
     *state = (struct fn_state){.kind = FN_PROBE, .function = function, .probe = side,
                                .scope = LLVMGetSubprogram(function)};
     return side;

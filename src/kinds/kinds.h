@@ -28,6 +28,7 @@ enum probe_kind_flag {
     KIND_USER_PROCESS = 1 << 2,  /* fires in user processes: -c/-x filter, pt_regs copied (codegen/target.c) */
     KIND_FREQUENT = 1 << 3,      /* may fire at any rate: the events ring gets the large default */
     KIND_UPROBE_MULTI = 1 << 4,  /* attached as uprobe_multi links where the kernel has them */
+    KIND_PT_REGS = 1 << 5,       /* the context is struct pt_regs: copied as a process probe's */
 };
 
 /* Sema: the resolver adds the probes the point matches (sema_add_probe,
@@ -62,6 +63,9 @@ struct probe_kind_ops {
     /* a $target of the probe's own body (resolve.c): 1 when it was
      * rewritten (then resolved again); NULL: sema/target.c's lowering */
     int (*lower_target)(struct sema *s, struct expr *e);
+    /* @entry(...) in the probe's own body: 1 when rewritten (then resolved
+     * again), 0 after an error; NULL: sema/target.c's */
+    int (*lower_entry)(struct sema *s, struct expr *e);
     /* codegen: the program's ELF section, and the kind's fields of the
      * program_probe the runtime gets (kind, prog_name, point, cookie,
      * may_skip are filled before) */

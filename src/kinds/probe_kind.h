@@ -20,7 +20,9 @@
     X(PROBE_RAW_TRACEPOINT, raw_tracepoint_kind) /* raw tracepoint tp_name: arguments as context */ \
     X(PROBE_NEVER, never_kind)           /* checked as any probe, dropped before codegen */  \
     X(PROBE_FENTRY, fentry_kind)         /* kernel.function(...).call: BPF trampoline, tp_name */ \
-    X(PROBE_FEXIT, fexit_kind)           /* kernel.function(...).return: likewise */              \
+    X(PROBE_FEXIT, fexit_kind)           /* kernel.function(...).return: likewise */      \
+    X(PROBE_KPROBE, kprobe_kind)         /* kprobe (or kprobe_multi) on tp_name */           \
+    X(PROBE_KRETPROBE, kretprobe_kind)   /* kretprobe (or kretprobe_multi) on tp_name */     \
     X(PROBE_INPUT, input_kind)           /* raw_tp program run for each byte of tap's stdin */
 
 #define PROBE_KIND_ENUMERATOR(kind, ops) kind,

@@ -1,9 +1,12 @@
-/* What this kernel offers to probe its own functions, for the refusal of
- * kernel.function and friends (probes.c): every part of the reason is a
- * check made here, never assumed. kprobes: the perf event source libbpf
- * attaches them through. BPF trampolines: an fentry program on
- * bpf_fentry_test1 (the function the kernel keeps for testing them) loads. */
+/* What this kernel offers to probe its own functions, for kernel.function
+ * and kprobe.function (kinds/kernel_function.c, kinds/kprobe.c): every part
+ * of a refusal is a check made here, never assumed. kprobes: the perf event
+ * source libbpf attaches them through. BPF trampolines: an fentry program
+ * on bpf_fentry_test1 (the function the kernel keeps for testing them)
+ * loads. And the functions it will not trace, by name. */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -33,15 +36,117 @@ static int fentry_refusal(struct sema *s)
     return 0;
 }
 
-const char *sema_kernel_function_support(struct sema *s, int *usable)
+/* Whether the kernel makes kprobe_multi links (fprobe: 6.1 as Debian builds
+ * it has none), asked as libbpf does: a link on a function that does not
+ * exist fails with ENOENT where they exist, EOPNOTSUPP where not. */
+static int has_kprobe_multi(void)
+{
+    struct bpf_insn insns[2] = {
+        {.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0},
+        {.code = BPF_JMP | BPF_EXIT},
+    };
+    LIBBPF_OPTS(bpf_prog_load_opts, load, .expected_attach_type = BPF_TRACE_KPROBE_MULTI);
+    int prog = bpf_prog_load(BPF_PROG_TYPE_KPROBE, NULL, "GPL", insns, 2, &load);
+    if (prog < 0)
+        return 0;
+    const char *names[1] = {"tap_no_such_kernel_function"};
+    LIBBPF_OPTS(bpf_link_create_opts, opts, .kprobe_multi.syms = names, .kprobe_multi.cnt = 1);
+    int link = bpf_link_create(prog, 0, BPF_TRACE_KPROBE_MULTI, &opts);
+    int err = errno;
+    if (link >= 0)
+        close(link);
+    close(prog);
+    return link < 0 && err == ENOENT;
+}
+
+const char *sema_kernel_function_support(struct sema *s, struct kernel_support *support)
 {
     int kprobes = access(KPROBE_SOURCE, F_OK) == 0;
     int refusal = fentry_refusal(s);
-    *usable = !refusal;   /* tap attaches kernel functions with fentry/fexit */
+    const char *forced = getenv("TAP_KERNEL_PROBES");
+    support->fentry = !refusal;
+    support->kprobes = kprobes;
+    support->kprobes_forced = forced && strcmp(forced, "kprobe") == 0;
+    support->kprobe_multi = kprobes && has_kprobe_multi();
     const char *kprobe_part = kprobes ? "has kprobes" : "has no kprobes (no " KPROBE_SOURCE ")";
     if (!refusal)
         return arena_printf(s->arena, "%s and loads fentry programs", kprobe_part);
     if (refusal == ENOENT)
         return arena_printf(s->arena, "%s and no BTF for fentry programs", kprobe_part);
     return arena_printf(s->arena, "%s and refuses fentry programs (%s)", kprobe_part, strerror(refusal));
+}
+
+/* --- functions the kernel will not trace ---------------------------------- */
+
+#define TRACEABLE_LIST "/sys/kernel/tracing/available_filter_functions"
+#define KPROBE_BLACKLIST "/sys/kernel/debug/kprobes/blacklist"
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The words at `column` of a kernel list file, sorted; names NULL when it
+ * cannot be read. */
+static struct kernel_names read_names(struct arena *arena, const char *path, int column)
+{
+    struct kernel_names set = {0};
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return set;
+    size_t capacity = 0;
+    char line[512];
+    while (fgets(line, sizeof(line), f)) {
+        char *word = strtok(line, " \t\n");
+        for (int i = 0; i < column && word; i++)
+            word = strtok(NULL, " \t\n");
+        if (!word)
+            continue;
+        if (set.count == capacity) {
+            size_t grown = capacity ? capacity * 2 : 4096;
+            set.names = arena_realloc(arena, set.names, capacity * sizeof(char *), grown * sizeof(char *));
+            capacity = grown;
+        }
+        set.names[set.count++] = arena_strdup(arena, word);
+    }
+    fclose(f);
+    qsort(set.names, set.count, sizeof(char *), compare_names);
+    if (!set.names)
+        set.names = ARENA_ARRAY(arena, char *, 1);   /* read, but empty */
+    return set;
+}
+
+int kernel_names_has(const struct kernel_names *set, const char *name)
+{
+    return bsearch(&name, set->names, set->count, sizeof(char *), compare_names) != NULL;
+}
+
+struct kernel_lists kernel_read_lists(struct arena *arena)
+{
+    struct kernel_lists lists;
+    lists.traceable = read_names(arena, TRACEABLE_LIST, 0);
+    lists.blacklist = read_names(arena, KPROBE_BLACKLIST, 1);   /* "0xADDR-0xADDR\tname" */
+    return lists;
+}
+
+const char *kernel_untraceable(const struct kernel_lists *lists, const char *name)
+{
+    if (lists->blacklist.names && kernel_names_has(&lists->blacklist, name))
+        return "it is on the kprobe blacklist (" KPROBE_BLACKLIST ")";
+    if (lists->traceable.names && !kernel_names_has(&lists->traceable, name))
+        return "the kernel does not trace it (notrace or inlined: not in " TRACEABLE_LIST ")";
+    return NULL;
+}
+
+int kernel_function_components(const struct probe_component *f, const char **pattern, int *is_return)
+{
+    if (!f || strcmp(f->name, "function") != 0 || f->arg_kind != PROBE_ARG_STRING)
+        return 0;
+    const struct probe_component *suffix = f->next;
+    if (suffix && (suffix->next || suffix->arg_kind != PROBE_ARG_NONE ||
+                   (strcmp(suffix->name, "call") != 0 && strcmp(suffix->name, "return") != 0)))
+        return 0;
+    *pattern = f->arg_string;
+    *is_return = suffix && strcmp(suffix->name, "return") == 0;
+    return 1;
 }

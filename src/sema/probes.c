@@ -87,6 +87,20 @@ struct probe *sema_add_probe_copy(struct sema *s, const struct probe *model)
     return probe;
 }
 
+void sema_join_group(struct sema *s, struct probe *leader, struct probe *probe)
+{
+    /* Capacity: 64, then doubled at each power of two (20k sites must not copy 20k/64 times). */
+    int n = leader->group_count;
+    if (n == 0 || (n >= 64 && (n & (n - 1)) == 0))
+        leader->group = arena_realloc(s->arena, leader->group, sizeof(*leader->group) * (size_t)n,
+                                      sizeof(*leader->group) * (size_t)(n ? 2 * n : 64));
+    if (leader->group_count == 0)
+        leader->group[leader->group_count++] = leader;
+    probe->cookie = (uint64_t)leader->group_count;
+    leader->group[leader->group_count++] = probe;
+    probe->group_leader = leader;
+}
+
 /* The kind whose head the point's leading components match resolves it;
  * any other point is a tapset alias. */
 int sema_resolve_point(struct sema *s, struct probe_point *point, struct stmt *body,

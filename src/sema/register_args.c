@@ -75,12 +75,15 @@ static const struct register_arg_function *find(const char *name)
 static int in_context(struct sema *s, struct expr *e, int needs_return)
 {
     int in_probe = s->function && !s->function->decl;
-    if (!in_probe || !s->probe || !s->probe->site) {
-        diag_error(s->diags, e->span, "%s is only available in process probes%s", e->call.name,
+    int on_kprobe = s->probe && (s->probe->kind == PROBE_KPROBE || s->probe->kind == PROBE_KRETPROBE);
+    if (!in_probe || !s->probe || (!s->probe->site && !on_kprobe)) {
+        diag_error(s->diags, e->span, "%s is only available in process probes and kprobes%s", e->call.name,
                    in_probe ? "" : " (not in functions)");
         return 0;
     }
-    if (needs_return && !((struct uprobe_site *)s->probe->site)->is_return) {
+    int is_return = on_kprobe ? s->probe->kind == PROBE_KRETPROBE && !s->at_call
+                              : ((struct uprobe_site *)s->probe->site)->is_return;
+    if (needs_return && !is_return) {
         diag_error(s->diags, e->span, "%s is only available in .return probes", e->call.name);
         return 0;
     }
@@ -120,6 +123,12 @@ int sema_lower_register_arg(struct sema *s, struct expr *e)
     int reg = called_register(s, f, e);
     if (reg < 0 || !in_context(s, e, f->returned))
         return 1;
+    if (s->probe->kind == PROBE_KRETPROBE && !s->at_call && !f->returned && !f->by_name) {
+        /* the argument registers are the callee's scratch by then */
+        diag_error(s->diags, e->span, "%s in a .return probe would read the register at the return: "
+                   "@entry(%s(...)) reads it at the call", f->name, f->name);
+        return 1;
+    }
     struct expr *value = register_value(s, e->span, reg, f->size, f->is_signed);
     struct expr *next = e->next;
     *e = *value;

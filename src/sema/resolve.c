@@ -267,6 +267,12 @@ static void resolve_value(struct sema *s, struct expr *e, int value_used)
     case EXPR_TARGET:
         /* A kind may lower its own targets: tracepoint fields become reads
          * of the probe's record (tracepoint.c). */
+        if (e->kind == EXPR_ENTRY && s->probe && s->frame == s->probe->frame &&
+            probe_kind_ops(s->probe->kind)->lower_entry) {
+            if (probe_kind_ops(s->probe->kind)->lower_entry(s, e))
+                resolve_value(s, e, value_used);
+            return;
+        }
         if (e->kind == EXPR_TARGET && s->probe && s->frame == s->probe->frame &&
             probe_kind_ops(s->probe->kind)->lower_target) {
             if (probe_kind_ops(s->probe->kind)->lower_target(s, e) && e->kind != EXPR_TARGET)

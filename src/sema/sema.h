@@ -91,7 +91,9 @@ struct probe {
     uint64_t vaddr;              /* PROBE_UPROBE/URETPROBE: file address of the probed pc */
     uint64_t ref_ctr_offset;     /* PROBE_UPROBE at an SDT mark: file offset of its semaphore, or 0 */
     const char *function;        /* PROBE_UPROBE/URETPROBE, PROBE_FENTRY/FEXIT: ppfunc() */
-    int kernel_btf_id;           /* PROBE_FENTRY/FEXIT: the function's BTF FUNC in vmlinux */
+    int kernel_btf_id;           /* PROBE_FENTRY/FEXIT, PROBE_KPROBE/KRETPROBE: the function's BTF FUNC in vmlinux */
+    int kprobe_multi;            /* PROBE_KPROBE/KRETPROBE group: attached as one kprobe_multi link */
+    const char *kernel_module;   /* PROBE_FENTRY/FEXIT, PROBE_KPROBE/KRETPROBE in module(...): its name (BTF, attach) */
     struct uprobe_site *site;    /* PROBE_UPROBE/URETPROBE: where it sits (sema/uprobe.h) */
     /* PROBE_UPROBE at a function whose first instruction is single-stepped:
      * the calls it sits on instead (uprobe_calls.c), or none. A .return

@@ -27,6 +27,9 @@ struct sema {
     struct tapsets *tapsets;         /* tapset.c: files, aliases; NULL until needed */
     struct btf *kernel_btf;          /* tracepoint_args.c: vmlinux BTF, loaded on first use */
     int kernel_btf_failed;
+    struct btf *module_btf;          /* sema_probe_btf: the last module's */
+    const char *module_btf_name;
+    int at_call;                     /* kinds/kprobe.c: lowering an @entry operand of a kretprobe */
 };
 
 /* scope.c */
@@ -56,6 +59,8 @@ int sema_resolve_point(struct sema *s, struct probe_point *point, struct stmt *b
 /* Adds `model`'s twin with its own copy of the body, condition and frame:
  * for probes whose bodies are lowered per probe (tracepoint fields). */
 struct probe *sema_add_probe_copy(struct sema *s, const struct probe *model);
+/* Adds probe to leader's group (sema.h: one program, told apart by cookie). */
+void sema_join_group(struct sema *s, struct probe *leader, struct probe *probe);
 const char *sema_point_text(struct sema *s, const struct probe_point *point);
 
 /* tapset.c */
@@ -95,6 +100,9 @@ const char *sema_perf_event_name(int is_hardware, int i);
 
 /* tracepoint.c */
 int sema_resolve_tracepoint(struct sema *s, struct probe_point *point, struct probe *probe);
+/* target.c: e becomes pseudo register reg (an @entry value), typed as its
+ * operand once inferred. */
+void sema_become_snapshot(struct expr *e, int reg);
 /* Rewrites $field, $$vars ... in place; 1 when the result needs resolving. */
 int sema_lower_tracepoint_target(struct sema *s, struct expr *e);
 /* uprobe.c: the $names a body and condition read ($$ forms, $return and
@@ -105,8 +113,12 @@ int sema_target_names(struct stmt *body, struct expr *condition, const char ***n
  * an error, -1 when the tracepoint has no such argument. */
 int tracepoint_lower_argument(struct sema *s, struct probe *probe, struct expr *e);
 /* The same for a kernel function's $argument (or $return when is_return),
- * from its BTF FUNC_PROTO; the context is its arguments as u64s (fentry). */
-int sema_lower_btf_argument(struct sema *s, const struct btf_type *proto, int is_return, struct expr *e);
+ * from its BTF FUNC_PROTO. read gives argument `index` (the return value at
+ * index vlen) as a long of size bytes, or NULL after reporting why not;
+ * NULL: the context is the arguments as u64s (fentry, fexit). */
+typedef struct expr *(*btf_argument_reader)(struct sema *s, struct expr *e, int index, int size, int is_signed);
+int sema_lower_btf_argument(struct sema *s, struct btf *btf, const struct btf_type *proto, int is_return,
+                            struct expr *e, btf_argument_reader read);
 /* "$preempt, $prev, ..." ("" without BTF or prototype) */
 const char *tracepoint_argument_names(struct sema *s, const char *tracepoint);
 int tracepoint_has_argument(struct sema *s, const char *tracepoint, const char *name);
@@ -115,11 +127,33 @@ int tracepoint_has_argument(struct sema *s, const char *tracepoint, const char *
 int sema_is_kernel_cast(const struct expr *e);
 int sema_lower_kernel_cast(struct sema *s, struct expr *e);
 struct btf *sema_kernel_btf(struct sema *s);   /* vmlinux BTF, loaded on first use; NULL: none */
+/* A kernel module's BTF (split on vmlinux's), or vmlinux's when module is NULL; NULL: none. */
+struct btf *sema_probe_btf(struct sema *s, const char *module);
 void sema_release_kernel_btf(struct sema *s);
 /* kernel_functions.c: what this kernel offers to probe its functions, from
- * checks ("has no kprobes (...) and refuses fentry programs (...)"); *usable
- * is set when it loads fentry programs, which kernel.function needs. */
-const char *sema_kernel_function_support(struct sema *s, int *usable);
+ * checks ("has no kprobes (...) and refuses fentry programs (...)"), and
+ * whether TAP_KERNEL_PROBES=kprobe asks for kprobes where fentry would do. */
+struct kernel_support {
+    int fentry, kprobes, kprobes_forced;
+    int kprobe_multi;                /* kprobe_multi links (fprobe) */
+};
+const char *sema_kernel_function_support(struct sema *s, struct kernel_support *support);
+/* f and what follows it: .function("PATTERN") then .call or .return, or
+ * nothing; 0 for any other form. */
+int kernel_function_components(const struct probe_component *f, const char **pattern, int *is_return);
+/* The kernel's lists of functions (names sorted; NULL: unreadable, then
+ * not checked): those ftrace can trace, and the kprobe blacklist. */
+struct kernel_names {
+    char **names;
+    size_t count;
+};
+struct kernel_lists {
+    struct kernel_names traceable, blacklist;
+};
+struct kernel_lists kernel_read_lists(struct arena *arena);
+int kernel_names_has(const struct kernel_names *set, const char *name);
+/* Why the kernel will not trace the function `name`, or NULL. */
+const char *kernel_untraceable(const struct kernel_lists *lists, const char *name);
 /* A string literal node, and `lhs . rhs` (just rhs when lhs is NULL): for
  * the strings target lowering builds ($$vars, $$name). */
 struct expr *sema_string_expr(struct sema *s, struct span span, const char *text);

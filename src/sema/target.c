@@ -833,6 +833,12 @@ int target_snapshot(struct lowering *l, struct expr *e)
     int reg = add_snapshot(l, operand);
     if (reg < 0)
         return target_lower_error(l, "too many @entry values in one probe (at most %d)", MAX_ENTRY_SNAPSHOTS);
+    sema_become_snapshot(e, reg);
+    return 1;
+}
+
+void sema_become_snapshot(struct expr *e, int reg)
+{
     struct expr *next = e->next;
     struct span span = e->span;
     memset(e, 0, sizeof(*e));
@@ -841,7 +847,6 @@ int target_snapshot(struct lowering *l, struct expr *e)
     e->type = TYPE_UNKNOWN;   /* the operand's, once inferred (types.c) */
     e->next = next;
     e->span = span;
-    return 1;
 }
 
 /* DW_OP_entry_value(regN) away from the entry (common at -O2 once a

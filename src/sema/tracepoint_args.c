@@ -34,8 +34,25 @@ struct btf *sema_kernel_btf(struct sema *s)
 
 void sema_release_kernel_btf(struct sema *s)
 {
+    btf__free(s->module_btf);
+    s->module_btf = NULL;
     btf__free(s->kernel_btf);
     s->kernel_btf = NULL;
+}
+
+/* One module's BTF is kept: the probes of a script are lowered one after
+ * the other, and mostly name one module. */
+struct btf *sema_probe_btf(struct sema *s, const char *module)
+{
+    struct btf *vmlinux = sema_kernel_btf(s);
+    if (!module || !vmlinux)
+        return vmlinux;
+    if (s->module_btf && strcmp(s->module_btf_name, module) == 0)
+        return s->module_btf;
+    btf__free(s->module_btf);
+    s->module_btf = btf__load_module_btf(module, vmlinux);
+    s->module_btf_name = arena_strdup(s->arena, module);
+    return s->module_btf;
 }
 
 /* Strips typedefs and qualifiers. */
@@ -266,7 +283,8 @@ const char *tracepoint_argument_names(struct sema *s, const char *tracepoint)
     return text;
 }
 
-static int lower_argument_at(struct sema *s, struct btf *btf, struct expr *e, int index, int type_id);
+static int lower_argument_at(struct sema *s, struct btf *btf, struct expr *e, int index, int type_id,
+                             btf_argument_reader read);
 
 int tracepoint_lower_argument(struct sema *s, struct probe *probe, struct expr *e)
 {
@@ -286,14 +304,14 @@ int tracepoint_lower_argument(struct sema *s, struct probe *probe, struct expr *
     if (e->target.pretty || e->target.address_of)
         return place_error(s, e->span, "pretty printing and & of tracepoint arguments are not supported");
     probe->tp_raw = 1;
-    return lower_argument_at(s, btf, e, index, type_id);
+    return lower_argument_at(s, btf, e, index, type_id, NULL);
 }
 
 /* $name, or $return (the word after the arguments), of a function whose
  * arguments are the context's u64s (fentry, fexit). */
-int sema_lower_btf_argument(struct sema *s, const struct btf_type *proto, int is_return, struct expr *e)
+int sema_lower_btf_argument(struct sema *s, struct btf *btf, const struct btf_type *proto, int is_return,
+                            struct expr *e, btf_argument_reader read)
 {
-    struct btf *btf = sema_kernel_btf(s);
     int type_id = (int)proto->type, index = btf_vlen(proto);
     if (!is_return || strcmp(e->target.name, "return") != 0)
         index = find_argument_from(btf, proto, 0, e->target.name, &type_id);
@@ -301,20 +319,30 @@ int sema_lower_btf_argument(struct sema *s, const struct btf_type *proto, int is
         return -1;
     if (e->target.pretty || e->target.address_of)
         return place_error(s, e->span, "pretty printing and & of kernel function arguments are not supported");
-    return lower_argument_at(s, btf, e, index, type_id);
+    return lower_argument_at(s, btf, e, index, type_id, read);
 }
 
-/* Argument `index` of the context, of BTF type type_id, then e's ->member
- * and [N] components. */
-static int lower_argument_at(struct sema *s, struct btf *btf, struct expr *e, int index, int type_id)
+/* Argument `index` of the context (read: NULL for the context's u64s), of
+ * BTF type type_id, then e's ->member and [N] components. */
+static int lower_argument_at(struct sema *s, struct btf *btf, struct expr *e, int index, int type_id,
+                             btf_argument_reader read)
 {
-    struct kplace place = {.value = long_node(s, e->span, EXPR_CTX_READ), .type_id = type_id};
-    int size, is_signed;
+    struct kplace place = {.type_id = type_id};
+    int size = 8, is_signed = 0;
     const struct btf_type *t = btf__type_by_id(btf, resolved(btf, type_id));
-    place.value->ctx_read.kind = CTX_READ_LONG;
-    place.value->ctx_read.offset = index * 8;
-    place.value->ctx_read.size = t && scalar_of(t, &size, &is_signed) ? size : 8;
-    place.value->ctx_read.is_signed = t && scalar_of(t, &size, &is_signed) ? is_signed : 0;
+    if (!t || !scalar_of(t, &size, &is_signed))
+        size = 8, is_signed = 0;
+    if (read) {
+        place.value = read(s, e, index, size, is_signed);
+        if (!place.value)
+            return 0;
+    } else {
+        place.value = long_node(s, e->span, EXPR_CTX_READ);
+        place.value->ctx_read.kind = CTX_READ_LONG;
+        place.value->ctx_read.offset = index * 8;
+        place.value->ctx_read.size = size;
+        place.value->ctx_read.is_signed = is_signed;
+    }
     const char *what = apply_components(s, btf, &place, e->target.components,
                                         arena_printf(s->arena, "$%s", e->target.name));
     if (!what)

@@ -531,16 +531,7 @@ static void join_group(struct sema *s, struct probe *probe, struct probe **leade
         *leader = probe;
         return;
     }
-    /* Capacity: 64, then doubled at each power of two (20k sites must not copy 20k/64 times). */
-    int n = l->group_count;
-    if (n == 0 || (n >= 64 && (n & (n - 1)) == 0))
-        l->group = arena_realloc(s->arena, l->group, sizeof(*l->group) * (size_t)n,
-                                 sizeof(*l->group) * (size_t)(n ? 2 * n : 64));
-    if (l->group_count == 0)
-        l->group[l->group_count++] = l;
-    probe->cookie = (uint64_t)l->group_count;
-    l->group[l->group_count++] = probe;
-    probe->group_leader = l;
+    sema_join_group(s, l, probe);
 }
 
 struct probe *uprobe_add_site(struct sema *s, struct stmt *body, struct probe_point *point,

@@ -1,0 +1,296 @@
+/* Kernel functions on kprobes and kretprobes: kprobe.function("name") and
+ * .return (SystemTap's dwarfless probes: int_arg(n), returnval() ...), and
+ * kernel.function(...) where the kernel cannot use a BPF trampoline for it
+ * (kinds/kernel_function.c decides, TAP_KERNEL_PROBES=kprobe forces it).
+ * The context is the probed thread's struct pt_regs, copied into scratch as
+ * a process probe's is (codegen/target.c): $arguments of kernel.function
+ * are its argument registers, typed from BTF; in .return they are the
+ * values at the call, saved by an entry kprobe keyed by thread and frame,
+ * as @entry(...) is. A body that reads no $variable serves every function
+ * a wildcard matched from one program, pp() and ppfunc() by cookie: one
+ * kprobe_multi link where the kernel has them, else a perf-event kprobe
+ * per function. */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "kinds/kinds.h"
+#include "kinds/kprobe.h"
+#include "runtime/attach.h"
+#include "sema/dwarf.h"
+#include "sema/sema_internal.h"
+
+/* DWARF numbers of rdi, rsi, rdx, rcx, r8, r9: the x86-64 argument registers. */
+static const int argument_registers[] = {5, 4, 1, 2, 8, 9};
+#define DWARF_REG_RAX 0
+#define DWARF_REG_RSP 7
+
+/* --- which bodies can share one program ----------------------------------- */
+
+static void note_target(struct expr *e, void *data)
+{
+    if (e->kind == EXPR_TARGET || e->kind == EXPR_ENTRY || e->kind == EXPR_DEFINED)
+        *(int *)data = 1;
+}
+
+/* Whether the body (or condition) reads a $variable, @entry or @defined:
+ * code that differs from one function to the next. */
+static int reads_targets(const struct probe *probe)
+{
+    int reads = 0;
+    ast_visit_exprs(probe->body, note_target, &reads);
+    if (probe->condition) {
+        struct stmt holder = {.kind = STMT_EXPR, .expr = probe->condition};
+        ast_visit_exprs(&holder, note_target, &reads);
+    }
+    return reads;
+}
+
+struct probe *kprobe_add_function(struct sema *s, const struct probe *model, const char *name, int btf_id,
+                                  int is_return, const char *point, struct probe **leader, int multi)
+{
+    struct probe *probe = sema_add_probe_copy(s, model);
+    probe->kind = is_return ? PROBE_KRETPROBE : PROBE_KPROBE;
+    probe->function = arena_strdup(s->arena, name);
+    probe->kernel_btf_id = btf_id;
+    probe->point = point;
+    probe->kprobe_multi = multi;
+    if (leader && !reads_targets(probe)) {
+        if (*leader && (*leader)->kind == probe->kind)
+            sema_join_group(s, *leader, probe);
+        else
+            *leader = probe;
+    }
+    return probe;
+}
+
+/* --- kprobe.function("name")[.return] ------------------------------------ */
+
+static int refuse(struct sema *s, struct probe_point *point, const char *why)
+{
+    return sema_point_error(s, point, point->components->span, "%s", why);
+}
+
+/* Matches the kernel's traceable functions (or, where that list cannot be
+ * read, BTF's): names only, no types, as SystemTap's dwarfless probes. */
+static int resolve_kprobe(struct sema *s, struct probe_point *point, struct probe *probe)
+{
+    struct kernel_support support;
+    const char *offered = sema_kernel_function_support(s, &support);
+    const char *text = sema_point_text(s, point);
+    if (!support.kprobes)
+        return refuse(s, point, arena_printf(s->arena, "probe point %s needs kprobes: this kernel %s", text, offered));
+    const char *pattern;
+    int is_return;
+    if (point->components->arg_kind != PROBE_ARG_NONE ||
+        !kernel_function_components(point->components->next, &pattern, &is_return))
+        return refuse(s, point, arena_printf(s->arena, "probe point %s: tap probes kprobes as "
+                                             "kprobe.function(\"NAME\")[.call|.return] only", text));
+    struct kernel_lists lists = kernel_read_lists(s->arena);
+    struct btf *btf = lists.traceable.names ? NULL : sema_kernel_btf(s);
+    size_t candidates = btf ? btf__type_cnt(btf) : lists.traceable.count;
+    int wildcard = strpbrk(pattern, "*?[") != NULL, count = 0;
+    const char *refusal = NULL, *previous = "";
+    struct probe *leader = NULL;
+    for (size_t i = btf ? 1 : 0; i < candidates; i++) {
+        const char *name = lists.traceable.names ? lists.traceable.names[i] : NULL;
+        if (btf) {
+            const struct btf_type *t = btf__type_by_id(btf, (unsigned)i);
+            name = btf_is_func(t) ? btf__name_by_offset(btf, t->name_off) : NULL;
+        }
+        if (!name || strcmp(name, previous) == 0 || fnmatch(pattern, name, 0) != 0)
+            continue;   /* the list repeats a name defined in several files */
+        previous = name;
+        const char *why = kernel_untraceable(&lists, name);
+        if (why) {
+            refusal = arena_printf(s->arena, "kernel function %s cannot be probed: %s", name, why);
+            continue;
+        }
+        const char *pp = arena_printf(s->arena, "kprobe.function(\"%s\")%s", name, is_return ? ".return" : "");
+        struct probe *added = kprobe_add_function(s, probe, name, 0, is_return, pp, wildcard ? &leader : NULL,
+                                                  support.kprobe_multi);
+        added->may_skip = wildcard || point->optional;
+        count++;
+    }
+    if (!count && refusal && !wildcard)
+        return refuse(s, point, refusal);
+    if (!count)
+        return refuse(s, point, arena_printf(s->arena, "while resolving probe point: %s matched no kernel function", text));
+    return count;
+}
+
+/* --- $arguments and @entry ------------------------------------------------- */
+
+static struct expr *register_value(struct sema *s, struct span span, int reg, int size, int is_signed)
+{
+    struct dwarf_eval ev = {.arena = s->arena, .span = span};
+    return dwarf_expr_narrow(&ev, dwarf_expr_reg(&ev, reg), size, is_signed);
+}
+
+/* Saves `value` at the call (the entry kprobe computes it); returns the
+ * pseudo register the .return probe reads it from, or -1 when full. The
+ * key is the frame's CFA: rsp + 8 at the entry, rsp after the return (the
+ * kretprobe trampoline reports it so). */
+static int add_snapshot(struct sema *s, struct expr *value)
+{
+    struct probe *probe = s->probe;
+    if (probe->entry_count == MAX_ENTRY_SNAPSHOTS)
+        return -1;
+    if (!probe->entry_key)
+        probe->entry_key = register_value(s, value->span, DWARF_REG_RSP, 8, 0);
+    if (!probe->entry_values)
+        probe->entry_values = ARENA_ARRAY(s->arena, struct expr *, MAX_ENTRY_SNAPSHOTS);
+    probe->entry_values[probe->entry_count] = value;
+    return DWARF_REG_ENTRY_SNAPSHOT + probe->entry_count++;
+}
+
+static struct expr *too_many_entry_values(struct sema *s, struct span span)
+{
+    diag_error(s->diags, span, "too many @entry values in one probe (at most %d)", MAX_ENTRY_SNAPSHOTS);
+    return NULL;
+}
+
+/* Argument `index` of the probed function (its return value at index
+ * vlen): a register at the entry; in a kretprobe, $return is rax and an
+ * argument the register saved at the call. */
+static struct expr *read_argument(struct sema *s, struct expr *e, int index, int size, int is_signed)
+{
+    int is_return = strcmp(e->target.name, "return") == 0;
+    if (is_return)
+        return register_value(s, e->span, DWARF_REG_RAX, size, is_signed);
+    if (index >= 6) {
+        diag_error(s->diags, e->span, "$%s is argument %d of kernel function %s: kprobes read the 6 passed in "
+                   "registers", e->target.name, index + 1, s->probe->function);
+        return NULL;
+    }
+    struct expr *value = register_value(s, e->span, argument_registers[index], size, is_signed);
+    if (s->probe->kind != PROBE_KRETPROBE || s->at_call)
+        return value;
+    int reg = add_snapshot(s, value);
+    return reg < 0 ? too_many_entry_values(s, e->span) : register_value(s, e->span, reg, size, is_signed);
+}
+
+static int lower_target(struct sema *s, struct expr *e)
+{
+    struct btf *btf = s->probe->kernel_btf_id ? sema_probe_btf(s, s->probe->kernel_module) : NULL;
+    const struct btf_type *func = btf ? btf__type_by_id(btf, (unsigned)s->probe->kernel_btf_id) : NULL;
+    const struct btf_type *proto = func ? btf__type_by_id(btf, func->type) : NULL;
+    int is_return = s->probe->kind == PROBE_KRETPROBE && !s->at_call;
+    if (!proto) {
+        diag_error(s->diags, e->span, "$%s: kprobe.function probes have no target variables (no types): "
+                   "int_arg(n), pointer_arg(n) ... read the arguments%s", e->target.name,
+                   is_return ? ", returnval() the return value" : "");
+        return 0;
+    }
+    int lowered = sema_lower_btf_argument(s, btf, proto, is_return, e, read_argument);
+    if (lowered < 0)
+        diag_error(s->diags, e->span, "$%s is not an argument of kernel function %s%s", e->target.name,
+                   s->probe->function, is_return ? "" : " ($return is known in .return)");
+    return lowered > 0;
+}
+
+/* @entry(expr) in a kretprobe: expr is lowered and resolved as at the call
+ * (its $arguments are the registers there), and the entry kprobe saves it. */
+static int lower_entry(struct sema *s, struct expr *e)
+{
+    if (s->probe->kind != PROBE_KRETPROBE) {
+        diag_error(s->diags, e->span, "@entry is only available in .return probes");
+        return 0;
+    }
+    struct expr *operand = e->unary_at.operand;
+    int errors = s->diags->error_count, saved = s->at_call;
+    s->at_call = 1;
+    sema_resolve_expr(s, operand);
+    s->at_call = saved;
+    if (s->diags->error_count != errors)
+        return 0;
+    int reg = add_snapshot(s, operand);
+    if (reg < 0)
+        return too_many_entry_values(s, e->span) != NULL;
+    sema_become_snapshot(e, reg);
+    return 1;
+}
+
+/* --- codegen and runtime --------------------------------------------------- */
+
+static void catalogue(struct arena *arena, catalogue_line add, void *lines)
+{
+    (void)arena;
+    add(lines, "kprobe.function(string)");
+    add(lines, "kprobe.function(string).call");
+    add(lines, "kprobe.function(string).return");
+}
+
+static const char *section(struct arena *arena, const struct probe *probe)
+{
+    const char *kind = probe->kind == PROBE_KRETPROBE ? "kretprobe" : "kprobe";
+    if (probe->group_count > 1 && probe->kprobe_multi)
+        return arena_printf(arena, "%s.multi/%s", kind, probe->function);
+    return arena_printf(arena, "%s/%s", kind, probe->function);
+}
+
+static void describe(const struct probe *probe, struct program_probe *out)
+{
+    out->tp_name = strdup(probe->function);
+    out->cookie = probe->cookie;
+    out->may_skip = probe->may_skip;
+}
+
+/* Every probe of this program (one per function a wildcard matched) in one
+ * kprobe_multi link, each function with its cookie. */
+static int attach_multi(struct session *s, struct bpf_program *prog, int first, char *state)
+{
+    const struct program *program = s->program;
+    const struct program_probe *head = &program->probes[first];
+    size_t n = (size_t)program->probe_count;
+    const char **syms = calloc(n, sizeof(*syms));
+    __u64 *cookies = calloc(n, sizeof(*cookies));
+    int count = 0, err = 0;
+    for (int i = first; syms && cookies && i < program->probe_count; i++) {
+        const struct program_probe *p = &program->probes[i];
+        if (state[i] != PROBE_PENDING || p->kind != head->kind || strcmp(p->prog_name, head->prog_name) != 0)
+            continue;
+        syms[count] = p->tp_name;
+        cookies[count++] = p->cookie;
+        state[i] = PROBE_CLAIMED;
+    }
+    LIBBPF_OPTS(bpf_kprobe_multi_opts, opts, .syms = syms, .cookies = cookies, .cnt = (size_t)count,
+                .retprobe = head->kind == PROBE_KRETPROBE);
+    struct bpf_link *link = syms && cookies ? bpf_program__attach_kprobe_multi_opts(prog, NULL, &opts) : NULL;
+    err = link ? add_link(s, link) : -(errno ? errno : ENOMEM);
+    free(syms);
+    free(cookies);
+    return err;
+}
+
+static int attach_kprobe(struct session *s, struct bpf_program *prog, int index, char *state)
+{
+    const struct program_probe *probe = &s->program->probes[index];
+    const char *section_name = bpf_program__section_name(prog);
+    if (strstr(section_name, ".multi/"))
+        return attach_multi(s, prog, index, state);
+    LIBBPF_OPTS(bpf_kprobe_opts, opts, .bpf_cookie = probe->cookie, .retprobe = probe->kind == PROBE_KRETPROBE);
+    struct bpf_link *link = bpf_program__attach_kprobe_opts(prog, probe->tp_name, &opts);
+    if (!link)
+        return -errno;
+    s->slow_detach = 1;   /* a perf-event kprobe's close waits for an RCU grace period */
+    return add_link(s, link);
+}
+
+const struct probe_kind_ops kprobe_kind = {
+    .kind = PROBE_KPROBE, .name = "kprobe", .flags = KIND_FREQUENT | KIND_PT_REGS,
+    .heads = (const char *const[]){"kprobe", NULL}, .resolve = resolve_kprobe, .catalogue = catalogue,
+    .lower_target = lower_target, .lower_entry = lower_entry, .section = section, .describe = describe,
+    .prog_type = BPF_PROG_TYPE_KPROBE, .attach = attach_kprobe,
+};
+
+/* made by kprobe's and kernel.function's resolvers for .return */
+const struct probe_kind_ops kretprobe_kind = {
+    .kind = PROBE_KRETPROBE, .name = "kretprobe", .flags = KIND_FREQUENT | KIND_PT_REGS,
+    .lower_target = lower_target, .lower_entry = lower_entry, .section = section, .describe = describe,
+    .prog_type = BPF_PROG_TYPE_KPROBE, .attach = attach_kprobe,
+};
