@@ -502,7 +502,8 @@ static void fill_stack(struct codegen *cg, LLVMValueRef record, void *data)
     }
 }
 
-static void print_stack(struct codegen *cg, struct expr *call, int kernel)
+/* folded: print_ustack_folded(s)/print_stack_folded(s), one flame-graph line's frames (id + 2) */
+static void print_stack(struct codegen *cg, struct expr *call, int kernel, int folded)
 {
     need(cg, kernel ? STACK_KERNEL : STACK_USER | STACK_USER_BUILD_ID);
     struct stack_record r = {.kernel = kernel};
@@ -512,6 +513,7 @@ static void print_stack(struct codegen *cg, struct expr *call, int kernel)
         r.id = 1;
         size += cg->string_size;
     }
+    r.id |= folded ? 2 : 0;
     cg_set_location(cg, call->span);
     cg_emit_record(cg, cg->events_map, size, STATE_LOST_EVENTS, fill_stack, &r);
 }
@@ -926,11 +928,11 @@ LLVMValueRef cg_stack_builtin(struct codegen *cg, struct expr *call, int builtin
         return symbol_string(cg, call, builtin_id);
     case BUILTIN_SPRINT_UBACKTRACE:
         return sprint_ubacktrace(cg, call);
-    case BUILTIN_PRINT_UBACKTRACE: case BUILTIN_PRINT_USTACK:
-        print_stack(cg, call, 0);
+    case BUILTIN_PRINT_UBACKTRACE: case BUILTIN_PRINT_USTACK: case BUILTIN_PRINT_USTACK_FOLDED:
+        print_stack(cg, call, 0, builtin_id == BUILTIN_PRINT_USTACK_FOLDED);
         break;
-    case BUILTIN_PRINT_BACKTRACE: case BUILTIN_PRINT_STACK:
-        print_stack(cg, call, 1);
+    case BUILTIN_PRINT_BACKTRACE: case BUILTIN_PRINT_STACK: case BUILTIN_PRINT_STACK_FOLDED:
+        print_stack(cg, call, 1, builtin_id == BUILTIN_PRINT_STACK_FOLDED);
         break;
     case BUILTIN_UBACKTRACE:
         return hex_addresses(cg, 0, 0, NULL);

@@ -39,9 +39,10 @@ enum record_kind {
                               * within string_size bytes (tap_events) */
     RECORD_ABORT = 6,        /* abort(): stop now, no end probes (tap_control) */
     RECORD_USTACK = 7,       /* struct record_stack: print_ubacktrace() (id 0), or print_ustack(s)
-                              * (id 1, the string s follows, string_size bytes) */
+                              * (id 1, the string s follows, string_size bytes); id | 2: folded,
+                              * print_ustack_folded(s) (the frames root first, joined by ';') */
     RECORD_KSTACK = 8,       /* likewise for the kernel stack, without frames[]: print_backtrace()
-                              * (id 0), print_stack(s) (id 1) */
+                              * (id 0), print_stack(s) (id 1), print_stack_folded(s) (id 3) */
 };
 
 #define RECORD_STACK_DEPTH 20    /* frames kept, SystemTap's MAXBACKTRACE */
