@@ -656,6 +656,41 @@ struct resolved {
  * in it: usymname(uaddr()) and umodname(uaddr()) in one handler both resolve,
  * also after the stack walk asked in vain for another mapping. Returns an
  * i1: SEARCH_MAPPING holds the address. */
+static LLVMValueRef byte_swap(struct codegen *cg, LLVMValueRef value)
+{
+    LLVMTypeRef types[1] = {cg->i64};
+    unsigned id = LLVMLookupIntrinsicID("llvm.bswap", 10);
+    return LLVMBuildCall2(cg->builder, LLVMIntrinsicGetType(cg->context, id, types, 1),
+                          LLVMGetIntrinsicDeclaration(cg->module, id, types, 1), &value, 1, "");
+}
+
+/* The mapping of `address` in the runtime's table of this process's
+ * mappings (runtime/proc_maps.c: an LPM trie keyed by tgid and address, big
+ * endian), which needs no mmap lock, so it serves every frame of a walk
+ * with interrupts off, where bpf_find_vma serves one: into SEARCH_MAPPING,
+ * then to `found`; else to `missing`. */
+static void listed_mapping(struct codegen *cg, LLVMValueRef address, LLVMBasicBlockRef found,
+                           LLVMBasicBlockRef missing)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef map = LLVMGetNamedGlobal(cg->module, "tap_proc_maps");
+    if (!map) {   /* sized by the runtime: key, value, flags */
+        map = cg_map_global(cg, "tap_proc_maps", 2);
+        cg_map_btf(cg, map, BPF_MAP_TYPE_LPM_TRIE, 1, 0, 0);
+    }
+    LLVMValueRef key = search_var(cg, SEARCH_FOUND);   /* {prefix length 96, tgid, address} */
+    LLVMValueRef tgid = LLVMBuildLShr(b, cg_helper(cg, BPF_FUNC_get_current_pid_tgid, cg->i64, NULL, 0),
+                                      cg_const(cg, 32), "");
+    LLVMBuildStore(b, LLVMBuildOr(b, byte_swap(cg, tgid), cg_const(cg, 96), ""), key);
+    LLVMBuildStore(b, byte_swap(cg, address), search_var(cg, SEARCH_FOUND + 8));
+    LLVMValueRef entry = cg_map_lookup(cg, map, key);
+    LLVMBasicBlockRef copy = cg_block(cg, "mapping_listed");
+    LLVMBuildCondBr(b, LLVMBuildIsNull(b, entry, ""), missing, copy);
+    cg_position(cg, copy);
+    cg_copy(cg, search_var(cg, SEARCH_MAPPING), entry, 40);
+    LLVMBuildBr(b, found);
+}
+
 static LLVMValueRef find_mapping(struct codegen *cg, LLVMValueRef address, struct span span)
 {
     LLVMBuilderRef b = cg->builder;
@@ -666,6 +701,9 @@ static LLVMValueRef find_mapping(struct codegen *cg, LLVMValueRef address, struc
     LLVMBasicBlockRef lookup = cg_block(cg, "find_vma"), found = cg_block(cg, "vma_found"),
                       done = cg_block(cg, "vma_known");
     LLVMBuildCondBr(b, known, done, lookup);
+    cg_position(cg, lookup);
+    lookup = cg_block(cg, "find_vma_helper");
+    listed_mapping(cg, address, done, lookup);
     cg_position(cg, lookup);
     cg_zero(cg, search_var(cg, SEARCH_FOUND), 40);
     struct fn_state state;

@@ -82,6 +82,7 @@ static int handle(struct session *s, enum loop_source source)
         mappings_drain(s->mappings);
         session_refresh_symbol_maps(s);
         session_refresh_unwind_maps(s);
+        session_refresh_proc_maps(s);
         break;
     }
     return 0;
