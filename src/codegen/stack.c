@@ -217,6 +217,34 @@ static LLVMValueRef unwind_map(struct codegen *cg, int which)
     return cg->unwind_maps[which];
 }
 
+/* A file the walk met without rows, counted by (device, inode) in
+ * tap_unwind_wanted for the runtime, which reads the CFI of the most met
+ * first (system-wide, a process started before tap maps files no index
+ * holds), so later stacks unwind through it. */
+static void want_rows(struct codegen *cg, LLVMValueRef mapping)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef map = LLVMGetNamedGlobal(cg->module, "tap_unwind_wanted");
+    if (!map) {
+        map = cg_map_global(cg, "tap_unwind_wanted", 4);
+        cg_map_btf(cg, map, BPF_MAP_TYPE_HASH, UNWIND_WANTED_FILES, sizeof(struct symbol_map_key), 8);
+    }
+    LLVMValueRef count = cg_map_lookup(cg, map, mapping);
+    LLVMBasicBlockRef add = cg_block(cg, "want_add"), insert = cg_block(cg, "want_insert"),
+                      done = cg_block(cg, "want_done");
+    LLVMBuildCondBr(b, LLVMBuildIsNull(b, count, ""), insert, add);
+    cg_position(cg, add);
+    LLVMBuildAtomicRMW(b, LLVMAtomicRMWBinOpAdd, count, cg_const(cg, 1), LLVMAtomicOrderingMonotonic, 0);
+    LLVMBuildBr(b, done);
+    cg_position(cg, insert);
+    LLVMValueRef one = search_var(cg, SEARCH_FOUND);   /* free once the mapping is found */
+    LLVMBuildStore(b, cg_const(cg, 1), one);
+    LLVMValueRef args[4] = {map, mapping, one, cg_const(cg, BPF_NOEXIST)};
+    cg_helper(cg, BPF_FUNC_map_update_elem, cg->i64, args, 4);
+    LLVMBuildBr(b, done);
+    cg_position(cg, done);
+}
+
 /* The CFI row that covers `address` into WALK_KIND, WALK_CFA, WALK_RBP:
  * its mapping (bpf_find_vma, kept while the walk stays in it), the file's
  * rows, a binary search for the last row at or before its file offset.
@@ -237,7 +265,11 @@ static void find_row(struct codegen *cg, LLVMValueRef address, struct span span)
                                        LLVMBuildShl(b, page_offset, cg_const(cg, 12), ""), "");
     store_area(cg, AREA_WALK + WALK_OFFSET, target);
     LLVMValueRef file = cg_map_lookup(cg, unwind_map(cg, 0), mapping);
-    LLVMBuildCondBr(b, LLVMBuildIsNull(b, file, ""), done, has_file);
+    LLVMBasicBlockRef unknown = cg_block(cg, "row_file_wanted");
+    LLVMBuildCondBr(b, LLVMBuildIsNull(b, file, ""), unknown, has_file);
+    cg_position(cg, unknown);
+    want_rows(cg, mapping);
+    LLVMBuildBr(b, done);
     cg_position(cg, has_file);
     LLVMValueRef first = LLVMBuildZExt(b, LLVMBuildLoad2(b, cg->i32, file, ""), cg->i64, "");
     LLVMValueRef count = LLVMBuildZExt(b, LLVMBuildLoad2(b, cg->i32, field_ptr(cg, file, 4), ""), cg->i64, "");

@@ -83,6 +83,7 @@ static int handle(struct session *s, enum loop_source source)
         session_refresh_symbol_maps(s);
         session_refresh_unwind_maps(s);
         session_refresh_proc_maps(s);
+        session_add_wanted_unwind_files(s);
         break;
     }
     return 0;
@@ -123,8 +124,10 @@ int session_loop(struct session *s)
             return -1;
         }
         more = 0;
-        if (n == 0)
+        if (n == 0) {
             more = session_drain(s);
+            session_add_wanted_unwind_files(s);
+        }
         for (int i = 0; i < n; i++)
             more |= handle(s, events[i].data.u32);
         session_flush(s);

@@ -130,6 +130,8 @@ enum unwind_kind {
     UNWIND_OUTERMOST,        /* the return address is undefined: the stack ends here (_start, clone) */
 };
 
+#define UNWIND_WANTED_FILES 1024   /* tap_unwind_wanted: files met without rows, for the runtime */
+
 struct unwind_row {
     uint32_t offset;         /* file offset of the first instruction it covers */
     int32_t cfa;

@@ -71,6 +71,9 @@ struct session {
     struct unwind_table *unwind_tables;   /* unwind_maps.c: rows of the index's files, until written */
     int unwind_built, unwind_written;     /* of the index's files */
     uint32_t unwind_files_room, unwind_rows_room, unwind_rows_filled;
+    struct symbol_map_key *unwind_wanted;   /* of tap_unwind_wanted, the files already tried */
+    size_t unwind_wanted_count;
+    uint64_t unwind_wanted_read_ns;
 
     /* target.c */
     pid_t target_pid;        /* target(): -c child or -x pid; 0: none */
@@ -125,6 +128,7 @@ int session_size_unwind_maps(struct session *s);      /* before load */
 int session_fill_unwind_maps(struct session *s);      /* after load */
 int session_unwind_maps_used(struct session *s);
 void session_refresh_unwind_maps(struct session *s);  /* adds files mapped since (dlopen) */
+void session_add_wanted_unwind_files(struct session *s);   /* adds files the walk met without rows */
 void session_free_unwind_tables(struct session *s);
 void session_print_stack(struct session *s, uint32_t kind, uint32_t id, const void *data, size_t size);
 /* maps_print.c */
