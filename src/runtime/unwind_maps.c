@@ -28,6 +28,7 @@
 #define SYSTEM_SPARE_ROWS (1024 * 1024)
 #define WANTED_PERIOD_NS 100000000   /* tap_unwind_wanted is read at most this often */
 #define WANTED_MAX_SIZE (16 << 20)
+#define WANTED_BUDGET_NS 20000000    /* more files in a period while they take less than this */
 #define WRITE_BATCH 4096
 
 struct unwind_table {
@@ -171,9 +172,10 @@ static uint64_t most_wanted(struct session *s, int fd, struct symbol_map_key *be
 /* Files the walk met without rows (tap_unwind_wanted, codegen/stack.c:
  * system-wide, the files of processes started before tap), the most met
  * first, each found by device and inode among the mapped files, indexed,
- * and its rows written while there is room. One file a period, and none
- * over WANTED_MAX_SIZE: libdw takes seconds on a big file, and the loop
- * must not stall that long. Each file is tried once. */
+ * and its rows written while there is room. Files a period until they have
+ * taken WANTED_BUDGET_NS, and none over WANTED_MAX_SIZE: libdw takes
+ * seconds on a big file, and the loop must not stall that long. Each file
+ * is tried once. */
 void session_add_wanted_unwind_files(struct session *s)
 {
     struct bpf_map *map = s->object ? bpf_object__find_map_by_name(s->object, "tap_unwind_wanted") : NULL;
@@ -194,7 +196,9 @@ void session_add_wanted_unwind_files(struct session *s)
         if (path && stat(path, &st) == 0 && st.st_size <= WANTED_MAX_SIZE) {
             symbols_add_file(session_symbols(s), path, 0);
             session_refresh_unwind_maps(s);
-            return;
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            if ((uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec - now_ns > WANTED_BUDGET_NS)
+                return;
         }
     }
 }
