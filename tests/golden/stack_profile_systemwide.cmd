@@ -4,7 +4,8 @@
 # process come from tap_proc_maps (one bpf_find_vma a run, with interrupts
 # off, found only the first). Lines naming the same functions are added up;
 # the stack counted most goes from _start through libc to main;hot;work.
-s=@PROGRAMS@/../../examples/spin; $s 5000 & pid=$!; sleep 0.3
+# spin runs until killed: in a TCG guest, compiling may take seconds.
+s=@PROGRAMS@/../../examples/spin; $s 60000 & pid=$!; sleep 0.3
 @TAP@ -T 4 -e 'global p probe timer.profile { if (pid() == $1) p[ubacktrace()]++ } probe end { foreach (s in p-) { print_ustack_folded(s); printf(" %d\n", p[s]) } }' $pid | awk '
   { n = $NF; sub(/ [0-9]+$/, ""); sum[$0] += n }
   END {
