@@ -1,5 +1,6 @@
 /* spin: a CPU-bound program for the profiling example. hot() does three
- * times the work of warm(), so a profile shows about 3:1 between them.
+ * times the work of warm(), so a profile shows about 3:1 between them
+ * (examples/profile.tp by function, examples/flame.tp by stack).
  *   spin [MILLISECONDS]   runs for about that long (default 300)
  */
 #include <stdlib.h>
@@ -20,8 +21,10 @@ __attribute__((noinline)) static long work(long n)
     return acc;
 }
 
-__attribute__((noinline)) long hot(void) { return work(300000); }
-__attribute__((noinline)) long warm(void) { return work(100000); }
+/* "+ 1" after the call keeps hot() and warm() on the stack (a tail call
+ * would leave them out: no unwinder sees a frame that jumped away) */
+__attribute__((noinline)) long hot(void) { return work(300000) + 1; }
+__attribute__((noinline)) long warm(void) { return work(100000) + 1; }
 
 int main(int argc, char **argv)
 {

@@ -418,7 +418,7 @@ static LLVMValueRef builtin_call(struct codegen *cg, struct expr *e, const struc
     case BUILTIN_UBACKTRACE: case BUILTIN_PRINT_UBACKTRACE: case BUILTIN_PRINT_USTACK:
     case BUILTIN_BACKTRACE: case BUILTIN_PRINT_BACKTRACE: case BUILTIN_PRINT_STACK:
     case BUILTIN_USYMNAME: case BUILTIN_USYMDATA: case BUILTIN_UMODNAME: case BUILTIN_SPRINT_UBACKTRACE:
-    case BUILTIN_UCALLERS:
+    case BUILTIN_UCALLERS: case BUILTIN_PRINT_USTACK_FOLDED: case BUILTIN_PRINT_STACK_FOLDED:
         return cg_stack_builtin(cg, e, (int)b->id);
     default: return cg_string_builtin(cg, e, (int)b->id);
     }

@@ -217,6 +217,34 @@ static LLVMValueRef unwind_map(struct codegen *cg, int which)
     return cg->unwind_maps[which];
 }
 
+/* A file the walk met without rows, counted by (device, inode) in
+ * tap_unwind_wanted for the runtime, which reads the CFI of the most met
+ * first (system-wide, a process started before tap maps files no index
+ * holds), so later stacks unwind through it. */
+static void want_rows(struct codegen *cg, LLVMValueRef mapping)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef map = LLVMGetNamedGlobal(cg->module, "tap_unwind_wanted");
+    if (!map) {
+        map = cg_map_global(cg, "tap_unwind_wanted", 4);
+        cg_map_btf(cg, map, BPF_MAP_TYPE_HASH, UNWIND_WANTED_FILES, sizeof(struct symbol_map_key), 8);
+    }
+    LLVMValueRef count = cg_map_lookup(cg, map, mapping);
+    LLVMBasicBlockRef add = cg_block(cg, "want_add"), insert = cg_block(cg, "want_insert"),
+                      done = cg_block(cg, "want_done");
+    LLVMBuildCondBr(b, LLVMBuildIsNull(b, count, ""), insert, add);
+    cg_position(cg, add);
+    LLVMBuildAtomicRMW(b, LLVMAtomicRMWBinOpAdd, count, cg_const(cg, 1), LLVMAtomicOrderingMonotonic, 0);
+    LLVMBuildBr(b, done);
+    cg_position(cg, insert);
+    LLVMValueRef one = search_var(cg, SEARCH_FOUND);   /* free once the mapping is found */
+    LLVMBuildStore(b, cg_const(cg, 1), one);
+    LLVMValueRef args[4] = {map, mapping, one, cg_const(cg, BPF_NOEXIST)};
+    cg_helper(cg, BPF_FUNC_map_update_elem, cg->i64, args, 4);
+    LLVMBuildBr(b, done);
+    cg_position(cg, done);
+}
+
 /* The CFI row that covers `address` into WALK_KIND, WALK_CFA, WALK_RBP:
  * its mapping (bpf_find_vma, kept while the walk stays in it), the file's
  * rows, a binary search for the last row at or before its file offset.
@@ -237,7 +265,11 @@ static void find_row(struct codegen *cg, LLVMValueRef address, struct span span)
                                        LLVMBuildShl(b, page_offset, cg_const(cg, 12), ""), "");
     store_area(cg, AREA_WALK + WALK_OFFSET, target);
     LLVMValueRef file = cg_map_lookup(cg, unwind_map(cg, 0), mapping);
-    LLVMBuildCondBr(b, LLVMBuildIsNull(b, file, ""), done, has_file);
+    LLVMBasicBlockRef unknown = cg_block(cg, "row_file_wanted");
+    LLVMBuildCondBr(b, LLVMBuildIsNull(b, file, ""), unknown, has_file);
+    cg_position(cg, unknown);
+    want_rows(cg, mapping);
+    LLVMBuildBr(b, done);
     cg_position(cg, has_file);
     LLVMValueRef first = LLVMBuildZExt(b, LLVMBuildLoad2(b, cg->i32, file, ""), cg->i64, "");
     LLVMValueRef count = LLVMBuildZExt(b, LLVMBuildLoad2(b, cg->i32, field_ptr(cg, file, 4), ""), cg->i64, "");
@@ -525,7 +557,8 @@ static void fill_stack(struct codegen *cg, LLVMValueRef record, void *data)
     }
 }
 
-static void print_stack(struct codegen *cg, struct expr *call, int kernel)
+/* folded: print_ustack_folded(s)/print_stack_folded(s), one flame-graph line's frames (id + 2) */
+static void print_stack(struct codegen *cg, struct expr *call, int kernel, int folded)
 {
     need(cg, kernel ? STACK_KERNEL : STACK_USER | STACK_USER_BUILD_ID);
     struct stack_record r = {.kernel = kernel};
@@ -535,6 +568,7 @@ static void print_stack(struct codegen *cg, struct expr *call, int kernel)
         r.id = 1;
         size += cg->string_size;
     }
+    r.id |= folded ? 2 : 0;
     cg_set_location(cg, call->span);
     cg_emit_record(cg, cg->events_map, size, STATE_LOST_EVENTS, fill_stack, &r);
 }
@@ -677,6 +711,41 @@ struct resolved {
  * in it: usymname(uaddr()) and umodname(uaddr()) in one handler both resolve,
  * also after the stack walk asked in vain for another mapping. Returns an
  * i1: SEARCH_MAPPING holds the address. */
+static LLVMValueRef byte_swap(struct codegen *cg, LLVMValueRef value)
+{
+    LLVMTypeRef types[1] = {cg->i64};
+    unsigned id = LLVMLookupIntrinsicID("llvm.bswap", 10);
+    return LLVMBuildCall2(cg->builder, LLVMIntrinsicGetType(cg->context, id, types, 1),
+                          LLVMGetIntrinsicDeclaration(cg->module, id, types, 1), &value, 1, "");
+}
+
+/* The mapping of `address` in the runtime's table of this process's
+ * mappings (runtime/proc_maps.c: an LPM trie keyed by tgid and address, big
+ * endian), which needs no mmap lock, so it serves every frame of a walk
+ * with interrupts off, where bpf_find_vma serves one: into SEARCH_MAPPING,
+ * then to `found`; else to `missing`. */
+static void listed_mapping(struct codegen *cg, LLVMValueRef address, LLVMBasicBlockRef found,
+                           LLVMBasicBlockRef missing)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef map = LLVMGetNamedGlobal(cg->module, "tap_proc_maps");
+    if (!map) {   /* sized by the runtime: key, value, flags */
+        map = cg_map_global(cg, "tap_proc_maps", 2);
+        cg_map_btf(cg, map, BPF_MAP_TYPE_LPM_TRIE, 1, 0, 0);
+    }
+    LLVMValueRef key = search_var(cg, SEARCH_FOUND);   /* {prefix length 96, tgid, address} */
+    LLVMValueRef tgid = LLVMBuildLShr(b, cg_helper(cg, BPF_FUNC_get_current_pid_tgid, cg->i64, NULL, 0),
+                                      cg_const(cg, 32), "");
+    LLVMBuildStore(b, LLVMBuildOr(b, byte_swap(cg, tgid), cg_const(cg, 96), ""), key);
+    LLVMBuildStore(b, byte_swap(cg, address), search_var(cg, SEARCH_FOUND + 8));
+    LLVMValueRef entry = cg_map_lookup(cg, map, key);
+    LLVMBasicBlockRef copy = cg_block(cg, "mapping_listed");
+    LLVMBuildCondBr(b, LLVMBuildIsNull(b, entry, ""), missing, copy);
+    cg_position(cg, copy);
+    cg_copy(cg, search_var(cg, SEARCH_MAPPING), entry, 40);
+    LLVMBuildBr(b, found);
+}
+
 static LLVMValueRef find_mapping(struct codegen *cg, LLVMValueRef address, struct span span)
 {
     LLVMBuilderRef b = cg->builder;
@@ -687,6 +756,9 @@ static LLVMValueRef find_mapping(struct codegen *cg, LLVMValueRef address, struc
     LLVMBasicBlockRef lookup = cg_block(cg, "find_vma"), found = cg_block(cg, "vma_found"),
                       done = cg_block(cg, "vma_known");
     LLVMBuildCondBr(b, known, done, lookup);
+    cg_position(cg, lookup);
+    lookup = cg_block(cg, "find_vma_helper");
+    listed_mapping(cg, address, done, lookup);
     cg_position(cg, lookup);
     cg_zero(cg, search_var(cg, SEARCH_FOUND), 40);
     struct fn_state state;
@@ -949,11 +1021,11 @@ LLVMValueRef cg_stack_builtin(struct codegen *cg, struct expr *call, int builtin
         return symbol_string(cg, call, builtin_id);
     case BUILTIN_SPRINT_UBACKTRACE:
         return sprint_ubacktrace(cg, call);
-    case BUILTIN_PRINT_UBACKTRACE: case BUILTIN_PRINT_USTACK:
-        print_stack(cg, call, 0);
+    case BUILTIN_PRINT_UBACKTRACE: case BUILTIN_PRINT_USTACK: case BUILTIN_PRINT_USTACK_FOLDED:
+        print_stack(cg, call, 0, builtin_id == BUILTIN_PRINT_USTACK_FOLDED);
         break;
-    case BUILTIN_PRINT_BACKTRACE: case BUILTIN_PRINT_STACK:
-        print_stack(cg, call, 1);
+    case BUILTIN_PRINT_BACKTRACE: case BUILTIN_PRINT_STACK: case BUILTIN_PRINT_STACK_FOLDED:
+        print_stack(cg, call, 1, builtin_id == BUILTIN_PRINT_STACK_FOLDED);
         break;
     case BUILTIN_UBACKTRACE:
         return hex_addresses(cg, 0, 0, NULL);

@@ -257,7 +257,8 @@ int session_load(struct session *s)
         return -1;
     }
     if (configure_programs(s) < 0 || configure_data(s) < 0 || configure_rings(s) < 0 ||
-        session_size_symbol_maps(s) < 0 || session_size_unwind_maps(s) < 0)
+        session_size_symbol_maps(s) < 0 || session_size_unwind_maps(s) < 0 ||
+        session_size_proc_maps(s) < 0)
         return -1;
 
     err = bpf_object__load(s->object);

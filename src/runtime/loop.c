@@ -88,6 +88,8 @@ static int handle(struct session *s, enum loop_source source)
         mappings_drain(s->mappings);
         session_refresh_symbol_maps(s);
         session_refresh_unwind_maps(s);
+        session_refresh_proc_maps(s);
+        session_add_wanted_unwind_files(s);
         break;
     }
     return 0;
@@ -132,8 +134,10 @@ int session_loop(struct session *s)
             return -1;
         }
         more = 0;
-        if (n == 0)
+        if (n == 0) {
             more = session_drain(s);
+            session_add_wanted_unwind_files(s);
+        }
         for (int i = 0; i < n; i++)
             more |= handle(s, events[i].data.u32);
         session_flush(s);

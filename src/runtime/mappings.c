@@ -237,6 +237,20 @@ static void drain_ring(struct mappings *m, void *ring)
     __atomic_store_n(&meta->data_tail, head, __ATOMIC_RELEASE);
 }
 
+int mappings_range_at(const struct mappings *m, size_t i, struct mapped_range_info *range)
+{
+    if (!m || i >= m->range_count)
+        return -1;
+    const struct mapped_range *r = &m->ranges[i];
+    *range = (struct mapped_range_info){r->pid, m->files[r->file].path, r->start, r->end, r->page_offset};
+    return 0;
+}
+
+size_t mappings_range_count(const struct mappings *m)
+{
+    return m ? m->range_count : 0;
+}
+
 const char *mappings_file_at(const struct mappings *m, int i)
 {
     return m && i < m->file_count ? m->files[i].path : NULL;

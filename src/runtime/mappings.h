@@ -27,6 +27,14 @@ void mappings_add_process(struct mappings *m, pid_t pid);
  * mapping there, even after the process exited) and the offset in it; NULL
  * when none is known. */
 const char *mappings_find_address(struct mappings *m, pid_t pid, uint64_t address, uint64_t *file_offset);
+/* The i-th range recorded (in order; a live process's first): 0, or -1 past the last. */
+struct mapped_range_info {
+    uint32_t pid;
+    const char *path;
+    uint64_t start, end, page_offset;   /* the page offset in bytes */
+};
+int mappings_range_at(const struct mappings *m, size_t i, struct mapped_range_info *range);
+size_t mappings_range_count(const struct mappings *m);
 /* After draining: a file mapped with this build-id (lowercase hex), or NULL. */
 const char *mappings_find(struct mappings *m, const char *build_id);
 

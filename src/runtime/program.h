@@ -39,9 +39,10 @@ enum record_kind {
                               * within string_size bytes (tap_events) */
     RECORD_ABORT = 6,        /* abort(): stop now, no end probes (tap_control) */
     RECORD_USTACK = 7,       /* struct record_stack: print_ubacktrace() (id 0), or print_ustack(s)
-                              * (id 1, the string s follows, string_size bytes) */
+                              * (id 1, the string s follows, string_size bytes); id | 2: folded,
+                              * print_ustack_folded(s) (the frames root first, joined by ';') */
     RECORD_KSTACK = 8,       /* likewise for the kernel stack, without frames[]: print_backtrace()
-                              * (id 0), print_stack(s) (id 1) */
+                              * (id 0), print_stack(s) (id 1), print_stack_folded(s) (id 3) */
     RECORD_COMMAND = 9,      /* through tap_events, in its place among the output: system(cmd)
                               * (id 0, cmd follows as warn's message does), switch_file() (id 1) */
 };
@@ -130,6 +131,8 @@ enum unwind_kind {
     UNWIND_CFA_RBP,          /* CFA = rbp + cfa, return address at CFA - 8 */
     UNWIND_OUTERMOST,        /* the return address is undefined: the stack ends here (_start, clone) */
 };
+
+#define UNWIND_WANTED_FILES 1024   /* tap_unwind_wanted: files met without rows, for the runtime */
 
 struct unwind_row {
     uint32_t offset;         /* file offset of the first instruction it covers */

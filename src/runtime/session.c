@@ -116,11 +116,12 @@ static int session_start(struct session *s)
     if (s->end != SESSION_RUNNING)
         return 0;   /* exit() or an error in begin: straight to end */
     /* before anything runs: the libraries it loads later */
-    int refresh = session_symbol_maps_used(s) || session_unwind_maps_used(s);
+    int refresh = session_symbol_maps_used(s) || session_unwind_maps_used(s) || session_proc_maps_used(s);
     if (s->program->user_frames || refresh)
         s->mappings = mappings_open(s->child_pid, refresh);
     if (s->target_pid && !s->child_pid)   /* -x: what it mapped before tap started */
         mappings_add_process(s->mappings, s->target_pid);
+    session_refresh_proc_maps(s);
     if (session_attach(s) < 0)
         return -1;
     if (session_release_child(s) < 0)

@@ -64,11 +64,16 @@ struct session {
     struct symbols *symbols; /* stack_records.c: built on the first stack record */
     struct mappings *mappings;   /* mappings.c: files mapped since start (dlopen); NULL without */
     int mapped_files_seen;   /* symbol_maps.c: of those, the ones offered to the maps */
+    size_t proc_maps_seen;   /* proc_maps.c: of their ranges, the ones in tap_proc_maps */
+    int proc_maps_started;
     uint32_t sym_files_room, sym_entries_room;       /* the tap_sym_* maps' sizes */
     uint32_t sym_files_filled, sym_entries_filled;   /* what they hold */
     struct unwind_table *unwind_tables;   /* unwind_maps.c: rows of the index's files, until written */
     int unwind_built, unwind_written;     /* of the index's files */
     uint32_t unwind_files_room, unwind_rows_room, unwind_rows_filled;
+    struct symbol_map_key *unwind_wanted;   /* of tap_unwind_wanted, the files already tried */
+    size_t unwind_wanted_count;
+    uint64_t unwind_wanted_read_ns;
 
     /* target.c */
     pid_t target_pid;        /* target(): -c child or -x pid; 0: none */
@@ -126,11 +131,16 @@ int session_symbol_maps_used(struct session *s);
 void session_refresh_symbol_maps(struct session *s);  /* adds files mapped since (dlopen) */
 /* the kernel's (dev, inode) of a file, as bpf_find_vma sees it */
 int session_file_key(const char *path, struct symbol_map_key *key);
+/* proc_maps.c: every process's executable mappings, for find_mapping in BPF */
+int session_proc_maps_used(struct session *s);
+int session_size_proc_maps(struct session *s);       /* before load */
+void session_refresh_proc_maps(struct session *s);   /* once the mappings are watched, then as they come */
 /* unwind_maps.c: the CFI rows of BPF's stack walk, like the symbol maps */
 int session_size_unwind_maps(struct session *s);      /* before load */
 int session_fill_unwind_maps(struct session *s);      /* after load */
 int session_unwind_maps_used(struct session *s);
 void session_refresh_unwind_maps(struct session *s);  /* adds files mapped since (dlopen) */
+void session_add_wanted_unwind_files(struct session *s);   /* adds files the walk met without rows */
 void session_free_unwind_tables(struct session *s);
 void session_print_stack(struct session *s, uint32_t kind, uint32_t id, const void *data, size_t size);
 /* maps_print.c */

@@ -1,6 +1,7 @@
 /* print_ubacktrace(), print_ustack(), print_backtrace(), print_stack():
  * RECORD_USTACK and RECORD_KSTACK rendered as SystemTap prints them, one
- * frame a line. User frames are named by build-id from an index of the
+ * frame a line; print_ustack_folded()/print_stack_folded() as one line of
+ * a flame graph's folded stacks. User frames are named by build-id from an index of the
  * probed binaries, the -c command and their libraries, built on the first
  * such record (so a process that has exited is still symbolized), plus the
  * files the kernel reported mapped since tap started (mappings.c: dlopen'd
@@ -94,29 +95,60 @@ static int find_user_frame(struct session *s, const struct record_stack *r, pid_
     return symbols_find_in_process(symbols, pid, address, hit);
 }
 
-static void append_frame(struct session *s, struct strbuf *out, int kernel, const struct record_stack *r, pid_t pid,
-                         uint64_t address)
+static int find_frame(struct session *s, int kernel, const struct record_stack *r, pid_t pid, uint64_t address,
+                      struct symbol_hit *hit)
 {
-    struct symbol_hit hit;
-    int found = kernel ? symbols_find_kernel(session_symbols(s), address, &hit) == 0
-                       : find_user_frame(s, r, pid, address, &hit) == 0;
-    symbols_format_frame(out, address, found ? &hit : NULL);
+    return kernel ? symbols_find_kernel(session_symbols(s), address, hit) : find_user_frame(s, r, pid, address, hit);
 }
 
-/* print_ustack(s)/print_stack(s): the addresses in s. */
-static void append_text_frames(struct session *s, struct strbuf *out, int kernel, const struct record_stack *r,
-                               pid_t pid, const char *text)
+/* The addresses of a stack string (ubacktrace()/backtrace()), at most max. */
+static int parse_addresses(const char *text, uint64_t *addresses, int max)
 {
-    while (*text) {
+    int count = 0;
+    while (*text && count < max) {
         char *end;
         errno = 0;
         uint64_t address = strtoull(text, &end, 16);
         if (end == text || errno)
             break;
-        append_frame(s, out, kernel, r, pid, address);
+        addresses[count++] = address;
         text = end;
         while (*text == ' ')
             text++;
+    }
+    return count;
+}
+
+/* A flame-graph line's frames: root first, joined by ';', each the function's
+ * name, else [file] as perf's stackcollapse names a frame without a symbol
+ * (so such frames still merge), else [unknown]. No count, no newline: the
+ * script prints them. */
+static void append_folded(struct session *s, struct strbuf *out, int kernel, const struct record_stack *r,
+                          pid_t pid, const uint64_t *addresses, int count)
+{
+    for (int i = count - 1; i >= 0; i--) {
+        struct symbol_hit hit;
+        int found = find_frame(s, kernel, r, pid, addresses[i], &hit) == 0;
+        if (i != count - 1)
+            strbuf_puts(out, ";");
+        if (found && hit.name) {
+            strbuf_puts(out, hit.name);
+        } else if (found && hit.module) {
+            const char *slash = strrchr(hit.module, '/');
+            strbuf_printf(out, "[%s]", slash ? slash + 1 : hit.module);
+        } else {
+            strbuf_puts(out, "[unknown]");
+        }
+    }
+}
+
+static void append_frames(struct session *s, struct strbuf *out, int kernel, const struct record_stack *r,
+                          pid_t pid, const uint64_t *addresses, int count)
+{
+    for (int i = 0; i < count; i++) {
+        struct symbol_hit hit;
+        int found = find_frame(s, kernel, r, pid, addresses[i], &hit) == 0;
+        symbols_format_frame(out, addresses[i], found ? &hit : NULL);
     }
 }
 
@@ -146,18 +178,27 @@ void session_print_stack(struct session *s, uint32_t kind, uint32_t id, const vo
         return;
     memset(&r, 0, sizeof(r));
     memcpy(&r, data, fixed);
-    struct strbuf text;
-    strbuf_init(&text);
-    if (id == 1) {
+    uint64_t addresses[RECORD_STACK_DEPTH];
+    int count = 0;
+    pid_t pid = (pid_t)r.pid;
+    if (id & 1) {   /* print_ustack(s) and the like: the addresses in s */
         const char *given = (const char *)data + fixed;
         char *copy = strndup(given, size - fixed < s->program->string_size ? size - fixed : s->program->string_size);
-        if (copy)
-            append_text_frames(s, &text, kernel, &r, kernel ? (pid_t)r.pid : stack_origin(s, copy, (pid_t)r.pid), copy);
+        if (copy) {
+            count = parse_addresses(copy, addresses, RECORD_STACK_DEPTH);
+            pid = kernel ? pid : stack_origin(s, copy, pid);
+        }
         free(copy);
     } else {
-        for (int i = 0; i < (int)r.count && i < RECORD_STACK_DEPTH; i++)
-            append_frame(s, &text, kernel, &r, (pid_t)r.pid, r.ips[i]);
+        count = r.count < RECORD_STACK_DEPTH ? (int)r.count : RECORD_STACK_DEPTH;
+        memcpy(addresses, r.ips, sizeof(addresses));
     }
+    struct strbuf text;
+    strbuf_init(&text);
+    if (id & 2)
+        append_folded(s, &text, kernel, &r, pid, addresses, count);
+    else
+        append_frames(s, &text, kernel, &r, pid, addresses, count);
     if (!s->options->json) {
         strbuf_append(&s->out, text.data ? text.data : "", text.len);
     } else if (text.len) {

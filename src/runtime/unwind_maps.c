@@ -7,19 +7,28 @@
  * then, and in files without CFI, the walk follows frame pointers. */
 #include <errno.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "runtime/mappings.h"
 #include "runtime/session.h"
 #include "runtime/symbols.h"
 #include "runtime/unwind_rows.h"
 
-/* Room for files mapped after load: a plugin or two (libpython's size). */
+/* Room for files mapped after load: a plugin or two (libpython's size);
+ * system-wide, the files of the processes the walk meets (about 12 MB). */
 #define SPARE_FILES 16
 #define SPARE_ROWS (128 * 1024)
+#define SYSTEM_SPARE_FILES 256
+#define SYSTEM_SPARE_ROWS (1024 * 1024)
+#define WANTED_PERIOD_NS 100000000   /* tap_unwind_wanted is read at most this often */
+#define WANTED_MAX_SIZE (16 << 20)
+#define WANTED_BUDGET_NS 20000000    /* more files in a period while they take less than this */
 #define WRITE_BATCH 4096
 
 struct unwind_table {
@@ -58,10 +67,10 @@ int session_size_unwind_maps(struct session *s)
     if (!session_unwind_maps_used(s))
         return 0;
     build_tables(s);
-    size_t rows = SPARE_ROWS;
+    size_t rows = s->target_pid ? SPARE_ROWS : SYSTEM_SPARE_ROWS;
     for (int i = 0; i < s->unwind_built; i++)
         rows += s->unwind_tables[i].count;
-    s->unwind_files_room = (uint32_t)s->unwind_built + SPARE_FILES;
+    s->unwind_files_room = (uint32_t)s->unwind_built + (s->target_pid ? SPARE_FILES : SYSTEM_SPARE_FILES);
     s->unwind_rows_room = rows > UINT32_MAX / 2 ? UINT32_MAX / 2 : (uint32_t)rows;
     bpf_map__set_max_entries(bpf_object__find_map_by_name(s->object, "tap_unwind_files"), s->unwind_files_room);
     bpf_map__set_max_entries(bpf_object__find_map_by_name(s->object, "tap_unwind_rows"), s->unwind_rows_room);
@@ -125,9 +134,79 @@ void session_refresh_unwind_maps(struct session *s)
     write_new_tables(s);   /* a failure leaves the file to frame pointers, as before */
 }
 
+static int already_wanted(struct session *s, const struct symbol_map_key *key)
+{
+    for (size_t i = 0; i < s->unwind_wanted_count; i++)
+        if (s->unwind_wanted[i].dev == key->dev && s->unwind_wanted[i].ino == key->ino)
+            return 1;
+    return 0;
+}
+
+/* The file with this identity among those the processes have mapped. */
+static const char *mapped_path(struct session *s, const struct symbol_map_key *key)
+{
+    const char *path;
+    for (int i = 0; (path = mappings_file_at(s->mappings, i)); i++) {
+        struct symbol_map_key mapped;
+        if (session_file_key(path, &mapped) == 0 && mapped.dev == key->dev && mapped.ino == key->ino)
+            return path;
+    }
+    return NULL;
+}
+
+/* The untried file of tap_unwind_wanted met most, into best; 0 when none. */
+static uint64_t most_wanted(struct session *s, int fd, struct symbol_map_key *best)
+{
+    struct symbol_map_key key, next;
+    uint64_t count, most = 0;
+    for (void *previous = NULL; bpf_map_get_next_key(fd, previous, &next) == 0; previous = &key) {
+        key = next;
+        if (bpf_map_lookup_elem(fd, &key, &count) == 0 && count > most && !already_wanted(s, &key)) {
+            most = count;
+            *best = key;
+        }
+    }
+    return most;
+}
+
+/* Files the walk met without rows (tap_unwind_wanted, codegen/stack.c:
+ * system-wide, the files of processes started before tap), the most met
+ * first, each found by device and inode among the mapped files, indexed,
+ * and its rows written while there is room. Files a period until they have
+ * taken WANTED_BUDGET_NS, and none over WANTED_MAX_SIZE: libdw takes
+ * seconds on a big file, and the loop must not stall that long. Each file
+ * is tried once. */
+void session_add_wanted_unwind_files(struct session *s)
+{
+    struct bpf_map *map = s->object ? bpf_object__find_map_by_name(s->object, "tap_unwind_wanted") : NULL;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    uint64_t now_ns = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+    if (!map || !s->mappings || !session_unwind_maps_used(s) || now_ns - s->unwind_wanted_read_ns < WANTED_PERIOD_NS)
+        return;
+    s->unwind_wanted_read_ns = now_ns;
+    if (!s->unwind_wanted && !(s->unwind_wanted = calloc(UNWIND_WANTED_FILES, sizeof(*s->unwind_wanted))))
+        return;
+    mappings_drain(s->mappings);
+    struct symbol_map_key best;
+    while (s->unwind_wanted_count < UNWIND_WANTED_FILES && most_wanted(s, bpf_map__fd(map), &best)) {
+        s->unwind_wanted[s->unwind_wanted_count++] = best;
+        const char *path = mapped_path(s, &best);
+        struct stat st;
+        if (path && stat(path, &st) == 0 && st.st_size <= WANTED_MAX_SIZE) {
+            symbols_add_file(session_symbols(s), path, 0);
+            session_refresh_unwind_maps(s);
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            if ((uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec - now_ns > WANTED_BUDGET_NS)
+                return;
+        }
+    }
+}
+
 void session_free_unwind_tables(struct session *s)
 {
     for (int i = s->unwind_written; i < s->unwind_built; i++)
         free(s->unwind_tables[i].rows);
     free(s->unwind_tables);
+    free(s->unwind_wanted);
 }

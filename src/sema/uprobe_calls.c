@@ -26,6 +26,7 @@ static int builtin_reads_frame(enum builtin_id id)
     case BUILTIN_UADDR: case BUILTIN_UBACKTRACE: case BUILTIN_PRINT_UBACKTRACE: case BUILTIN_PRINT_USTACK:
     case BUILTIN_SPRINT_UBACKTRACE: case BUILTIN_UCALLERS: case BUILTIN_BACKTRACE:
     case BUILTIN_PRINT_BACKTRACE: case BUILTIN_PRINT_STACK:
+    case BUILTIN_PRINT_USTACK_FOLDED: case BUILTIN_PRINT_STACK_FOLDED:
         return 1;
     default:
         return 0;

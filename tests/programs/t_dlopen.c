@@ -11,6 +11,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#ifndef PLUGIN
+#define PLUGIN "libt_plugin.so"   /* t_dlopen_cfi: libt_plugin_cfi.so, both built -O2 without frame pointers */
+#endif
+
 typedef long (*callback)(long);
 typedef long (*plugin_entry)(callback, long);
 
@@ -29,7 +33,7 @@ int main(int argc, char **argv)
     if (n < 0)
         return 1;
     self[n] = 0;
-    snprintf(path, sizeof(path), "%s/libt_plugin.so", dirname(self));
+    snprintf(path, sizeof(path), "%s/" PLUGIN, dirname(self));
     void *plugin = dlopen(path, RTLD_NOW);
     if (!plugin) {
         fprintf(stderr, "%s\n", dlerror());
