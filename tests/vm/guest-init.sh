@@ -56,6 +56,7 @@ if [ -n "$OUT" ]; then
 	mkdir -p "$R$OUT" && mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 vmout "$R$OUT"
 fi
 hostname vm
+ip link set lo up || echo "vm-init: lo did not come up"   # 127.0.0.1 for cases that talk to themselves
 stty -F /dev/ttyS1 raw -echo 2>/dev/null
 stty -F /dev/ttyS2 raw -echo 2>/dev/null
 echo "vm-init: ready $(cut -d' ' -f1 /proc/uptime)s after boot" >/dev/kmsg
