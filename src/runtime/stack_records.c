@@ -133,6 +133,9 @@ static void append_folded(struct session *s, struct strbuf *out, int kernel, con
             strbuf_puts(out, ";");
         if (found && hit.name) {
             strbuf_puts(out, hit.name);
+            const char *const *inlined;   /* root first: the outermost inlined next */
+            for (int j = symbols_inlined_at(session_symbols(s), &hit, i > 0, &inlined) - 1; j >= 0; j--)
+                strbuf_printf(out, ";%s", inlined[j]);
         } else if (found && hit.module) {
             const char *slash = strrchr(hit.module, '/');
             strbuf_printf(out, "[%s]", slash ? slash + 1 : hit.module);
@@ -148,6 +151,10 @@ static void append_frames(struct session *s, struct strbuf *out, int kernel, con
     for (int i = 0; i < count; i++) {
         struct symbol_hit hit;
         int found = find_frame(s, kernel, r, pid, addresses[i], &hit) == 0;
+        const char *const *inlined;
+        int inlined_count = found ? symbols_inlined_at(session_symbols(s), &hit, i > 0, &inlined) : 0;
+        for (int j = 0; j < inlined_count; j++)
+            symbols_format_inlined(out, addresses[i], inlined[j], hit.module);
         symbols_format_frame(out, addresses[i], found ? &hit : NULL);
     }
 }

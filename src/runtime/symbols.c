@@ -14,6 +14,7 @@
 
 #include "base/debug_file.h"
 #include "base/demangle.h"
+#include "runtime/inline_frames.h"
 #include "runtime/program_io.h"
 
 struct symbol_entry {
@@ -31,6 +32,7 @@ struct symbol_file {
     char *path;
     char build_id[128];          /* lowercase hex, "" when none */
     struct symbol_table table;
+    struct inline_frames *inlines;   /* read on the first frame asking */
 };
 
 struct symbols {
@@ -64,6 +66,7 @@ void symbols_free(struct symbols *symbols)
     for (int i = 0; i < symbols->file_count; i++) {
         free(symbols->files[i].path);
         table_free(&symbols->files[i].table);
+        inline_frames_free(symbols->files[i].inlines);
     }
     free(symbols->files);
     table_free(&symbols->kernel);
@@ -326,11 +329,12 @@ void symbols_add_process(struct symbols *symbols, pid_t pid)
         fclose(maps);
 }
 
-static int hit_in_file(const struct symbol_file *file, uint64_t file_offset, struct symbol_hit *hit)
+static int hit_in_file(const struct symbols *symbols, const struct symbol_file *file, uint64_t file_offset,
+                       struct symbol_hit *hit)
 {
     const struct symbol_entry *e = table_find(&file->table, file_offset);
     *hit = (struct symbol_hit){e ? e->name : NULL, e ? file_offset - e->start : file_offset,
-                               e ? e->size : 0, file->path};
+                               e ? e->size : 0, file->path, (int)(file - symbols->files), file_offset};
     return 0;
 }
 
@@ -348,7 +352,7 @@ int symbols_find_build_id(struct symbols *symbols, const unsigned char *build_id
     symbols_build_id_hex(build_id, build_id_size, hex, sizeof(hex));
     for (int i = 0; i < symbols->file_count; i++)
         if (symbols->files[i].build_id[0] && strcmp(symbols->files[i].build_id, hex) == 0)
-            return hit_in_file(&symbols->files[i], file_offset, hit);
+            return hit_in_file(symbols, &symbols->files[i], file_offset, hit);
     return -1;
 }
 
@@ -360,7 +364,7 @@ int symbols_find_in_file(struct symbols *symbols, const char *path, uint64_t fil
         return -1;
     symbols_add_file(symbols, real, 0);
     const struct symbol_file *file = file_by_path(symbols, real);
-    return file ? hit_in_file(file, file_offset, hit) : -1;
+    return file ? hit_in_file(symbols, file, file_offset, hit) : -1;
 }
 
 int symbols_find_in_process(struct symbols *symbols, pid_t pid, uint64_t address, struct symbol_hit *hit)
@@ -405,8 +409,19 @@ int symbols_find_kernel(struct symbols *symbols, uint64_t address, struct symbol
     const struct symbol_entry *e = table_find(&symbols->kernel, address);
     if (!e)
         return -1;
-    *hit = (struct symbol_hit){e->name, address - e->start, e->size, "kernel"};
+    *hit = (struct symbol_hit){e->name, address - e->start, e->size, "kernel", -1, address};
     return 0;
+}
+
+int symbols_inlined_at(struct symbols *symbols, const struct symbol_hit *hit, int caller,
+                       const char *const **names)
+{
+    if (hit->file < 0 || hit->file >= symbols->file_count || !hit->name)
+        return 0;
+    struct symbol_file *file = &symbols->files[hit->file];
+    if (!file->inlines)
+        file->inlines = inline_frames_new(file->path);
+    return inline_frames_at(file->inlines, hit->file_offset, caller, names);
 }
 
 const char *symbols_file_at(const struct symbols *symbols, int i, const char **build_id)
@@ -442,4 +457,9 @@ void symbols_format_frame(struct strbuf *out, uint64_t address, const struct sym
     }
     strbuf_printf(out, " 0x%" PRIx64 " : %s+0x%" PRIx64 "/0x%" PRIx64 " [%s]\n", address, hit->name,
                   hit->offset, hit->size, hit->module);
+}
+
+void symbols_format_inlined(struct strbuf *out, uint64_t address, const char *name, const char *module)
+{
+    strbuf_printf(out, " 0x%" PRIx64 " : %s (inlined) [%s]\n", address, name, module);
 }

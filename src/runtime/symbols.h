@@ -23,6 +23,8 @@ struct symbol_hit {
     uint64_t offset;             /* from the function's start (no function: in the file) */
     uint64_t size;               /* the function's size */
     const char *module;          /* file path, or "kernel" */
+    int file;                    /* the indexed file (symbols_inlined_at), -1 for the kernel */
+    uint64_t file_offset;        /* the address in that file */
 };
 
 struct symbols *symbols_new(void);
@@ -46,6 +48,14 @@ int symbols_find_in_process(struct symbols *symbols, pid_t pid, uint64_t address
 /* A kernel address, from /proc/kallsyms (read on first use). */
 int symbols_find_kernel(struct symbols *symbols, uint64_t address, struct symbol_hit *hit);
 
+/* The functions DWARF describes as inlined where HIT lies, innermost first
+ * (each the function inlined into the next; the last inlined into hit's
+ * function); 0 without DWARF there. A return address (caller) is looked up
+ * one byte back, in its call. Cached per file and address; the names are
+ * owned by symbols. */
+int symbols_inlined_at(struct symbols *symbols, const struct symbol_hit *hit, int caller,
+                       const char *const **names);
+
 /* The index, for copying it into BPF maps: file i's path and hex build-id
  * (when build_id is not NULL; NULL past the last file), and its j-th function (0 past the last). */
 const char *symbols_file_at(const struct symbols *symbols, int i, const char **build_id);
@@ -56,5 +66,9 @@ int symbols_function_at(const struct symbols *symbols, int i, size_t j, uint64_t
  * " 0x4005d6 : main+0x16/0x30 [/path/bin]\n"; " 0x7f0012 [/path/lib.so+0x2724a]\n" in a
  * file without a symbol there; " 0x4005d6\n" when nothing is known. */
 void symbols_format_frame(struct strbuf *out, uint64_t address, const struct symbol_hit *hit);
+/* A frame inlined at a real frame's address, printed before it, as gdb's bt
+ * lists it (SystemTap prints none; "(inlined)" as perf marks one):
+ * " 0x4005d6 : helper (inlined) [/path/bin]\n". */
+void symbols_format_inlined(struct strbuf *out, uint64_t address, const char *name, const char *module);
 
 #endif

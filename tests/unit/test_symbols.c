@@ -19,14 +19,16 @@ static void check_frame_lines(void)
 {
     struct strbuf out;
     strbuf_init(&out);
-    struct symbol_hit hit = {"add", 4, 0x14, "/home/me/st/x"};
+    struct symbol_hit hit = {"add", 4, 0x14, "/home/me/st/x", 0, 0x1139};
     symbols_format_frame(&out, 0x55d332a6d139, &hit);
-    struct symbol_hit file_only = {NULL, 0x2724a, 0, "/lib/libc.so.6"};
+    struct symbol_hit file_only = {NULL, 0x2724a, 0, "/lib/libc.so.6", 1, 0x2724a};
     symbols_format_frame(&out, 0x7f0000002724a, &file_only);
     symbols_format_frame(&out, 0x1234, NULL);
+    symbols_format_inlined(&out, 0x55d332a6d139, "helper", "/home/me/st/x");
     CHECK_STR(out.data, " 0x55d332a6d139 : add+0x4/0x14 [/home/me/st/x]\n"
                         " 0x7f0000002724a [/lib/libc.so.6+0x2724a]\n"
-                        " 0x1234\n");
+                        " 0x1234\n"
+                        " 0x55d332a6d139 : helper (inlined) [/home/me/st/x]\n");
     strbuf_free(&out);
 }
 
