@@ -151,11 +151,14 @@ mkfifo "$RUN/out" "$RUN/err" || die "mkfifo failed"
 cat "$RUN/out" & cat_out=$!
 cat "$RUN/err" >&2 & cat_err=$!
 exec 5<>"$RUN/out" 6<>"$RUN/err"   # a writer that outlives qemu, so the cats end only when we close it
+# softlockup_panic: a guest whose vCPUs hang (multi-threaded TCG can leave both spinning in
+# text_poke for good) panics after 60 s and exits, so goldens.sh reruns its cases in a clean VM
+# at once instead of waiting out VM_TIMEOUT.
 timeout --foreground -k 10 "$VM_TIMEOUT" qemu-system-x86_64 \
 	-machine q35 -accel tcg,thread=$VM_TCG_THREAD -cpu "$VM_CPU" -m "$VM_MEM" -smp "$VM_SMP" \
 	-nodefaults -no-user-config -display none -vga none -no-reboot \
 	-kernel "$KERNEL" -initrd "$INITRD" \
-	-append "console=ttyS0 panic=-1 loglevel=4 rdinit=/init vm_moddir=$MODDIR vm_out=$VM_OUT vm_keep=$VM_KEEP_DIR vm_overlay=$VM_OVERLAY vm_cache=$VM_9P_CACHE $VM_APPEND" \
+	-append "console=ttyS0 panic=-1 softlockup_panic=1 watchdog_thresh=30 loglevel=4 rdinit=/init vm_moddir=$MODDIR vm_out=$VM_OUT vm_keep=$VM_KEEP_DIR vm_overlay=$VM_OVERLAY vm_cache=$VM_9P_CACHE $VM_APPEND" \
 	-chardev "file,id=con,path=$RUN/console.log" -serial chardev:con \
 	-chardev "file,id=out,path=$RUN/out" -serial chardev:out \
 	-chardev "file,id=err,path=$RUN/err" -serial chardev:err \
