@@ -3,7 +3,8 @@
 #   goldens.sh BUILD_DIR [CASE...]        default: every case of tests/golden
 # VM_KVER picks the kernel (run-in-vm.sh's default: Debian 12's stock 6.1). Cases listed in
 # expected-failures-SERIES.txt (SERIES: 6.1 for 6.1.0-56-amd64) are not run and are reported as
-# such with their reason; any other case that fails fails the run. A VM that dies under the cases
+# such with their reason; any other case that fails runs once more, alone in a fresh VM (at most
+# VM_RETRY_MAX=5 such cases), and fails the run if it fails there too. A VM that dies under the cases
 # (exit 125: a TCG code-patching race, about one run in three on 6.12) or whose kernel oopsed is
 # started again (VM_ATTEMPTS runs in all, default 3) for the cases it had not finished or that failed
 # in it. Per-case logs: BUILD_DIR/vm/KVER/CASE.log; the guest's console: console.N.log beside them.
@@ -71,6 +72,31 @@ for ((attempt = 1; attempt <= attempts; attempt++)); do
   echo "vm/$VM_KVER: the VM died or its kernel oopsed (exit $rc); once more for the cases left" >&2
 done
 
+# A case that failed with the VM alive gets one more run, alone (one case at a time) in a fresh VM:
+# under TCG emulation two cases at once on two vCPUs, each about 6 times slower than on the host,
+# can miss a timing bound that is far from tight on real hardware (kernel_perf_sw saw no cpu_clock
+# samples in 300 ms once in CI). Both runs are shown; a case that fails again fails the stage.
+retry=()
+for c in "${to_run[@]}"; do
+  rc=$(cat "$out/$c.rc" 2>/dev/null)
+  [[ -z $rc || $rc == 0 || $rc == 77 ]] || retry+=("$c")
+done
+if ((${#retry[@]} && ${#retry[@]} <= ${VM_RETRY_MAX:-5})); then
+  echo "vm/$VM_KVER: ${#retry[@]} failed ($(printf '%s ' "${retry[@]}")); once more each, alone, in a fresh VM" >&2
+  for c in "${retry[@]}"; do
+    echo "--- golden/$c: the first run, in the suite:"
+    cat "$out/$c.log"
+    mv "$out/$c.log" "$out/$c.first.log"
+    rm -f "$out/$c.rc"
+  done
+  VM_OUT=$out VM_KEEP_DIR=$top VM_TIMEOUT=${VM_TIMEOUT:-3000} VM_CONSOLE=$out/console.retry.log \
+    bash "$here/run-in-vm.sh" env GOLDEN_TIMEOUT="${GOLDEN_TIMEOUT:-120}" GUEST_JOBS=1 \
+    bash "$here/guest-goldens.sh" "$build/tap" "$top/tests/golden" "$build/tests/programs" "$out" "${retry[@]}"
+  for c in "${retry[@]}"; do
+    [[ $(cat "$out/$c.rc" 2>/dev/null) == 0 ]] && echo "vm/$VM_KVER: golden/$c passed when run alone (failed in the suite: see above)" >&2
+  done
+fi
+
 passed=0 failed=() lacking=()
 for c in "${to_run[@]}"; do
   rc=$(cat "$out/$c.rc" 2>/dev/null)
@@ -89,5 +115,8 @@ for c in "${cases[@]}"; do
   [[ -z ${reason[$c]:-} ]] || echo "  not run: $c: ${reason[$c]}"
 done
 for c in "${lacking[@]}"; do echo "  not run: $c: $(head -1 "$out/$c.log")"; done
+for c in "${retry[@]}"; do
+  [[ $(cat "$out/$c.rc" 2>/dev/null) != 0 ]] || echo "  passed alone, failed in the suite: $c"
+done
 for c in "${failed[@]}"; do echo "  FAILED: $c"; done
 ((${#failed[@]} == 0))
