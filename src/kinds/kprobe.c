@@ -79,8 +79,8 @@ static int refuse(struct sema *s, struct probe_point *point, const char *why)
  * read, BTF's): names only, no types, as SystemTap's dwarfless probes. */
 static int resolve_kprobe(struct sema *s, struct probe_point *point, struct probe *probe)
 {
-    struct kernel_support support;
-    const char *offered = sema_kernel_function_support(s, &support);
+    struct kernel_support support = {.kprobes = 1};   /* -L: listed, never attached */
+    const char *offered = s->options->listing ? NULL : sema_kernel_function_support(s, &support);
     const char *text = sema_point_text(s, point);
     if (!support.kprobes)
         return refuse(s, point, arena_printf(s->arena, "probe point %s needs kprobes: this kernel %s", text, offered));
