@@ -11,7 +11,7 @@
  * available_filter_functions (notrace, inlined), or on the kprobe
  * blacklist. module("m").function(...) is the same on a loaded module's
  * functions, typed from its BTF (/sys/kernel/btf/m). kernel.statement is
- * refused, as is everything on a kernel with neither fentry nor kprobes
+ * kinds/kprobe.c's. Everything is refused on a kernel with neither fentry nor kprobes
  * (sema/kernel_functions.c says why, from checks). */
 #include <errno.h>
 #include <fnmatch.h>
