@@ -1,3 +1,2 @@
 @TAP@ -L 'module("9p").function("v9fs_vfs_l*")'
 @TAP@ -L 'module("9p").function("v9fs_vfs_lookup").return'
-@TAP@ -l 'module("9p").function("v9fs_sysfs_cleanup")'
