@@ -459,6 +459,47 @@ static void walk_user_stack(struct codegen *cg, const struct probe *probe)
     cg_position(cg, done);
 }
 
+/* A tracepoint program's kernel stack comes from the registers the event
+ * passed. 6.1's syscalls:* events pass the system call's user registers
+ * (6.5 and later the caller's, perf_fetch_caller_regs in perf_call_bpf_enter):
+ * no kernel frames. Then the stack is the current task's, walked from the
+ * helper: its frames, this program's (the first in the module area, where
+ * BPF code is JITed: at or above x86-64's MODULES_VADDR under KASLR),
+ * trace_call_bpf's and its caller's (the function that calls the program,
+ * whose caller is where 6.5's regs start) are skipped by a second walk.
+ * No program frame found: no kernel stack, as before. */
+#define MODULES_VADDR_KASLR 0xffffffffc0000000ull
+#define FRAMES_AFTER_PROGRAM 2
+
+static void task_stack_when_empty(struct codegen *cg)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMBasicBlockRef walk = cg_block(cg, "task_stack"), found = cg_block(cg, "task_stack_found"),
+                      done = cg_block(cg, "task_stack_done");
+    LLVMBuildCondBr(b, equals(cg, load_area(cg, AREA_KERNEL_COUNT), 0), walk, done);
+    cg_position(cg, walk);
+    LLVMValueRef task = cg_helper(cg, BPF_FUNC_get_current_task_btf, cg->ptr, NULL, 0);
+    LLVMValueRef buffer = cg_scratch_ptr(cg, area(cg) + AREA_KERNEL_IPS);
+    uint32_t size = 8 * RECORD_STACK_DEPTH;
+    LLVMValueRef args[4] = {task, buffer, cg_const(cg, size), cg_const(cg, 0)};
+    LLVMValueRef bytes = cg_helper(cg, BPF_FUNC_get_task_stack, cg->i64, args, 4);
+    LLVMValueRef skip = cg_const(cg, 0);   /* 0: no program frame */
+    for (int i = RECORD_STACK_DEPTH - 1; i >= 0; i--) {   /* the first match wins */
+        LLVMValueRef ip = load_area(cg, AREA_KERNEL_IPS + 8 * (uint32_t)i);
+        LLVMValueRef is_program = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, ip, cg_const(cg, (int64_t)MODULES_VADDR_KASLR), ""),
+                                               LLVMBuildICmp(b, LLVMIntSGT, bytes, cg_const(cg, 8 * i), ""), "");
+        skip = LLVMBuildSelect(b, is_program, cg_const(cg, i + 1 + FRAMES_AFTER_PROGRAM), skip, "");
+    }
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, skip, cg_const(cg, 0), ""), found, done);
+    cg_position(cg, found);
+    LLVMValueRef again[4] = {task, buffer, cg_const(cg, size), LLVMBuildAnd(b, skip, cg_const(cg, BPF_F_SKIP_FIELD_MASK), "")};
+    bytes = cg_helper(cg, BPF_FUNC_get_task_stack, cg->i64, again, 4);
+    LLVMValueRef failed = LLVMBuildICmp(b, LLVMIntSLT, bytes, cg_const(cg, 0), "");
+    store_area(cg, AREA_KERNEL_COUNT, LLVMBuildUDiv(b, LLVMBuildSelect(b, failed, cg_const(cg, 0), bytes, ""), cg_const(cg, 8), ""));
+    LLVMBuildBr(b, done);
+    cg_position(cg, done);
+}
+
 void cg_stack_finish(struct codegen *cg, LLVMBasicBlockRef capture, LLVMValueRef ctx)
 {
     const struct fn_state *fn = cg->fn;
@@ -487,6 +528,8 @@ void cg_stack_finish(struct codegen *cg, LLVMBasicBlockRef capture, LLVMValueRef
         }
         if (needs & STACK_KERNEL)
             get_stack(cg, ctx, AREA_KERNEL_IPS, 8 * RECORD_STACK_DEPTH, 0, AREA_KERNEL_COUNT, 8);
+        if ((needs & STACK_KERNEL) && kind == PROBE_TRACEPOINT)
+            task_stack_when_empty(cg);
     }
     LLVMBuildBr(cg->builder, after);
 }

@@ -11,7 +11,7 @@
  * available_filter_functions (notrace, inlined), or on the kprobe
  * blacklist. module("m").function(...) is the same on a loaded module's
  * functions, typed from its BTF (/sys/kernel/btf/m). kernel.statement is
- * refused, as is everything on a kernel with neither fentry nor kprobes
+ * kinds/kprobe.c's. Everything is refused on a kernel with neither fentry nor kprobes
  * (sema/kernel_functions.c says why, from checks). */
 #include <errno.h>
 #include <fnmatch.h>
@@ -23,7 +23,6 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "base/strbuf.h"
 #include "kinds/kinds.h"
 #include "kinds/kprobe.h"
 #include "runtime/attach.h"
@@ -103,8 +102,9 @@ static int resolve_kernel_function(struct sema *s, struct probe_point *point, st
                                                "tap types its functions from BTF"
                                              : "probe point %s: module %s is not loaded (no /sys/module/%s)",
                                              text, module, module));
-    struct kernel_support support;
-    const char *offered = sema_kernel_function_support(s, &support);
+    struct kernel_support support = {.fentry = 1};   /* listed (-L) as on a trampoline, */
+    const char *offered = s->options->listing ? NULL    /* where nothing attaches */
+                                              : sema_kernel_function_support(s, &support);
     if (!support.fentry && !support.kprobes)
         return refuse(s, point, arena_printf(s->arena, "probe point %s needs kprobes or BPF trampolines (fentry): "
                                              "this kernel %s", text, offered));
@@ -175,51 +175,6 @@ static int lower_entry(struct sema *s, struct expr *e)
     return 0;
 }
 
-/* -L: "kernel.function("vfs_read").call $file:struct file* $buf:char* ...", and
- * $return:TYPE in .return, as stap lists them (no @file:line without DWARF). */
-static int list_kernel_functions(FILE *out, struct arena *arena, const char *point, int with_variables)
-{
-    char pattern[256], suffix[16] = "";
-    if (sscanf(point, "kernel.function(\"%255[^\"]\")%15s", pattern, suffix) < 1)
-        return 1;
-    int is_return = strcmp(suffix, ".return") == 0;
-    struct btf *btf = btf__load_vmlinux_btf();
-    if (!btf) {
-        fprintf(stderr, "ERROR: kernel functions are listed from the kernel's BTF, which cannot be read\n");
-        return 1;
-    }
-    struct kernel_lists lists = kernel_read_lists(arena);
-    int count = 0;
-    for (int id = 1; id < (int)btf__type_cnt(btf); id++) {
-        const struct btf_type *t = btf__type_by_id(btf, id);
-        const char *name = btf_is_func(t) ? btf__name_by_offset(btf, t->name_off) : NULL;
-        if (!name || fnmatch(pattern, name, 0) != 0 || kernel_untraceable(&lists, name))
-            continue;
-        const struct btf_type *proto = btf__type_by_id(btf, t->type);
-        struct strbuf sb;
-        strbuf_init(&sb);
-        strbuf_printf(&sb, "kernel.function(\"%s\")%s", name, suffix);
-        if (with_variables && is_return && proto->type) {
-            strbuf_puts(&sb, " $return:");
-            btf_type_spell(&sb, btf, (int)proto->type);
-        }
-        for (int i = 0; with_variables && i < btf_vlen(proto); i++) {
-            const struct btf_param *param = &btf_params(proto)[i];
-            strbuf_printf(&sb, " $%s:", btf__name_by_offset(btf, param->name_off));
-            btf_type_spell(&sb, btf, (int)param->type);
-        }
-        fprintf(out, "%s\n", sb.data);
-        strbuf_free(&sb);
-        count++;
-    }
-    btf__free(btf);
-    if (count == 0) {   /* as -l of a process function that matches nothing */
-        fprintf(stderr, "semantic error: while resolving probe point: no match for kernel function \"%s\"\n", pattern);
-        return 1;
-    }
-    return 0;
-}
-
 static void catalogue(struct arena *arena, catalogue_line add, void *lines)
 {
     (void)arena;
@@ -254,7 +209,7 @@ static int attach_trampoline(struct session *s, struct bpf_program *prog, int in
 const struct probe_kind_ops fentry_kind = {
     .kind = PROBE_FENTRY, .name = "fentry", .flags = KIND_FREQUENT,
     .heads = (const char *const[]){"kernel", "module", NULL}, .resolve = resolve_kernel_function,
-    .list = list_kernel_functions, .catalogue = catalogue, .lower_target = lower_target, .lower_entry = lower_entry,
+    .catalogue = catalogue, .lower_target = lower_target, .lower_entry = lower_entry,
     .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_TRACING, .attach = attach_trampoline,
 };
 

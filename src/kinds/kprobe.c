@@ -9,7 +9,7 @@
  * as @entry(...) is. A body that reads no $variable serves every function
  * a wildcard matched from one program, pp() and ppfunc() by cookie: one
  * kprobe_multi link where the kernel has them, else a perf-event kprobe
- * per function. */
+ * per function. kernel.statement(ADDRESS) is a kprobe at function+offset (below). */
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -21,6 +21,7 @@
 #include "kinds/kinds.h"
 #include "kinds/kprobe.h"
 #include "runtime/attach.h"
+#include "runtime/symbols.h"
 #include "sema/dwarf.h"
 #include "sema/sema_internal.h"
 
@@ -75,12 +76,63 @@ static int refuse(struct sema *s, struct probe_point *point, const char *why)
     return sema_point_error(s, point, point->components->span, "%s", why);
 }
 
+/* --- kernel.statement(ADDRESS)[.absolute] -------------------------------- */
+
+/* A kprobe at an address from /proc/kallsyms, attached as function+offset
+ * (the kernel checks that it is an instruction boundary in probeable text).
+ * No $variables: which are live there is DWARF's to say. By source line
+ * ("func@file:line") it is refused: tap knows the kernel from BTF, which
+ * has no lines. */
+static int resolve_statement(struct sema *s, struct probe_point *point, struct probe *probe)
+{
+    const char *text = sema_point_text(s, point);
+    const struct probe_component *statement = point->components->next;
+    const struct probe_component *suffix = statement ? statement->next : NULL;
+    if (!statement || strcmp(statement->name, "statement") != 0 || statement->arg_kind == PROBE_ARG_NONE ||
+        (suffix && (suffix->next || suffix->arg_kind != PROBE_ARG_NONE || strcmp(suffix->name, "absolute") != 0)))
+        return refuse(s, point, arena_printf(s->arena, "probe point %s: tap probes kernel statements as "
+                                             "kernel.statement(ADDRESS)[.absolute] only", text));
+    if (statement->arg_kind == PROBE_ARG_STRING)
+        return refuse(s, point, arena_printf(s->arena, "probe point %s: a kernel statement by function and "
+                                             "source line needs the kernel's DWARF, which tap does not read (it "
+                                             "knows the kernel from BTF, which has no lines): "
+                                             "kernel.statement(ADDRESS) probes an address from /proc/kallsyms",
+                                             text));
+    uint64_t address = (uint64_t)statement->arg_int;
+    text = arena_printf(s->arena, "kernel.statement(0x%llx)%s", (unsigned long long)address, suffix ? ".absolute" : "");
+    struct kernel_support support = {.kprobes = 1};
+    const char *offered = s->options->listing ? NULL : sema_kernel_function_support(s, &support);
+    if (!support.kprobes)
+        return refuse(s, point, arena_printf(s->arena, "probe point %s needs kprobes: this kernel %s", text, offered));
+    struct symbols *symbols = symbols_new();
+    struct symbol_hit hit;
+    const char *function = NULL;
+    if (symbols_find_kernel(symbols, address, &hit) == 0 && hit.name)
+        function = arena_strdup(s->arena, hit.name);
+    symbols_free(symbols);
+    if (!function)
+        return refuse(s, point, arena_printf(s->arena, "probe point %s: 0x%llx is in no kernel function "
+                                             "(/proc/kallsyms; it shows no addresses to users without "
+                                             "CAP_SYSLOG)", text, (unsigned long long)address));
+    struct kernel_lists lists = kernel_read_lists(s->arena);
+    if (lists.blacklist.names && kernel_names_has(&lists.blacklist, function))
+        return refuse(s, point, arena_printf(s->arena, "probe point %s: 0x%llx is in kernel function %s, which "
+                                             "is on the kprobe blacklist", text, (unsigned long long)address,
+                                             function));
+    struct probe *added = kprobe_add_function(s, probe, function, 0, 0, text, NULL, 0);
+    added->offset = hit.offset;
+    added->may_skip = point->optional;
+    return 1;
+}
+
 /* Matches the kernel's traceable functions (or, where that list cannot be
  * read, BTF's): names only, no types, as SystemTap's dwarfless probes. */
 static int resolve_kprobe(struct sema *s, struct probe_point *point, struct probe *probe)
 {
-    struct kernel_support support;
-    const char *offered = sema_kernel_function_support(s, &support);
+    struct kernel_support support = {.kprobes = 1};   /* -L: listed, never attached */
+    if (strcmp(point->components->name, "kernel") == 0)
+        return resolve_statement(s, point, probe);
+    const char *offered = s->options->listing ? NULL : sema_kernel_function_support(s, &support);
     const char *text = sema_point_text(s, point);
     if (!support.kprobes)
         return refuse(s, point, arena_printf(s->arena, "probe point %s needs kprobes: this kernel %s", text, offered));
@@ -181,7 +233,7 @@ static int lower_target(struct sema *s, struct expr *e)
     const struct btf_type *proto = func ? btf__type_by_id(btf, func->type) : NULL;
     int is_return = s->probe->kind == PROBE_KRETPROBE && !s->at_call;
     if (!proto) {
-        diag_error(s->diags, e->span, "$%s: kprobe.function probes have no target variables (no types): "
+        diag_error(s->diags, e->span, "$%s: kprobe.function and kernel.statement probes have no target variables (no types): "
                    "int_arg(n), pointer_arg(n) ... read the arguments%s", e->target.name,
                    is_return ? ", returnval() the return value" : "");
         return 0;
@@ -223,6 +275,8 @@ static void catalogue(struct arena *arena, catalogue_line add, void *lines)
     add(lines, "kprobe.function(string)");
     add(lines, "kprobe.function(string).call");
     add(lines, "kprobe.function(string).return");
+    add(lines, "kernel.statement(number)");
+    add(lines, "kernel.statement(number).absolute");
 }
 
 static const char *section(struct arena *arena, const struct probe *probe)
@@ -273,7 +327,8 @@ static int attach_kprobe(struct session *s, struct bpf_program *prog, int index,
     const char *section_name = bpf_program__section_name(prog);
     if (strstr(section_name, ".multi/"))
         return attach_multi(s, prog, index, state);
-    LIBBPF_OPTS(bpf_kprobe_opts, opts, .bpf_cookie = probe->cookie, .retprobe = probe->kind == PROBE_KRETPROBE);
+    LIBBPF_OPTS(bpf_kprobe_opts, opts, .bpf_cookie = probe->cookie, .offset = probe->offset,
+                .retprobe = probe->kind == PROBE_KRETPROBE);
     struct bpf_link *link = bpf_program__attach_kprobe_opts(prog, probe->tp_name, &opts);
     if (!link)
         return -errno;
@@ -281,16 +336,24 @@ static int attach_kprobe(struct session *s, struct bpf_program *prog, int index,
     return add_link(s, link);
 }
 
+static const char *attach_error(const struct program_probe *probe, int err)
+{
+    if (err == -EILSEQ)   /* register_kprobe decodes the function from its start */
+        return probe->offset ? "the kernel's kprobes refuse the address: not the start of an instruction"
+                             : "the kernel's kprobes refuse the function's entry";
+    return NULL;
+}
+
 const struct probe_kind_ops kprobe_kind = {
     .kind = PROBE_KPROBE, .name = "kprobe", .flags = KIND_FREQUENT | KIND_PT_REGS,
-    .heads = (const char *const[]){"kprobe", NULL}, .resolve = resolve_kprobe, .catalogue = catalogue,
+    .heads = (const char *const[]){"kprobe", "kernel.statement", NULL}, .resolve = resolve_kprobe, .catalogue = catalogue,
     .lower_target = lower_target, .lower_entry = lower_entry, .section = section, .describe = describe,
-    .prog_type = BPF_PROG_TYPE_KPROBE, .attach = attach_kprobe,
+    .prog_type = BPF_PROG_TYPE_KPROBE, .attach = attach_kprobe, .attach_error = attach_error,
 };
 
 /* made by kprobe's and kernel.function's resolvers for .return */
 const struct probe_kind_ops kretprobe_kind = {
     .kind = PROBE_KRETPROBE, .name = "kretprobe", .flags = KIND_FREQUENT | KIND_PT_REGS,
     .lower_target = lower_target, .lower_entry = lower_entry, .section = section, .describe = describe,
-    .prog_type = BPF_PROG_TYPE_KPROBE, .attach = attach_kprobe,
+    .prog_type = BPF_PROG_TYPE_KPROBE, .attach = attach_kprobe, .attach_error = attach_error,
 };

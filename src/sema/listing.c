@@ -4,7 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <bpf/btf.h>
+
 #include "base/strbuf.h"
+#include "sema/btf_types.h"
 #include "kinds/kinds.h"
 #include "parser/parse.h"
 #include "sema/usdt.h"
@@ -14,7 +17,57 @@ static int compare_lines(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static const char *describe(struct arena *arena, const struct probe *probe, int with_variables, int verbose)
+/* The kernel's BTF, and one module's, loaded for the first kernel function
+ * listed (sema's are released when it returns). */
+struct kernel_btfs {
+    struct btf *vmlinux, *module;
+    const char *module_name;
+};
+
+/* The BTF prototype of a kernel function probe (kinds/kernel_function.c:
+ * kernel_btf_id in its module's BTF, or vmlinux's); NULL for a kprobe.function
+ * probe, which has no types, as SystemTap's dwarfless probes. */
+static const struct btf_type *kernel_prototype(struct kernel_btfs *btfs, const struct probe *probe, struct btf **btf)
+{
+    if (!probe->kernel_btf_id)
+        return NULL;
+    if (!btfs->vmlinux)
+        btfs->vmlinux = btf__load_vmlinux_btf();
+    *btf = btfs->vmlinux;
+    if (probe->kernel_module && btfs->vmlinux) {
+        if (!btfs->module_name || strcmp(btfs->module_name, probe->kernel_module) != 0) {
+            btf__free(btfs->module);
+            btfs->module = btf__load_module_btf(probe->kernel_module, btfs->vmlinux);
+            btfs->module_name = probe->kernel_module;
+        }
+        *btf = btfs->module;
+    }
+    const struct btf_type *func = *btf ? btf__type_by_id(*btf, (unsigned)probe->kernel_btf_id) : NULL;
+    return func ? btf__type_by_id(*btf, func->type) : NULL;
+}
+
+static int is_kernel_return(const struct probe *probe)
+{
+    return probe->kind == PROBE_FEXIT || probe->kind == PROBE_KRETPROBE;
+}
+
+/* " $return:ssize_t $file:struct file* ..." as stap's -L, from BTF. */
+static void spell_kernel_variables(struct strbuf *sb, const struct btf *btf, const struct btf_type *proto,
+                                   int is_return)
+{
+    if (is_return && proto->type) {
+        strbuf_puts(sb, " $return:");
+        btf_type_spell(sb, btf, (int)proto->type);
+    }
+    for (int i = 0; i < btf_vlen(proto); i++) {
+        const struct btf_param *param = &btf_params(proto)[i];
+        strbuf_printf(sb, " $%s:", btf__name_by_offset(btf, param->name_off));
+        btf_type_spell(sb, btf, (int)param->type);
+    }
+}
+
+static const char *describe(struct arena *arena, const struct probe *probe, int with_variables, int verbose,
+                            struct kernel_btfs *btfs)
 {
     struct strbuf sb;
     strbuf_init(&sb);
@@ -42,6 +95,10 @@ static const char *describe(struct arena *arena, const struct probe *probe, int 
         }
         uprobe_spell_variables(&sb, site);
     }
+    struct btf *btf = NULL;
+    const struct btf_type *proto = with_variables ? kernel_prototype(btfs, probe, &btf) : NULL;
+    if (proto)
+        spell_kernel_variables(&sb, btf, proto, is_kernel_return(probe));
     const char *line = arena_strdup(arena, sb.data ? sb.data : "");
     strbuf_free(&sb);
     return line;
@@ -63,19 +120,25 @@ int sema_list_points(struct arena *arena, struct diags *diags, const char *point
     keep.keep_unused = 1;   /* an alias's prologue locals are what -L lists */
     keep.entry_only = 1;    /* where a probe would sit is not listed: no call-site analysis, */
     keep.no_insn_check = 1; /* and a function whose entry the kernel refuses is still listed */
+    keep.listing = 1;
     diags->warnings_off = 1;
     struct script *script = sema_analyze(arena, diags, ast, &keep);
     if (!script)
         return 1;
     const char **lines = ARENA_ARRAY(arena, const char *, script->probe_count + 1);
     int count = 0;
+    struct kernel_btfs btfs = {0};
     for (int i = 0; i < script->probe_count; i++) {
         const struct probe *probe = script->probes[i];
         struct uprobe_site *site = probe->site;
-        if (site && site->is_return && site->function && !site->function->has_return)
+        struct btf *btf;
+        const struct btf_type *proto = is_kernel_return(probe) ? kernel_prototype(&btfs, probe, &btf) : NULL;
+        if ((site && site->is_return && site->function && !site->function->has_return) || (proto && !proto->type))
             continue;   /* nothing to return: stap leaves these out of .return listings */
-        lines[count++] = describe(arena, probe, with_variables, verbose);
+        lines[count++] = describe(arena, probe, with_variables, verbose, &btfs);
     }
+    btf__free(btfs.module);
+    btf__free(btfs.vmlinux);
     qsort(lines, (size_t)count, sizeof(*lines), compare_lines);
     for (int i = 0; i < count; i++)
         if (i == 0 || strcmp(lines[i], lines[i - 1]) != 0) {

@@ -157,6 +157,8 @@ struct sema_options {
     int entry_only;              /* --probe-entry: function probes stay on the first instruction */
     int no_insn_check;           /* -D TAP_DEBUG_NO_INSN_CHECK=1: leave refused instructions to the
                                   * kernel, so tests see how an attach failure is handled */
+    int listing;                 /* -l/-L: points are resolved to be listed, not attached: kernel
+                                  * functions resolve without kprobes or fentry on this kernel */
 };
 
 struct script {

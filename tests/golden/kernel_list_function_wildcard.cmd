@@ -1,0 +1,5 @@
+@TAP@ -L 'kernel.function("vfs_fsync*")'
+@TAP@ -L 'kernel.function("vfs_fsync*").return'
+@TAP@ -l 'kernel.function("vfs_fsync*").call'
+@TAP@ -L 'kernel.function("fd_install")'
+@TAP@ -L 'kernel.function("fd_install").return'
