@@ -488,6 +488,7 @@ static struct sema_options sema_options_of(struct options *opts, struct dwarf_mo
                                  .tapset_dir_count = opts->tapset_dir_count,
                                  .keep_unused = opts->keep_unused,
                                  .string_size = (int)opts->codegen.string_size,
+                                 .hist_elision = opts->codegen.hist_elision,
                                  .target_command = opts->runtime.target_command,
                                  .target_pid = (int)opts->runtime.target_pid,
                                  .modules = modules,

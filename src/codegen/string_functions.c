@@ -1224,7 +1224,7 @@ static LLVMValueRef sprint(struct codegen *cg, struct expr *call, int newline)
     strbuf_init(&format);
     for (struct expr *a = call->call.args; a; a = a->next) {
         if (a->type == TYPE_STATS) {
-            diag_error(cg->diags, a->span, "histograms cannot be formatted into strings yet");
+            diag_error(cg->diags, a->span, "a histogram makes a string alone: sprint(@hist_log(s)), with nothing else");
             strbuf_free(&format);
             return cg_string_literal(cg, "", 0);
         }
