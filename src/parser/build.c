@@ -453,19 +453,6 @@ struct stmt *build_foreach(struct parser_ctx *ctx, struct span first, struct stm
     return loop;
 }
 
-static int literal_of(const struct expr *e, int64_t *out)
-{
-    if (e && e->kind == EXPR_INT) {
-        *out = e->int_value;
-        return 1;
-    }
-    if (e && e->kind == EXPR_UNARY && e->unary.op == UNARY_NEG && e->unary.operand->kind == EXPR_INT) {
-        *out = -e->unary.operand->int_value;
-        return 1;
-    }
-    return 0;
-}
-
 static struct expr *name_at(struct parser_ctx *ctx, const char *name, struct span span)
 {
     struct expr *e = ast_expr(ctx->arena, EXPR_IDENT, span);
@@ -510,7 +497,7 @@ struct stmt *build_foreach_hist(struct parser_ctx *ctx, struct span first, struc
     if (hist->stat.op == STAT_HIST_LINEAR) {
         struct expr *arg = hist->stat.args;
         for (int i = 0; i < 3; i++, arg = arg ? arg->next : NULL)
-            if (!literal_of(arg, &p[i])) {
+            if (!ast_literal_int(arg, &p[i])) {
                 build_error(ctx, hist->span, "@hist_linear needs literal start, stop and interval");
                 return build_stmt(ctx, STMT_EMPTY, first);
             }

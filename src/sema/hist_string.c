@@ -6,6 +6,7 @@
  * becomes a call of it with the statistic's keys as arguments (evaluated
  * once, where the call was). The helpers that need no statistic are in
  * tapsets/hist.tp. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,37 +37,24 @@ static void operand_text(struct strbuf *out, const struct expr *operand, int *ke
     *keys = operand->index.index_count;
 }
 
-static int literal_of(const struct expr *e, long long *out)
-{
-    if (e && e->kind == EXPR_INT) {
-        *out = (long long)e->int_value;
-        return 1;
-    }
-    if (e && e->kind == EXPR_UNARY && e->unary.op == UNARY_NEG && e->unary.operand->kind == EXPR_INT) {
-        *out = -(long long)e->unary.operand->int_value;
-        return 1;
-    }
-    return 0;
-}
-
 /* The function for one call: as hist_print() in runtime/hist.c, step for step. */
-static void write_function(struct hist_calls *h, const struct expr *call, const struct expr *stat, int newline)
+static void write_function(struct hist_calls *h, const struct expr *stat, int newline)
 {
     struct strbuf hist, *out = &h->text;
     strbuf_init(&hist);
     int keys, linear = stat->stat.op == STAT_HIST_LINEAR;
-    long long p[3] = {0, 0, 1};
+    int64_t p[3] = {0, 0, 1};
     strbuf_printf(&hist, "@hist_%s(", linear ? "linear" : "log");
     operand_text(&hist, stat->stat.operand, &keys);
     if (linear) {
         const struct expr *arg = stat->stat.args;
         for (int i = 0; i < 3; i++, arg = arg ? arg->next : NULL)
-            if (!literal_of(arg, &p[i]) || (i == 2 && p[2] <= 0)) {
+            if (!ast_literal_int(arg, &p[i]) || (i == 2 && p[2] <= 0)) {
                 diag_error(h->s->diags, stat->span, "@hist_linear needs literal start, stop and interval");
                 strbuf_free(&hist);
                 return;
             }
-        strbuf_printf(&hist, ", %lld, %lld, %lld", p[0], p[1], p[2]);
+        strbuf_printf(&hist, ", %" PRId64 ", %" PRId64 ", %" PRId64, p[0], p[1], p[2]);
     }
     strbuf_putc(&hist, ')');
     const char *H = hist.data;
@@ -90,8 +78,8 @@ static void write_function(struct hist_calls *h, const struct expr *call, const 
     if (linear) {
         strbuf_printf(out, "  if (__lo == 0 && %s[0] == 0) __lo++\n"
                            "  if (__hi == __n - 1 && %s[__hi] == 0) __hi--\n"
-                           "  __a = _tap_hist_digits(%lld) + (__lo == 0)\n"
-                           "  __z = _tap_hist_digits(_tap_hist_edge(%lld, %lld, __hi)) + (__hi == __n - 1)\n",
+                           "  __a = _tap_hist_digits(%" PRId64 ") + (__lo == 0)\n"
+                           "  __z = _tap_hist_digits(_tap_hist_edge(%" PRId64 ", %" PRId64 ", __hi)) + (__hi == __n - 1)\n",
                       H, H, p[0], p[0], p[2]);
     } else {
         strbuf_puts(out, "  __a = _tap_hist_digits(_tap_hist_log_label(__lo))\n"
@@ -116,7 +104,7 @@ static void write_function(struct hist_calls *h, const struct expr *call, const 
     }
     if (linear)
         strbuf_printf(out, "    __p = __i == 0 ? \"<\" : __i == __n - 1 ? \">\" : \"\"\n"
-                           "    __v = __i == 0 ? %lld : _tap_hist_edge(%lld, %lld, __i == __n - 1 ? __i - 2 : __i - 1)\n",
+                           "    __v = __i == 0 ? %" PRId64 " : _tap_hist_edge(%" PRId64 ", %" PRId64 ", __i == __n - 1 ? __i - 2 : __i - 1)\n",
                       p[0], p[0], p[2]);
     else
         strbuf_puts(out, "    __p = \"\"\n"
@@ -129,7 +117,6 @@ static void write_function(struct hist_calls *h, const struct expr *call, const 
                        "  }\n"
                        "  return __out . \"\\n%s\"\n"
                        "}\n", H, newline ? "\\n" : "");
-    (void)call;
     strbuf_free(&hist);
 }
 
@@ -145,7 +132,7 @@ static void rewrite_call(struct expr *e, void *data)
     const struct expr *operand = stat->stat.operand;
     if (operand->kind != EXPR_IDENT && (operand->kind != EXPR_INDEX || operand->index.array->kind != EXPR_IDENT))
         return;   /* types.c reports what a histogram needs */
-    write_function(h, e, stat, strcmp(e->call.name, "sprintln") == 0);
+    write_function(h, stat, strcmp(e->call.name, "sprintln") == 0);
     e->call.name = arena_printf(h->s->arena, "__tap_sprint_hist_%d", h->count++);
     e->call.args = operand->kind == EXPR_INDEX ? operand->index.indices : NULL;
     e->call.arg_count = operand->kind == EXPR_INDEX ? operand->index.index_count : 0;
