@@ -378,12 +378,13 @@ struct escape {
     LLVMValueRef truncated;      /* quoted: an i64, the input did not fit */
     LLVMValueRef limit;          /* an i64: characters the escaped text may take */
     LLVMValueRef escape_start;   /* quoted: an i64, where the first escape that ends past limit - 3 starts */
+    LLVMValueRef skip;           /* an i64: continuation bytes of a UTF-8 character still to pass */
     int quoted;
 };
 
 static uint32_t escape_block_size(struct codegen *cg)
 {
-    return 2 * cg->string_size + 32;
+    return 2 * cg->string_size + 40;
 }
 
 static struct escape escape_at(struct codegen *cg, LLVMValueRef base, int quoted)
@@ -395,6 +396,7 @@ static struct escape escape_at(struct codegen *cg, LLVMValueRef base, int quoted
     e.truncated = LLVMBuildAdd(b, base, cg_const(cg, 2 * cg->string_size + 8), "");
     e.limit = LLVMBuildAdd(b, base, cg_const(cg, 2 * cg->string_size + 16), "");
     e.escape_start = LLVMBuildAdd(b, base, cg_const(cg, 2 * cg->string_size + 24), "");
+    e.skip = LLVMBuildAdd(b, base, cg_const(cg, 2 * cg->string_size + 32), "");
     return e;
 }
 
@@ -423,11 +425,93 @@ static void escape_room(struct codegen *cg, struct escape *e, LLVMValueRef num)
     store(cg, LLVMBuildSelect(b, first, length, load(cg, start_ptr), ""), start_ptr);
 }
 
+static LLVMValueRef is_continuation(struct codegen *cg, LLVMValueRef byte)
+{
+    LLVMBuilderRef b = cg->builder;
+    return LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAnd(b, byte, cg_const(cg, 0xC0), ""), cg_const(cg, 0x80), "");
+}
+
+static void output_hex_digits(struct codegen *cg, struct output *o, LLVMValueRef value, int digits)
+{
+    LLVMBuilderRef b = cg->builder;
+    for (int shift = 4 * (digits - 1); shift >= 0; shift -= 4) {
+        LLVMValueRef nibble = LLVMBuildAnd(b, LLVMBuildLShr(b, value, cg_const(cg, shift), ""), cg_const(cg, 15), "");
+        LLVMValueRef letter = LLVMBuildICmp(b, LLVMIntUGE, nibble, cg_const(cg, 10), "");
+        output_char(cg, o, LLVMBuildAdd(b, nibble, LLVMBuildSelect(b, letter, cg_const(cg, 'A' - 10),
+                                                                   cg_const(cg, '0'), ""), ""));
+    }
+}
+
+/* A well-formed UTF-8 character of 2 to 4 bytes at index is \uXXXX or
+ * \UXXXXXXXX, its continuation bytes skipped (SystemTap's _stp_decode_utf8:
+ * not surrogates, not past U+10FFFF, not overlong); anything else goes on
+ * to `single`, one byte. The string's NUL ends a short sequence. */
+static void escape_utf8(struct codegen *cg, struct escape *e, LLVMValueRef index, LLVMValueRef c,
+                        LLVMBasicBlockRef single)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef n = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAnd(b, c, cg_const(cg, 0xF8), ""),
+                                                      cg_const(cg, 0xF0), ""), cg_const(cg, 4), cg_const(cg, 1), "");
+    n = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAnd(b, c, cg_const(cg, 0xF0), ""), cg_const(cg, 0xE0), ""),
+                        cg_const(cg, 3), n, "");
+    n = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAnd(b, c, cg_const(cg, 0xE0), ""), cg_const(cg, 0xC0), ""),
+                        cg_const(cg, 2), n, "");
+    LLVMValueRef three = LLVMBuildICmp(b, LLVMIntSGE, n, cg_const(cg, 3), "");
+    LLVMValueRef four = LLVMBuildICmp(b, LLVMIntEQ, n, cg_const(cg, 4), "");
+    LLVMValueRef lead = LLVMBuildAnd(b, c, LLVMBuildSelect(b, four, cg_const(cg, 0x07),
+                                                           LLVMBuildSelect(b, three, cg_const(cg, 0x0F), cg_const(cg, 0x1F), ""), ""), "");
+    LLVMValueRef valid = LLVMBuildICmp(b, LLVMIntSGT, n, cg_const(cg, 1), "");
+    LLVMValueRef point = lead;
+    for (int k = 1; k <= 3; k++) {
+        LLVMValueRef byte = char_at_of(cg, e->from, LLVMBuildAdd(b, index, cg_const(cg, k), ""));
+        LLVMValueRef used = k == 1 ? LLVMConstInt(cg->i1, 1, 0) : k == 2 ? three : four;
+        valid = LLVMBuildAnd(b, valid, LLVMBuildOr(b, LLVMBuildNot(b, used, ""), is_continuation(cg, byte), ""), "");
+        LLVMValueRef more = LLVMBuildOr(b, LLVMBuildShl(b, point, cg_const(cg, 6), ""),
+                                        LLVMBuildAnd(b, byte, cg_const(cg, 0x3F), ""), "");
+        point = LLVMBuildSelect(b, used, more, point, "");
+    }
+    LLVMValueRef surrogate = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, point, cg_const(cg, 0xD800), ""),
+                                          LLVMBuildICmp(b, LLVMIntULE, point, cg_const(cg, 0xDFFF), ""), "");
+    LLVMValueRef least = LLVMBuildSelect(b, four, cg_const(cg, 0x10000),
+                                         LLVMBuildSelect(b, three, cg_const(cg, 0x800), cg_const(cg, 0x80), ""), "");
+    LLVMValueRef bad = LLVMBuildOr(b, surrogate, LLVMBuildICmp(b, LLVMIntUGT, point, cg_const(cg, 0x10FFFF), ""), "");
+    bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntULT, point, least, ""), "");
+    valid = LLVMBuildAnd(b, valid, LLVMBuildNot(b, bad, ""), "");
+    LLVMBasicBlockRef wide = cg_block(cg, "utf8");
+    LLVMBuildCondBr(b, valid, wide, single);
+    cg_position(cg, wide);
+    LLVMValueRef small = LLVMBuildICmp(b, LLVMIntULE, point, cg_const(cg, 0xFFFF), "");
+    escape_room(cg, e, LLVMBuildSelect(b, small, cg_const(cg, 6), cg_const(cg, 10), ""));
+    store(cg, LLVMBuildSub(b, n, cg_const(cg, 1), ""), cg_scratch_at(cg, e->skip));
+    output_char(cg, &e->out, cg_const(cg, '\\'));
+    LLVMBasicBlockRef u = cg_block(cg, "utf8_u"), big = cg_block(cg, "utf8_U");
+    LLVMBuildCondBr(b, small, u, big);
+    cg_position(cg, u);
+    output_char(cg, &e->out, cg_const(cg, 'u'));
+    output_hex_digits(cg, &e->out, point, 4);
+    loop_continue(cg);
+    cg_position(cg, big);
+    output_char(cg, &e->out, cg_const(cg, 'U'));
+    output_hex_digits(cg, &e->out, point, 8);
+    loop_continue(cg);
+}
+
 static void escape_body(struct codegen *cg, LLVMValueRef index, void *data)
 {
     struct escape *e = data;
     LLVMBuilderRef b = cg->builder;
+    LLVMValueRef skip_ptr = cg_scratch_at(cg, e->skip);
+    LLVMValueRef skip = load(cg, skip_ptr);
+    LLVMBasicBlockRef pass = cg_block(cg, "utf8_continuation"), next = cg_block(cg, "escape_char");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGT, skip, cg_const(cg, 0), ""), pass, next);
+    cg_position(cg, pass);
+    store(cg, LLVMBuildSub(b, skip, cg_const(cg, 1), ""), skip_ptr);
+    loop_continue(cg);
+    cg_position(cg, next);
     LLVMValueRef c = char_at_of(cg, e->from, index);
+    LLVMBasicBlockRef single = cg_block(cg, "escape_byte");
+    escape_utf8(cg, e, index, c, single);
+    cg_position(cg, single);
     static const struct { char c, letter; } named[] = {
         {'\a', 'a'}, {'\b', 'b'}, {'\f', 'f'}, {'\n', 'n'}, {'\r', 'r'}, {'\t', 't'}, {'\v', 'v'},
         {'"', '"'}, {'\\', '\\'},
@@ -502,6 +586,7 @@ static LLVMValueRef text_str(struct codegen *cg, struct span span, LLVMValueRef 
     if (!limit)
         limit = cg_const(cg, cg->string_size - 1 - (quoted ? 2 : 0));
     store(cg, limit, cg_scratch_at(cg, e.limit));
+    store(cg, cg_const(cg, 0), cg_scratch_at(cg, e.skip));
     if (quoted) {
         store(cg, cg_const(cg, 0), cg_scratch_at(cg, e.truncated));
         store(cg, cg_const(cg, cg->string_size), cg_scratch_at(cg, e.escape_start));
