@@ -81,6 +81,7 @@ static void usage(FILE *out)
           "  -u -w -W       keep unused code; no warnings; warnings are errors\n"
           "  -g             refused: guru mode (embedded C, kernel writes) has no BPF form\n"
           "  -q             refused: SystemTap's tapset coverage database does not exist here\n"
+          "  -t             refused: no per-handler timing (see bpftool prog with kernel.bpf_stats_enabled)\n"
           "  -d FILE, --ldd, --all-modules\n"
           "                 accepted: symbols of the kernel, its modules and every mapped file\n"
           "                 are always read when needed (a -d path must exist)\n"
@@ -211,7 +212,7 @@ static int parse_options(int argc, char **argv, struct options *opts)
     static const struct option long_options[] = {
         {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'},
         {"format", required_argument, 0, 'F'}, {"run", required_argument, 0, 'R'},
-        {"dump-functions", no_argument, 0, 'f'}, {"dump-probe-types", no_argument, 0, 't'},
+        {"dump-functions", no_argument, 0, 'f'}, {"dump-probe-types", no_argument, 0, 'Y'},
         {"dump-probe-aliases", no_argument, 0, 'a'}, {"disable-cache", no_argument, 0, 'C'},
         {"no-call-sites", no_argument, 0, 'N'},
         {"suppress-handler-errors", no_argument, 0, 'S'},
@@ -227,7 +228,7 @@ static int parse_options(int argc, char **argv, struct options *opts)
     int c;
     long number;
     opterr = 0;   /* one line of our own, not getopt's message and the whole usage */
-    while ((c = getopt_long(argc, argv, ":e:c:x:o:p:vT:G:D:I:d:s:uwWgql::L::Vh", long_options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":e:c:x:o:p:vT:G:D:I:d:s:uwWgqtl::L::Vh", long_options, NULL)) != -1) {
         switch (c) {
         case 'e': opts->script_text = optarg; break;
         case 'c': opts->runtime.target_command = optarg; break;
@@ -271,6 +272,14 @@ static int parse_options(int argc, char **argv, struct options *opts)
             fprintf(stderr, "ERROR: -q (SystemTap's tapset coverage database) is not available: tap keeps "
                             "no coverage database; -p2 shows what a script uses\n");
             return -1;
+        case 't':
+            /* stap -t times every handler in cycles (min/avg/max/variance);
+             * BPF reads no cycle counter, and the kernel's own per-program
+             * statistics give a count and a total time only */
+            fprintf(stderr, "ERROR: -t (per-probe hit counts and times) is not available: tap does not time "
+                            "each handler; with sysctl kernel.bpf_stats_enabled=1, `bpftool prog show` gives each "
+                            "probe_N program's run_cnt and run_time_ns\n");
+            return -1;
         case 'S': opts->codegen.suppress_handler_errors = 1; break;
         case 'd': if (check_symbol_file(optarg) < 0) return -1; break;
         case 'M': case 'J': case 'B':
@@ -304,7 +313,8 @@ static int parse_options(int argc, char **argv, struct options *opts)
             opts->runtime.json = strcmp(optarg, "json") == 0;
             break;
         case 'R': opts->run_object = optarg; break;
-        case 'f': case 't': case 'a': opts->dump = c; break;
+        case 'f': case 'a': opts->dump = c; break;
+        case 'Y': opts->dump = 't'; break;
         case 'C': opts->disable_cache = 1; break;
         case 'N': opts->no_call_sites = 1; break;
         case 'V': printf("tap %s (LLVM 19, libbpf)\n", TAP_VERSION); return 1;
@@ -478,6 +488,7 @@ static struct sema_options sema_options_of(struct options *opts, struct dwarf_mo
                                  .tapset_dir_count = opts->tapset_dir_count,
                                  .keep_unused = opts->keep_unused,
                                  .string_size = (int)opts->codegen.string_size,
+                                 .hist_elision = opts->codegen.hist_elision,
                                  .target_command = opts->runtime.target_command,
                                  .target_pid = (int)opts->runtime.target_pid,
                                  .modules = modules,

@@ -56,19 +56,6 @@ static void scan_stmt(struct codegen *cg, struct stmt *st)
     }
 }
 
-static int constant_of(struct expr *e, int64_t *out)
-{
-    if (e && e->kind == EXPR_INT) {
-        *out = e->int_value;
-        return 1;
-    }
-    if (e && e->kind == EXPR_UNARY && e->unary.op == UNARY_NEG && e->unary.operand->kind == EXPR_INT) {
-        *out = -e->unary.operand->int_value;
-        return 1;
-    }
-    return 0;
-}
-
 static void note_hist(struct codegen *cg, struct expr *e)
 {
     struct cg_array *a = e->stat.operand->symbol ? cg_array_of(cg, e->stat.operand->symbol) : NULL;
@@ -84,7 +71,7 @@ static void note_hist(struct codegen *cg, struct expr *e)
     int64_t p[3];
     struct expr *arg = e->stat.args;
     for (int i = 0; i < 3; i++, arg = arg ? arg->next : NULL) {
-        if (!constant_of(arg, &p[i])) {
+        if (!ast_literal_int(arg, &p[i])) {
             diag_error(cg->diags, e->span, "@hist_linear needs literal start, stop and interval");
             return;
         }
@@ -120,7 +107,7 @@ static void note_variance(struct codegen *cg, struct cg_array *a, struct expr *s
     if (!shift)
         return;
     int64_t value;
-    if (!constant_of(shift, &value) || value < 0 || value > 62) {
+    if (!ast_literal_int(shift, &value) || value < 0 || value > 62) {
         diag_error(cg->diags, shift->span, "@variance needs a literal shift from 0 to 62");
         return;
     }

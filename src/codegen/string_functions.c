@@ -363,22 +363,28 @@ static LLVMValueRef str_replace(struct codegen *cg, struct expr *call, LLVMValue
     return phi;
 }
 
-/* ---- text_str, string_quoted ----
+/* ---- text_str, text_strn, string_quoted ----
  * One escape callback per module (and per kind) serves every call site: a
  * site's state is one block of scratch (input slot, output slot, output
- * length, truncated flag) whose offset the callback reads from its loop
- * context, a u64 on the caller's stack (the verifier knows it exactly). */
+ * length, truncated flag, limit, escape start) whose offset the callback
+ * reads from its loop context, a u64 on the caller's stack (the verifier
+ * knows it exactly). As SystemTap's _stp_text_str: a character is written
+ * whole or not at all (`\n` takes 2, an octal escape 4), within `limit`
+ * characters besides the quotes. */
 
 struct escape {
     LLVMValueRef from;           /* i64 scratch offsets, from the block's base */
     struct output out;
     LLVMValueRef truncated;      /* quoted: an i64, the input did not fit */
+    LLVMValueRef limit;          /* an i64: characters the escaped text may take */
+    LLVMValueRef escape_start;   /* quoted: an i64, where the first escape that ends past limit - 3 starts */
+    LLVMValueRef skip;           /* an i64: continuation bytes of a UTF-8 character still to pass */
     int quoted;
 };
 
 static uint32_t escape_block_size(struct codegen *cg)
 {
-    return 2 * cg->string_size + 16;
+    return 2 * cg->string_size + 40;
 }
 
 static struct escape escape_at(struct codegen *cg, LLVMValueRef base, int quoted)
@@ -388,42 +394,135 @@ static struct escape escape_at(struct codegen *cg, LLVMValueRef base, int quoted
     e.out.slot = LLVMBuildAdd(b, base, cg_const(cg, cg->string_size), "");
     e.out.length = LLVMBuildAdd(b, base, cg_const(cg, 2 * cg->string_size), "");
     e.truncated = LLVMBuildAdd(b, base, cg_const(cg, 2 * cg->string_size + 8), "");
+    e.limit = LLVMBuildAdd(b, base, cg_const(cg, 2 * cg->string_size + 16), "");
+    e.escape_start = LLVMBuildAdd(b, base, cg_const(cg, 2 * cg->string_size + 24), "");
+    e.skip = LLVMBuildAdd(b, base, cg_const(cg, 2 * cg->string_size + 32), "");
     return e;
 }
 
-/* A quoted string ends in `"` when it fits in MAXSTRINGLEN - 1 characters;
- * else its last four are `"...`, over whatever was there, even half an
- * escape (SystemTap's _stp_text_str). */
-static void quoted_room(struct codegen *cg, struct escape *e, LLVMValueRef num)
+/* Stops the loop when the next num characters do not fit in the limit (a
+ * quoted string notes it is truncated), and notes where the first escape
+ * that a quoted string's `"...` could cut in half starts. */
+static void escape_room(struct codegen *cg, struct escape *e, LLVMValueRef num)
 {
     LLVMBuilderRef b = cg->builder;
-    LLVMValueRef end = LLVMBuildAdd(b, load(cg, cg_scratch_at(cg, e->out.length)), num, "");
-    LLVMBasicBlockRef full = cg_block(cg, "quoted_full"), room = cg_block(cg, "quoted_room");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGT, end, cg_const(cg, cg->string_size - 2), ""), full, room);
+    LLVMValueRef length = load(cg, cg_scratch_at(cg, e->out.length));
+    LLVMValueRef end = LLVMBuildAdd(b, LLVMBuildSub(b, length, cg_const(cg, e->quoted), ""), num, "");
+    LLVMValueRef limit = load(cg, cg_scratch_at(cg, e->limit));
+    LLVMBasicBlockRef full = cg_block(cg, "escape_full"), room = cg_block(cg, "escape_room");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGT, end, limit, ""), full, room);
     cg_position(cg, full);
-    store(cg, cg_const(cg, 1), cg_scratch_at(cg, e->truncated));
+    if (e->quoted)
+        store(cg, cg_const(cg, 1), cg_scratch_at(cg, e->truncated));
     loop_stop(cg);
     cg_position(cg, room);
+    if (!e->quoted)
+        return;
+    LLVMValueRef start_ptr = cg_scratch_at(cg, e->escape_start);
+    LLVMValueRef first = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntSGT, num, cg_const(cg, 1), ""),
+                                      LLVMBuildICmp(b, LLVMIntSGT, end, LLVMBuildSub(b, limit, cg_const(cg, 3), ""), ""), "");
+    first = LLVMBuildAnd(b, first, LLVMBuildICmp(b, LLVMIntEQ, load(cg, start_ptr), cg_const(cg, cg->string_size), ""), "");
+    store(cg, LLVMBuildSelect(b, first, length, load(cg, start_ptr), ""), start_ptr);
+}
+
+static LLVMValueRef is_continuation(struct codegen *cg, LLVMValueRef byte)
+{
+    LLVMBuilderRef b = cg->builder;
+    return LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAnd(b, byte, cg_const(cg, 0xC0), ""), cg_const(cg, 0x80), "");
+}
+
+static void output_hex_digits(struct codegen *cg, struct output *o, LLVMValueRef value, int digits)
+{
+    LLVMBuilderRef b = cg->builder;
+    for (int shift = 4 * (digits - 1); shift >= 0; shift -= 4) {
+        LLVMValueRef nibble = LLVMBuildAnd(b, LLVMBuildLShr(b, value, cg_const(cg, shift), ""), cg_const(cg, 15), "");
+        LLVMValueRef letter = LLVMBuildICmp(b, LLVMIntUGE, nibble, cg_const(cg, 10), "");
+        output_char(cg, o, LLVMBuildAdd(b, nibble, LLVMBuildSelect(b, letter, cg_const(cg, 'A' - 10),
+                                                                   cg_const(cg, '0'), ""), ""));
+    }
+}
+
+/* A well-formed UTF-8 character of 2 to 4 bytes at index is \uXXXX or
+ * \UXXXXXXXX, its continuation bytes skipped (SystemTap's _stp_decode_utf8:
+ * not surrogates, not past U+10FFFF, not overlong); anything else goes on
+ * to `single`, one byte. The string's NUL ends a short sequence. */
+static void escape_utf8(struct codegen *cg, struct escape *e, LLVMValueRef index, LLVMValueRef c,
+                        LLVMBasicBlockRef single)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef n = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAnd(b, c, cg_const(cg, 0xF8), ""),
+                                                      cg_const(cg, 0xF0), ""), cg_const(cg, 4), cg_const(cg, 1), "");
+    n = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAnd(b, c, cg_const(cg, 0xF0), ""), cg_const(cg, 0xE0), ""),
+                        cg_const(cg, 3), n, "");
+    n = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAnd(b, c, cg_const(cg, 0xE0), ""), cg_const(cg, 0xC0), ""),
+                        cg_const(cg, 2), n, "");
+    LLVMValueRef three = LLVMBuildICmp(b, LLVMIntSGE, n, cg_const(cg, 3), "");
+    LLVMValueRef four = LLVMBuildICmp(b, LLVMIntEQ, n, cg_const(cg, 4), "");
+    LLVMValueRef lead = LLVMBuildAnd(b, c, LLVMBuildSelect(b, four, cg_const(cg, 0x07),
+                                                           LLVMBuildSelect(b, three, cg_const(cg, 0x0F), cg_const(cg, 0x1F), ""), ""), "");
+    LLVMValueRef valid = LLVMBuildICmp(b, LLVMIntSGT, n, cg_const(cg, 1), "");
+    LLVMValueRef point = lead;
+    for (int k = 1; k <= 3; k++) {
+        LLVMValueRef byte = char_at_of(cg, e->from, LLVMBuildAdd(b, index, cg_const(cg, k), ""));
+        LLVMValueRef used = k == 1 ? LLVMConstInt(cg->i1, 1, 0) : k == 2 ? three : four;
+        valid = LLVMBuildAnd(b, valid, LLVMBuildOr(b, LLVMBuildNot(b, used, ""), is_continuation(cg, byte), ""), "");
+        LLVMValueRef more = LLVMBuildOr(b, LLVMBuildShl(b, point, cg_const(cg, 6), ""),
+                                        LLVMBuildAnd(b, byte, cg_const(cg, 0x3F), ""), "");
+        point = LLVMBuildSelect(b, used, more, point, "");
+    }
+    LLVMValueRef surrogate = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, point, cg_const(cg, 0xD800), ""),
+                                          LLVMBuildICmp(b, LLVMIntULE, point, cg_const(cg, 0xDFFF), ""), "");
+    LLVMValueRef least = LLVMBuildSelect(b, four, cg_const(cg, 0x10000),
+                                         LLVMBuildSelect(b, three, cg_const(cg, 0x800), cg_const(cg, 0x80), ""), "");
+    LLVMValueRef bad = LLVMBuildOr(b, surrogate, LLVMBuildICmp(b, LLVMIntUGT, point, cg_const(cg, 0x10FFFF), ""), "");
+    bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntULT, point, least, ""), "");
+    valid = LLVMBuildAnd(b, valid, LLVMBuildNot(b, bad, ""), "");
+    LLVMBasicBlockRef wide = cg_block(cg, "utf8");
+    LLVMBuildCondBr(b, valid, wide, single);
+    cg_position(cg, wide);
+    LLVMValueRef small = LLVMBuildICmp(b, LLVMIntULE, point, cg_const(cg, 0xFFFF), "");
+    escape_room(cg, e, LLVMBuildSelect(b, small, cg_const(cg, 6), cg_const(cg, 10), ""));
+    store(cg, LLVMBuildSub(b, n, cg_const(cg, 1), ""), cg_scratch_at(cg, e->skip));
+    output_char(cg, &e->out, cg_const(cg, '\\'));
+    LLVMBasicBlockRef u = cg_block(cg, "utf8_u"), big = cg_block(cg, "utf8_U");
+    LLVMBuildCondBr(b, small, u, big);
+    cg_position(cg, u);
+    output_char(cg, &e->out, cg_const(cg, 'u'));
+    output_hex_digits(cg, &e->out, point, 4);
+    loop_continue(cg);
+    cg_position(cg, big);
+    output_char(cg, &e->out, cg_const(cg, 'U'));
+    output_hex_digits(cg, &e->out, point, 8);
+    loop_continue(cg);
 }
 
 static void escape_body(struct codegen *cg, LLVMValueRef index, void *data)
 {
     struct escape *e = data;
     LLVMBuilderRef b = cg->builder;
+    LLVMValueRef skip_ptr = cg_scratch_at(cg, e->skip);
+    LLVMValueRef skip = load(cg, skip_ptr);
+    LLVMBasicBlockRef pass = cg_block(cg, "utf8_continuation"), next = cg_block(cg, "escape_char");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGT, skip, cg_const(cg, 0), ""), pass, next);
+    cg_position(cg, pass);
+    store(cg, LLVMBuildSub(b, skip, cg_const(cg, 1), ""), skip_ptr);
+    loop_continue(cg);
+    cg_position(cg, next);
     LLVMValueRef c = char_at_of(cg, e->from, index);
+    LLVMBasicBlockRef single = cg_block(cg, "escape_byte");
+    escape_utf8(cg, e, index, c, single);
+    cg_position(cg, single);
     static const struct { char c, letter; } named[] = {
         {'\a', 'a'}, {'\b', 'b'}, {'\f', 'f'}, {'\n', 'n'}, {'\r', 'r'}, {'\t', 't'}, {'\v', 'v'},
         {'"', '"'}, {'\\', '\\'},
     };
     int count = (int)(sizeof(named) / sizeof(named[0]));
-    if (e->quoted) {
-        LLVMValueRef num = LLVMBuildSelect(b, LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, c, cg_const(cg, 32), ""),
-                                                           LLVMBuildICmp(b, LLVMIntULE, c, cg_const(cg, 126), ""), ""),
-                                           cg_const(cg, 1), cg_const(cg, 4), "");
-        for (int i = 0; i < count; i++)
-            num = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, c, cg_const(cg, named[i].c), ""), cg_const(cg, 2), num, "");
-        quoted_room(cg, e, num);
-    }
+    LLVMValueRef printable = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, c, cg_const(cg, 32), ""),
+                                          LLVMBuildICmp(b, LLVMIntULE, c, cg_const(cg, 126), ""), "");
+    LLVMValueRef num = LLVMBuildSelect(b, printable, cg_const(cg, 1), cg_const(cg, 4), "");
+    for (int i = 0; i < count; i++)
+        num = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, c, cg_const(cg, named[i].c), ""), cg_const(cg, 2), num, "");
+    escape_room(cg, e, num);
     LLVMBasicBlockRef plain = cg_block(cg, "plain"), octal = cg_block(cg, "octal"), other = cg_block(cg, "other");
     LLVMValueRef sw = LLVMBuildSwitch(b, c, other, (unsigned)count);
     for (int i = 0; i < count; i++) {
@@ -435,8 +534,6 @@ static void escape_body(struct codegen *cg, LLVMValueRef index, void *data)
         loop_continue(cg);
     }
     cg_position(cg, other);
-    LLVMValueRef printable = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, c, cg_const(cg, 32), ""),
-                                          LLVMBuildICmp(b, LLVMIntULE, c, cg_const(cg, 126), ""), "");
     LLVMBuildCondBr(b, printable, plain, octal);
     cg_position(cg, plain);
     output_char(cg, &e->out, c);
@@ -475,24 +572,35 @@ static LLVMValueRef loop_context(struct codegen *cg, uint32_t base)
     return cg->fn->loop_context;
 }
 
-static LLVMValueRef text_str(struct codegen *cg, struct span span, LLVMValueRef s, int quoted)
+/* s escaped within `limit` characters (NULL: MAXSTRINGLEN - 1), and in
+ * quotes when quoted. A quoted string that does not fit ends in `"...`
+ * after limit - 3 characters, or before an escape those would cut. */
+static LLVMValueRef text_str(struct codegen *cg, struct span span, LLVMValueRef s, int quoted, LLVMValueRef limit)
 {
+    LLVMBuilderRef b = cg->builder;
     uint32_t base = cg_alloc_scratch(cg, escape_block_size(cg));
     struct escape e = escape_at(cg, cg_const(cg, base), quoted);
     LLVMValueRef len;
     copy_into(cg, base, s, &len);
     output_init(cg, &e.out, base + cg->string_size, base + 2 * cg->string_size);
+    if (!limit)
+        limit = cg_const(cg, cg->string_size - 1 - (quoted ? 2 : 0));
+    store(cg, limit, cg_scratch_at(cg, e.limit));
+    store(cg, cg_const(cg, 0), cg_scratch_at(cg, e.skip));
     if (quoted) {
         store(cg, cg_const(cg, 0), cg_scratch_at(cg, e.truncated));
+        store(cg, cg_const(cg, cg->string_size), cg_scratch_at(cg, e.escape_start));
         output_char(cg, &e.out, cg_const(cg, '"'));
     }
     LLVMValueRef callback = escape_callback(cg, span, quoted);
     call_loop(cg, len, callback, loop_context(cg, base));
     if (quoted) {
-        LLVMBuilderRef b = cg->builder;
         LLVMValueRef length_ptr = cg_scratch_at(cg, e.out.length);
         LLVMValueRef truncated = LLVMBuildICmp(b, LLVMIntNE, load(cg, cg_scratch_at(cg, e.truncated)), cg_const(cg, 0), "");
-        store(cg, LLVMBuildSelect(b, truncated, cg_const(cg, cg->string_size - 5), load(cg, length_ptr), ""), length_ptr);
+        LLVMValueRef cut = LLVMBuildSub(b, load(cg, cg_scratch_at(cg, e.limit)), cg_const(cg, 2), "");
+        LLVMValueRef escape_start = load(cg, cg_scratch_at(cg, e.escape_start));
+        cut = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, escape_start, cut, ""), escape_start, cut, "");
+        store(cg, LLVMBuildSelect(b, truncated, cut, load(cg, length_ptr), ""), length_ptr);
         output_char(cg, &e.out, cg_const(cg, '"'));
         for (int i = 0; i < 3; i++)
             output_char(cg, &e.out, LLVMBuildSelect(b, truncated, cg_const(cg, '.'), cg_const(cg, 0), ""));
@@ -503,7 +611,41 @@ static LLVMValueRef text_str(struct codegen *cg, struct span span, LLVMValueRef 
 
 LLVMValueRef cg_string_quoted(struct codegen *cg, struct span span, LLVMValueRef s)
 {
-    return text_str(cg, span, s, 1);
+    return text_str(cg, span, s, 1, NULL);
+}
+
+/* text_strn(s, len, quoted): len clamped to 0..MAXSTRINGLEN, 0 (or
+ * MAXSTRINGLEN) meaning MAXSTRINGLEN - 1; quoted, the quotes count in it
+ * and it is at least 5. A quoted argument not a literal chooses at run time. */
+static LLVMValueRef text_strn(struct codegen *cg, struct expr *call, LLVMValueRef s, LLVMValueRef len,
+                              LLVMValueRef quoted)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef most = cg_const(cg, cg->string_size - 1);
+    LLVMValueRef whole = LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntSLE, len, cg_const(cg, 0), ""),
+                                     LLVMBuildICmp(b, LLVMIntSGT, len, most, ""), "");
+    len = LLVMBuildSelect(b, whole, most, len, "");
+    LLVMValueRef limit_quoted = LLVMBuildSub(b, LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, len, cg_const(cg, 5), ""),
+                                                                cg_const(cg, 5), len, ""),
+                                             cg_const(cg, 2), "");
+    struct expr *flag = call->call.args->next->next;
+    if (flag->kind == EXPR_INT)
+        return flag->int_value ? text_str(cg, call->span, s, 1, limit_quoted) : text_str(cg, call->span, s, 0, len);
+    LLVMBasicBlockRef yes = cg_block(cg, "text_strn_quoted"), no = cg_block(cg, "text_strn_plain");
+    LLVMBasicBlockRef done = cg_block(cg, "text_strn_done");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, quoted, cg_const(cg, 0), ""), yes, no);
+    cg_position(cg, yes);
+    LLVMValueRef values[2] = {text_str(cg, call->span, s, 1, limit_quoted), NULL};
+    LLVMBasicBlockRef blocks[2] = {LLVMGetInsertBlock(b), NULL};
+    LLVMBuildBr(b, done);
+    cg_position(cg, no);
+    values[1] = text_str(cg, call->span, s, 0, len);
+    blocks[1] = LLVMGetInsertBlock(b);
+    LLVMBuildBr(b, done);
+    cg_position(cg, done);
+    LLVMValueRef phi = LLVMBuildPhi(b, LLVMTypeOf(values[0]), "");
+    LLVMAddIncoming(phi, values, blocks, 2);
+    return phi;
 }
 
 /* ---- tokenize: state kept per CPU between calls, as stap keeps it ---- */
@@ -1167,7 +1309,7 @@ static LLVMValueRef sprint(struct codegen *cg, struct expr *call, int newline)
     strbuf_init(&format);
     for (struct expr *a = call->call.args; a; a = a->next) {
         if (a->type == TYPE_STATS) {
-            diag_error(cg->diags, a->span, "histograms cannot be formatted into strings yet");
+            diag_error(cg->diags, a->span, "a histogram makes a string alone: sprint(@hist_log(s)), with nothing else");
             strbuf_free(&format);
             return cg_string_literal(cg, "", 0);
         }
@@ -1215,8 +1357,9 @@ LLVMValueRef cg_string_builtin(struct codegen *cg, struct expr *call, int builti
         return LLVMBuildSelect(cg->builder, inside, char_at(cg, slot, v[1]), cg_const(cg, 0), "");
     }
     case BUILTIN_TOKENIZE: return tokenize(cg, call, v[0], v[1]);
-    case BUILTIN_TEXT_STR: return text_str(cg, call->span, v[0], 0);
-    case BUILTIN_STRING_QUOTED: return text_str(cg, call->span, v[0], 1);
+    case BUILTIN_TEXT_STR: return text_str(cg, call->span, v[0], 0, NULL);
+    case BUILTIN_TEXT_STRN: return text_strn(cg, call, v[0], v[1], v[2]);
+    case BUILTIN_STRING_QUOTED: return text_str(cg, call->span, v[0], 1, NULL);
     }
     return cg_const(cg, 0);
 }

@@ -162,6 +162,20 @@ const char *unary_op_text(enum unary_op op)
     return text[op];
 }
 
+/* An integer literal, or one negated: the form literal parameters take. */
+int ast_literal_int(const struct expr *e, int64_t *out)
+{
+    if (e && e->kind == EXPR_INT) {
+        *out = e->int_value;
+        return 1;
+    }
+    if (e && e->kind == EXPR_UNARY && e->unary.op == UNARY_NEG && e->unary.operand->kind == EXPR_INT) {
+        *out = -e->unary.operand->int_value;
+        return 1;
+    }
+    return 0;
+}
+
 const char *stat_op_name(enum stat_op op)
 {
     static const char *const text[] = {

@@ -311,6 +311,7 @@ void ast_visit_exprs(struct stmt *list, ast_expr_visitor visit, void *data);
 const char *binary_op_text(enum binary_op op);
 const char *assign_op_text(enum assign_op op);
 const char *unary_op_text(enum unary_op op);
+int ast_literal_int(const struct expr *e, int64_t *out);   /* 5 or -5 */
 const char *stat_op_name(enum stat_op op);       /* "count", "hist_log", ... */
 const char *value_type_name(enum value_type type);
 

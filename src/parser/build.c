@@ -453,6 +453,99 @@ struct stmt *build_foreach(struct parser_ctx *ctx, struct span first, struct stm
     return loop;
 }
 
+static struct expr *name_at(struct parser_ctx *ctx, const char *name, struct span span)
+{
+    struct expr *e = ast_expr(ctx->arena, EXPR_IDENT, span);
+    e->ident.name = name;
+    return e;
+}
+
+static struct expr *number_at(struct parser_ctx *ctx, int64_t value, struct span span)
+{
+    struct expr *e = ast_expr(ctx->arena, EXPR_INT, span);
+    e->int_value = value;
+    return e;
+}
+
+static struct expr *binary_at(struct parser_ctx *ctx, enum binary_op op, struct expr *lhs, struct expr *rhs)
+{
+    struct expr *e = ast_expr(ctx->arena, EXPR_BINARY, lhs->span);
+    e->binary.op = op;
+    e->binary.lhs = lhs;
+    e->binary.rhs = rhs;
+    return e;
+}
+
+/* foreach ([v =] b in @hist_*(s) [limit n]) body: every bucket index in
+ * order, empty ones too, as SystemTap iterates a histogram (128 for
+ * @hist_log; for @hist_linear the buckets with underflow and overflow):
+ *   { [lim = n] for (b = 0; b < N [&& lim-- > 0]; b++) { [v = @hist_*(s)[b]] body } }
+ * with lim a local of its own (the limit is evaluated once). */
+struct stmt *build_foreach_hist(struct parser_ctx *ctx, struct span first, struct stmt *loop,
+                                struct expr *hist, struct expr *limit, struct stmt *body)
+{
+    struct foreach_key *key = loop->foreach.keys;
+    if (loop->foreach.key_count != 1)
+        build_error(ctx, first, "a histogram's buckets are iterated with one index variable");
+    if (loop->foreach.value_sort || key->sort)
+        build_error(ctx, first, "a histogram's buckets are iterated in order: no sort");
+    if (hist->stat.op != STAT_HIST_LOG && hist->stat.op != STAT_HIST_LINEAR) {
+        build_error(ctx, hist->span, "foreach over a statistic needs @hist_log or @hist_linear");
+        return build_stmt(ctx, STMT_EMPTY, first);
+    }
+    int64_t buckets = 128, p[3];
+    if (hist->stat.op == STAT_HIST_LINEAR) {
+        struct expr *arg = hist->stat.args;
+        for (int i = 0; i < 3; i++, arg = arg ? arg->next : NULL)
+            if (!ast_literal_int(arg, &p[i])) {
+                build_error(ctx, hist->span, "@hist_linear needs literal start, stop and interval");
+                return build_stmt(ctx, STMT_EMPTY, first);
+            }
+        if (p[2] <= 0 || p[1] <= p[0]) {
+            build_error(ctx, hist->span, "@hist_linear needs start < stop and a positive interval");
+            return build_stmt(ctx, STMT_EMPTY, first);
+        }
+        buckets = (p[1] - p[0]) / p[2] + 3;
+    }
+    struct span at = key->span;
+    if (loop->foreach.value_name) {
+        struct span value_at = loop->foreach.value_span;
+        struct expr *value = build_hist_bucket(ctx, hist, name_at(ctx, key->name, at));
+        struct expr *assign = ast_expr(ctx->arena, EXPR_ASSIGN, loop->foreach.value_span);
+        assign->assign.op = ASSIGN_SET;
+        assign->assign.lhs = name_at(ctx, loop->foreach.value_name, value_at);
+        assign->assign.rhs = value;
+        struct stmt *set = build_expr_stmt(ctx, STMT_EXPR, value_at, assign);
+        set->next = body;
+        body = build_block(ctx, body ? body->span : first, set);
+    }
+    struct expr *init = ast_expr(ctx->arena, EXPR_ASSIGN, at);
+    init->assign.op = ASSIGN_SET;
+    init->assign.lhs = name_at(ctx, key->name, at);
+    init->assign.rhs = number_at(ctx, 0, at);
+    struct expr *cond = binary_at(ctx, BINARY_LT, name_at(ctx, key->name, at), number_at(ctx, buckets, at));
+    struct expr *step = ast_expr(ctx->arena, EXPR_INCDEC, at);
+    step->incdec.increment = 1;
+    step->incdec.operand = name_at(ctx, key->name, at);
+    struct stmt *set_limit = NULL;
+    if (limit) {
+        const char *name = arena_printf(ctx->arena, "__tap_limit_%d_%d", first.line, first.col);
+        struct expr *assign = ast_expr(ctx->arena, EXPR_ASSIGN, limit->span);
+        assign->assign.op = ASSIGN_SET;
+        assign->assign.lhs = name_at(ctx, name, limit->span);
+        assign->assign.rhs = limit;
+        set_limit = build_expr_stmt(ctx, STMT_EXPR, limit->span, assign);
+        struct expr *count = ast_expr(ctx->arena, EXPR_INCDEC, limit->span);
+        count->incdec.operand = name_at(ctx, name, limit->span);
+        cond = binary_at(ctx, BINARY_LOGAND, cond, binary_at(ctx, BINARY_GT, count, number_at(ctx, 0, limit->span)));
+    }
+    struct stmt *for_loop = build_for(ctx, first, init, cond, step, body);
+    if (!set_limit)
+        return for_loop;
+    set_limit->next = for_loop;
+    return build_block(ctx, first, set_limit);
+}
+
 static void append_decl(struct parser_ctx *ctx, struct decl *d)
 {
     ctx->ast->decls = AST_APPEND(struct decl, ctx->ast->decls, d);

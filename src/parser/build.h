@@ -69,6 +69,9 @@ struct stmt *build_foreach(struct parser_ctx *ctx, struct span first, struct stm
                            const struct token *array, struct expr *slice, const struct token *stat,
                            const struct token *sort, struct expr *limit, struct stmt *body);
 
+struct stmt *build_foreach_hist(struct parser_ctx *ctx, struct span first, struct stmt *loop,
+                                struct expr *hist, struct expr *limit, struct stmt *body);
+
 /* Declarations: each is appended to the AST as it is completed. */
 struct decl *build_global(struct parser_ctx *ctx, const struct token *name, struct expr *init,
                           const struct token *size, int is_array, int wrap);

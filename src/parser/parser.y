@@ -262,6 +262,10 @@ foreach_stmt:
                                       { $$ = build_foreach(ctx, @1, $3, $5, $7, $9, $10, NULL, $12); }
 | KW_FOREACH '(' foreach_vars KW_IN IDENT '[' index_list ']' stat_opt sort_opt KW_LIMIT expr ')' stmt
                                       { $$ = build_foreach(ctx, @1, $3, $5, $7, $9, $10, $12, $14); }
+| KW_FOREACH '(' foreach_vars KW_IN AT_STAT '(' args ')' ')' stmt
+                                      { $$ = build_foreach_hist(ctx, @1, $3, build_stat(ctx, $5, $7), NULL, $10); }
+| KW_FOREACH '(' foreach_vars KW_IN AT_STAT '(' args ')' KW_LIMIT expr ')' stmt
+                                      { $$ = build_foreach_hist(ctx, @1, $3, build_stat(ctx, $5, $7), $10, $12); }
 ;
 
 foreach_vars:

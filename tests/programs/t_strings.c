@@ -32,6 +32,6 @@ int main(void)
     struct labeled l = {.label = "say \"hi\"\n", .tag = "t\tg\\", .next = &first};
     memset(fits, 'x', sizeof(fits) - 1);
     memset(over, 'y', sizeof(over) - 1);
-    over[505] = '\n';     /* its escape is cut in half by the "... */
+    over[505] = '\n';     /* the "... would cut its escape in half */
     return show("a\nb\tc\"d\\e\351f", &l) + show_long(fits, over) == 0;
 }
