@@ -122,9 +122,14 @@ static int parse_limit(struct options *opts, const char *setting)
         return -1;
     }
     if (strncmp(setting, "MAXSTRINGLEN", name_len) == 0 && name_len == 12) {
+        /* N bytes with the NUL, as SystemTap's buffers: strings of N-1 characters. A slot is a
+         * power of two (masked offsets stay exact), so another N rounds up, and tap says so. */
         uint32_t size = 16;
-        while (size < (uint64_t)value + 1 && size < 65536)
-            size *= 2;   /* a power of two keeps masked offsets exact */
+        while (size < (uint64_t)value && size < 65536)
+            size *= 2;
+        if (size != (uint64_t)value)
+            fprintf(stderr, "WARNING: -D MAXSTRINGLEN=%lld: tap's string slots are powers of two from 16 to 65536; "
+                            "strings hold up to %u characters\n", value, size - 1);
         opts->codegen.string_size = size;
     } else if (strncmp(setting, "MAXACTION", name_len) == 0 && name_len == 9) {
         opts->codegen.max_action = value > (1 << 23) ? (1 << 23) : value;
