@@ -24,7 +24,7 @@ static const char *describe(struct arena *arena, const struct probe *probe, int 
         const struct symbol *sym = probe->frame->locals[v];
         strbuf_printf(&sb, " %s:%s", sym->name, value_type_name(sym->type));
     }
-    struct uprobe_site *site = probe->site;
+    struct uprobe_site *site = probe_uprobe(probe)->site;
     if (site && verbose) {
         uint64_t pc = site->pc;
         if (!site->is_statement && !site->is_return && site->function)
@@ -71,7 +71,7 @@ int sema_list_points(struct arena *arena, struct diags *diags, const char *point
     int count = 0;
     for (int i = 0; i < script->probe_count; i++) {
         const struct probe *probe = script->probes[i];
-        struct uprobe_site *site = probe->site;
+        struct uprobe_site *site = probe_uprobe(probe)->site;
         if (site && site->is_return && site->function && !site->function->has_return)
             continue;   /* nothing to return: stap leaves these out of .return listings */
         lines[count++] = describe(arena, probe, with_variables, verbose);

@@ -42,10 +42,10 @@ void sema_print(FILE *out, const struct script *script)
         const struct probe *probe = script->probes[i];
         if (probe->kind == PROBE_UPROBE || probe->kind == PROBE_URETPROBE) {
             fprintf(out, "%s /* %s pc=0x%llx", probe->point, probe_kind_ops(probe->kind)->name,
-                    (unsigned long long)probe->vaddr);
-            for (int c = 0; c < probe->site_count; c++)
-                fprintf(out, "%s0x%llx", c ? "," : probe->at_returns ? " rets=" : " calls=", (unsigned long long)probe->site_vaddrs[c]);
-            fprintf(out, "%s%s */", probe->sleepable ? " sleepable" : "", probe->refusal ? " skipped" : "");
+                    (unsigned long long)probe->uprobe.vaddr);
+            for (int c = 0; c < probe->uprobe.site_count; c++)
+                fprintf(out, "%s0x%llx", c ? "," : probe->uprobe.at_returns ? " rets=" : " calls=", (unsigned long long)probe->uprobe.site_vaddrs[c]);
+            fprintf(out, "%s%s */", probe->uprobe.sleepable ? " sleepable" : "", probe->uprobe.refusal ? " skipped" : "");
         } else {
             fprintf(out, "%s /* %s */", probe->point, probe_kind_ops(probe->kind)->name);
         }
