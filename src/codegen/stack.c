@@ -14,7 +14,7 @@
 
 #include "codegen/codegen_internal.h"
 #include "sema/builtins.h"
-#include "sema/uprobe.h"
+#include "sema/uprobe_site.h"
 
 enum stack_need { STACK_USER = 1, STACK_USER_BUILD_ID = 2, STACK_KERNEL = 4 };
 

@@ -12,7 +12,6 @@
 #include "codegen/codegen_internal.h"
 #include "kinds/kinds.h"
 #include "sema/builtins.h"
-#include "sema/dwarf.h"
 
 #define PT_REGS_WORDS 21            /* x86_64 struct pt_regs */
 #define REGS_BIAS_WORD PT_REGS_WORDS
