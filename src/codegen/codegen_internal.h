@@ -12,7 +12,7 @@
 #include "base/arena.h"
 #include "base/diag.h"
 #include "codegen/codegen.h"
-#include "runtime/program.h"
+#include "program/program.h"
 #include "sema/sema.h"
 
 /* Scratch layout, per CPU: a header, then string slots of string_size bytes,

@@ -6,7 +6,7 @@
 
 #include "codegen/codegen_internal.h"
 #include "kinds/kinds.h"
-#include "runtime/program_io.h"
+#include "program/program_io.h"
 
 
 static void describe_probe_at(struct codegen *cg, const struct probe *probe, const char *prog_name,

@@ -12,7 +12,7 @@
 
 #include "kinds/kinds.h"
 #include "runtime/attach.h"
-#include "runtime/program_io.h"
+#include "program/program_io.h"
 #include "sema/sema_internal.h"
 #include "sema/uprobe.h"
 

@@ -10,7 +10,7 @@
 #include <sys/types.h>
 
 #include "base/strbuf.h"
-#include "runtime/program.h"
+#include "program/program.h"
 #include "runtime/runtime.h"
 
 struct bpf_object;
