@@ -3,7 +3,7 @@
  * kernel.function(...) where the kernel cannot use a BPF trampoline for it
  * (kinds/kernel_function.c decides, TAP_KERNEL_PROBES=kprobe forces it).
  * The context is the probed thread's struct pt_regs, copied into scratch as
- * a process probe's is (codegen/target.c): $arguments of kernel.function
+ * a process probe's is (codegen/probed_thread.c): $arguments of kernel.function
  * are its argument registers, typed from BTF; in .return they are the
  * values at the call, saved by an entry kprobe keyed by thread and frame,
  * as @entry(...) is. A body that reads no $variable serves every function

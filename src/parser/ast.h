@@ -82,7 +82,7 @@ enum expr_kind {
 };
 
 /* EXPR_REGISTER numbers past the DWARF registers (sema/dwarf.h makes them,
- * codegen/target.c reads them). The load bias of the probed binary (runtime
+ * codegen/probed_thread.c reads them). The load bias of the probed binary (runtime
  * address - file address), for DW_OP_addr in PIE and libraries: */
 #define DWARF_REG_LOAD_BIAS 1000
 /* In a .return probe, the value of the k-th @entry expression at the call. */

@@ -54,7 +54,7 @@ int uprobe_entry_register(Dwarf_Die *function, const char *name);
 /* The first address of each line of `f`, sorted by line (malloc'd). */
 int uprobe_function_lines(struct dwarf_module *m, const struct dwarf_function *f, struct line_address **out);
 
-/* target.c: rewrites $var, @var, @defined, @cast in place into generic
+/* target_vars.c: rewrites $var, @var, @defined, @cast in place into generic
  * reads; 0 after reporting an error. */
 int sema_lower_target(struct sema *s, struct expr *e);
 /* @defined(operand) at a site: 1 when it lowers without error. */

@@ -379,7 +379,7 @@ void sema_place_return_probes(struct sema *s)
             probe->uprobe.tail_offsets = arena_alloc(s->arena, sizeof(*probe->uprobe.tail_offsets) * (size_t)exits->tail_count);
             for (int k = 0; k < exits->tail_count; k++)
                 probe->uprobe.tail_offsets[k] = dwarf_module_file_offset(site->module, exits->tail_sites[k]);
-            probe->uprobe.entry_vaddr = site->function->entry;   /* as @entry's (sema/target.c) */
+            probe->uprobe.entry_vaddr = site->function->entry;   /* as @entry's (sema/target_vars.c) */
             probe->uprobe.entry_offset = dwarf_module_file_offset(site->module, probe->uprobe.entry_vaddr);
         }
         probe->uprobe.placement = ret_placement(s->arena, exits);
