@@ -441,7 +441,7 @@ static LLVMValueRef tap_format(struct codegen *cg, struct expr *call)
 LLVMValueRef cg_target_builtin(struct codegen *cg, struct expr *call, int builtin_id)
 {
     const struct probe *probe = cg->fn->probe;
-    int in_process_probe = probe && (probe->kind == PROBE_UPROBE || probe->kind == PROBE_URETPROBE);
+    int in_process_probe = probe && probe_is_uprobe(probe);
     switch (builtin_id) {
     case BUILTIN_USER_STRING: case BUILTIN_USER_STRING_N: case BUILTIN_USER_STRING2:
     case BUILTIN_USER_STRING_QUOTED:

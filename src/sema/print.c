@@ -40,7 +40,7 @@ void sema_print(FILE *out, const struct script *script)
     fprintf(out, "# probes\n");
     for (int i = 0; i < script->probe_count; i++) {
         const struct probe *probe = script->probes[i];
-        if (probe->kind == PROBE_UPROBE || probe->kind == PROBE_URETPROBE) {
+        if (probe_is_uprobe(probe)) {
             fprintf(out, "%s /* %s pc=0x%llx", probe->point, probe_kind_ops(probe->kind)->name,
                     (unsigned long long)probe->uprobe.vaddr);
             for (int c = 0; c < probe->uprobe.site_count; c++)

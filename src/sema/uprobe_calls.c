@@ -227,7 +227,7 @@ static void find_refusals(struct sema *s)
         struct probe *probe = s->script->probes[i];
         struct uprobe_site *site = probe->uprobe.site;
         /* at rets: sema_place_return_probes checked them; the entry matters for the entry program */
-        if ((probe->kind == PROBE_UPROBE || probe->kind == PROBE_URETPROBE) && site && !probe->uprobe.refusal &&
+        if (probe_is_uprobe(probe) && site && !probe->uprobe.refusal &&
             (!probe->uprobe.at_returns || probe->entry_count || probe->uprobe.tail_count))
             probe->uprobe.refusal = uprobe_insn_refusal(s->arena, site->module, site->pc);
     }
