@@ -136,7 +136,7 @@ struct codegen {
     LLVMValueRef escape_callbacks[2];/* string_functions.c: text_str's and string_quoted's, NULL until used */
 };
 
-/* module.c */
+/* ir.c */
 LLVMValueRef cg_helper(struct codegen *cg, int helper_id, LLVMTypeRef return_type,
                        LLVMValueRef *args, unsigned count);
 LLVMValueRef cg_const(struct codegen *cg, int64_t value);
@@ -148,7 +148,8 @@ LLVMBasicBlockRef cg_block(struct codegen *cg, const char *name);
 void cg_position(struct codegen *cg, LLVMBasicBlockRef block);
 int cg_block_open(struct codegen *cg);   /* current block has no terminator yet */
 LLVMValueRef cg_entry_alloca(struct codegen *cg, LLVMTypeRef type, const char *name);
-/* A function the kernel calls back (bpf_loop: (index, ctx); with map_callback,
+
+/* callbacks.c: a function the kernel calls back (bpf_loop: (index, ctx); with map_callback,
  * bpf_for_each_map_elem: (map, key, value, ctx)), inheriting the caller's
  * context; cg_end_callback() returns to generating the caller. */
 LLVMValueRef cg_begin_callback(struct codegen *cg, const char *prefix, int map_callback, struct fn_state *state);
