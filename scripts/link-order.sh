@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# link-order.sh BUILD_DIR: regenerates src/link-order.txt, the order in which
+# link-order.sh BUILD_DIR: regenerates scripts/link-order.txt, the order in which
 # the linker lays out the functions tap runs (CMakeLists.txt, TAP_LINK_ORDER).
 #
 # Why: LLVM's static constructors and the cl::opt templates they call sit in
@@ -50,5 +50,5 @@ seen=$work/seen; : >"$seen"
 		sed 's/^/.text./' "$work/new"
 		sort -u -o "$seen" "$seen" "$work/new"
 	done
-} >"$here/src/link-order.txt"
-echo "link-order.sh: $(wc -l <"$here/src/link-order.txt") sections in src/link-order.txt"
+} >"$here/scripts/link-order.txt"
+echo "link-order.sh: $(wc -l <"$here/scripts/link-order.txt") sections in scripts/link-order.txt"

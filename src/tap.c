@@ -17,8 +17,8 @@
 #include "codegen/codegen.h"
 #include "parser/parse.h"
 #include "runtime/kernel.h"
-#include "runtime/program.h"
-#include "runtime/program_io.h"
+#include "program/program.h"
+#include "program/program_io.h"
 #include "runtime/runtime.h"
 #include "sema/dwarf.h"
 #include "sema/sema.h"
@@ -454,7 +454,7 @@ static const char *cache_dir(struct options *opts)
 
 static int is_return_probe(const struct probe *probe)
 {
-    return probe->kind == PROBE_URETPROBE || probe->at_returns;
+    return probe->kind == PROBE_URETPROBE || probe_uprobe(probe)->at_returns;
 }
 
 /* -v: where each entry probe the kernel would single-step sits, and why,
@@ -465,19 +465,21 @@ static void report_placements(const struct script *script)
     int entries = 0, moved = 0, returns = 0, at_rets = 0, refused = 0;
     for (int i = 0; i < script->probe_count; i++) {
         const struct probe *probe = script->probes[i];
+        const struct uprobe_probe *uprobe = probe_uprobe(probe);
         if (is_return_probe(probe)) {
             returns++;
-            at_rets += probe->at_returns && !probe->refusal;
-            refused += probe->refusal != NULL;
-        } else if (probe->placement) {
+            at_rets += uprobe->at_returns && !uprobe->refusal;
+            refused += uprobe->refusal != NULL;
+        } else if (uprobe->placement) {
             entries++;
-            moved += probe->site_count > 0;
+            moved += uprobe->site_count > 0;
         }
     }
     for (int i = 0; i < script->probe_count; i++) {
         const struct probe *probe = script->probes[i];
-        if (probe->placement && (is_return_probe(probe) ? returns : entries) <= 20)
-            fprintf(stderr, "Pass 2: %s sits %s.\n", probe->point, probe->placement);
+        const struct uprobe_probe *uprobe = probe_uprobe(probe);
+        if (uprobe->placement && (is_return_probe(probe) ? returns : entries) <= 20)
+            fprintf(stderr, "Pass 2: %s sits %s.\n", probe->point, uprobe->placement);
     }
     if (entries > 20)
         fprintf(stderr, "Pass 2: %d probes on single-stepped entries: %d moved to their calls, %d stay.\n",

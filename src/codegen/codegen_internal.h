@@ -12,7 +12,7 @@
 #include "base/arena.h"
 #include "base/diag.h"
 #include "codegen/codegen.h"
-#include "runtime/program.h"
+#include "program/program.h"
 #include "sema/sema.h"
 
 /* Scratch layout, per CPU: a header, then string slots of string_size bytes,
@@ -71,14 +71,14 @@ struct fn_state {
     int stack_needs;                 /* FN_PROBE: stacks its entry captures (stack.c) */
     LLVMValueRef loop_context;       /* an i64 alloca: a shared loop callback's context, NULL until used */
     LLVMValueRef kernel_read_slot;   /* an i64 alloca every cg_read_kernel shares, NULL until used */
-    LLVMValueRef *register_stores;   /* FN_PROBE, target.c: the copy's store of each word, NULL when none */
-    uint64_t registers_read;         /* FN_PROBE, target.c: the words of that copy its code reads */
+    LLVMValueRef *register_stores;   /* FN_PROBE, probed_thread.c: the copy's store of each word, NULL when none */
+    uint64_t registers_read;         /* FN_PROBE, probed_thread.c: the words of that copy its code reads */
     LLVMValueRef record;             /* FN_PROBE on a tracepoint: where its fields are read, NULL: ctx
                                       * (a deferred handler reads the entry's copy, syscall_defer.c) */
-    uint32_t *entry_strings;         /* FN_PROBE, target.c: per @entry string value, its scratch slot */
+    uint32_t *entry_strings;         /* FN_PROBE, probed_thread.c: per @entry string value, its scratch slot */
 };
 
-/* target.c: a probe's register copy, and which of its words are read. */
+/* probed_thread.c: a probe's register copy, and which of its words are read. */
 struct register_copy {
     LLVMValueRef *stores;
     uint64_t read;
@@ -111,8 +111,8 @@ struct codegen {
     int format_capacity, error_capacity;
     struct fn_state *fn;
     struct task_offsets *task_offsets;   /* context.c: task_struct layout from BTF */
-    uint32_t regs_offset;            /* target.c: the probed thread's registers in scratch, 0 until used */
-    int functions_read_registers;    /* target.c: a user function reads them: every copy stays */
+    uint32_t regs_offset;            /* probed_thread.c: the probed thread's registers in scratch, 0 until used */
+    int functions_read_registers;    /* probed_thread.c: a user function reads them: every copy stays */
     struct register_copy *register_copies;
     struct cg_array **arrays;        /* per global index: arrays and statistics, else NULL */
     int callback_count;              /* foreach, delete and string-loop callbacks */
@@ -136,7 +136,7 @@ struct codegen {
     LLVMValueRef escape_callbacks[2];/* string_functions.c: text_str's and string_quoted's, NULL until used */
 };
 
-/* module.c */
+/* ir.c */
 LLVMValueRef cg_helper(struct codegen *cg, int helper_id, LLVMTypeRef return_type,
                        LLVMValueRef *args, unsigned count);
 LLVMValueRef cg_const(struct codegen *cg, int64_t value);
@@ -148,7 +148,8 @@ LLVMBasicBlockRef cg_block(struct codegen *cg, const char *name);
 void cg_position(struct codegen *cg, LLVMBasicBlockRef block);
 int cg_block_open(struct codegen *cg);   /* current block has no terminator yet */
 LLVMValueRef cg_entry_alloca(struct codegen *cg, LLVMTypeRef type, const char *name);
-/* A function the kernel calls back (bpf_loop: (index, ctx); with map_callback,
+
+/* callbacks.c: a function the kernel calls back (bpf_loop: (index, ctx); with map_callback,
  * bpf_for_each_map_elem: (map, key, value, ctx)), inheriting the caller's
  * context; cg_end_callback() returns to generating the caller. */
 LLVMValueRef cg_begin_callback(struct codegen *cg, const char *prefix, int map_callback, struct fn_state *state);
@@ -292,7 +293,7 @@ LLVMValueRef cg_call_user_result(struct codegen *cg, struct expr *call);
 /* meta.c */
 void cg_embed_metadata(struct codegen *cg);
 
-/* target.c: registers and user memory of the probed thread */
+/* probed_thread.c: registers and user memory of the probed thread */
 void cg_target_probe_entry(struct codegen *cg, LLVMValueRef ctx);
 /* After a probe's program: its register copy is queued; once the module
  * is complete, the words of each copy that its probe never reads are not

@@ -87,7 +87,7 @@ static LLVMValueRef user_mode(struct codegen *cg)
     const struct probe *probe = cg->fn->probe;
     if (!probe)
         return cg_const(cg, 0);
-    if (probe->kind == PROBE_UPROBE || probe->kind == PROBE_URETPROBE)
+    if (probe_is_uprobe(probe))
         return cg_const(cg, 1);
     if ((probe->kind != PROBE_PROFILE && probe->kind != PROBE_PERF) || cg->fn->kind != FN_PROBE)
         return cg_const(cg, 0);

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "codegen/codegen_internal.h"
-#include "runtime/program_io.h"
+#include "program/program_io.h"
 
 void cg_embed_metadata(struct codegen *cg)
 {

@@ -8,7 +8,7 @@
 
 #include "base/strbuf.h"
 #include "codegen/codegen_internal.h"
-#include "runtime/format.h"
+#include "base/format.h"
 #include "sema/builtins.h"
 
 

@@ -6,7 +6,7 @@
 
 #include "codegen/codegen_internal.h"
 #include "kinds/kinds.h"
-#include "runtime/program_io.h"
+#include "program/program_io.h"
 
 
 static void describe_probe_at(struct codegen *cg, const struct probe *probe, const char *prog_name,
@@ -28,13 +28,14 @@ static void describe_probe_at(struct codegen *cg, const struct probe *probe, con
  * serving all; one the kernel would refuse is not attached at all. */
 static void describe_probe(struct codegen *cg, const struct probe *probe, const char *prog_name)
 {
-    if (probe->refusal)
+    const struct uprobe_probe *uprobe = probe_uprobe(probe);
+    if (uprobe->refusal)
         return;   /* skipped: the kernel would refuse it (sema warned) */
-    if (!probe->site_count && !probe->at_returns)
-        describe_probe_at(cg, probe, prog_name, probe->offset, probe->cookie);
-    for (int i = 0; i < probe->site_count; i++)
-        describe_probe_at(cg, probe, prog_name, probe->site_offsets[i],
-                          cg_cookie_is_vaddr(probe) ? probe->site_vaddrs[i] : probe->cookie);
+    if (!uprobe->site_count && !uprobe->at_returns)
+        describe_probe_at(cg, probe, prog_name, probe_attach_offset(probe), probe->cookie);
+    for (int i = 0; i < uprobe->site_count; i++)
+        describe_probe_at(cg, probe, prog_name, uprobe->site_offsets[i],
+                          cg_cookie_is_vaddr(probe) ? uprobe->site_vaddrs[i] : probe->cookie);
 }
 
 /* A .return probe's tail program (return_tail.c), at its chain's tail jumps
@@ -43,8 +44,8 @@ static void define_tail_probe(struct codegen *cg, const struct probe *ret)
 {
     const char *name;
     const struct probe *tail = cg_define_tail_probe(cg, ret, &name);
-    for (int i = 0; i < ret->tail_count; i++)
-        describe_probe_at(cg, tail, name, ret->tail_offsets[i], (uint64_t)ret->tail_kinds[i]);
+    for (int i = 0; i < ret->uprobe.tail_count; i++)
+        describe_probe_at(cg, tail, name, ret->uprobe.tail_offsets[i], (uint64_t)ret->uprobe.tail_kinds[i]);
 }
 
 /* -D TAP_DEBUG_REJECT=1: a call to a helper that does not exist, which the
@@ -77,7 +78,7 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
     cg_set_location(cg, probe->span);
     struct defer_state defer = {0};
     LLVMBasicBlockRef done = skip;
-    if (probe->user_check_count) {
+    if (probe_tracepoint(probe)->user_check_count) {
         done = cg_block(cg, "done");
         cg_defer_begin(cg, probe, &defer, done);
     }
@@ -177,7 +178,7 @@ void cg_define_probes(struct codegen *cg)
      * attachment of each deferring syscall-entry probe. */
     size_t capacity = (size_t)script->probe_count * 2 + 1;
     for (int i = 0; i < script->probe_count; i++)
-        capacity += (size_t)(script->probes[i]->site_count + script->probes[i]->tail_count);
+        capacity += (size_t)(probe_uprobe(script->probes[i])->site_count + probe_uprobe(script->probes[i])->tail_count);
     cg->program->probes = calloc(capacity, sizeof(*cg->program->probes));
     /* Exit attachments of deferring syscall-entry probes first: attached
      * before the entries, a thread's saved record always meets its exit;
@@ -185,12 +186,12 @@ void cg_define_probes(struct codegen *cg)
      * first. */
     for (int i = 0; i < script->probe_count; i++) {
         const struct probe *probe = script->probes[i];
-        if (!probe->user_check_count)
+        if (!probe_tracepoint(probe)->user_check_count)
             continue;
         struct probe at_exit = *probe;
-        at_exit.tp_name = probe->tp_exit_name;
+        at_exit.tp_name = probe->tracepoint.exit_name;
         at_exit.cookie = DEFER_EXIT_COOKIE;
-        at_exit.point = arena_printf(cg->arena, "%s (deferred to %s)", probe->point, probe->tp_exit_name);
+        at_exit.point = arena_printf(cg->arena, "%s (deferred to %s)", probe->point, probe->tracepoint.exit_name);
         char name[32];
         snprintf(name, sizeof(name), "probe_%d", probe->index);
         describe_probe(cg, &at_exit, name);
@@ -205,12 +206,12 @@ void cg_define_probes(struct codegen *cg)
             continue;
         }
         define_probe(cg, script->probes[i]);
-        if (script->probes[i]->entry_count || script->probes[i]->tail_count) {
+        if (script->probes[i]->entry_count || probe_uprobe(script->probes[i])->tail_count) {
             const char *name;
             const struct probe *entry = cg_define_entry_probe(cg, script->probes[i], &name);
             describe_probe(cg, entry, name);
         }
-        if (script->probes[i]->tail_count)
+        if (probe_uprobe(script->probes[i])->tail_count)
             define_tail_probe(cg, script->probes[i]);
     }
 }

@@ -14,7 +14,7 @@
 
 #include "codegen/codegen_internal.h"
 #include "sema/builtins.h"
-#include "sema/uprobe.h"
+#include "sema/uprobe_site.h"
 
 enum stack_need { STACK_USER = 1, STACK_USER_BUILD_ID = 2, STACK_KERNEL = 4 };
 
@@ -427,8 +427,8 @@ static int at_function_entry(const struct probe *probe)
     int count = probe->group_count ? probe->group_count : 1;
     for (int i = 0; i < count; i++) {
         const struct probe *p = probe->group_count ? probe->group[i] : probe;
-        const struct uprobe_site *site = p->site;
-        if (!site || !site->at_entry || site->is_return || p->site_count)
+        const struct uprobe_site *site = p->uprobe.site;
+        if (!site || !site->at_entry || site->is_return || p->uprobe.site_count)
             return 0;
     }
     return 1;

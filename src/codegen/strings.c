@@ -4,7 +4,7 @@
 #include <linux/bpf.h>
 
 #include "codegen/codegen_internal.h"
-#include "runtime/format.h"
+#include "base/format.h"
 
 LLVMValueRef cg_string_literal(struct codegen *cg, const char *text, int len)
 {

@@ -16,7 +16,7 @@
 
 static uint32_t record_words(const struct probe *probe)
 {
-    return (uint32_t)(probe->tp_record_size + 7) / 8;
+    return (uint32_t)(probe->tracepoint.record_size + 7) / 8;
 }
 
 /* One hash for the script: {pid_tgid, probe index} -> {mm, the record's
@@ -32,7 +32,7 @@ static LLVMValueRef defer_map(struct codegen *cg)
         return map;
     uint32_t words = 0;
     for (int i = 0; i < cg->script->probe_count; i++)
-        if (cg->script->probes[i]->user_check_count && record_words(cg->script->probes[i]) > words)
+        if (probe_tracepoint(cg->script->probes[i])->user_check_count && record_words(cg->script->probes[i]) > words)
             words = record_words(cg->script->probes[i]);
     map = cg_map_global(cg, "tap_defer", 4);
     uint32_t entries = cg->options->defer_entries ? cg->options->defer_entries : DEFER_MAP_SIZE;
@@ -131,8 +131,8 @@ void cg_defer_check(struct codegen *cg, const struct probe *probe, const struct 
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
     LLVMBasicBlockRef save = cg_block(cg, "defer_to_exit");
-    for (int i = 0; i < probe->user_check_count; i++) {
-        LLVMValueRef address = cg_expr(cg, probe->user_checks[i]);
+    for (int i = 0; i < probe->tracepoint.user_check_count; i++) {
+        LLVMValueRef address = cg_expr(cg, probe->tracepoint.user_checks[i]);
         LLVMValueRef args[3] = {slot, LLVMConstInt(cg->i32, cg->string_size, 0),
                                 LLVMBuildIntToPtr(b, address, cg->ptr, "")};
         LLVMValueRef copied = cg_helper(cg, BPF_FUNC_probe_read_user_str, cg->i64, args, 3);

@@ -6,7 +6,7 @@
 #include <bpf/bpf.h>
 
 #include "kinds/kinds.h"
-#include "runtime/program.h"
+#include "program/program.h"
 #include "sema/sema_internal.h"
 
 static int resolve_run_once(struct sema *s, struct probe_point *point, struct probe *probe)

@@ -9,7 +9,7 @@
 #include <bpf/bpf.h>
 
 #include "kinds/kinds.h"
-#include "runtime/program.h"
+#include "program/program.h"
 #include "sema/sema_internal.h"
 
 static int resolve_input(struct sema *s, struct probe_point *point, struct probe *probe)

@@ -25,7 +25,7 @@ struct bpf_program;
 enum probe_kind_flag {
     KIND_RUNS_ONCE = 1 << 0,     /* run by the runtime (test_run), never attached, never nested */
     KIND_RUNS_AT_END = 1 << 1,   /* still runs after exit() or an error (end, error) */
-    KIND_USER_PROCESS = 1 << 2,  /* fires in user processes: -c/-x filter, pt_regs copied (codegen/target.c) */
+    KIND_USER_PROCESS = 1 << 2,  /* fires in user processes: -c/-x filter, pt_regs copied (codegen/probed_thread.c) */
     KIND_FREQUENT = 1 << 3,      /* may fire at any rate: the events ring gets the large default */
     KIND_UPROBE_MULTI = 1 << 4,  /* attached as uprobe_multi links where the kernel has them */
     KIND_PT_REGS = 1 << 5,       /* the context is struct pt_regs: copied as a process probe's */
@@ -61,10 +61,10 @@ struct probe_kind_ops {
     int (*list)(FILE *out, struct arena *arena, const char *point, int with_variables);
     void (*catalogue)(struct arena *arena, catalogue_line add, void *lines);
     /* a $target of the probe's own body (resolve.c): 1 when it was
-     * rewritten (then resolved again); NULL: sema/target.c's lowering */
+     * rewritten (then resolved again); NULL: sema/target_vars.c's lowering */
     int (*lower_target)(struct sema *s, struct expr *e);
     /* @entry(...) in the probe's own body: 1 when rewritten (then resolved
-     * again), 0 after an error; NULL: sema/target.c's */
+     * again), 0 after an error; NULL: sema/target_vars.c's */
     int (*lower_entry)(struct sema *s, struct expr *e);
     /* codegen: the program's ELF section, and the kind's fields of the
      * program_probe the runtime gets (kind, prog_name, point, cookie,

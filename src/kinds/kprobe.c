@@ -3,7 +3,7 @@
  * kernel.function(...) where the kernel cannot use a BPF trampoline for it
  * (kinds/kernel_function.c decides, TAP_KERNEL_PROBES=kprobe forces it).
  * The context is the probed thread's struct pt_regs, copied into scratch as
- * a process probe's is (codegen/target.c): $arguments of kernel.function
+ * a process probe's is (codegen/probed_thread.c): $arguments of kernel.function
  * are its argument registers, typed from BTF; in .return they are the
  * values at the call, saved by an entry kprobe keyed by thread and frame,
  * as @entry(...) is. A body that reads no $variable serves every function
@@ -120,7 +120,7 @@ static int resolve_statement(struct sema *s, struct probe_point *point, struct p
                                              "is on the kprobe blacklist", text, (unsigned long long)address,
                                              function));
     struct probe *added = kprobe_add_function(s, probe, function, 0, 0, text, NULL, 0);
-    added->offset = hit.offset;
+    added->kprobe.offset = hit.offset;
     added->may_skip = point->optional;
     return 1;
 }

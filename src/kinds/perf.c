@@ -37,11 +37,11 @@ static const char *section(struct arena *arena, const struct probe *probe)
 
 static void describe(const struct probe *probe, struct program_probe *out)
 {
-    out->period_ns = probe->period_ns;
-    out->frequency = probe->frequency;
-    out->perf_type = probe->perf_type;
-    out->perf_config = probe->perf_config;
-    out->sample_period = probe->sample_period;
+    out->period_ns = probe->perf.period_ns;
+    out->frequency = probe->perf.frequency;
+    out->perf_type = probe->perf.perf_type;
+    out->perf_config = probe->perf.perf_config;
+    out->sample_period = probe->perf.sample_period;
 }
 
 static int attach_perf(struct session *s, struct bpf_program *prog, int index, char *state)

@@ -17,7 +17,7 @@ static int resolve_timer(struct sema *s, struct probe_point *point, struct probe
                                 "while resolving probe point: timer needs a unit, as in %s", "timer.ms(100)");
     if (strcmp(unit->name, "profile") == 0 && unit->arg_kind == PROBE_ARG_NONE && !unit->next) {
         probe->kind = PROBE_PROFILE;
-        probe->frequency = 250;     /* a kernel tick, CONFIG_HZ=250 on Debian */
+        probe->perf.frequency = 250;     /* a kernel tick, CONFIG_HZ=250 on Debian */
         sema_add_probe(s, probe);
         return 1;
     }
@@ -37,11 +37,11 @@ static int resolve_timer(struct sema *s, struct probe_point *point, struct probe
                                     "while resolving probe point: unknown timer option %s", unit->next->name);
         probe->kind = PROBE_TIMER;
         if (units[i].ns)
-            probe->period_ns = (uint64_t)unit->arg_int * units[i].ns;
+            probe->perf.period_ns = (uint64_t)unit->arg_int * units[i].ns;
         else
-            probe->frequency = (uint64_t)unit->arg_int;
-        if (probe->period_ns && probe->period_ns < 10000)
-            probe->period_ns = 10000;    /* the kernel's cpu-clock floor; stap clamps too */
+            probe->perf.frequency = (uint64_t)unit->arg_int;
+        if (probe->perf.period_ns && probe->perf.period_ns < 10000)
+            probe->perf.period_ns = 10000;    /* the kernel's cpu-clock floor; stap clamps too */
         sema_add_probe(s, probe);
         return 1;
     }
@@ -68,8 +68,8 @@ static const char *section(struct arena *arena, const struct probe *probe)
 
 static void describe(const struct probe *probe, struct program_probe *out)
 {
-    out->period_ns = probe->period_ns;
-    out->frequency = probe->frequency;
+    out->period_ns = probe->perf.period_ns;
+    out->frequency = probe->perf.frequency;
 }
 
 /* Both kinds count the cpu-clock: timer.* on CPU 0, timer.profile on every CPU. */

@@ -31,13 +31,13 @@ static void catalogue(struct arena *arena, catalogue_line add, void *lines)
 static const char *section(struct arena *arena, const struct probe *probe)
 {
     (void)arena;
-    return probe->tp_raw ? "raw_tp" : "tracepoint";
+    return probe->tracepoint.raw ? "raw_tp" : "tracepoint";
 }
 
 static void describe(const struct probe *probe, struct program_probe *out)
 {
-    out->kind = probe->tp_raw ? PROBE_RAW_TRACEPOINT : PROBE_TRACEPOINT;
-    out->tp_category = probe->tp_category ? strdup(probe->tp_category) : NULL;
+    out->kind = probe->tracepoint.raw ? PROBE_RAW_TRACEPOINT : PROBE_TRACEPOINT;
+    out->tp_category = probe->tracepoint.category ? strdup(probe->tracepoint.category) : NULL;
     out->tp_name = probe->tp_name ? strdup(probe->tp_name) : NULL;
 }
 

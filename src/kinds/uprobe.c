@@ -12,7 +12,7 @@
 
 #include "kinds/kinds.h"
 #include "runtime/attach.h"
-#include "runtime/program_io.h"
+#include "program/program_io.h"
 #include "sema/sema_internal.h"
 #include "sema/uprobe.h"
 
@@ -47,19 +47,19 @@ static const char *section(struct arena *arena, const struct probe *probe)
 {
     (void)arena;
     if (probe->kind == PROBE_URETPROBE)
-        return probe->sleepable ? "uretprobe.s" : "uretprobe";
-    return probe->sleepable ? "uprobe.s" : "uprobe";
+        return probe->uprobe.sleepable ? "uretprobe.s" : "uretprobe";
+    return probe->uprobe.sleepable ? "uprobe.s" : "uprobe";
 }
 
 static void describe(const struct probe *probe, struct program_probe *out)
 {
-    out->path = strdup(probe->path);
-    out->ref_ctr_offset = probe->ref_ctr_offset;
+    out->path = strdup(probe->uprobe.path);
+    out->ref_ctr_offset = probe->uprobe.ref_ctr_offset;
     /* a wildcard gives thousands of probes in one binary: read its build id once */
     static char last_path[4096], build_id[128];
-    if (strcmp(last_path, probe->path) != 0) {
-        elf_build_id(probe->path, build_id, sizeof(build_id));
-        snprintf(last_path, sizeof(last_path), "%s", probe->path);
+    if (strcmp(last_path, probe->uprobe.path) != 0) {
+        elf_build_id(probe->uprobe.path, build_id, sizeof(build_id));
+        snprintf(last_path, sizeof(last_path), "%s", probe->uprobe.path);
     }
     out->build_id = strdup(build_id);
 }

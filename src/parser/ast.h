@@ -81,6 +81,16 @@ enum expr_kind {
     EXPR_CTX_READ,       /* ctx_read: a field of the probe's context record (tracepoint fields) */
 };
 
+/* EXPR_REGISTER numbers past the DWARF registers (sema/dwarf.h makes them,
+ * codegen/probed_thread.c reads them). The load bias of the probed binary (runtime
+ * address - file address), for DW_OP_addr in PIE and libraries: */
+#define DWARF_REG_LOAD_BIAS 1000
+/* In a .return probe, the value of the k-th @entry expression at the call. */
+#define DWARF_REG_ENTRY_SNAPSHOT 2000
+#define MAX_ENTRY_SNAPSHOTS 16
+/* The probed address as the process sees it (uaddr()). */
+#define DWARF_REG_IP 16
+
 /* How an EXPR_CTX_READ turns record bytes into a value. */
 enum ctx_read_kind {
     CTX_READ_LONG,       /* size bytes at offset, sign- or zero-extended */

@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "runtime/program.h"
+#include "program/program.h"
 #include "runtime/session.h"
 
 static void start_command(struct session *s, const char *cmd)

@@ -11,7 +11,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "runtime/format.h"
+#include "base/format.h"
 #include "runtime/session.h"
 
 /* libbpf 1.1's consume() loops as long as producers keep up: stop after a

@@ -21,7 +21,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "runtime/program_io.h"
+#include "program/program_io.h"
 #include "runtime/session.h"
 #include "runtime/symbols.h"
 

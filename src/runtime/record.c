@@ -3,7 +3,7 @@
  * is never trusted to contain the NUL; %m/%M bytes come with their count. */
 #include <string.h>
 
-#include "runtime/format.h"
+#include "base/format.h"
 #include "runtime/session.h"
 
 int record_decode(const struct program_format *format, const void *record, size_t size,

@@ -13,7 +13,7 @@
 
 #include <bpf/libbpf.h>
 
-#include "runtime/format.h"
+#include "base/format.h"
 #include "runtime/session.h"
 #include "runtime/mappings.h"
 #include "runtime/symbols.h"

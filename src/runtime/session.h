@@ -10,7 +10,7 @@
 #include <sys/types.h>
 
 #include "base/strbuf.h"
-#include "runtime/program.h"
+#include "program/program.h"
 #include "runtime/runtime.h"
 
 struct bpf_object;
@@ -75,7 +75,7 @@ struct session {
     size_t unwind_wanted_count;
     uint64_t unwind_wanted_read_ns;
 
-    /* target.c */
+    /* target_process.c */
     pid_t target_pid;        /* target(): -c child or -x pid; 0: none */
     pid_t child_pid;         /* -c child, until reaped */
     int child_go_fd;         /* write end of the pipe the -c child waits on */
@@ -146,7 +146,7 @@ void session_print_stack(struct session *s, uint32_t kind, uint32_t id, const vo
 /* maps_print.c */
 void session_print_hist(struct session *s, uint32_t id, const void *data, size_t size);
 void session_print_maps_at(struct session *s, int decl_index);
-/* target.c */
+/* target_process.c */
 int session_start_child(struct session *s);
 int session_release_child(struct session *s);
 int session_watch_target(struct session *s);

@@ -15,7 +15,7 @@
 #include "base/debug_file.h"
 #include "base/demangle.h"
 #include "runtime/inline_frames.h"
-#include "runtime/program_io.h"
+#include "program/program_io.h"
 
 struct symbol_entry {
     uint64_t start, size;        /* file offset (ELF) or address (kernel) */

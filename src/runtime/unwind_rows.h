@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "runtime/program.h"
+#include "program/program.h"
 
 /* The rows of an x86-64 ELF file, sorted by file offset (malloc'd); -1
  * when it has no CFI we can read. */

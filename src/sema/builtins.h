@@ -12,7 +12,7 @@ enum builtin_id {
     BUILTIN_TARGET, BUILTIN_PP,
     BUILTIN_GETTIMEOFDAY_S, BUILTIN_GETTIMEOFDAY_MS, BUILTIN_GETTIMEOFDAY_US, BUILTIN_GETTIMEOFDAY_NS,
     BUILTIN_KTIME_GET_NS, BUILTIN_LOCAL_CLOCK_NS, BUILTIN_RANDINT, BUILTIN_STRLEN,
-    /* user space (codegen/target.c): */
+    /* user space (codegen/probed_thread.c): */
     BUILTIN_USER_STRING, BUILTIN_USER_STRING_N, BUILTIN_USER_STRING2, BUILTIN_USER_STRING_QUOTED,
     BUILTIN_USER_INTEGER,    /* user_long, user_int_error, user_uint8, kernel_int ...: width from the name */
     BUILTIN_UADDR, BUILTIN_PPFUNC,

@@ -16,14 +16,8 @@
 struct arena;
 struct strbuf;
 
-/* A pseudo register for EXPR_REGISTER: the load bias of the probed binary
- * (runtime address - file address), for DW_OP_addr in PIE and libraries. */
-#define DWARF_REG_LOAD_BIAS 1000
-/* In a .return probe, the value of the k-th @entry expression at the call. */
-#define DWARF_REG_ENTRY_SNAPSHOT 2000
-#define MAX_ENTRY_SNAPSHOTS 16
-/* The probed address as the process sees it (uaddr()). */
-#define DWARF_REG_IP 16
+/* The pseudo registers of EXPR_REGISTER (DWARF_REG_LOAD_BIAS ...) are
+ * parser/ast.h's, beside it: codegen reads them without libdw. */
 
 struct dwarf_function {
     const char *name;            /* DWARF: DW_AT_name ("add", "twice<int>"); symbols: demangled, scopes and all */

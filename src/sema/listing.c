@@ -77,7 +77,7 @@ static const char *describe(struct arena *arena, const struct probe *probe, int 
         const struct symbol *sym = probe->frame->locals[v];
         strbuf_printf(&sb, " %s:%s", sym->name, value_type_name(sym->type));
     }
-    struct uprobe_site *site = probe->site;
+    struct uprobe_site *site = probe_uprobe(probe)->site;
     if (site && verbose) {
         uint64_t pc = site->pc;
         if (!site->is_statement && !site->is_return && site->function)
@@ -130,7 +130,7 @@ int sema_list_points(struct arena *arena, struct diags *diags, const char *point
     struct kernel_btfs btfs = {0};
     for (int i = 0; i < script->probe_count; i++) {
         const struct probe *probe = script->probes[i];
-        struct uprobe_site *site = probe->site;
+        struct uprobe_site *site = probe_uprobe(probe)->site;
         struct btf *btf;
         const struct btf_type *proto = is_kernel_return(probe) ? kernel_prototype(&btfs, probe, &btf) : NULL;
         if ((site && site->is_return && site->function && !site->function->has_return) || (proto && !proto->type))

@@ -64,33 +64,33 @@ int sema_resolve_perf(struct sema *s, struct probe_point *point, struct probe *p
         if (config < 0)
             return fail(s, point, c->next->span, "while resolving probe point: unknown perf event %s",
                         sema_point_text(s, point));
-        probe->perf_type = is_sw ? PERF_TYPE_SOFTWARE : PERF_TYPE_HARDWARE;
-        probe->perf_config = (uint64_t)config;
+        probe->perf.perf_type = is_sw ? PERF_TYPE_SOFTWARE : PERF_TYPE_HARDWARE;
+        probe->perf.perf_config = (uint64_t)config;
         c = c->next->next;
     } else if (strcmp(c->name, "type") == 0 && c->arg_kind == PROBE_ARG_INT && c->next &&
                strcmp(c->next->name, "config") == 0 && c->next->arg_kind == PROBE_ARG_INT) {
-        probe->perf_type = (uint32_t)c->arg_int;
-        probe->perf_config = (uint64_t)c->next->arg_int;
+        probe->perf.perf_type = (uint32_t)c->arg_int;
+        probe->perf.perf_config = (uint64_t)c->next->arg_int;
         c = c->next->next;
     } else {
         return fail(s, point, c->span, "while resolving probe point: unknown perf event %s",
                     sema_point_text(s, point));
     }
     probe->kind = PROBE_PERF;
-    probe->sample_period = DEFAULT_SAMPLE_PERIOD;
+    probe->perf.sample_period = DEFAULT_SAMPLE_PERIOD;
     if (c && (strcmp(c->name, "sample") == 0 || strcmp(c->name, "hz") == 0) && !c->next &&
         c->arg_kind == PROBE_ARG_INT && c->arg_int > 0) {
         if (c->name[0] == 's')
-            probe->sample_period = (uint64_t)c->arg_int;
+            probe->perf.sample_period = (uint64_t)c->arg_int;
         else {
-            probe->sample_period = 0;
-            probe->frequency = (uint64_t)c->arg_int;
+            probe->perf.sample_period = 0;
+            probe->perf.frequency = (uint64_t)c->arg_int;
         }
     } else if (c) {
         return fail(s, point, c->span, "while resolving probe point: perf events take .sample(N) or .hz(N), "
                     "not %s", c->name);
     }
-    if (probe->perf_type == PERF_TYPE_HARDWARE && !has_hardware_pmu())
+    if (probe->perf.perf_type == PERF_TYPE_HARDWARE && !has_hardware_pmu())
         return fail(s, point, point->components->span,
                     "probe point %s needs a hardware performance counter, and this machine has no PMU "
                     "(a VM without one); use perf.sw.* or timer.profile", sema_point_text(s, point));

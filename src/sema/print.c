@@ -40,12 +40,12 @@ void sema_print(FILE *out, const struct script *script)
     fprintf(out, "# probes\n");
     for (int i = 0; i < script->probe_count; i++) {
         const struct probe *probe = script->probes[i];
-        if (probe->kind == PROBE_UPROBE || probe->kind == PROBE_URETPROBE) {
+        if (probe_is_uprobe(probe)) {
             fprintf(out, "%s /* %s pc=0x%llx", probe->point, probe_kind_ops(probe->kind)->name,
-                    (unsigned long long)probe->vaddr);
-            for (int c = 0; c < probe->site_count; c++)
-                fprintf(out, "%s0x%llx", c ? "," : probe->at_returns ? " rets=" : " calls=", (unsigned long long)probe->site_vaddrs[c]);
-            fprintf(out, "%s%s */", probe->sleepable ? " sleepable" : "", probe->refusal ? " skipped" : "");
+                    (unsigned long long)probe->uprobe.vaddr);
+            for (int c = 0; c < probe->uprobe.site_count; c++)
+                fprintf(out, "%s0x%llx", c ? "," : probe->uprobe.at_returns ? " rets=" : " calls=", (unsigned long long)probe->uprobe.site_vaddrs[c]);
+            fprintf(out, "%s%s */", probe->uprobe.sleepable ? " sleepable" : "", probe->uprobe.refusal ? " skipped" : "");
         } else {
             fprintf(out, "%s /* %s */", probe->point, probe_kind_ops(probe->kind)->name);
         }

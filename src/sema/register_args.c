@@ -76,13 +76,13 @@ static int in_context(struct sema *s, struct expr *e, int needs_return)
 {
     int in_probe = s->function && !s->function->decl;
     int on_kprobe = s->probe && (s->probe->kind == PROBE_KPROBE || s->probe->kind == PROBE_KRETPROBE);
-    if (!in_probe || !s->probe || (!s->probe->site && !on_kprobe)) {
+    if (!in_probe || !s->probe || (!probe_uprobe(s->probe)->site && !on_kprobe)) {
         diag_error(s->diags, e->span, "%s is only available in process probes and kprobes%s", e->call.name,
                    in_probe ? "" : " (not in functions)");
         return 0;
     }
     int is_return = on_kprobe ? s->probe->kind == PROBE_KRETPROBE && !s->at_call
-                              : ((struct uprobe_site *)s->probe->site)->is_return;
+                              : s->probe->uprobe.site->is_return;
     if (needs_return && !is_return) {
         diag_error(s->diags, e->span, "%s is only available in .return probes", e->call.name);
         return 0;

@@ -281,7 +281,7 @@ static void resolve_value(struct sema *s, struct expr *e, int value_used)
         }
         __attribute__((fallthrough));
     case EXPR_VAR:
-        /* Target variables become generic reads here (sema/target.c). */
+        /* Target variables become generic reads here (sema/target_vars.c). */
         if (sema_lower_target(s, e))
             resolve_value(s, e, value_used);
         return;

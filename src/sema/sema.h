@@ -71,35 +71,27 @@ struct function_decl {
     void *codegen;               /* codegen's per-function data */
 };
 
-/* One concrete attachment: a probe declaration with several points (or a
- * wildcard) becomes several of these sharing one body. */
-struct probe {
-    enum probe_kind kind;        /* kinds/probe_kind.h: its descriptor says how it resolves, generates, attaches */
-    const char *point;           /* canonical text, as pp() returns it */
-    struct span span;
-    struct stmt *body;           /* STMT_BLOCK: alias prologues, the handler, epilogues */
-    struct frame_layout *frame;  /* shared by probes with the same body */
-    struct expr *condition;      /* `if (expr)` or NULL */
-    int64_t order;
-    uint64_t period_ns;
+/* PROBE_TIMER, PROBE_PROFILE, PROBE_PERF: the perf event and its rate. */
+struct perf_probe {
+    uint64_t period_ns;          /* timer, profile: cpu-clock period (or frequency) */
     uint64_t frequency;
-    uint32_t perf_type;
+    uint32_t perf_type;          /* perf: the event (sema/perf.c) */
     uint64_t perf_config;
     uint64_t sample_period;
+};
+
+/* PROBE_UPROBE, PROBE_URETPROBE: where in which file, and how it sits there. */
+struct uprobe_probe {
     const char *path;
     uint64_t offset;
-    uint64_t vaddr;              /* PROBE_UPROBE/URETPROBE: file address of the probed pc */
-    uint64_t ref_ctr_offset;     /* PROBE_UPROBE at an SDT mark: file offset of its semaphore, or 0 */
-    const char *function;        /* PROBE_UPROBE/URETPROBE, PROBE_FENTRY/FEXIT: ppfunc() */
-    int kernel_btf_id;           /* PROBE_FENTRY/FEXIT, PROBE_KPROBE/KRETPROBE: the function's BTF FUNC in vmlinux */
-    int kprobe_multi;            /* PROBE_KPROBE/KRETPROBE group: attached as one kprobe_multi link */
-    const char *kernel_module;   /* PROBE_FENTRY/FEXIT, PROBE_KPROBE/KRETPROBE in module(...): its name (BTF, attach) */
-    struct uprobe_site *site;    /* PROBE_UPROBE/URETPROBE: where it sits (sema/uprobe.h) */
-    /* PROBE_UPROBE at a function whose first instruction is single-stepped:
-     * the calls it sits on instead (uprobe_calls.c), or none. A .return
-     * probe at_returns (uprobe_returns.c): a PROBE_UPROBE on the function's
-     * rets (none: a function that never returns), never at offset. Placement
-     * says where it sits and why, for -v. */
+    uint64_t vaddr;              /* file address of the probed pc */
+    uint64_t ref_ctr_offset;     /* at an SDT mark: file offset of its semaphore, or 0 */
+    struct uprobe_site *site;    /* where it sits (sema/uprobe.h) */
+    /* At a function whose first instruction is single-stepped: the calls it
+     * sits on instead (uprobe_calls.c), or none. A .return probe at_returns
+     * (uprobe_returns.c): a PROBE_UPROBE on the function's rets (none: a
+     * function that never returns), never at offset. Placement says where it
+     * sits and why, for -v. */
     uint64_t *site_offsets, *site_vaddrs;
     int site_count;
     int at_returns;
@@ -110,40 +102,110 @@ struct probe {
     int *tail_kinds;
     int tail_count;
     const char *placement;
-    /* PROBE_UPROBE/URETPROBE: refusal says why the kernel refuses its
-     * instruction (uprobe_insn.h), or NULL; a refused probe that did not
-     * move to its calls is skipped (not attached): with a warning when a
-     * wildcard or a `?` point matched it (may_skip), else it is an error. */
+    /* refusal says why the kernel refuses its instruction (uprobe_insn.h),
+     * or NULL; a refused probe that did not move to its calls is skipped
+     * (not attached): with a warning when a wildcard or a `?` point matched
+     * it (probe.may_skip), else it is an error. */
     const char *refusal;
-    int may_skip;
-    int sleepable;               /* PROBE_UPROBE/URETPROBE: may fault user pages in (user_string) */
-    struct expr **entry_values;  /* @entry snapshots and entry values (longs, strings), taken by an extra entry program */
+    int sleepable;               /* may fault user pages in (user_string) */
     int entry_sleepable;         /* an entry value reads a user string */
-    int entry_count;
-    struct expr *entry_key;      /* the CFA of the probed frame (rsp after a return), keying them */
     uint64_t entry_offset, entry_vaddr;  /* where the entry program sits: the function's entry */
-    /* PROBE_UPROBE/URETPROBE whose bodies read no target variables: one
-     * program serves the group (a uprobe_multi link), pp()/ppfunc() by cookie. */
+};
+
+/* PROBE_TRACEPOINT, PROBE_RAW_TRACEPOINT (tp_name is the probe's own). */
+struct tracepoint_probe {
+    const char *category;
+    const struct tp_format *format;   /* from tracefs: the record's fields */
+    int raw;                     /* reading prototype arguments: a raw tracepoint */
+    int reads_fields;            /* reading tracefs record fields */
+    /* At syscalls:sys_enter_NAME whose body reads user strings at these
+     * addresses (expressions of the record's fields): when one does not
+     * read at entry (not resident yet), the handler runs at exit_name on a
+     * copy of the record's record_size bytes (sema/syscall_defer.c). */
+    struct expr **user_checks;
+    int user_check_count;
+    const char *exit_name;
+    int record_size;
+};
+
+/* PROBE_KPROBE at kernel.statement(ADDRESS): where in the function (kinds/kprobe.c). */
+struct kprobe_probe {
+    uint64_t offset;
+};
+
+/* One concrete attachment: a probe declaration with several points (or a
+ * wildcard) becomes several of these sharing one body. The fields of one
+ * kind are its member of the union: read them only for that kind
+ * (probe_is_uprobe, probe_is_tracepoint). */
+struct probe {
+    enum probe_kind kind;        /* kinds/probe_kind.h: its descriptor says how it resolves, generates, attaches */
+    const char *point;           /* canonical text, as pp() returns it */
+    struct span span;
+    struct stmt *body;           /* STMT_BLOCK: alias prologues, the handler, epilogues */
+    struct frame_layout *frame;  /* shared by probes with the same body */
+    struct expr *condition;      /* `if (expr)` or NULL */
+    int64_t order;               /* PROBE_BEGIN/END/ERROR: the sequence number */
+    union {
+        struct perf_probe perf;
+        struct uprobe_probe uprobe;
+        struct tracepoint_probe tracepoint;
+        struct kprobe_probe kprobe;
+    };
+    const char *function;        /* PROBE_UPROBE/URETPROBE, PROBE_FENTRY/FEXIT: ppfunc() */
+    int kernel_btf_id;           /* PROBE_FENTRY/FEXIT, PROBE_KPROBE/KRETPROBE: the function's BTF FUNC in vmlinux */
+    int kprobe_multi;            /* PROBE_KPROBE/KRETPROBE group: attached as one kprobe_multi link */
+    const char *kernel_module;   /* PROBE_FENTRY/FEXIT, PROBE_KPROBE/KRETPROBE in module(...): its name (BTF, attach) */
+    const char *tp_name;         /* PROBE_TRACEPOINT, RAW_TRACEPOINT; the kernel function of FENTRY/FEXIT, KPROBE/KRETPROBE */
+    int may_skip;                /* a refusal or attach failure skips it with a warning (a wildcard or `?` matched it) */
+    /* PROBE_UPROBE/URETPROBE, PROBE_KRETPROBE: @entry snapshots and entry
+     * values (longs, strings), taken by an extra entry program, keyed by
+     * the CFA of the probed frame (rsp after a return). */
+    struct expr **entry_values;
+    int entry_count;
+    struct expr *entry_key;
+    /* PROBE_UPROBE/URETPROBE, PROBE_KPROBE/KRETPROBE whose bodies read no
+     * target variables: one program serves the group (a uprobe_multi or
+     * kprobe_multi link), pp()/ppfunc() by cookie. */
     struct probe *group_leader;  /* NULL: generates its own program */
     struct probe **group;        /* the leader: every member, itself first */
     int group_count;
     uint64_t cookie;             /* index in the leader's group */
-    const char *tp_category, *tp_name;
-    const struct tp_format *tp_format;   /* PROBE_TRACEPOINT from tracefs: the record's fields */
-    int tp_raw;                  /* PROBE_TRACEPOINT reading prototype arguments: a raw tracepoint */
-    int tp_reads_fields;         /* PROBE_TRACEPOINT reading tracefs record fields */
-    /* PROBE_TRACEPOINT at syscalls:sys_enter_NAME whose body reads user
-     * strings at these addresses (expressions of the record's fields): when
-     * one does not read at entry (not resident yet), the handler runs at
-     * tp_exit_name on a copy of the record's tp_record_size bytes
-     * (sema/syscall_defer.c). */
-    struct expr **user_checks;
-    int user_check_count;
-    const char *tp_exit_name;
-    int tp_record_size;
     const char *alias_point;     /* expanded from an alias: the alias name the user's point matched */
     int index;                   /* in script order */
 };
+
+static inline int probe_is_uprobe(const struct probe *probe)
+{
+    return probe->kind == PROBE_UPROBE || probe->kind == PROBE_URETPROBE;
+}
+
+static inline int probe_is_tracepoint(const struct probe *probe)
+{
+    return probe->kind == PROBE_TRACEPOINT || probe->kind == PROBE_RAW_TRACEPOINT;
+}
+
+/* Where in its file (uprobe) or function (kernel.statement's kprobe) the
+ * probe attaches; 0 for the other kinds. */
+static inline uint64_t probe_attach_offset(const struct probe *probe)
+{
+    if (probe_is_uprobe(probe))
+        return probe->uprobe.offset;
+    return probe->kind == PROBE_KPROBE ? probe->kprobe.offset : 0;
+}
+
+/* For code that serves every kind: a uprobe's or tracepoint's fields, and
+ * all zero (no site, no refusal, no deferral) for the other kinds. */
+static inline const struct uprobe_probe *probe_uprobe(const struct probe *probe)
+{
+    static const struct uprobe_probe none;
+    return probe_is_uprobe(probe) ? &probe->uprobe : &none;
+}
+
+static inline const struct tracepoint_probe *probe_tracepoint(const struct probe *probe)
+{
+    static const struct tracepoint_probe none;
+    return probe_is_tracepoint(probe) ? &probe->tracepoint : &none;
+}
 
 struct sema_options {
     const char **tapset_dirs;    /* searched in order */

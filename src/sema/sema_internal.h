@@ -102,7 +102,7 @@ const char *sema_perf_event_name(int is_hardware, int i);
 
 /* tracepoint.c */
 int sema_resolve_tracepoint(struct sema *s, struct probe_point *point, struct probe *probe);
-/* target.c: e becomes pseudo register reg (an @entry value), typed as its
+/* target_vars.c: e becomes pseudo register reg (an @entry value), typed as its
  * operand once inferred. */
 void sema_become_snapshot(struct expr *e, int reg);
 /* Rewrites $field, $$vars ... in place; 1 when the result needs resolving. */

@@ -41,19 +41,19 @@ static void note_string_read(struct expr *e, void *data)
     if (!b || (const void *)b != e->sema_data ||
         (b->id != BUILTIN_USER_STRING && b->id != BUILTIN_USER_STRING_N && b->id != BUILTIN_USER_STRING2 &&
          b->id != BUILTIN_USER_STRING_QUOTED) ||
-        !input_string_field(c->probe->tp_format, e->call.args))
+        !input_string_field(c->probe->tracepoint.format, e->call.args))
         return;
     struct probe *p = c->probe;
-    for (int i = 0; i < p->user_check_count; i++)
-        if (p->user_checks[i]->ctx_read.offset == e->call.args->ctx_read.offset)
+    for (int i = 0; i < p->tracepoint.user_check_count; i++)
+        if (p->tracepoint.user_checks[i]->ctx_read.offset == e->call.args->ctx_read.offset)
             return;   /* checked once */
-    if (p->user_check_count == c->capacity) {
+    if (p->tracepoint.user_check_count == c->capacity) {
         int grown = c->capacity ? c->capacity * 2 : 4;
-        p->user_checks = arena_realloc(c->arena, p->user_checks, sizeof(*p->user_checks) * (size_t)c->capacity,
-                                       sizeof(*p->user_checks) * (size_t)grown);
+        p->tracepoint.user_checks = arena_realloc(c->arena, p->tracepoint.user_checks, sizeof(*p->tracepoint.user_checks) * (size_t)c->capacity,
+                                       sizeof(*p->tracepoint.user_checks) * (size_t)grown);
         c->capacity = grown;
     }
-    p->user_checks[p->user_check_count++] = e->call.args;
+    p->tracepoint.user_checks[p->tracepoint.user_check_count++] = e->call.args;
 }
 
 /* The fixed fields' extent; -1 when strings follow them (__data_loc): the
@@ -73,19 +73,19 @@ void sema_plan_syscall_deferral(struct sema *s)
 {
     for (int i = 0; i < s->script->probe_count; i++) {
         struct probe *p = s->script->probes[i];
-        if (p->kind != PROBE_TRACEPOINT || p->tp_raw || !p->tp_format || strcmp(p->tp_category, "syscalls") != 0 ||
+        if (p->kind != PROBE_TRACEPOINT || p->tracepoint.raw || !p->tracepoint.format || strcmp(p->tracepoint.category, "syscalls") != 0 ||
             strncmp(p->tp_name, "sys_enter_", 10) != 0)
             continue;
         struct checks c = {s->arena, p, 0};
         ast_visit_exprs(p->body, note_string_read, &c);
-        if (!p->user_check_count)
+        if (!p->tracepoint.user_check_count)
             continue;
         const char *exit_name = arena_printf(s->arena, "sys_exit_%s", p->tp_name + 10);
-        if (!tracepoint_load_format(s->arena, "syscalls", exit_name) || record_size(p->tp_format) < 0) {
-            p->user_check_count = 0;   /* read at entry only, as before */
+        if (!tracepoint_load_format(s->arena, "syscalls", exit_name) || record_size(p->tracepoint.format) < 0) {
+            p->tracepoint.user_check_count = 0;   /* read at entry only, as before */
             continue;
         }
-        p->tp_exit_name = exit_name;
-        p->tp_record_size = record_size(p->tp_format);
+        p->tracepoint.exit_name = exit_name;
+        p->tracepoint.record_size = record_size(p->tracepoint.format);
     }
 }

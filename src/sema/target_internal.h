@@ -1,4 +1,4 @@
-/* Shared by the target-variable lowering files (target.c, target_pretty.c):
+/* Shared by the target-variable lowering files (target_vars.c, target_pretty.c):
  * typed places and the lowering context. Not visible outside src/sema. */
 #ifndef TAP_SEMA_TARGET_INTERNAL_H
 #define TAP_SEMA_TARGET_INTERNAL_H

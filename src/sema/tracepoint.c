@@ -199,7 +199,7 @@ static int tracepoint_defines(void *context, struct expr *operand)
     const char *name = operand->target.name;
     if (tracepoint_has_argument(st->s, st->probe->tp_name, name))
         return operand->target.components ? -1 : 1;
-    return tracepoint_field(st->probe->tp_format, name) && !operand->target.components;
+    return tracepoint_field(st->probe->tracepoint.format, name) && !operand->target.components;
 }
 
 /* A probe reads the tracepoint's arguments (and runs as a raw tracepoint)
@@ -225,14 +225,14 @@ static void add_match(const char *category, const char *name, void *data)
     if (st->count > 0)
         sema_add_probe_copy(s, st->probe);
     st->probe->kind = PROBE_TRACEPOINT;
-    st->probe->tp_category = format->category;
+    st->probe->tracepoint.category = format->category;
     st->probe->tp_name = format->name;
-    st->probe->tp_format = format;
+    st->probe->tracepoint.format = format;
     st->probe->body = sema_clone_stmt(s->arena, st->body);
     st->probe->condition = sema_clone_expr(s->arena, st->condition);
     sema_fold_defined(st->probe->body, st->probe->condition, tracepoint_defines, st);
-    st->probe->tp_raw = reads_arguments(s, st->probe, format);
-    st->probe->tp_reads_fields = 0;
+    st->probe->tracepoint.raw = reads_arguments(s, st->probe, format);
+    st->probe->tracepoint.reads_fields = 0;
     st->probe->point = arena_printf(s->arena, "kernel.trace(\"%s:%s\")", category, name);
     st->count++;
 }
@@ -362,7 +362,7 @@ static void lower_vars(struct sema *s, struct expr *e, const struct tp_format *f
 
 int sema_lower_tracepoint_target(struct sema *s, struct expr *e)
 {
-    const struct tp_format *format = s->probe->tp_format;
+    const struct tp_format *format = s->probe->tracepoint.format;
     const char *name = e->target.name;
     if (!format)
         return 0;
@@ -382,7 +382,7 @@ int sema_lower_tracepoint_target(struct sema *s, struct expr *e)
         return 0;
     }
     const struct tp_field *f = tracepoint_field(format, name);
-    int argument = f && !s->probe->tp_raw ? -1 : tracepoint_lower_argument(s, s->probe, e);
+    int argument = f && !s->probe->tracepoint.raw ? -1 : tracepoint_lower_argument(s, s->probe, e);
     if (argument >= 0)
         return argument;
     if (!f) {
@@ -397,12 +397,12 @@ int sema_lower_tracepoint_target(struct sema *s, struct expr *e)
 static int lower_field(struct sema *s, struct expr *e, const struct tp_field *f)
 {
     const char *name = f->name;
-    if (s->probe->tp_raw) {
+    if (s->probe->tracepoint.raw) {
         diag_error(s->diags, e->span, "$%s is a tracefs record field, but this probe also reads tracepoint "
                    "arguments: a kernel.trace probe reads one or the other", name);
         return 0;
     }
-    s->probe->tp_reads_fields = 1;
+    s->probe->tracepoint.reads_fields = 1;
     if (e->target.components || e->target.pretty || e->target.address_of) {
         diag_error(s->diags, e->span, "tracepoint field $%s is a plain value: members, indexing, & and "
                    "pretty printing are not supported on it", name);

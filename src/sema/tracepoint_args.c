@@ -297,13 +297,13 @@ int tracepoint_lower_argument(struct sema *s, struct probe *probe, struct expr *
     int type_id, index = proto ? find_argument(btf, proto, e->target.name, &type_id) : -1;
     if (index < 0)
         return -1;
-    if (probe->tp_reads_fields)
+    if (probe->tracepoint.reads_fields)
         return place_error(s, e->span, arena_printf(s->arena, "$%s is a tracepoint argument, but this probe "
                                                     "also reads tracefs record fields: a kernel.trace probe "
                                                     "reads one or the other", e->target.name));
     if (e->target.pretty || e->target.address_of)
         return place_error(s, e->span, "pretty printing and & of tracepoint arguments are not supported");
-    probe->tp_raw = 1;
+    probe->tracepoint.raw = 1;
     return lower_argument_at(s, btf, e, index, type_id, NULL);
 }
 

@@ -3,7 +3,7 @@
  * round only, when everything that can be known is. */
 #include <string.h>
 
-#include "runtime/format.h"
+#include "base/format.h"
 #include "sema/builtins.h"
 #include "sema/dwarf.h"
 #include "sema/sema_internal.h"

@@ -527,7 +527,7 @@ static const char *function_point_text(struct sema *s, const struct dwarf_module
 static void join_group(struct sema *s, struct probe *probe, struct probe **leader)
 {
     struct probe *l = *leader;
-    if (!l || l->kind != probe->kind || strcmp(l->path, probe->path) != 0) {
+    if (!l || l->kind != probe->kind || strcmp(l->uprobe.path, probe->uprobe.path) != 0) {
         *leader = probe;
         return;
     }
@@ -542,10 +542,10 @@ struct probe *uprobe_add_site(struct sema *s, struct stmt *body, struct probe_po
     probe->body = sema_clone_stmt(s->arena, body);
     probe->condition = point->condition ? sema_clone_expr(s->arena, point->condition) : NULL;
     probe->kind = site->is_return && !site->at_returns ? PROBE_URETPROBE : PROBE_UPROBE;
-    probe->at_returns = site->at_returns;
-    probe->path = site->module->path;
+    probe->uprobe.at_returns = site->at_returns;
+    probe->uprobe.path = site->module->path;
     probe->function = site->function ? site->function->name : "";
-    probe->site = site;
+    probe->uprobe.site = site;
     struct site_of at = {s, site};
     sema_fold_defined(probe->body, probe->condition, site_defines, &at);
     if (site->choose_entry && entry_is_enough(site->module, site->function, probe->body, probe->condition)) {
@@ -555,11 +555,11 @@ struct probe *uprobe_add_site(struct sema *s, struct stmt *body, struct probe_po
     struct target_use use = {0};
     note_stmt(&use, probe->body);
     note_expr(&use, probe->condition);
-    probe->sleepable = use.reads_strings;
-    probe->entry_sleepable = use.entry_reads_strings;
+    probe->uprobe.sleepable = use.reads_strings;
+    probe->uprobe.entry_sleepable = use.entry_reads_strings;
     free(use.names);
-    probe->vaddr = site->pc;
-    probe->offset = dwarf_module_file_offset(site->module, site->pc);
+    probe->uprobe.vaddr = site->pc;
+    probe->uprobe.offset = dwarf_module_file_offset(site->module, site->pc);
     sema_add_probe(s, probe);
     if (!use.any && !(site->exits && site->exits->tail_count))   /* a tail chain's probe keys its own records */
         join_group(s, probe, leader);

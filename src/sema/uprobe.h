@@ -5,25 +5,7 @@
 
 #include "sema/dwarf.h"
 #include "sema/sema_internal.h"
-
-struct usdt_mark;
-struct function_exits;
-
-/* Where one process probe sits (struct probe.site). */
-struct uprobe_site {
-    struct dwarf_module *module;
-    const struct dwarf_function *function;   /* NULL for .statement(ADDR) outside any function */
-    uint64_t pc;                 /* file vaddr */
-    int at_entry;                /* pc is the function's first instruction */
-    int choose_entry;            /* an entry probe that may move to the first instruction */
-    int out_of_line;             /* .function entry of a real (not inlined) function */
-    int is_return;
-    int at_returns;              /* .return on the function's rets, not a uretprobe (uprobe_returns.h) */
-    struct function_exits *exits;    /* .return: the function's exits */
-    int is_statement;
-    int line;                    /* .statement: the line */
-    const struct usdt_mark *mark;    /* .mark: the SDT note (usdt.h) */
-};
+#include "sema/uprobe_site.h"
 
 struct function_pattern {
     const char *function;        /* wildcard: the name, after the last "::" */
@@ -72,7 +54,7 @@ int uprobe_entry_register(Dwarf_Die *function, const char *name);
 /* The first address of each line of `f`, sorted by line (malloc'd). */
 int uprobe_function_lines(struct dwarf_module *m, const struct dwarf_function *f, struct line_address **out);
 
-/* target.c: rewrites $var, @var, @defined, @cast in place into generic
+/* target_vars.c: rewrites $var, @var, @defined, @cast in place into generic
  * reads; 0 after reporting an error. */
 int sema_lower_target(struct sema *s, struct expr *e);
 /* @defined(operand) at a site: 1 when it lowers without error. */

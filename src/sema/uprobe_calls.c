@@ -147,21 +147,21 @@ static int stmt_reads_frame(const struct script *script, const struct stmt *st, 
 /* A refused probe that stays where it is: why it cannot move either. */
 static void refuse_move(struct sema *s, struct probe *probe, const char *why_not)
 {
-    probe->refusal = arena_printf(s->arena, "%s; nor at its calls: %s", probe->refusal, why_not);
+    probe->uprobe.refusal = arena_printf(s->arena, "%s; nor at its calls: %s", probe->uprobe.refusal, why_not);
 }
 
 /* The sites that may move: a function's entry the kernel single-steps or refuses. */
 static struct uprobe_site *movable_site(struct sema *s, struct probe *probe)
 {
-    struct uprobe_site *site = probe->site;
+    struct uprobe_site *site = probe->uprobe.site;
     if (probe->kind != PROBE_UPROBE || !site || !site->out_of_line || !site->at_entry || site->is_return ||
         site->pc != site->function->entry || uprobe_insn_is_emulated(site->module, site->pc))
         return NULL;
     if (stmt_reads_frame(s->script, probe->body, 0) || expr_reads_frame(s->script, probe->condition, 0)) {
-        if (probe->refusal)
+        if (probe->uprobe.refusal)
             refuse_move(s, probe, "the handler reads the stack pointer or the pc");
         else
-            probe->placement = "at the entry: the handler reads the stack pointer or the pc";
+            probe->uprobe.placement = "at the entry: the handler reads the stack pointer or the pc";
         return NULL;
     }
     return site;
@@ -169,29 +169,29 @@ static struct uprobe_site *movable_site(struct sema *s, struct probe *probe)
 
 static void apply(struct sema *s, struct probe *probe, const struct call_sites *found)
 {
-    struct uprobe_site *site = probe->site;
-    const char *entry = probe->refusal ? "refused" : "single-stepped";
+    struct uprobe_site *site = probe->uprobe.site;
+    const char *entry = probe->uprobe.refusal ? "refused" : "single-stepped";
     if (!found->count) {
-        if (probe->refusal)
+        if (probe->uprobe.refusal)
             refuse_move(s, probe, found->why_not);
         else
-            probe->placement = arena_printf(s->arena, "at the entry (single-stepped): not at its calls, %s",
+            probe->uprobe.placement = arena_printf(s->arena, "at the entry (single-stepped): not at its calls, %s",
                                             found->why_not);
         return;
     }
-    probe->site_count = found->count;
-    probe->site_vaddrs = found->vaddrs;
-    probe->site_offsets = arena_alloc(s->arena, sizeof(*probe->site_offsets) * (size_t)found->count);
+    probe->uprobe.site_count = found->count;
+    probe->uprobe.site_vaddrs = found->vaddrs;
+    probe->uprobe.site_offsets = arena_alloc(s->arena, sizeof(*probe->uprobe.site_offsets) * (size_t)found->count);
     for (int i = 0; i < found->count; i++)
-        probe->site_offsets[i] = dwarf_module_file_offset(site->module, found->vaddrs[i]);
-    probe->placement = arena_printf(s->arena, "at its %d call%s (the entry would be %s)", found->count,
+        probe->uprobe.site_offsets[i] = dwarf_module_file_offset(site->module, found->vaddrs[i]);
+    probe->uprobe.placement = arena_printf(s->arena, "at its %d call%s (the entry would be %s)", found->count,
                                     found->count == 1 ? "" : "s", entry);
-    probe->refusal = NULL;
+    probe->uprobe.refusal = NULL;
 }
 
 static uint64_t entry_of(const struct probe *probe)
 {
-    return ((const struct uprobe_site *)probe->site)->pc;
+    return ((const struct uprobe_site *)probe->uprobe.site)->pc;
 }
 
 static int compare_entries(const void *a, const void *b)
@@ -225,11 +225,11 @@ static void find_refusals(struct sema *s)
         return;
     for (int i = 0; i < s->script->probe_count; i++) {
         struct probe *probe = s->script->probes[i];
-        struct uprobe_site *site = probe->site;
+        struct uprobe_site *site = probe->uprobe.site;
         /* at rets: sema_place_return_probes checked them; the entry matters for the entry program */
-        if ((probe->kind == PROBE_UPROBE || probe->kind == PROBE_URETPROBE) && site && !probe->refusal &&
-            (!probe->at_returns || probe->entry_count || probe->tail_count))
-            probe->refusal = uprobe_insn_refusal(s->arena, site->module, site->pc);
+        if (probe_is_uprobe(probe) && site && !probe->uprobe.refusal &&
+            (!probe->uprobe.at_returns || probe->entry_count || probe->uprobe.tail_count))
+            probe->uprobe.refusal = uprobe_insn_refusal(s->arena, site->module, site->pc);
     }
 }
 
@@ -239,12 +239,12 @@ static void report_refusals(struct sema *s)
 {
     for (int i = 0; i < s->script->probe_count; i++) {
         struct probe *probe = s->script->probes[i];
-        if (!probe->refusal)
+        if (!probe->uprobe.refusal)
             continue;
         if (probe->may_skip)
-            diag_warning(s->diags, probe->span, "skipping probe %s: %s", probe->point, probe->refusal);
+            diag_warning(s->diags, probe->span, "skipping probe %s: %s", probe->point, probe->uprobe.refusal);
         else
-            diag_error(s->diags, probe->span, "cannot probe %s: %s", probe->point, probe->refusal);
+            diag_error(s->diags, probe->span, "cannot probe %s: %s", probe->point, probe->uprobe.refusal);
     }
 }
 
@@ -278,7 +278,7 @@ void sema_place_entry_probes(struct sema *s)
         move_to_calls(s);
     else
         for (int i = 0; i < s->script->probe_count; i++)
-            if (s->script->probes[i]->refusal)
+            if (s->script->probes[i]->uprobe.refusal)
                 refuse_move(s, s->script->probes[i], "--no-call-sites keeps it at the entry");
     report_refusals(s);
 }

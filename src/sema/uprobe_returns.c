@@ -356,32 +356,32 @@ void sema_place_return_probes(struct sema *s)
 {
     for (int i = 0; i < s->script->probe_count; i++) {
         struct probe *probe = s->script->probes[i];
-        struct uprobe_site *site = probe->site;
+        struct uprobe_site *site = probe->uprobe.site;
         if (probe->kind == PROBE_URETPROBE)
-            probe->placement = uretprobe_placement(s->arena, site->exits);
-        if (!probe->at_returns)
+            probe->uprobe.placement = uretprobe_placement(s->arena, site->exits);
+        if (!probe->uprobe.at_returns)
             continue;
         const struct function_exits *exits = site->exits;
         int count = exits->count;
         if (exits->why_not) {
-            probe->refusal = arena_printf(s->arena, "a uretprobe would break exceptions unwinding through it, "
+            probe->uprobe.refusal = arena_printf(s->arena, "a uretprobe would break exceptions unwinding through it, "
                                           "and not every exit is a ret: %s", exits->why_not);
             continue;
         }
-        probe->site_count = count;
-        probe->site_vaddrs = exits->rets;
-        probe->site_offsets = arena_alloc(s->arena, sizeof(*probe->site_offsets) * (size_t)(count + 1));
+        probe->uprobe.site_count = count;
+        probe->uprobe.site_vaddrs = exits->rets;
+        probe->uprobe.site_offsets = arena_alloc(s->arena, sizeof(*probe->uprobe.site_offsets) * (size_t)(count + 1));
         for (int k = 0; k < count; k++)
-            probe->site_offsets[k] = dwarf_module_file_offset(site->module, exits->rets[k]);
+            probe->uprobe.site_offsets[k] = dwarf_module_file_offset(site->module, exits->rets[k]);
         if (count && exits->tail_count) {
-            probe->tail_count = exits->tail_count;
-            probe->tail_kinds = exits->tail_kinds;
-            probe->tail_offsets = arena_alloc(s->arena, sizeof(*probe->tail_offsets) * (size_t)exits->tail_count);
+            probe->uprobe.tail_count = exits->tail_count;
+            probe->uprobe.tail_kinds = exits->tail_kinds;
+            probe->uprobe.tail_offsets = arena_alloc(s->arena, sizeof(*probe->uprobe.tail_offsets) * (size_t)exits->tail_count);
             for (int k = 0; k < exits->tail_count; k++)
-                probe->tail_offsets[k] = dwarf_module_file_offset(site->module, exits->tail_sites[k]);
-            probe->entry_vaddr = site->function->entry;   /* as @entry's (sema/target.c) */
-            probe->entry_offset = dwarf_module_file_offset(site->module, probe->entry_vaddr);
+                probe->uprobe.tail_offsets[k] = dwarf_module_file_offset(site->module, exits->tail_sites[k]);
+            probe->uprobe.entry_vaddr = site->function->entry;   /* as @entry's (sema/target_vars.c) */
+            probe->uprobe.entry_offset = dwarf_module_file_offset(site->module, probe->uprobe.entry_vaddr);
         }
-        probe->placement = ret_placement(s->arena, exits);
+        probe->uprobe.placement = ret_placement(s->arena, exits);
     }
 }

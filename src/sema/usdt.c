@@ -179,7 +179,7 @@ int sema_resolve_marks(struct sema *s, struct stmt *body, struct probe_point *po
         site->is_statement = 1;      /* -v listings show the mark's own pc */
         const char *text = arena_printf(s->arena, "process(\"%s\").mark(\"%s\")", m->path, mark->name);
         struct probe *probe = uprobe_add_site(s, body, point, frame, site, text, &leader);
-        probe->ref_ctr_offset = mark->semaphore ? loaded_file_offset(m, mark->semaphore) : 0;
+        probe->uprobe.ref_ctr_offset = mark->semaphore ? loaded_file_offset(m, mark->semaphore) : 0;
         added++;
     }
     if (!added && !point->optional) {

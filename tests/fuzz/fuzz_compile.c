@@ -8,7 +8,7 @@
 #include "codegen/codegen.h"
 #include "fuzz_common.h"
 #include "parser/parse.h"
-#include "runtime/program.h"
+#include "program/program.h"
 #include "sema/dwarf.h"
 #include "sema/sema.h"
 

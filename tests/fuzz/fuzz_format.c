@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "base/strbuf.h"
-#include "runtime/format.h"
+#include "base/format.h"
 #include "runtime/hist.h"
 
 struct reader {

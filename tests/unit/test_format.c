@@ -5,7 +5,7 @@
 
 #include "base/strbuf.h"
 #include "check.h"
-#include "runtime/format.h"
+#include "base/format.h"
 
 #define L(n) ((struct format_value){ .number = (int64_t)(n) })
 #define S(s) ((struct format_value){ .string = (s), .string_len = strlen(s) })

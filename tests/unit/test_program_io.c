@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "runtime/program.h"
-#include "runtime/program_io.h"
+#include "program/program.h"
+#include "program/program_io.h"
 
 static struct program *sample(void)
 {

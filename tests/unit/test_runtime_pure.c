@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "runtime/format.h"
+#include "base/format.h"
 #include "runtime/session.h"
 
 static struct program_global globals[] = {

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "runtime/program_io.h"
+#include "program/program_io.h"
 #include "runtime/symbols.h"
 
 __attribute__((noinline)) int symbols_test_target(int x)

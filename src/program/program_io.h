@@ -1,8 +1,8 @@
 /* A struct program travels inside its own BPF object: codegen serializes the
  * metadata into a `.tap.meta` section (libbpf skips sections it does not
  * know), and `tap --run OBJ` reads it back, with no LLVM or DWARF needed. */
-#ifndef TAP_RUNTIME_PROGRAM_IO_H
-#define TAP_RUNTIME_PROGRAM_IO_H
+#ifndef TAP_PROGRAM_PROGRAM_IO_H
+#define TAP_PROGRAM_PROGRAM_IO_H
 
 #include <stddef.h>
 

@@ -800,8 +800,8 @@ static int add_snapshot(struct lowering *l, struct expr *value)
                                                                       : dwarf_frame_cfa_expr(&ev);
         if (!probe->entry_key)
             return -1;
-        probe->entry_vaddr = l->site->function ? l->site->function->entry : l->site->pc;
-        probe->entry_offset = dwarf_module_file_offset(l->site->module, probe->entry_vaddr);
+        probe->uprobe.entry_vaddr = l->site->function ? l->site->function->entry : l->site->pc;
+        probe->uprobe.entry_offset = dwarf_module_file_offset(l->site->module, probe->uprobe.entry_vaddr);
     }
     if (!probe->entry_values)
         probe->entry_values = ARENA_ARRAY(l->s->arena, struct expr *, MAX_ENTRY_SNAPSHOTS);
@@ -949,11 +949,12 @@ static int defined_by_trial(struct sema *s, struct expr *e, int tracepoint)
     struct diags quiet, *saved = s->diags;
     diags_init(&quiet);
     s->diags = &quiet;
-    int raw = s->probe ? s->probe->tp_raw : 0, fields = s->probe ? s->probe->tp_reads_fields : 0;
+    int tracepoint_probe = s->probe && probe_is_tracepoint(s->probe);
+    struct tracepoint_probe choice = tracepoint_probe ? s->probe->tracepoint : (struct tracepoint_probe){0};
     int lowered = tracepoint ? sema_lower_tracepoint_target(s, copy) >= 0 : sema_lower_kernel_cast(s, copy);
-    if (s->probe) {
-        s->probe->tp_raw = raw;
-        s->probe->tp_reads_fields = fields;
+    if (tracepoint_probe) {
+        s->probe->tracepoint.raw = choice.raw;
+        s->probe->tracepoint.reads_fields = choice.reads_fields;
     }
     s->diags = saved;
     int defined = lowered && quiet.error_count == 0;
@@ -976,7 +977,7 @@ int sema_lower_target(struct sema *s, struct expr *e)
     struct lowering l = {.s = s, .e = e};
     struct probe *probe = s->probe;
     int in_probe = s->function && !s->function->decl;
-    l.site = in_probe && probe ? probe->site : NULL;
+    l.site = in_probe && probe ? probe_uprobe(probe)->site : NULL;
     if (!l.site && e->kind != EXPR_DEFINED && e->kind != EXPR_CAST)
         return target_lower_error(&l, "target variables are only available in process probes%s",
                            in_probe ? "" : " (not in functions)");

@@ -1,8 +1,8 @@
 /* printf-style formatting in user space, as SystemTap's runtime does it.
  * A format is compiled once (sema checks scripts with it; the runtime compiles
  * every format at startup) and rendered per record. */
-#ifndef TAP_RUNTIME_FORMAT_H
-#define TAP_RUNTIME_FORMAT_H
+#ifndef TAP_BASE_FORMAT_H
+#define TAP_BASE_FORMAT_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -12,7 +12,6 @@
 #include "codegen/codegen_internal.h"
 #include "kinds/kinds.h"
 #include "sema/builtins.h"
-#include "sema/dwarf.h"
 
 #define PT_REGS_WORDS 21            /* x86_64 struct pt_regs */
 #define REGS_BIAS_WORD PT_REGS_WORDS
@@ -79,11 +78,11 @@ void cg_target_probe_entry(struct codegen *cg, LLVMValueRef ctx)
         ip = LLVMBuildSelect(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, ip, cg_const(cg, 0), ""), trap, ip, "");
     }
     LLVMValueRef vaddr = cg_cookie_is_vaddr(probe) ? cg_helper(cg, BPF_FUNC_get_attach_cookie, cg->i64, args, 1)
-                                                   : cg_const(cg, (int64_t)probe->vaddr);
+                                                   : cg_const(cg, (int64_t)probe_uprobe(probe)->vaddr);
     copy_word(cg, REGS_BIAS_WORD, LLVMBuildSub(cg->builder, ip, vaddr, "bias"));
     if (probe->group_count > 1)
         copy_word(cg, REGS_COOKIE_WORD, cg_helper(cg, BPF_FUNC_get_attach_cookie, cg->i64, args, 1));
-    if (probe->entry_count || probe->tail_count)
+    if (probe->entry_count || probe_uprobe(probe)->tail_count)
         restore_snapshots(cg, probe);
 }
 
@@ -92,7 +91,7 @@ void cg_target_probe_entry(struct codegen *cg, LLVMValueRef ctx)
  * (whose handlers read no target variable, so no bias). */
 int cg_cookie_is_vaddr(const struct probe *probe)
 {
-    return probe->at_returns && !probe->group_leader && probe->group_count <= 1;
+    return probe_uprobe(probe)->at_returns && !probe->group_leader && probe->group_count <= 1;
 }
 
 void cg_target_probe_exit(struct codegen *cg)
@@ -319,7 +318,7 @@ static LLVMValueRef read_user_string(struct codegen *cg, LLVMValueRef slot, LLVM
     if (kernel)
         return cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
     LLVMValueRef first = cg_user_memory_read(cg, BPF_FUNC_probe_read_user_str, args);
-    if (!cg->fn->probe || !cg->fn->probe->sleepable)
+    if (!cg->fn->probe || !probe_uprobe(cg->fn->probe)->sleepable)
         return first;
     LLVMBasicBlockRef before = LLVMGetInsertBlock(cg->builder);
     LLVMBasicBlockRef retry = cg_block(cg, "fault_in"), done = cg_block(cg, "string_read");
@@ -442,7 +441,7 @@ static LLVMValueRef tap_format(struct codegen *cg, struct expr *call)
 LLVMValueRef cg_target_builtin(struct codegen *cg, struct expr *call, int builtin_id)
 {
     const struct probe *probe = cg->fn->probe;
-    int in_process_probe = probe && (probe->kind == PROBE_UPROBE || probe->kind == PROBE_URETPROBE);
+    int in_process_probe = probe && probe_is_uprobe(probe);
     switch (builtin_id) {
     case BUILTIN_USER_STRING: case BUILTIN_USER_STRING_N: case BUILTIN_USER_STRING2:
     case BUILTIN_USER_STRING_QUOTED:
@@ -489,7 +488,7 @@ uint32_t cg_entry_state_offset(struct codegen *cg, const struct probe *probe)
 
 static uint32_t entry_record_size(struct codegen *cg, const struct probe *probe)
 {
-    return cg_entry_state_offset(cg, probe) + (probe->tail_count ? 8 : 0);
+    return cg_entry_state_offset(cg, probe) + (probe_uprobe(probe)->tail_count ? 8 : 0);
 }
 
 /* One LRU hash per .return probe: {pid_tgid, CFA} -> the values at the call.
@@ -572,7 +571,7 @@ static void restore_snapshots(struct codegen *cg, const struct probe *probe)
         LLVMValueRef value = LLVMBuildLoad2(cg->builder, cg->i64, at, "");
         LLVMBuildStore(cg->builder, value, cg_scratch_ptr(cg, regs_area(cg) + (uint32_t)(REGS_SNAPSHOT_WORD + i) * 8));
     }
-    if (probe->kind == PROBE_URETPROBE || probe->kind == PROBE_KRETPROBE || probe->at_returns) {
+    if (probe->kind == PROBE_URETPROBE || probe->kind == PROBE_KRETPROBE || probe_uprobe(probe)->at_returns) {
         LLVMValueRef del[2] = {map, key};
         cg_helper(cg, BPF_FUNC_map_delete_elem, cg->i64, del, 2);
     }
@@ -587,13 +586,15 @@ struct probe *cg_side_program(struct codegen *cg, const struct probe *ret, const
     struct probe *side = ARENA_NEW(cg->arena, struct probe);
     *side = *ret;
     side->kind = ret->kind == PROBE_KRETPROBE ? PROBE_KPROBE : PROBE_UPROBE;
-    side->at_returns = 0;
-    side->site_count = 0;
-    side->tail_count = 0;
     side->group_leader = NULL;
     side->group = NULL;
     side->group_count = 0;
-    side->sleepable = sleepable;
+    if (probe_is_uprobe(side)) {
+        side->uprobe.at_returns = 0;
+        side->uprobe.site_count = 0;
+        side->uprobe.tail_count = 0;
+        side->uprobe.sleepable = sleepable;
+    }
     side->entry_values = NULL;
     side->entry_count = 0;
     side->condition = NULL;
@@ -613,9 +614,11 @@ struct probe *cg_side_program(struct codegen *cg, const struct probe *ret, const
 const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe *ret, const char **prog_name)
 {
     struct fn_state state;
-    struct probe *entry = cg_side_program(cg, ret, "@entry", ret->entry_sleepable, &state);
-    entry->offset = ret->entry_offset;
-    entry->vaddr = ret->entry_vaddr;
+    struct probe *entry = cg_side_program(cg, ret, "@entry", probe_uprobe(ret)->entry_sleepable, &state);
+    if (probe_is_uprobe(entry)) {
+        entry->uprobe.offset = ret->uprobe.entry_offset;
+        entry->uprobe.vaddr = ret->uprobe.entry_vaddr;
+    }
     entry->cookie = 0;
     *prog_name = LLVMGetValueName(state.function);
     LLVMValueRef function = state.function;
@@ -638,7 +641,7 @@ const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe
         else
             LLVMBuildStore(cg->builder, cg_expr(cg, ret->entry_values[i]), to);
     }
-    if (ret->tail_count)
+    if (probe_uprobe(ret)->tail_count)
         LLVMBuildStore(cg->builder, cg_const(cg, TAIL_STATE_IN_FUNCTION),
                        cg_scratch_ptr(cg, values + cg_entry_state_offset(cg, ret)));
     LLVMValueRef cfa = LLVMBuildAdd(cg->builder, load_register(cg, pt_regs_offset[7]), cg_const(cg, 8), "cfa");

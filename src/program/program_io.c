@@ -12,7 +12,7 @@
  *   max_errors N
  *   bpf_isa N          (absent: 4, what tap compiled for before it asked the kernel)
  * Strings are C-quoted; `-` is NULL. */
-#include "runtime/program_io.h"
+#include "program/program_io.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "base/strbuf.h"
-#include "runtime/program.h"
+#include "program/program.h"
 
 #define FORMAT_VERSION 2
 

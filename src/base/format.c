@@ -2,7 +2,7 @@
  * the translator (staptree.cxx string_to_components), the conversions follow
  * runtime/vsprintf.c (number, _stp_vsprint_char, _stp_vsprint_memory,
  * _stp_vsprint_binary) as driven by the translator's compiled printfs. */
-#include "runtime/format.h"
+#include "base/format.h"
 
 #include <stdio.h>
 #include <stdlib.h>

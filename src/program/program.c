@@ -2,7 +2,7 @@
  * metadata section) and owns every string it points to. */
 #include <stdlib.h>
 
-#include "runtime/program.h"
+#include "program/program.h"
 
 void program_free(struct program *program)
 {

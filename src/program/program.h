@@ -13,8 +13,8 @@
  *  - map `tap_scratch` (PERCPU_ARRAY, 1 entry): strings and records too big for
  *    the 512-byte BPF stack.
  */
-#ifndef TAP_RUNTIME_PROGRAM_H
-#define TAP_RUNTIME_PROGRAM_H
+#ifndef TAP_PROGRAM_PROGRAM_H
+#define TAP_PROGRAM_PROGRAM_H
 
 #include <stddef.h>
 #include <stdint.h>

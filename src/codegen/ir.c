@@ -1,0 +1,108 @@
+/* The builders every codegen file uses: constants, blocks, allocas, BPF
+ * helper calls, new functions with the debug info BTF needs. They call
+ * nothing else of codegen. */
+#include <string.h>
+
+#include "codegen/codegen_internal.h"
+
+LLVMValueRef cg_const(struct codegen *cg, int64_t value)
+{
+    return LLVMConstInt(cg->i64, (unsigned long long)value, 1);
+}
+
+LLVMValueRef cg_i32(struct codegen *cg, int32_t value)
+{
+    return LLVMConstInt(cg->i32, (unsigned long long)(int64_t)value, 1);
+}
+
+/* BPF helpers are called through their number cast to a function pointer. */
+LLVMValueRef cg_helper(struct codegen *cg, int helper_id, LLVMTypeRef return_type,
+                       LLVMValueRef *args, unsigned count)
+{
+    LLVMTypeRef param_types[8];
+    for (unsigned i = 0; i < count; i++)
+        param_types[i] = LLVMTypeOf(args[i]);
+    LLVMTypeRef fn_type = LLVMFunctionType(return_type, param_types, count, 0);
+    LLVMValueRef callee = LLVMConstIntToPtr(cg_const(cg, helper_id), cg->ptr);
+    return LLVMBuildCall2(cg->builder, fn_type, callee, args, count, "");
+}
+
+void cg_set_location(struct codegen *cg, struct span span)
+{
+    if (!cg->fn || !cg->fn->scope)
+        return;
+    LLVMMetadataRef loc = LLVMDIBuilderCreateDebugLocation(
+        cg->context, span.line > 0 ? (unsigned)span.line : 1, span.col > 0 ? (unsigned)span.col : 1,
+        cg->fn->scope, NULL);
+    LLVMSetCurrentDebugLocation2(cg->builder, loc);
+}
+
+LLVMBasicBlockRef cg_block(struct codegen *cg, const char *name)
+{
+    return LLVMAppendBasicBlockInContext(cg->context, cg->fn->function, name);
+}
+
+void cg_position(struct codegen *cg, LLVMBasicBlockRef block)
+{
+    LLVMPositionBuilderAtEnd(cg->builder, block);
+}
+
+int cg_block_open(struct codegen *cg)
+{
+    return LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(cg->builder)) == NULL;
+}
+
+LLVMValueRef cg_entry_alloca(struct codegen *cg, LLVMTypeRef type, const char *name)
+{
+    LLVMBasicBlockRef current = LLVMGetInsertBlock(cg->builder);
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(cg->fn->function);
+    LLVMValueRef first = LLVMGetFirstInstruction(entry);
+    if (first)
+        LLVMPositionBuilderBefore(cg->builder, first);
+    else
+        LLVMPositionBuilderAtEnd(cg->builder, entry);
+    LLVMValueRef slot = LLVMBuildAlloca(cg->builder, type, name);
+    LLVMPositionBuilderAtEnd(cg->builder, current);
+    return slot;
+}
+
+/* Each BPF function needs a DISubprogram with named parameters, or the kernel
+ * rejects the BTF that LLVM derives from it. */
+static LLVMMetadataRef di_subprogram(struct codegen *cg, LLVMValueRef fn, const char *name,
+                                     const char **param_names, int internal)
+{
+    LLVMTypeRef type = LLVMGlobalGetValueType(fn);
+    unsigned count = LLVMCountParamTypes(type);
+    LLVMMetadataRef types[9];
+    types[0] = cg->di_long;
+    LLVMTypeRef params[8];
+    LLVMGetParamTypes(type, params);
+    for (unsigned i = 0; i < count && i < 8; i++)
+        types[i + 1] = LLVMGetTypeKind(params[i]) == LLVMPointerTypeKind ? cg->di_ptr : cg->di_long;
+    LLVMMetadataRef sub_type = LLVMDIBuilderCreateSubroutineType(cg->di, cg->di_file, types, count + 1,
+                                                                 LLVMDIFlagZero);
+    LLVMMetadataRef sp = LLVMDIBuilderCreateFunction(
+        cg->di, cg->di_file, name, strlen(name), name, strlen(name), cg->di_file, 1, sub_type,
+        internal, 1, 1, LLVMDIFlagPrototyped, 1);
+    for (unsigned i = 0; i < count && i < 8; i++) {
+        const char *pname = param_names ? param_names[i] : "arg";
+        LLVMDIBuilderCreateParameterVariable(cg->di, sp, pname, strlen(pname), i + 1, cg->di_file, 1,
+                                             types[i + 1], 1, LLVMDIFlagZero);
+    }
+    LLVMSetSubprogram(fn, sp);
+    return sp;
+}
+
+LLVMValueRef cg_new_function(struct codegen *cg, const char *name, LLVMTypeRef type,
+                             const char *section, const char **param_names, int internal)
+{
+    LLVMValueRef fn = LLVMAddFunction(cg->module, name, type);
+    if (section)
+        LLVMSetSection(fn, section);
+    if (internal)
+        LLVMSetLinkage(fn, LLVMInternalLinkage);
+    unsigned kind = LLVMGetEnumAttributeKindForName("nounwind", 8);
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(cg->context, kind, 0));
+    di_subprogram(cg, fn, name, param_names, internal);
+    return fn;
+}
