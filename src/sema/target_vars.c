@@ -545,31 +545,50 @@ static void fold_to_int(struct expr *e, int64_t value)
 
 /* --- @var, @cast ---------------------------------------------------------- */
 
-static int find_global(struct dwarf_module *m, const char *name, const char *file, Dwarf_Die *out)
+/* The first DIE at the top of some CU that `match` accepts (it sees the CU
+ * too): @var's globals and @cast's types are looked up this way. */
+static int find_top_level(struct dwarf_module *m, int (*match)(Dwarf_Die *cu, Dwarf_Die *die, const void *ctx),
+                          const void *ctx, Dwarf_Die *out)
 {
     if (!m->dwarf)
         return 0;
     Dwarf_Off offset = 0, next;
     size_t header_size;
-    while (dwarf_nextcu(m->dwarf, offset, &next, &header_size, NULL, NULL, NULL) == 0) {
+    for (; dwarf_nextcu(m->dwarf, offset, &next, &header_size, NULL, NULL, NULL) == 0; offset = next) {
         Dwarf_Die cu, child;
-        if (dwarf_offdie(m->dwarf, offset + header_size, &cu) && dwarf_child(&cu, &child) == 0) {
-            const char *cu_file = dwarf_diename(&cu);
-            int file_ok = !file || (cu_file && (strcmp(cu_file, file) == 0 ||
-                                                (strlen(cu_file) > strlen(file) &&
-                                                 strcmp(cu_file + strlen(cu_file) - strlen(file), file) == 0)));
-            do {
-                const char *n = dwarf_diename(&child);
-                if (file_ok && dwarf_tag(&child) == DW_TAG_variable && n && strcmp(n, name) == 0 &&
-                    dwarf_hasattr(&child, DW_AT_location)) {
-                    *out = child;
-                    return 1;
-                }
-            } while (dwarf_siblingof(&child, &child) == 0);
-        }
-        offset = next;
+        if (!dwarf_offdie(m->dwarf, offset + header_size, &cu) || dwarf_child(&cu, &child) != 0)
+            continue;
+        do {
+            if (match(&cu, &child, ctx)) {
+                *out = child;
+                return 1;
+            }
+        } while (dwarf_siblingof(&child, &child) == 0);
     }
     return 0;
+}
+
+struct global_wanted { const char *name, *file; };
+
+/* A variable with a location, in a CU whose name is `file` or ends in it. */
+static int is_global_wanted(Dwarf_Die *cu, Dwarf_Die *die, const void *ctx)
+{
+    const struct global_wanted *want = ctx;
+    const char *n = dwarf_diename(die);
+    if (dwarf_tag(die) != DW_TAG_variable || !n || strcmp(n, want->name) != 0 ||
+        !dwarf_hasattr(die, DW_AT_location))
+        return 0;
+    if (!want->file)
+        return 1;
+    const char *cu_file = dwarf_diename(cu);
+    size_t cu_len = cu_file ? strlen(cu_file) : 0, len = strlen(want->file);
+    return cu_file && cu_len >= len && strcmp(cu_file + cu_len - len, want->file) == 0;
+}
+
+static int find_global(struct dwarf_module *m, const char *name, const char *file, Dwarf_Die *out)
+{
+    struct global_wanted want = {name, file};
+    return find_top_level(m, is_global_wanted, &want, out);
 }
 
 static int lower_var_at(struct lowering *l, struct expr *e)
@@ -599,6 +618,20 @@ static int lower_var_at(struct lowering *l, struct expr *e)
     return finish(l, &p, e->var_at.components, e->var_at.address_of, what);
 }
 
+struct type_wanted { const char *name; int tag; };
+
+/* A definition with that name and tag (a typedef's name may be a base type's). */
+static int is_type_wanted(Dwarf_Die *cu, Dwarf_Die *die, const void *ctx)
+{
+    (void)cu;
+    const struct type_wanted *want = ctx;
+    const char *n = dwarf_diename(die);
+    int t = dwarf_tag(die);
+    return n && strcmp(n, want->name) == 0 &&
+           (t == want->tag || (want->tag == DW_TAG_typedef && t == DW_TAG_base_type)) &&
+           !dwarf_hasattr(die, DW_AT_declaration);
+}
+
 /* A type by name at the top of some CU: "struct foo", "union u", "enum e",
  * a typedef or a base type ("foo_t", "unsigned int"). */
 static int find_named_type(struct dwarf_module *m, const char *spelled, Dwarf_Die *out)
@@ -610,26 +643,8 @@ static int find_named_type(struct dwarf_module *m, const char *spelled, Dwarf_Di
     else if (strncmp(spelled, "enum ", 5) == 0) { tag = DW_TAG_enumeration_type; name = spelled + 5; }
     while (*name == ' ')
         name++;
-    if (!m->dwarf)
-        return 0;
-    Dwarf_Off offset = 0, next;
-    size_t header_size;
-    while (dwarf_nextcu(m->dwarf, offset, &next, &header_size, NULL, NULL, NULL) == 0) {
-        Dwarf_Die cu, child;
-        if (dwarf_offdie(m->dwarf, offset + header_size, &cu) && dwarf_child(&cu, &child) == 0) {
-            do {
-                const char *n = dwarf_diename(&child);
-                int t = dwarf_tag(&child);
-                if (n && strcmp(n, name) == 0 && (t == tag || (tag == DW_TAG_typedef && t == DW_TAG_base_type)) &&
-                    !dwarf_hasattr(&child, DW_AT_declaration)) {
-                    *out = child;
-                    return 1;
-                }
-            } while (dwarf_siblingof(&child, &child) == 0);
-        }
-        offset = next;
-    }
-    return 0;
+    struct type_wanted want = {name, tag};
+    return find_top_level(m, is_type_wanted, &want, out);
 }
 
 /* A pointer type to `target` in target's CU: "struct foo *" is cast to the
