@@ -261,6 +261,14 @@ LLVMValueRef cg_user_read(struct codegen *cg, struct expr *e)
     LLVMValueRef address = cg_expr(cg, e->user_read.address);
     cg_set_location(cg, e->span);
     LLVMValueRef word;
+    if (e->user_read.kernel) {   /* a kernel variable (vmlinux DWARF): the kernel's memory */
+        word = cg_scratch_ptr(cg, cg_alloc_scratch(cg, 8));
+        LLVMBuildStore(cg->builder, cg_const(cg, 0), word);
+        LLVMValueRef args[3] = {word, LLVMConstInt(cg->i32, (unsigned)e->user_read.size, 0), address};
+        LLVMValueRef result = cg_helper(cg, BPF_FUNC_probe_read_kernel, cg->i64, args, 3);
+        fault_check(cg, e->span, result, address, "kernel memory fault at 0x%llx");
+        return extend(cg, word, e->user_read.size, e->user_read.is_signed);
+    }
     LLVMValueRef result = read_user(cg, address, e->user_read.size, &word);
     fault_check(cg, e->span, result, address, "user memory fault at 0x%llx");
     return extend(cg, word, e->user_read.size, e->user_read.is_signed);

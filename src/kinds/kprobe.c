@@ -24,6 +24,7 @@
 #include "runtime/symbols.h"
 #include "sema/dwarf.h"
 #include "sema/sema_internal.h"
+#include "sema/uprobe.h"
 
 /* DWARF numbers of rdi, rsi, rdx, rcx, r8, r9: the x86-64 argument registers. */
 static const int argument_registers[] = {5, 4, 1, 2, 8, 9};
@@ -78,11 +79,78 @@ static int refuse(struct sema *s, struct probe_point *point, const char *why)
 
 /* --- kernel.statement(ADDRESS)[.absolute] -------------------------------- */
 
+static int refuse_blacklisted(struct sema *s, struct probe_point *point, const char *text, const char *function)
+{
+    struct kernel_lists lists = kernel_read_lists(s->arena);
+    if (lists.blacklist.names && kernel_names_has(&lists.blacklist, function))
+        return refuse(s, point, arena_printf(s->arena, "probe point %s: kernel function %s is on the kprobe blacklist",
+                                             text, function));
+    return 0;
+}
+
+/* kernel.statement("FUNCTION@FILE:LINE"), LINE also "*", "2*" or "20-30":
+ * each line's first address in vmlinux DWARF (sema/dwarf_kernel.c), a
+ * kprobe at function+offset whose $variables are those in scope there,
+ * read from DWARF's locations over pt_regs as a process statement's are. */
+static int resolve_statement_line(struct sema *s, struct probe_point *point, struct probe *probe, const char *spec)
+{
+    const char *text = sema_point_text(s, point);
+    char error[512];
+    struct dwarf_module *m = dwarf_kernel_open(s->options->modules, error, sizeof(error));
+    if (!m)
+        return refuse(s, point, arena_printf(s->arena, "probe point %s: a kernel statement by source line needs "
+                                             "the kernel's DWARF: %s", text, error));
+    struct function_pattern pattern, in_file;
+    uprobe_parse_pattern(s->arena, spec, &pattern);
+    if (!pattern.file || (!pattern.line && !pattern.line_text && !pattern.any_line) || pattern.scope_count ||
+        strpbrk(pattern.function, "*?[{"))
+        return refuse(s, point, arena_printf(s->arena, "probe point %s: tap probes kernel statements by source line "
+                                             "as kernel.statement(\"FUNCTION@FILE:LINE\"), one function by name", text));
+    struct dwarf_function *f = ARENA_NEW(s->arena, struct dwarf_function);
+    if (!dwarf_kernel_function(s->arena, m, pattern.function, f))
+        return refuse(s, point, arena_printf(s->arena, "probe point %s: the kernel's DWARF (%s) has no function %s",
+                                             text, m->path, pattern.function));
+    const char *source = dwarf_kernel_source(s->arena, m, f);
+    in_file = pattern;
+    in_file.line = in_file.any_line = 0;
+    in_file.line_text = NULL;
+    if (!uprobe_function_matches(&in_file, f))
+        return refuse(s, point, arena_printf(s->arena, "probe point %s: kernel function %s is in %s, not %s", text,
+                                             f->name, source, pattern.file));
+    struct kernel_support support = {.kprobes = 1};
+    const char *offered = s->options->listing ? NULL : sema_kernel_function_support(s, &support);
+    if (!support.kprobes)
+        return refuse(s, point, arena_printf(s->arena, "probe point %s needs kprobes: this kernel %s", text, offered));
+    if (refuse_blacklisted(s, point, text, f->name))
+        return 0;
+    struct line_address *lines;
+    int n = uprobe_function_lines(m, f, &lines), count = 0;
+    for (int k = 0; k < n; k++) {
+        if (!uprobe_line_matches(&pattern, lines[k].line))
+            continue;
+        struct uprobe_site *site = ARENA_NEW(s->arena, struct uprobe_site);
+        *site = (struct uprobe_site){.module = m, .function = f, .pc = lines[k].pc, .is_statement = 1,
+                                     .line = lines[k].line, .at_entry = lines[k].pc == f->entry};
+        const char *pp = arena_printf(s->arena, "kernel.statement(\"%s@%s:%d\")", f->name, source, lines[k].line);
+        struct probe *added = kprobe_add_function(s, probe, f->name, 0, 0, pp, NULL, 0);
+        added->kprobe.offset = lines[k].pc - f->entry;
+        added->kprobe.site = site;
+        added->may_skip = point->optional;
+        count++;
+    }
+    int first = n ? lines[0].line : 0, last = n ? lines[n - 1].line : 0;
+    free(lines);
+    if (!count)
+        return refuse(s, point, arena_printf(s->arena, "probe point %s: no statement of kernel function %s is at line "
+                                             "%s of %s (its lines: %d-%d)", text, f->name, strrchr(spec, ':') + 1,
+                                             source, first, last));
+    return count;
+}
+
 /* A kprobe at an address from /proc/kallsyms, attached as function+offset
  * (the kernel checks that it is an instruction boundary in probeable text).
  * No $variables: which are live there is DWARF's to say. By source line
- * ("func@file:line") it is refused: tap knows the kernel from BTF, which
- * has no lines. */
+ * ("func@file:line"): resolve_statement_line. */
 static int resolve_statement(struct sema *s, struct probe_point *point, struct probe *probe)
 {
     const char *text = sema_point_text(s, point);
@@ -92,12 +160,11 @@ static int resolve_statement(struct sema *s, struct probe_point *point, struct p
         (suffix && (suffix->next || suffix->arg_kind != PROBE_ARG_NONE || strcmp(suffix->name, "absolute") != 0)))
         return refuse(s, point, arena_printf(s->arena, "probe point %s: tap probes kernel statements as "
                                              "kernel.statement(ADDRESS)[.absolute] only", text));
+    if (statement->arg_kind == PROBE_ARG_STRING && !suffix)
+        return resolve_statement_line(s, point, probe, statement->arg_string);
     if (statement->arg_kind == PROBE_ARG_STRING)
-        return refuse(s, point, arena_printf(s->arena, "probe point %s: a kernel statement by function and "
-                                             "source line needs the kernel's DWARF, which tap does not read (it "
-                                             "knows the kernel from BTF, which has no lines): "
-                                             "kernel.statement(ADDRESS) probes an address from /proc/kallsyms",
-                                             text));
+        return refuse(s, point, arena_printf(s->arena, "probe point %s: .absolute takes an address, as in "
+                                             "kernel.statement(ADDRESS).absolute", text));
     uint64_t address = (uint64_t)statement->arg_int;
     text = arena_printf(s->arena, "kernel.statement(0x%llx)%s", (unsigned long long)address, suffix ? ".absolute" : "");
     struct kernel_support support = {.kprobes = 1};
@@ -114,11 +181,8 @@ static int resolve_statement(struct sema *s, struct probe_point *point, struct p
         return refuse(s, point, arena_printf(s->arena, "probe point %s: 0x%llx is in no kernel function "
                                              "(/proc/kallsyms; it shows no addresses to users without "
                                              "CAP_SYSLOG)", text, (unsigned long long)address));
-    struct kernel_lists lists = kernel_read_lists(s->arena);
-    if (lists.blacklist.names && kernel_names_has(&lists.blacklist, function))
-        return refuse(s, point, arena_printf(s->arena, "probe point %s: 0x%llx is in kernel function %s, which "
-                                             "is on the kprobe blacklist", text, (unsigned long long)address,
-                                             function));
+    if (refuse_blacklisted(s, point, text, function))
+        return 0;
     struct probe *added = kprobe_add_function(s, probe, function, 0, 0, text, NULL, 0);
     added->kprobe.offset = hit.offset;
     added->may_skip = point->optional;
@@ -228,6 +292,8 @@ static struct expr *read_argument(struct sema *s, struct expr *e, int index, int
 
 static int lower_target(struct sema *s, struct expr *e)
 {
+    if (s->probe->kind == PROBE_KPROBE && s->probe->kprobe.site)
+        return sema_lower_target(s, e);   /* a statement by line: vmlinux DWARF */
     struct btf *btf = s->probe->kernel_btf_id ? sema_probe_btf(s, s->probe->kernel_module) : NULL;
     const struct btf_type *func = btf ? btf__type_by_id(btf, (unsigned)s->probe->kernel_btf_id) : NULL;
     const struct btf_type *proto = func ? btf__type_by_id(btf, func->type) : NULL;
@@ -276,6 +342,7 @@ static void catalogue(struct arena *arena, catalogue_line add, void *lines)
     add(lines, "kprobe.function(string).call");
     add(lines, "kprobe.function(string).return");
     add(lines, "kernel.statement(number)");
+    add(lines, "kernel.statement(string)");
     add(lines, "kernel.statement(number).absolute");
 }
 

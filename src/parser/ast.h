@@ -144,6 +144,7 @@ struct expr {
             struct expr *address;
             int size;                 /* 1, 2, 4 or 8 */
             int is_signed;            /* sign-extend to 64 bits */
+            int kernel;               /* kernel memory (vmlinux DWARF), not the process's */
         } user_read;
         struct {
             enum ctx_read_kind kind;

@@ -65,6 +65,9 @@ struct dwarf_module {
     const char *dwarf_file;      /* the file holding it: path, or its debug file */
     Elf *symtab_elf;             /* the file holding .symtab (path or its debug file); NULL: none */
     Dwarf_CFI *cfi;              /* .eh_frame, may be NULL */
+    Dwarf_CFI *dwarf_cfi;        /* unindexed (the kernel): .debug_frame where there is no .eh_frame */
+    int is_kernel;               /* vmlinux: memory is kernel memory, addresses move by kernel_offset */
+    int64_t kernel_offset;       /* KASLR: running address minus link-time address */
     int is_shared;               /* ET_DYN: PIE or library */
     struct dwarf_segment { uint64_t vaddr, offset, size; } *segments;
     int segment_count;
@@ -112,11 +115,26 @@ const char *dwarf_module_decl_file(struct arena *arena, struct dwarf_module *m, 
 const char *dwarf_module_scope(struct arena *arena, struct dwarf_module *m, Dwarf_Die *die);
 
 /* dwarf_index.c */
+/* dwarf_kernel.c: the running kernel's DWARF (vmlinux with debug info,
+ * where SystemTap looks for it), opened once, checked against the running
+ * kernel's build id; NULL with `error` saying what is missing and which
+ * package provides it. */
+struct dwarf_module *dwarf_kernel_open(struct dwarf_modules *modules, char *error, size_t size);
+/* Kernel function NAME (a global symbol of vmlinux) as a dwarf_function,
+ * from its compile unit only; 0 when DWARF has no such function. */
+int dwarf_kernel_function(struct arena *arena, struct dwarf_module *m, const char *name, struct dwarf_function *out);
+/* f's source file as SystemTap prints kernel files: relative to the
+ * kernel's source tree ("fs/read_write.c"). */
+const char *dwarf_kernel_source(struct arena *arena, struct dwarf_module *m, const struct dwarf_function *f);
+
 /* Finds PATH (absolute, relative, in $PATH, or a library by soname) and
  * opens it, or returns it when already open; NULL with `error` filled when
  * it cannot. */
 struct dwarf_module *dwarf_module_open(struct dwarf_modules *modules, const char *path, char *error, size_t size);
 void dwarf_modules_close(struct dwarf_modules *modules);
+/* The same without the function index (dwarf_kernel.c's vmlinux). */
+struct dwarf_module *dwarf_module_open_unindexed(struct dwarf_modules *modules, const char *path, char *error,
+                                                 size_t size);
 /* -v: which separate debug file gave a binary its DWARF (and its dwz file). */
 void dwarf_modules_report(const struct dwarf_modules *modules, FILE *out);
 /* LIBRARY as PROGRAM's loader finds it (RUNPATH, then the default search). */

@@ -380,7 +380,24 @@ static void index_module(struct dwarf_modules *modules, struct dwarf_module *m)
         dwarf_index_cache_store(m, modules->cache_dir, name);
 }
 
+static struct dwarf_module *open_module(struct dwarf_modules *modules, const char *path, int indexed, char *error,
+                                        size_t size);
+
 struct dwarf_module *dwarf_module_open(struct dwarf_modules *modules, const char *path, char *error, size_t size)
+{
+    return open_module(modules, path, 1, error, size);
+}
+
+/* The kernel's DWARF is too big to index whole: it is looked up by address
+ * (dwarf_kernel.c), and its CFI is .debug_frame (it has no .eh_frame). */
+struct dwarf_module *dwarf_module_open_unindexed(struct dwarf_modules *modules, const char *path, char *error,
+                                                 size_t size)
+{
+    return open_module(modules, path, 0, error, size);
+}
+
+static struct dwarf_module *open_module(struct dwarf_modules *modules, const char *path, int indexed, char *error,
+                                        size_t size)
 {
     struct arena *arena = modules->arena;
     char *canonical = strchr(path, '/') ? realpath(path, NULL) : search_path(path);
@@ -417,8 +434,11 @@ struct dwarf_module *dwarf_module_open(struct dwarf_modules *modules, const char
         m->symtab_elf = debug_file_symtab(&m->debug);
     }
     m->cfi = dwarf_getcfi_elf(m->elf);
+    if (!m->cfi && m->dwarf && !indexed)
+        m->dwarf_cfi = dwarf_getcfi(m->dwarf);   /* the Dwarf's: not ended here */
     read_segments(arena, m);
-    index_module(modules, m);
+    if (indexed)
+        index_module(modules, m);
     struct dwarf_module **grown = realloc(modules->opened, sizeof(*grown) * (size_t)(modules->count + 1));
     if (grown) {
         modules->opened = grown;

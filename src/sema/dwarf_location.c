@@ -1,5 +1,6 @@
 /* DWARF location expressions evaluated at one pc into generic reads:
- * registers (EXPR_REGISTER), user memory (EXPR_USER_READ) and plain
+ * registers (EXPR_REGISTER), memory (EXPR_USER_READ: the traced process's,
+ * or the kernel's for vmlinux) and plain
  * arithmetic, so codegen never sees DWARF. Location lists are resolved by
  * dwarf_getlocation_addr; the frame base and DW_OP_call_frame_cfa come from
  * the CFI (.eh_frame) at the pc. */
@@ -58,6 +59,7 @@ struct expr *dwarf_expr_read(struct dwarf_eval *ev, struct expr *address, int si
 {
     struct expr *e = ast_expr(ev->arena, EXPR_USER_READ, ev->span);
     e->user_read.address = address;
+    e->user_read.kernel = ev->module && ev->module->is_kernel;
     e->user_read.size = size;
     e->user_read.is_signed = is_signed;
     e->type = TYPE_LONG;
@@ -89,7 +91,8 @@ struct expr *dwarf_frame_cfa_expr(struct dwarf_eval *ev)
     Dwarf_Op *ops;
     size_t count;
     struct expr *cfa = NULL;
-    if (ev->module->cfi && dwarf_cfi_addrframe(ev->module->cfi, ev->pc, &frame) == 0 &&
+    Dwarf_CFI *cfi = ev->module->cfi ? ev->module->cfi : ev->module->dwarf_cfi;
+    if (cfi && dwarf_cfi_addrframe(cfi, ev->pc, &frame) == 0 &&
         dwarf_frame_cfa(frame, &ops, &count) == 0 && count == 1 &&
         (ops[0].atom == DW_OP_bregx || (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31))) {
         int reg = ops[0].atom == DW_OP_bregx ? (int)ops[0].number : ops[0].atom - DW_OP_breg0;
@@ -195,7 +198,9 @@ static int evaluate(struct dwarf_eval *ev, Dwarf_Op *ops, size_t count, struct d
             break;
         case DW_OP_addr: {
             struct expr *address = dwarf_expr_int(ev, (int64_t)op->number);
-            if (ev->module->is_shared) {
+            if (ev->module->is_kernel) {
+                address = dwarf_expr_int(ev, (int64_t)op->number + ev->module->kernel_offset);
+            } else if (ev->module->is_shared) {
                 struct expr *bias = ev->load_bias ? ev->load_bias(ev) : dwarf_expr_reg(ev, DWARF_REG_LOAD_BIAS);
                 if (!bias)
                     return 0;

@@ -77,7 +77,7 @@ static const char *describe(struct arena *arena, const struct probe *probe, int 
         const struct symbol *sym = probe->frame->locals[v];
         strbuf_printf(&sb, " %s:%s", sym->name, value_type_name(sym->type));
     }
-    struct uprobe_site *site = probe_uprobe(probe)->site;
+    struct uprobe_site *site = probe_dwarf_site(probe);
     if (site && verbose) {
         uint64_t pc = site->pc;
         if (!site->is_statement && !site->is_return && site->function)

@@ -128,9 +128,12 @@ struct tracepoint_probe {
     int record_size;
 };
 
-/* PROBE_KPROBE at kernel.statement(ADDRESS): where in the function (kinds/kprobe.c). */
+/* PROBE_KPROBE at kernel.statement(ADDRESS) or ("func@file:line"): where
+ * in the function (kinds/kprobe.c); by line, its place in vmlinux DWARF,
+ * where $variables are read. */
 struct kprobe_probe {
     uint64_t offset;
+    struct uprobe_site *site;
 };
 
 /* One concrete attachment: a probe declaration with several points (or a
@@ -191,6 +194,15 @@ static inline uint64_t probe_attach_offset(const struct probe *probe)
     if (probe_is_uprobe(probe))
         return probe->uprobe.offset;
     return probe->kind == PROBE_KPROBE ? probe->kprobe.offset : 0;
+}
+
+/* Where DWARF describes the probed code: a uprobe's site, or a kernel
+ * statement's by line; NULL for the other kinds. */
+static inline struct uprobe_site *probe_dwarf_site(const struct probe *probe)
+{
+    if (probe_is_uprobe(probe))
+        return probe->uprobe.site;
+    return probe->kind == PROBE_KPROBE ? probe->kprobe.site : NULL;
 }
 
 /* For code that serves every kind: a uprobe's or tracepoint's fields, and

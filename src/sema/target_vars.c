@@ -869,8 +869,8 @@ void sema_become_snapshot(struct expr *e, int reg)
 static struct expr *entry_value(struct dwarf_eval *ev, int reg)
 {
     struct lowering *l = ev->context;
-    if (!l || !l->site || !l->site->function || l->site->function->is_inline_instance)
-        return NULL;
+    if (!l || !l->site || !l->site->function || l->site->function->is_inline_instance || l->site->module->is_kernel)
+        return NULL;   /* a kernel statement has no entry program */
     if (l->quiet)
         return dwarf_expr_reg(ev, reg);
     int snapshot_reg = add_snapshot(l, dwarf_expr_reg(ev, reg));
@@ -992,7 +992,7 @@ int sema_lower_target(struct sema *s, struct expr *e)
     struct lowering l = {.s = s, .e = e};
     struct probe *probe = s->probe;
     int in_probe = s->function && !s->function->decl;
-    l.site = in_probe && probe ? probe_uprobe(probe)->site : NULL;
+    l.site = in_probe && probe ? probe_dwarf_site(probe) : NULL;
     if (!l.site && e->kind != EXPR_DEFINED && e->kind != EXPR_CAST)
         return target_lower_error(&l, "target variables are only available in process probes%s",
                            in_probe ? "" : " (not in functions)");

@@ -45,7 +45,7 @@ static void split_scopes(struct arena *arena, const char *name, struct function_
     out->function = start;
 }
 
-static void parse_pattern(struct arena *arena, const char *text, struct function_pattern *out)
+void uprobe_parse_pattern(struct arena *arena, const char *text, struct function_pattern *out)
 {
     memset(out, 0, sizeof(*out));
     const char *at = strchr(text, '@');
@@ -116,7 +116,7 @@ static int read_point(struct sema *s, struct probe_point *point, struct process_
         out->has_address = 1;
         out->address = (uint64_t)c->arg_int;
     } else {
-        parse_pattern(s->arena, c->arg_string, &out->pattern);
+        uprobe_parse_pattern(s->arena, c->arg_string, &out->pattern);
     }
     c = c->next;
     if (c && mark)

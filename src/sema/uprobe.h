@@ -42,6 +42,8 @@ int sema_resolve_process(struct sema *s, struct stmt *body, struct probe_point *
 struct probe *uprobe_add_site(struct sema *s, struct stmt *body, struct probe_point *point,
                               struct frame_layout *frame, struct uprobe_site *site, const char *text,
                               struct probe **leader);
+/* "NAME@FILE:LINE" (FILE, LINE optional; LINE "*", "2*" or "20-30") into a pattern. */
+void uprobe_parse_pattern(struct arena *arena, const char *text, struct function_pattern *out);
 int uprobe_line_matches(const struct function_pattern *pattern, int line);
 int uprobe_function_matches(const struct function_pattern *pattern, const struct dwarf_function *f);
 /* f's name in the probe point: with as many scopes as the pattern named

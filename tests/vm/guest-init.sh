@@ -9,11 +9,11 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 for m in $(cat /mod/order); do insmod /mod/$m || echo "vm-init: insmod $m failed"; done
-KVER=$(uname -r); MODDIR=; OUT=; KEEP=; OVERLAY=1; CACHE=loose
+KVER=$(uname -r); MODDIR=; OUT=; KEEP=; OVERLAY=1; CACHE=loose; DEBUG=
 for x in $(cat /proc/cmdline); do
 	case $x in
 	vm_moddir=*) MODDIR=${x#vm_moddir=} ;; vm_out=*) OUT=${x#vm_out=} ;; vm_keep=*) KEEP=${x#vm_keep=} ;;
-	vm_overlay=*) OVERLAY=${x#vm_overlay=} ;; vm_cache=*) CACHE=${x#vm_cache=} ;;
+	vm_overlay=*) OVERLAY=${x#vm_overlay=} ;; vm_cache=*) CACHE=${x#vm_cache=} ;; vm_debug=*) DEBUG=${x#vm_debug=} ;;
 	esac
 done
 fail() { echo "vm-init: $*"; poweroff -f; }
@@ -42,6 +42,10 @@ mount -t cgroup2 cgroup2 $R/sys/fs/cgroup/unified
 # modules of the guest's kernel at /lib/modules/$KVER (from the host path vm_moddir)
 if [ "$OVERLAY" = 1 ] && [ -n "$MODDIR" ] && [ -d "/lower$MODDIR" ]; then
 	mkdir -p "$R/lib/modules/$KVER" && mount --bind "/lower$MODDIR" "$R/lib/modules/$KVER"
+fi
+# the kernel's DWARF (VM_DEBUGINFO=1) where SystemTap looks for it, from the host's cache dir
+if [ -n "$DEBUG" ] && [ -d "/lower$DEBUG" ]; then
+	mount --bind "/lower$DEBUG" "$R/usr/lib/debug/boot" || echo "vm-init: cannot bind the kernel's DWARF at /usr/lib/debug/boot"
 fi
 mkdir -p $R/run $R/tmp $R/root $R/var/tmp
 for d in /run /tmp /root /var/tmp; do mount -t tmpfs -o mode=755 tmpfs $R$d; done

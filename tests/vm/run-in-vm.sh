@@ -32,6 +32,9 @@
 #               under the guest's feet), none, mmap, fscache
 #   VM_TCG_THREAD  multi (default: one host thread per vCPU) or single (one thread for all vCPUs:
 #               slower, but no cross-vCPU code-patching races; see the report)
+#   VM_DEBUGINFO  1: the guest sees the kernel's DWARF at /usr/lib/debug/boot/vmlinux-$VM_KVER, where
+#               SystemTap and tap look for it: only that file of linux-image-$VM_KVER-dbg, fetched and
+#               unpacked once under $VM_DIR/dbg (about 860 MB to fetch, 600 MB kept); default 0: none
 #   VM_APPEND   extra kernel command line          VM_KEEP=1 keep the run dir (console log) afterwards
 #   VM_VERBOSE=1  copy the guest's kernel console log to stderr at the end
 #   VM_CONSOLE=FILE  copy the guest's kernel console log to FILE at the end (goldens.sh looks for oopses)
@@ -51,6 +54,7 @@ VM_KEEP_DIR=${VM_KEEP_DIR:-}
 VM_OVERLAY=${VM_OVERLAY:-0}
 VM_9P_CACHE=${VM_9P_CACHE:-loose}
 VM_TCG_THREAD=${VM_TCG_THREAD:-multi}
+VM_DEBUGINFO=${VM_DEBUGINFO:-0}
 
 die() { echo "run-in-vm: $*" >&2; exit 125; }
 
@@ -85,6 +89,23 @@ else
 fi
 KERNEL="$KROOT/boot/vmlinuz-$VM_KVER"
 MODDIR="$KROOT/lib/modules/$VM_KVER"
+
+# The kernel's DWARF (VM_DEBUGINFO=1): only vmlinux from the -dbg package (tar stops at it), bound at
+# /usr/lib/debug/boot in the guest, which needs that directory on the shared root as a mount point.
+DEBUGDIR=""
+if [ "$VM_DEBUGINFO" = 1 ]; then
+	DEBUGDIR="$VM_DIR/dbg/$VM_KVER/usr/lib/debug/boot"
+	if [ ! -f "$DEBUGDIR/vmlinux-$VM_KVER" ]; then
+		mkdir -p "$VM_DIR/dbg/$VM_KVER" || die "cannot create $VM_DIR/dbg/$VM_KVER"
+		echo "run-in-vm: fetching linux-image-$VM_KVER-dbg (its vmlinux only)" >&2
+		( cd "$VM_DIR/debs" && apt-get download "linux-image-$VM_KVER-dbg" >&2 ) || die "apt-get download linux-image-$VM_KVER-dbg failed"
+		deb=$(ls "$VM_DIR"/debs/linux-image-"$VM_KVER"-dbg_*.deb | head -1)
+		dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$VM_DIR/dbg/$VM_KVER" --occurrence=1 "./usr/lib/debug/boot/vmlinux-$VM_KVER"
+		[ -f "$DEBUGDIR/vmlinux-$VM_KVER" ] || die "no vmlinux-$VM_KVER in $deb"
+		rm -f "$deb"   # 860 MB: only the vmlinux is kept
+	fi
+	mkdir -p /usr/lib/debug/boot || die "cannot create /usr/lib/debug/boot (the guest's mount point)"
+fi
 
 INITRD="$VM_DIR/initramfs-$VM_KVER.cpio.gz"
 if [ ! -f "$INITRD" ] || [ "$0" -nt "$INITRD" ] || [ "$here/guest-init.sh" -nt "$INITRD" ]; then
@@ -158,7 +179,7 @@ timeout --foreground -k 10 "$VM_TIMEOUT" qemu-system-x86_64 \
 	-machine q35 -accel tcg,thread=$VM_TCG_THREAD -cpu "$VM_CPU" -m "$VM_MEM" -smp "$VM_SMP" \
 	-nodefaults -no-user-config -display none -vga none -no-reboot \
 	-kernel "$KERNEL" -initrd "$INITRD" \
-	-append "console=ttyS0 panic=-1 softlockup_panic=1 watchdog_thresh=30 loglevel=4 rdinit=/init vm_moddir=$MODDIR vm_out=$VM_OUT vm_keep=$VM_KEEP_DIR vm_overlay=$VM_OVERLAY vm_cache=$VM_9P_CACHE $VM_APPEND" \
+	-append "console=ttyS0 panic=-1 softlockup_panic=1 watchdog_thresh=30 loglevel=4 rdinit=/init vm_moddir=$MODDIR vm_out=$VM_OUT vm_keep=$VM_KEEP_DIR vm_overlay=$VM_OVERLAY vm_cache=$VM_9P_CACHE vm_debug=$DEBUGDIR $VM_APPEND" \
 	-chardev "file,id=con,path=$RUN/console.log" -serial chardev:con \
 	-chardev "file,id=out,path=$RUN/out" -serial chardev:out \
 	-chardev "file,id=err,path=$RUN/err" -serial chardev:err \
