@@ -11,7 +11,8 @@
  * available_filter_functions (notrace, inlined), or on the kprobe
  * blacklist. module("m").function(...) is the same on a loaded module's
  * functions, typed from its BTF (/sys/kernel/btf/m). kernel.statement is
- * kinds/kprobe.c's. Everything is refused on a kernel with neither fentry nor kprobes
+ * kinds/kprobe.c's. -L adds each function's @file:line where the kernel's
+ * DWARF is installed (sema/dwarf_kernel.c). Everything is refused on a kernel with neither fentry nor kprobes
  * (sema/kernel_functions.c says why, from checks). */
 #include <errno.h>
 #include <fnmatch.h>
@@ -27,6 +28,7 @@
 #include "kinds/kprobe.h"
 #include "runtime/attach.h"
 #include "sema/btf_types.h"
+#include "sema/dwarf.h"
 #include "sema/sema_internal.h"
 
 /* kernel.function("PATTERN") or module("NAME").function("PATTERN"), then
@@ -86,6 +88,17 @@ static int on_kprobe(const struct kernel_support *support, const struct btf_type
     return !support->fentry || support->kprobes_forced || btf_vlen(proto) > 6 || entry_on_return;
 }
 
+/* "@fs/read_write.c:450" for -L where the kernel's DWARF is at hand, as
+ * SystemTap lists kernel functions; "" without it (pp() stays the name:
+ * the same script prints the same with and without DWARF). */
+static const char *listed_source(struct sema *s, struct dwarf_module *kernel_dwarf, const char *name)
+{
+    struct dwarf_function f;
+    if (!kernel_dwarf || !dwarf_kernel_function(s->arena, kernel_dwarf, name, &f) || !f.decl_file)
+        return "";
+    return arena_printf(s->arena, "@%s:%d", dwarf_kernel_source(s->arena, kernel_dwarf, &f), f.decl_line);
+}
+
 static int resolve_kernel_function(struct sema *s, struct probe_point *point, struct probe *probe)
 {
     const char *text = sema_point_text(s, point);
@@ -119,6 +132,9 @@ static int resolve_kernel_function(struct sema *s, struct probe_point *point, st
     int entry_on_return = is_return && reads_entry(probe);
     const char *refusal = NULL;
     struct probe *leader = NULL;
+    char no_dwarf[512];   /* -L without the kernel's DWARF lists names only */
+    struct dwarf_module *kernel_dwarf = s->options->listing && !module
+                                        ? dwarf_kernel_open(s->options->modules, no_dwarf, sizeof(no_dwarf)) : NULL;
     for (int id = first_id; btf && id < (int)btf__type_cnt(btf); id++) {
         const struct btf_type *t = btf__type_by_id(btf, id);
         const char *name = btf_is_func(t) ? btf__name_by_offset(btf, t->name_off) : NULL;
@@ -130,7 +146,8 @@ static int resolve_kernel_function(struct sema *s, struct probe_point *point, st
             continue;   /* a wildcard leaves it out */
         }
         const char *pp = module ? arena_printf(s->arena, "module(\"%s\").function(\"%s\")%s", module, name, suffix)
-                                : arena_printf(s->arena, "kernel.function(\"%s\")%s", name, suffix);
+                                : arena_printf(s->arena, "kernel.function(\"%s%s\")%s", name,
+                                               listed_source(s, kernel_dwarf, name), suffix);
         struct probe *match;
         if (on_kprobe(&support, btf__type_by_id(btf, t->type), entry_on_return)) {
             match = kprobe_add_function(s, probe, name, id, is_return, pp, wildcard ? &leader : NULL,

@@ -142,7 +142,7 @@ static int resolve_statement_line(struct sema *s, struct probe_point *point, str
     free(lines);
     if (!count)
         return refuse(s, point, arena_printf(s->arena, "probe point %s: no statement of kernel function %s is at line "
-                                             "%s of %s (its lines: %d-%d)", text, f->name, strrchr(spec, ':') + 1,
+                                             "%s of %s (its statements are on lines %d-%d)", text, f->name, strrchr(spec, ':') + 1,
                                              source, first, last));
     return count;
 }

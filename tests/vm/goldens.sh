@@ -36,6 +36,12 @@ if [[ -f $expected_file ]]; then
 fi
 to_run=()
 for c in "${cases[@]}"; do [[ -n ${reason[$c]:-} ]] || to_run+=("$c"); done
+# The kernel's DWARF in the guest (run-in-vm.sh's VM_DEBUGINFO) when a case needs it, unless told
+if [[ -z ${VM_DEBUGINFO:-} ]]; then
+  for c in "${to_run[@]}"; do
+    grep -qx 'vmlinux-dwarf' "$top/tests/golden/$c.needs" 2>/dev/null && export VM_DEBUGINFO=1 && break
+  done
+fi
 
 out=$build/vm/$VM_KVER
 rm -rf "$out" && mkdir -p "$out" || exit 2

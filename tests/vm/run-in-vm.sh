@@ -100,7 +100,7 @@ if [ "$VM_DEBUGINFO" = 1 ]; then
 		echo "run-in-vm: fetching linux-image-$VM_KVER-dbg (its vmlinux only)" >&2
 		( cd "$VM_DIR/debs" && apt-get download "linux-image-$VM_KVER-dbg" >&2 ) || die "apt-get download linux-image-$VM_KVER-dbg failed"
 		deb=$(ls "$VM_DIR"/debs/linux-image-"$VM_KVER"-dbg_*.deb | head -1)
-		dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$VM_DIR/dbg/$VM_KVER" --occurrence=1 "./usr/lib/debug/boot/vmlinux-$VM_KVER"
+		dpkg-deb --fsys-tarfile "$deb" 2>/dev/null | tar -x -C "$VM_DIR/dbg/$VM_KVER" --occurrence=1 "./usr/lib/debug/boot/vmlinux-$VM_KVER"
 		[ -f "$DEBUGDIR/vmlinux-$VM_KVER" ] || die "no vmlinux-$VM_KVER in $deb"
 		rm -f "$deb"   # 860 MB: only the vmlinux is kept
 	fi
