@@ -98,7 +98,7 @@ if [ "$VM_DEBUGINFO" = 1 ]; then
 	if [ ! -f "$DEBUGDIR/vmlinux-$VM_KVER" ]; then
 		mkdir -p "$VM_DIR/dbg/$VM_KVER" || die "cannot create $VM_DIR/dbg/$VM_KVER"
 		echo "run-in-vm: fetching linux-image-$VM_KVER-dbg (its vmlinux only)" >&2
-		( cd "$VM_DIR/debs" && apt-get download "linux-image-$VM_KVER-dbg" >&2 ) || die "apt-get download linux-image-$VM_KVER-dbg failed"
+		mkdir -p "$VM_DIR/debs" && ( cd "$VM_DIR/debs" && apt-get download "linux-image-$VM_KVER-dbg" >&2 ) || die "apt-get download linux-image-$VM_KVER-dbg failed"
 		deb=$(ls "$VM_DIR"/debs/linux-image-"$VM_KVER"-dbg_*.deb | head -1)
 		dpkg-deb --fsys-tarfile "$deb" 2>/dev/null | tar -x -C "$VM_DIR/dbg/$VM_KVER" --occurrence=1 "./usr/lib/debug/boot/vmlinux-$VM_KVER"
 		[ -f "$DEBUGDIR/vmlinux-$VM_KVER" ] || die "no vmlinux-$VM_KVER in $deb"
