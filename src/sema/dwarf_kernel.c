@@ -124,7 +124,6 @@ struct dwarf_module *dwarf_kernel_open(struct dwarf_modules *modules, char *erro
     if (!m->dwarf || id_size <= 0 || (size_t)id_size != running_size || memcmp(id, running, running_size) != 0) {
         snprintf(error, size, !m->dwarf ? "%s has no DWARF" : "%s is not the running kernel's (its build id is "
                  "not the one in /sys/kernel/notes)", path);
-        m->dwarf = NULL;   /* never used for this kernel */
         return NULL;
     }
     uint64_t linked = symbol_address(modules->arena, m, "_text"), running_at = running_text();
@@ -143,9 +142,8 @@ struct function_search {
 static int match_function(Dwarf_Die *die, void *arg)
 {
     struct function_search *search = arg;
-    Dwarf_Addr low;
     const char *name = dwarf_diename(die);
-    if (name && strcmp(name, search->name) == 0 && dwarf_lowpc(die, &low) == 0 && low == search->entry) {
+    if (name && strcmp(name, search->name) == 0 && dwarf_haspc(die, search->entry) > 0) {
         search->die = *die;
         search->found = 1;
         return DWARF_CB_ABORT;
