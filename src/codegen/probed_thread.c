@@ -176,12 +176,17 @@ LLVMValueRef cg_group_string(struct codegen *cg, int which)
         LLVMSetLinkage(table, LLVMPrivateLinkage);
         LLVMSetSection(table, ".rodata");
     }
+    LLVMValueRef indices[3] = {cg_const(cg, 0), cg_group_member(cg), cg_const(cg, 0)};
+    return LLVMBuildGEP2(cg->builder, table_type, table, indices, 3, "");
+}
+
+/* Which member of its group the running program serves: the attach cookie. */
+LLVMValueRef cg_group_member(struct codegen *cg)
+{
     LLVMValueRef cookie = load_register(cg, REGS_COOKIE_WORD * 8);
     /* out of range cannot happen; the verifier wants the bound */
-    LLVMValueRef in_range = LLVMBuildICmp(cg->builder, LLVMIntULT, cookie, cg_const(cg, probe->group_count), "");
-    LLVMValueRef index = LLVMBuildSelect(cg->builder, in_range, cookie, cg_const(cg, 0), "");
-    LLVMValueRef indices[3] = {cg_const(cg, 0), index, cg_const(cg, 0)};
-    return LLVMBuildGEP2(cg->builder, table_type, table, indices, 3, "");
+    LLVMValueRef in_range = LLVMBuildICmp(cg->builder, LLVMIntULT, cookie, cg_const(cg, cg->fn->probe->group_count), "");
+    return LLVMBuildSelect(cg->builder, in_range, cookie, cg_const(cg, 0), "");
 }
 
 /* Every read of the copy comes here: it marks the probe whose code reads
