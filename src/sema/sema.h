@@ -181,6 +181,14 @@ static inline int probe_is_uprobe(const struct probe *probe)
     return probe->kind == PROBE_UPROBE || probe->kind == PROBE_URETPROBE;
 }
 
+/* pn(): SystemTap's script-level probe point (its derived_probe::
+ * script_location): the alias the point named, else the point itself, as
+ * pp() after wildcards and braces are expanded. */
+static inline const char *probe_script_point(const struct probe *probe)
+{
+    return probe->alias_point ? probe->alias_point : probe->point;
+}
+
 static inline int probe_is_tracepoint(const struct probe *probe)
 {
     return probe->kind == PROBE_TRACEPOINT || probe->kind == PROBE_RAW_TRACEPOINT;
