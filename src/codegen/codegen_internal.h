@@ -258,7 +258,7 @@ void cg_delete(struct codegen *cg, struct stmt *st);
 void cg_stat_add(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_stat_extract(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_hist_bucket(struct codegen *cg, struct expr *e);
-void cg_hist_print(struct codegen *cg, struct expr *hist);
+void cg_hist_print(struct codegen *cg, struct expr *hist, struct span print_span);
 LLVMValueRef cg_stat_value(struct codegen *cg, struct cg_array *a, LLVMValueRef key, enum stat_op op);
 LLVMValueRef cg_stat_seq(struct codegen *cg, struct cg_array *a, LLVMValueRef key);
 void cg_stat_reset(struct codegen *cg, struct cg_array *a);
