@@ -25,10 +25,13 @@ void diags_free(struct diags *diags)
 
 /* Whether the same message at the same place was given already: a macro
  * expanding its argument several times (@prints) checks it each time, and
- * SystemTap says each distinct error once. Still counted, so passes that
+ * SystemTap says each distinct error once (one without a place is
+ * always said). Still counted, so passes that
  * watch the count see the error. */
 static int already_said(const struct diags *diags, const struct diag *d)
 {
+    if (!d->span.file)
+        return 0;   /* no place to tell two apart: say each */
     for (const struct diag *o = diags->head; o; o = o->next)
         if (o->span.line == d->span.line && o->span.col == d->span.col && o->span.file == d->span.file &&
             o->kind == d->kind && strcmp(o->message, d->message) == 0)

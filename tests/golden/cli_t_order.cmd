@@ -4,8 +4,8 @@
 @TAP@ -t -e 'global n
 probe timer.ms(5) { for (i = 0; i < n * n * 800; i++) ; if (++n == 5) exit() }
 probe end { }' | awk -F'[ ,:/]+' '/hits:/ { for (i = 1; i <= NF; i++) { if ($i == "hits") h = $(i+1); if ($i == "nsecs") { mn = $(i+1); av = $(i+2); mx = $(i+3) } if ($i == "variance") v = $(i+1) }
-  sub("min", "", mn); sub("avg", "", av); sub("max", "", mx)
-  ok = mn > 0 && mn + 0 <= av + 0 && av + 0 <= mx + 0 && (h == 1 ? mn == mx && v == 0 : v > 0 && mx > mn)
+  sub("min", "", mn); sub("avg", "", av); sub("max", "", mx); mn += 0; av += 0; mx += 0; v += 0
+  ok = mn > 0 && mn <= av && av <= mx && (h == 1 ? mn == mx && v == 0 : v > 0 && mx > mn)
   print $1, h, ok ? "consistent" : "INCONSISTENT: " $0 }'
 @TAP@ -e 'probe begin { exit() }' | grep -c 'probe hit report'
 @TAP@ -p3 -e 'probe begin { exit() }' | grep -c tap_timing
