@@ -1,6 +1,6 @@
 # -t's times are consistent: for every line, 0 < min <= avg <= max, a single
 # hit has min = avg = max and variance 0, several distinct times a variance > 0
-# (a loop of 1..20000 iterations, 5 times); without -t there is no report.
+# (loops of 0 to 12800 iterations); without -t no report, no tap_timing map.
 @TAP@ -t -e 'global n
 probe timer.ms(5) { for (i = 0; i < n * n * 800; i++) ; if (++n == 5) exit() }
 probe end { }' | awk -F'[ ,:/]+' '/hits:/ { for (i = 1; i <= NF; i++) { if ($i == "hits") h = $(i+1); if ($i == "nsecs") { mn = $(i+1); av = $(i+2); mx = $(i+3) } if ($i == "variance") v = $(i+1) }
