@@ -81,7 +81,7 @@ static void usage(FILE *out)
           "  -u -w -W       keep unused code; no warnings; warnings are errors\n"
           "  -g             refused: guru mode (embedded C, kernel writes) has no BPF form\n"
           "  -q             refused: SystemTap's tapset coverage database does not exist here\n"
-          "  -t             refused: no per-handler timing (see bpftool prog with kernel.bpf_stats_enabled)\n"
+          "  -t             probe hit report at the end: each probe's hits and times (ns)\n"
           "  -d FILE, --ldd, --all-modules\n"
           "                 accepted: symbols of the kernel, its modules and every mapped file\n"
           "                 are always read when needed (a -d path must exist)\n"
@@ -277,14 +277,7 @@ static int parse_options(int argc, char **argv, struct options *opts)
             fprintf(stderr, "ERROR: -q (SystemTap's tapset coverage database) is not available: tap keeps "
                             "no coverage database; -p2 shows what a script uses\n");
             return -1;
-        case 't':
-            /* stap -t times every handler in cycles (min/avg/max/variance);
-             * BPF reads no cycle counter, and the kernel's own per-program
-             * statistics give a count and a total time only */
-            fprintf(stderr, "ERROR: -t (per-probe hit counts and times) is not available: tap does not time "
-                            "each handler; with sysctl kernel.bpf_stats_enabled=1, `bpftool prog show` gives each "
-                            "probe_N program's run_cnt and run_time_ns\n");
-            return -1;
+        case 't': opts->codegen.timing = 1; break;   /* codegen/timing.c, runtime/timing_report.c */
         case 'S': opts->codegen.suppress_handler_errors = 1; break;
         case 'd': if (check_symbol_file(optarg) < 0) return -1; break;
         case 'M': case 'J': case 'B':

@@ -92,13 +92,15 @@ compare_exact() { # STREAM EXPECTED_FILE
   fi
 }
 
-# Line N of stderr must match line N of the file as a whole-line extended regex,
-# and the two must have the same number of lines, unless the file's last line
-# is `...`: then stderr may go on with any lines after the ones matched.
-compare_regex() { # REGEX_FILE
+# Line N of the stream must match line N of the file as a whole-line extended
+# regex, and the two must have the same number of lines, unless the file's last
+# line is `...`: then the stream may go on with any lines after the ones matched.
+compare_regex() { # STREAM REGEX_FILE
+  local stream=$1
+  shift
   local -a patterns lines
   mapfile -t patterns <"$1"
-  mapfile -t lines <"$work/stderr"
+  mapfile -t lines <"$work/$stream"
   local ok=1 i n=${#patterns[@]}
   if ((n > 0)) && [[ ${patterns[n - 1]} == '...' ]]; then
     unset 'patterns[n - 1]'
@@ -110,17 +112,21 @@ compare_regex() { # REGEX_FILE
     [[ ${lines[i]} =~ ^(${patterns[i]})$ ]] || ok=0
   done
   if ((!ok)); then
-    fail "stderr does not match $1 line by line (--- regexes, +++ actual):"
-    diff -u --label "regexes $1" --label "actual stderr" "$1" "$work/stderr"
+    fail "$stream does not match $1 line by line (--- regexes, +++ actual):"
+    diff -u --label "regexes $1" --label "actual $stream" "$1" "$work/$stream"
   fi
 }
 
 if ((status == 124)); then
   fail "timed out after ${timeout_secs}s: $command"
 fi
-compare_exact stdout "$case.stdout"
+if [[ -f $case.stdout.re ]]; then
+  compare_regex stdout "$case.stdout.re"
+else
+  compare_exact stdout "$case.stdout"
+fi
 if [[ -f $case.stderr.re ]]; then
-  compare_regex "$case.stderr.re"
+  compare_regex stderr "$case.stderr.re"
 else
   compare_exact stderr "$case.stderr"
 fi

@@ -23,6 +23,22 @@ void diags_free(struct diags *diags)
     diags->head = diags->tail = NULL;
 }
 
+/* Whether the same message at the same place was given already: a macro
+ * expanding its argument several times (@prints) checks it each time, and
+ * SystemTap says each distinct error once (one without a place is
+ * always said). Still counted, so passes that
+ * watch the count see the error. */
+static int already_said(const struct diags *diags, const struct diag *d)
+{
+    if (!d->span.file)
+        return 0;   /* no place to tell two apart: say each */
+    for (const struct diag *o = diags->head; o; o = o->next)
+        if (o->span.line == d->span.line && o->span.col == d->span.col && o->span.file == d->span.file &&
+            o->kind == d->kind && strcmp(o->message, d->message) == 0)
+            return 1;
+    return 0;
+}
+
 static void diag_add(struct diags *diags, enum diag_kind kind, struct span span,
                      const char *fmt, va_list ap)
 {
@@ -37,15 +53,20 @@ static void diag_add(struct diags *diags, enum diag_kind kind, struct span span,
         abort();
     d->kind = kind;
     d->span = span;
+    if (kind == DIAG_WARNING)
+        diags->warning_count++;
+    else
+        diags->error_count++;
+    if (already_said(diags, d)) {
+        free(d->message);
+        free(d);
+        return;
+    }
     if (diags->tail)
         diags->tail->next = d;
     else
         diags->head = d;
     diags->tail = d;
-    if (kind == DIAG_WARNING)
-        diags->warning_count++;
-    else
-        diags->error_count++;
 }
 
 #define DIAG_DEFINE(fn, kind)                                                  \

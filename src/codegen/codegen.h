@@ -19,6 +19,7 @@ struct codegen_options {
     int64_t max_map_entries;     /* MAXMAPENTRIES: arrays declared without a size; 0: 2048 */
     int64_t max_errors;          /* MAXERRORS: runtime errors the session survives (0: the first ends it) */
     int suppress_handler_errors; /* --suppress-handler-errors: errors end their handler, counted, not reported */
+    int timing;                  /* -t: count and time each handler (timing.c) */
     int hist_elision;            /* HIST_ELISION: empty histogram rows kept around data; < 0: 2 */
     int bpf_isa;                 /* LLVM's BPF cpu, 2..4: the newest set the kernel takes (runtime/kernel.h) */
     int debug_reject;            /* -D TAP_DEBUG_REJECT=1 (tests): every probe's first statement

@@ -104,6 +104,8 @@ struct codegen {
     LLVMTypeRef data_type;
     int *global_field;               /* per global index: field in data_type, -1 for arrays */
     LLVMValueRef events_map, control_map, scratch_map;
+    LLVMValueRef timing_map;         /* timing.c: tap_timing with -t, else NULL */
+    int *timing_slot;                /* timing.c: per probe index, its program's first slot */
     LLVMValueRef strcmp_fn;
     uint32_t string_size;
     uint32_t scratch_size;           /* grows as slots are allocated */
@@ -256,7 +258,7 @@ void cg_delete(struct codegen *cg, struct stmt *st);
 void cg_stat_add(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_stat_extract(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_hist_bucket(struct codegen *cg, struct expr *e);
-void cg_hist_print(struct codegen *cg, struct expr *hist);
+void cg_hist_print(struct codegen *cg, struct expr *hist, struct span print_span);
 LLVMValueRef cg_stat_value(struct codegen *cg, struct cg_array *a, LLVMValueRef key, enum stat_op op);
 LLVMValueRef cg_stat_seq(struct codegen *cg, struct cg_array *a, LLVMValueRef key);
 void cg_stat_reset(struct codegen *cg, struct cg_array *a);
@@ -305,9 +307,16 @@ void cg_target_drop_unread_copies(struct codegen *cg);
 LLVMValueRef cg_register(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_user_read(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_target_builtin(struct codegen *cg, struct expr *call, int builtin_id);
-/* pp() (which 0) or ppfunc() (1) of a program serving a group of probes:
- * picked by the attach cookie. */
+/* pp() (which 0), ppfunc() (1) or pn() (2) of a program serving a group of
+ * probes: picked by the attach cookie, which cg_group_member() gives. */
 LLVMValueRef cg_group_string(struct codegen *cg, int which);
+LLVMValueRef cg_group_member(struct codegen *cg);
+/* timing.c: -t. cg_timing_start() returns the scratch offset of the start
+ * time (0: not timing); cg_timing_end() a block that records the run and
+ * goes on to next (next itself when not timing). */
+void cg_define_timing(struct codegen *cg);
+uint32_t cg_timing_start(struct codegen *cg);
+LLVMBasicBlockRef cg_timing_end(struct codegen *cg, uint32_t start, LLVMBasicBlockRef next);
 /* A program beside a .return probe, probe_N_SUFFIX: its probe and, in state, its function. */
 struct probe *cg_side_program(struct codegen *cg, const struct probe *ret, const char *suffix, int sleepable,
                               struct fn_state *state);

@@ -205,6 +205,7 @@ struct program *codegen_emit(struct arena *arena, struct diags *diags, const str
         define_license(&cg);
         cg_define_data(&cg);
         cg_define_maps(&cg);
+        cg_define_timing(&cg);
         cg_define_arrays(&cg);
         cg_define_string_functions(&cg);
         cg.has_try = cg_script_has_try(script);

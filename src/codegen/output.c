@@ -236,7 +236,7 @@ static void print_with_histograms(struct codegen *cg, struct expr *call, int bui
         if (count)
             print_values(cg, call, run, count, 0);
         count = 0;
-        cg_hist_print(cg, a);
+        cg_hist_print(cg, a, call->span);
     }
     if (count || builtin_id == BUILTIN_PRINTLN)
         print_values(cg, call, run, count, builtin_id == BUILTIN_PRINTLN);

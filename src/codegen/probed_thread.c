@@ -144,15 +144,21 @@ void cg_target_drop_unread_copies(struct codegen *cg)
                 erase_with_operands(copy->stores[word]);
 }
 
+static const char *group_text(const struct probe *member, int which)
+{
+    return which == 1 ? member->function : which == 2 ? probe_script_point(member) : member->point;
+}
+
 /* A .rodata table of the group's texts, one fixed-size row per cookie. */
 LLVMValueRef cg_group_string(struct codegen *cg, int which)
 {
     const struct probe *probe = cg->fn->probe;
     char name[48];
-    snprintf(name, sizeof(name), "group_%s_%d", which ? "ppfunc" : "pp", probe->index);
+    static const char *const names[] = {"pp", "ppfunc", "pn"};
+    snprintf(name, sizeof(name), "group_%s_%d", names[which], probe->index);
     size_t row = 1;
     for (int i = 0; i < probe->group_count; i++) {
-        const char *text = which ? probe->group[i]->function : probe->group[i]->point;
+        const char *text = group_text(probe->group[i], which);
         if (strlen(text) + 1 > row)
             row = strlen(text) + 1;
     }
@@ -165,7 +171,7 @@ LLVMValueRef cg_group_string(struct codegen *cg, int which)
         LLVMValueRef *rows = ARENA_ARRAY(cg->arena, LLVMValueRef, probe->group_count);
         char *buffer = arena_alloc(cg->arena, row);
         for (int i = 0; i < probe->group_count; i++) {
-            const char *text = which ? probe->group[i]->function : probe->group[i]->point;
+            const char *text = group_text(probe->group[i], which);
             memset(buffer, 0, row);
             memcpy(buffer, text, strlen(text) < row ? strlen(text) : row - 1);
             rows[i] = LLVMConstStringInContext(cg->context, buffer, (unsigned)row, 1);
@@ -176,12 +182,22 @@ LLVMValueRef cg_group_string(struct codegen *cg, int which)
         LLVMSetLinkage(table, LLVMPrivateLinkage);
         LLVMSetSection(table, ".rodata");
     }
+    LLVMValueRef indices[3] = {cg_const(cg, 0), cg_group_member(cg), cg_const(cg, 0)};
+    /* Copied into a string slot: string code may read string_size bytes
+     * from a string, which the verifier allows in a slot but not at a
+     * row picked at run time (comparing pp() with ppfunc() was refused). */
+    LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
+    cg_string_copy(cg, slot, LLVMBuildGEP2(cg->builder, table_type, table, indices, 3, ""));
+    return slot;
+}
+
+/* Which member of its group the running program serves: the attach cookie. */
+LLVMValueRef cg_group_member(struct codegen *cg)
+{
     LLVMValueRef cookie = load_register(cg, REGS_COOKIE_WORD * 8);
     /* out of range cannot happen; the verifier wants the bound */
-    LLVMValueRef in_range = LLVMBuildICmp(cg->builder, LLVMIntULT, cookie, cg_const(cg, probe->group_count), "");
-    LLVMValueRef index = LLVMBuildSelect(cg->builder, in_range, cookie, cg_const(cg, 0), "");
-    LLVMValueRef indices[3] = {cg_const(cg, 0), index, cg_const(cg, 0)};
-    return LLVMBuildGEP2(cg->builder, table_type, table, indices, 3, "");
+    LLVMValueRef in_range = LLVMBuildICmp(cg->builder, LLVMIntULT, cookie, cg_const(cg, cg->fn->probe->group_count), "");
+    return LLVMBuildSelect(cg->builder, in_range, cookie, cg_const(cg, 0), "");
 }
 
 /* Every read of the copy comes here: it marks the probe whose code reads

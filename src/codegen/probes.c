@@ -124,6 +124,8 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
         LLVMBuildBr(cg->builder, skip);
         cg_position(cg, own);
     }
+    uint32_t timing_start = cg_timing_start(cg);
+    release = cg_timing_end(cg, timing_start, release);
     LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, SCRATCH_UNWIND));
     if (cg->has_try)
         LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, SCRATCH_TRY_DEPTH));

@@ -459,7 +459,7 @@ static void reserve_hist_areas(struct codegen *cg)
     cg->hist_record = cg_alloc_scratch(cg, HIST_BUCKETS + 2 * 8 * buckets);
 }
 
-void cg_hist_print(struct codegen *cg, struct expr *e)
+void cg_hist_print(struct codegen *cg, struct expr *e, struct span print_span)
 {
     struct cg_array *a = cg_array_of(cg, e->stat.operand->symbol);
     if (!a || !a->is_stats) {
@@ -482,6 +482,14 @@ void cg_hist_print(struct codegen *cg, struct expr *e)
 
     LLVMValueRef lo = load(cg, hist_slot(cg, HIST_LO)), hi = load(cg, hist_slot(cg, HIST_HI));
     LLVMValueRef empty = LLVMBuildICmp(b, LLVMIntEQ, lo, cg_const(cg, a->bucket_count), "");
+    /* No bucket counts anything: the statistic is empty (every value has a
+     * bucket, out of range ones too). SystemTap's print says so, an error
+     * at the print, rather than print a header. */
+    LLVMBasicBlockRef none = cg_block(cg, "empty_histogram"), some = cg_block(cg, "histogram");
+    LLVMBuildCondBr(b, empty, none, some);
+    cg_position(cg, none);
+    cg_raise_error(cg, print_span, "empty aggregate", cg_const(cg, 0));
+    cg_position(cg, some);
     LLVMValueRef first = cg_opaque_clamp(cg, LLVMBuildSelect(b, empty, cg_const(cg, 0), lo, ""), a->bucket_count - 1);
     LLVMValueRef span = LLVMBuildSelect(b, empty, cg_const(cg, 0),
                                         LLVMBuildAdd(b, LLVMBuildSub(b, hi, lo, ""), cg_const(cg, 1), ""), "");

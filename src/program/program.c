@@ -36,6 +36,12 @@ void program_free(struct program *program)
         free(program->maps[i].map_name);
     }
     free(program->maps);
+    for (int i = 0; i < program->timed_count; i++) {
+        free(program->timed[i].point);
+        free(program->timed[i].location);
+        free(program->timed[i].derivation);
+    }
+    free(program->timed);
     free(program->object);
     free(program);
 }

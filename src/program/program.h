@@ -263,6 +263,20 @@ struct program_map {
     int bucket_count;
 };
 
+/* -t: a handler's runs, in map `tap_timing` (PERCPU_ARRAY, one slot per
+ * probe point in timed[] order): the runtime folds the CPUs at the end. */
+struct program_timing_value {
+    uint64_t count, sum_ns, min_ns, max_ns;
+    uint64_t sum_squares;    /* of the ns values: the variance */
+};
+
+struct program_timed_probe {
+    char *point;             /* pp() */
+    char *location;          /* its declaration's `probe` keyword: file:line:col */
+    char *derivation;        /* " from: POINT" for each point it was derived from */
+    int index;               /* the probe's number in script order */
+};
+
 struct program {
     void *object;            /* the BPF ELF object */
     size_t object_size;
@@ -283,6 +297,8 @@ struct program {
     int bpf_isa;             /* the BPF instruction set the object needs (LLVM's cpu vN) */
     int user_frames;         /* a probe captures user frames as build-id + offset (print_ubacktrace ...):
                               * the runtime follows file mappings to name them (mappings.c) */
+    struct program_timed_probe *timed;   /* -t: the probe hit report's rows, by tap_timing slot */
+    int timed_count;
 };
 
 /* Frees everything a struct program owns (it is heap-allocated, not in an

@@ -11,6 +11,7 @@
  *   user_frames 0|1
  *   max_errors N
  *   bpf_isa N          (absent: 4, what tap compiled for before it asked the kernel)
+ *   timed POINT LOCATION DERIVATION INDEX   (-t: one per tap_timing slot)
  * Strings are C-quoted; `-` is NULL. */
 #include "program/program_io.h"
 
@@ -112,6 +113,13 @@ char *program_serialize(const struct program *program, size_t *length)
     strbuf_printf(&out, "user_frames %d\n", program->user_frames);
     strbuf_printf(&out, "max_errors %lld\n", (long long)program->max_errors);
     strbuf_printf(&out, "bpf_isa %d\n", program->bpf_isa);
+    for (int i = 0; i < program->timed_count; i++) {
+        strbuf_puts(&out, "timed");
+        put_string(&out, program->timed[i].point);
+        put_string(&out, program->timed[i].location);
+        put_string(&out, program->timed[i].derivation);
+        strbuf_printf(&out, " %d\n", program->timed[i].index);
+    }
     *length = out.len;
     return out.data;
 }
@@ -296,6 +304,15 @@ static int read_line(struct reader *r, struct program *program)
         program->max_errors = read_number(r);
     else if (IS("bpf_isa"))
         program->bpf_isa = (int)read_number(r);
+    else if (IS("timed")) {
+        struct program_timed_probe *t = push((void **)&program->timed, &program->timed_count, sizeof(*t));
+        t->point = read_string(r);
+        t->location = read_string(r);
+        t->derivation = read_string(r);
+        t->index = (int)read_number(r);
+        if (!t->point || !t->location || !t->derivation)
+            r->failed = 1;
+    }
     else
         r->failed = 1;
 #undef IS

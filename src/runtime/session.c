@@ -139,6 +139,7 @@ static void session_end(struct session *s)
     session_drain_all(s);
     if (s->end != SESSION_END_ABORT)
         session_print_globals(s);
+    session_print_timing(s);
     session_report_losses(s);
 }
 

@@ -115,6 +115,7 @@ int session_run_probes_on(struct session *s, enum probe_kind kind, const void *d
 int session_reads_input(const struct session *s);
 int session_read_input(struct session *s);
 void session_print_globals(struct session *s);
+void session_print_timing(struct session *s);   /* timing_report.c: -t's probe hit report */
 void session_report_losses(struct session *s);
 /* uprobe_multi.c */
 int uprobe_multi_supported(void);

@@ -28,6 +28,7 @@ static const struct builtin builtins[] = {
     FIXED0("execname", BUILTIN_EXECNAME, TYPE_STRING),
     FIXED0("target", BUILTIN_TARGET, TYPE_LONG),
     FIXED0("pp", BUILTIN_PP, TYPE_STRING),
+    FIXED0("pn", BUILTIN_PN, TYPE_STRING),
     FIXED0("gettimeofday_s", BUILTIN_GETTIMEOFDAY_S, TYPE_LONG),
     FIXED0("gettimeofday_ms", BUILTIN_GETTIMEOFDAY_MS, TYPE_LONG),
     FIXED0("gettimeofday_us", BUILTIN_GETTIMEOFDAY_US, TYPE_LONG),

@@ -126,7 +126,14 @@ void sema_resolve_probe(struct sema *s, struct decl *decl)
 {
     struct frame_layout *frame = ARENA_NEW(s->arena, struct frame_layout);
     for (struct probe_point *point = decl->probe.points; point; point = point->next) {
-        if (sema_resolve_point(s, point, decl->probe.body, frame) && point->sufficient)
+        int first = s->script->probe_count;
+        int added = sema_resolve_point(s, point, decl->probe.body, frame);
+        const char *written = added ? sema_point_text(s, point) : NULL;
+        for (int p = first; p < s->script->probe_count; p++) {
+            s->script->probes[p]->written_point = written;
+            s->script->probes[p]->decl_span = decl->span;
+        }
+        if (added && point->sufficient)
             break;
     }
 }

@@ -174,12 +174,22 @@ struct probe {
     int group_count;
     uint64_t cookie;             /* index in the leader's group */
     const char *alias_point;     /* expanded from an alias: the alias name the user's point matched */
+    const char *written_point;   /* the user's point as the script wrote it (before wildcards, aliases) */
+    struct span decl_span;       /* its declaration's `probe` keyword: -t's report names it */
     int index;                   /* in script order */
 };
 
 static inline int probe_is_uprobe(const struct probe *probe)
 {
     return probe->kind == PROBE_UPROBE || probe->kind == PROBE_URETPROBE;
+}
+
+/* pn(): SystemTap's script-level probe point (its derived_probe::
+ * script_location): the alias the point named, else the point itself, as
+ * pp() after wildcards and braces are expanded. */
+static inline const char *probe_script_point(const struct probe *probe)
+{
+    return probe->alias_point ? probe->alias_point : probe->point;
 }
 
 static inline int probe_is_tracepoint(const struct probe *probe)

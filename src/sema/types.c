@@ -105,8 +105,11 @@ static enum value_type lvalue_type_slot_unify(struct sema *s, struct expr *lhs, 
         return lhs->symbol->type;
     }
     if (lhs->kind == EXPR_IDENT && lhs->symbol) {
-        if (lhs->symbol->is_array && s->report)
-            diag_error(s->diags, lhs->span, "array %s used as a scalar", lhs->symbol->name);
+        if (lhs->symbol->is_array) {
+            if (s->report)
+                diag_error(s->diags, lhs->span, "array %s used as a scalar", lhs->symbol->name);
+            return t;   /* its elements' type is not in question: no type mismatch on top */
+        }
         unify(s, &lhs->symbol->type, t, lhs->span);
         return lhs->symbol->type;
     }
@@ -169,7 +172,7 @@ static void check_format_call(struct sema *s, struct expr *e, struct expr *forma
 static void expect_printable(struct sema *s, struct expr *a)
 {
     enum value_type t = infer_expr(s, a);
-    if (t == TYPE_UNKNOWN && a->kind == EXPR_IDENT && a->symbol)
+    if (t == TYPE_UNKNOWN && a->kind == EXPR_IDENT && a->symbol && !a->symbol->is_array)
         report(s, a->span, "unresolved type for %s", a->symbol->name);
     else if (t == TYPE_STATS && !(a->kind == EXPR_STAT &&
                                   (a->stat.op == STAT_HIST_LOG || a->stat.op == STAT_HIST_LINEAR)))
@@ -295,8 +298,11 @@ static enum value_type infer_expr_kind(struct sema *s, struct expr *e)
     case EXPR_INT: return TYPE_LONG;
     case EXPR_STRING: return TYPE_STRING;
     case EXPR_IDENT:
-        if (e->symbol && e->symbol->is_array && s->report)
-            diag_error(s->diags, e->span, "array %s used as a scalar", e->symbol->name);
+        if (e->symbol && e->symbol->is_array) {
+            if (s->report)
+                diag_error(s->diags, e->span, "array %s used as a scalar", e->symbol->name);
+            return TYPE_UNKNOWN;   /* not its elements' type: no type mismatch on top */
+        }
         return e->symbol ? e->symbol->type : TYPE_UNKNOWN;
     case EXPR_UNARY:
         expect(s, e->unary.operand, TYPE_LONG);

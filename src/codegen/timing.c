@@ -1,0 +1,141 @@
+/* -t: each handler's runs, counted and timed as SystemTap's STP_TIMING does
+ * (from the handler's start to its end, whether its condition held or not).
+ * BPF has no cycle counter: the time is bpf_ktime_get_ns, as SystemTap's
+ * STP_TIMING_NSECS reports it. Each probe point has a slot of the per-CPU
+ * array tap_timing (a group's program: one slot per member, by its cookie);
+ * the runtime folds the CPUs and prints the report (runtime/timing_report.c).
+ * Without -t none of this is generated. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/libbpf.h>
+#include <linux/bpf.h>
+
+#include "base/strbuf.h"
+#include "codegen/codegen_internal.h"
+
+#define FIELD_COUNT 0
+#define FIELD_SUM 1
+#define FIELD_MIN 2
+#define FIELD_MAX 3
+#define FIELD_SUM_SQUARES 4
+
+static char *derivation_of(const struct probe *probe)
+{
+    struct strbuf sb;
+    strbuf_init(&sb);
+    if (probe->alias_point)
+        strbuf_printf(&sb, " from: %s", probe->alias_point);
+    if (probe->written_point && (!probe->alias_point || strcmp(probe->written_point, probe->alias_point) != 0))
+        strbuf_printf(&sb, " from: %s", probe->written_point);
+    char *text = strdup(sb.data ? sb.data : "");
+    strbuf_free(&sb);
+    return text;
+}
+
+static void describe_timed(struct codegen *cg, const struct probe *probe)
+{
+    struct program_timed_probe *out = &cg->program->timed[cg->program->timed_count++];
+    struct strbuf location;
+    strbuf_init(&location);
+    span_position(&location, probe->decl_span.file ? probe->decl_span : probe->span);
+    out->point = strdup(probe->point);
+    out->location = strdup(location.data ? location.data : "");
+    out->derivation = derivation_of(probe);
+    out->index = probe->index;
+    strbuf_free(&location);
+}
+
+/* The map and the report's rows: a program's slots start at
+ * timing_slot[its probe's index]. */
+void cg_define_timing(struct codegen *cg)
+{
+    const struct script *script = cg->script;
+    if (!cg->options->timing || script->probe_count == 0)
+        return;
+    cg->timing_slot = ARENA_ARRAY(cg->arena, int, script->probe_count);
+    cg->program->timed = calloc((size_t)script->probe_count, sizeof(*cg->program->timed));
+    for (int i = 0; i < script->probe_count; i++) {
+        const struct probe *probe = script->probes[i];
+        if (probe->group_leader)
+            continue;   /* described with its leader */
+        cg->timing_slot[probe->index] = cg->program->timed_count;
+        if (probe->group_count > 1)
+            for (int m = 0; m < probe->group_count; m++)
+                describe_timed(cg, probe->group[m]);
+        else
+            describe_timed(cg, probe);
+    }
+    cg->timing_map = cg_map_global(cg, "tap_timing", 4);
+    cg_map_btf(cg, cg->timing_map, BPF_MAP_TYPE_PERCPU_ARRAY, (uint64_t)cg->program->timed_count, 4,
+               sizeof(struct program_timing_value));
+}
+
+/* At the handler's start: the time, kept in scratch (the body's helper
+ * calls would spill a register to the 512-byte stack). */
+uint32_t cg_timing_start(struct codegen *cg)
+{
+    if (!cg->timing_map)
+        return 0;
+    uint32_t start = cg_alloc_scratch(cg, 8);
+    LLVMBuildStore(cg->builder, cg_helper(cg, BPF_FUNC_ktime_get_ns, cg->i64, NULL, 0), cg_scratch_ptr(cg, start));
+    return start;
+}
+
+static LLVMValueRef field(struct codegen *cg, LLVMValueRef value, int index)
+{
+    LLVMValueRef offset = cg_const(cg, index);
+    return LLVMBuildGEP2(cg->builder, cg->i64, value, &offset, 1, "");
+}
+
+static void add_to(struct codegen *cg, LLVMValueRef value, int index, LLVMValueRef amount)
+{
+    LLVMValueRef ptr = field(cg, value, index);
+    LLVMBuildStore(cg->builder, LLVMBuildAdd(cg->builder, LLVMBuildLoad2(cg->builder, cg->i64, ptr, ""), amount, ""),
+                   ptr);
+}
+
+/* Keeps the smaller (or larger) of the field and elapsed; the first run sets both. */
+static void keep_extreme(struct codegen *cg, LLVMValueRef value, int index, LLVMIntPredicate better,
+                         LLVMValueRef elapsed, LLVMValueRef first)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef ptr = field(cg, value, index);
+    LLVMValueRef old = LLVMBuildLoad2(b, cg->i64, ptr, "");
+    LLVMValueRef take = LLVMBuildOr(b, first, LLVMBuildICmp(b, better, elapsed, old, ""), "");
+    LLVMBuildStore(b, LLVMBuildSelect(b, take, elapsed, old, ""), ptr);
+}
+
+/* A block that adds this run to the probe's slot, then goes on to next. */
+LLVMBasicBlockRef cg_timing_end(struct codegen *cg, uint32_t start, LLVMBasicBlockRef next)
+{
+    if (!start)
+        return next;
+    LLVMBuilderRef b = cg->builder;
+    LLVMBasicBlockRef resume = LLVMGetInsertBlock(b);
+    LLVMBasicBlockRef timed = cg_block(cg, "timed"), found = cg_block(cg, "timing_slot");
+    cg_position(cg, timed);
+    const struct probe *probe = cg->fn->probe;
+    LLVMValueRef elapsed = LLVMBuildSub(b, cg_helper(cg, BPF_FUNC_ktime_get_ns, cg->i64, NULL, 0),
+                                        LLVMBuildLoad2(b, cg->i64, cg_scratch_ptr(cg, start), ""), "");
+    LLVMValueRef slot = cg_const(cg, cg->timing_slot[probe->index]);
+    if (probe->group_count > 1)
+        slot = LLVMBuildAdd(b, slot, cg_group_member(cg), "");
+    LLVMValueRef key = cg_entry_alloca(cg, cg->i32, "timing_key");
+    LLVMBuildStore(b, LLVMBuildTrunc(b, slot, cg->i32, ""), key);
+    LLVMValueRef args[2] = {cg->timing_map, key};
+    LLVMValueRef value = cg_helper(cg, BPF_FUNC_map_lookup_elem, cg->ptr, args, 2);
+    LLVMBuildCondBr(b, LLVMBuildIsNull(b, value, ""), next, found);
+    cg_position(cg, found);
+    LLVMValueRef first = LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildLoad2(b, cg->i64, field(cg, value, FIELD_COUNT), ""),
+                                       cg_const(cg, 0), "");
+    keep_extreme(cg, value, FIELD_MIN, LLVMIntULT, elapsed, first);
+    keep_extreme(cg, value, FIELD_MAX, LLVMIntUGT, elapsed, first);
+    add_to(cg, value, FIELD_COUNT, cg_const(cg, 1));
+    add_to(cg, value, FIELD_SUM, elapsed);
+    add_to(cg, value, FIELD_SUM_SQUARES, LLVMBuildMul(b, elapsed, elapsed, ""));
+    LLVMBuildBr(b, next);
+    cg_position(cg, resume);
+    return timed;
+}

@@ -1,0 +1,6 @@
+----- probe hit report: 
+process\("/.*/t_args"\)\.function\("add@/.*/t_args\.c:[0-9]+"\), \(cli_t_uprobe_group\.tp:3:1\), hits: 3, nsecs: [1-9][0-9]*min/[1-9][0-9]*avg/[1-9][0-9]*max, variance: [0-9]+, from: process\("/.*/t_args"\)\.function\("\[a-m\]\*"\), index: 0
+process\("/.*/t_args"\)\.function\("fact@/.*/t_args\.c:[0-9]+"\), \(cli_t_uprobe_group\.tp:3:1\), hits: 4, nsecs: [1-9][0-9]*min/[1-9][0-9]*avg/[1-9][0-9]*max, variance: [0-9]+, from: process\("/.*/t_args"\)\.function\("\[a-m\]\*"\), index: 1
+process\("/.*/t_args"\)\.function\("greet@/.*/t_args\.c:[0-9]+"\), \(cli_t_uprobe_group\.tp:3:1\), hits: 1, nsecs: [1-9][0-9]*min/[1-9][0-9]*avg/[1-9][0-9]*max, variance: [0-9]+, from: process\("/.*/t_args"\)\.function\("\[a-m\]\*"\), index: 2
+process\("/.*/t_args"\)\.function\("main@/.*/t_args\.c:[0-9]+"\), \(cli_t_uprobe_group\.tp:3:1\), hits: 1, nsecs: [1-9][0-9]*min/[1-9][0-9]*avg/[1-9][0-9]*max, variance: [0-9]+, from: process\("/.*/t_args"\)\.function\("\[a-m\]\*"\), index: 3
+process\("/.*/t_args"\)\.function\("mixed@/.*/t_args\.c:[0-9]+"\), \(cli_t_uprobe_group\.tp:3:1\), hits: 1, nsecs: [1-9][0-9]*min/[1-9][0-9]*avg/[1-9][0-9]*max, variance: [0-9]+, from: process\("/.*/t_args"\)\.function\("\[a-m\]\*"\), index: 4
