@@ -1,6 +1,7 @@
 /* Traffic for the tcp.*, udp.*, socket.* and vfs.* tapset goldens, each
  * argument one part, in order: "tcp", a TCP connection on 127.0.0.1 carrying
- * 1234 bytes each way, the client then disconnected (a reset); "udp", a datagram of 321 bytes from a connected socket
+ * 1234 bytes each way, the client then disconnected (a reset); "tcp6", the
+ * same on [::1]; "udp", a datagram of 321 bytes from a connected socket
  * to a bound one on 127.0.0.1, then the sender disconnected; "udp6", one of
  * 123 bytes to [::1]:9 (sent, not received); "file=PATH", 4321 bytes written
  * to PATH, read back with pread and read, PATH removed. Sizes are what the
@@ -22,17 +23,26 @@ static void check(int ok, const char *what)
     }
 }
 
-/* A socket of `type` bound to 127.0.0.1 on a port the kernel picks. */
-static int bound_socket(int type, struct sockaddr_in *addr)
+/* A socket of `type` bound to the loopback address of `family` (127.0.0.1
+ * or ::1) on a port the kernel picks; *addr becomes that address. */
+static int bound_socket(int family, int type, struct sockaddr_storage *addr, socklen_t *len)
 {
-    socklen_t len = sizeof *addr;
-    int fd = socket(AF_INET, type, 0);
+    int fd = socket(family, type, 0);
     check(fd >= 0, "socket");
     memset(addr, 0, sizeof *addr);
-    addr->sin_family = AF_INET;
-    addr->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    check(bind(fd, (struct sockaddr *)addr, sizeof *addr) == 0, "bind");
-    check(getsockname(fd, (struct sockaddr *)addr, &len) == 0, "getsockname");
+    if (family == AF_INET6) {
+        struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)addr;
+        in6->sin6_family = AF_INET6;
+        in6->sin6_addr = in6addr_loopback;
+        *len = sizeof *in6;
+    } else {
+        struct sockaddr_in *in = (struct sockaddr_in *)addr;
+        in->sin_family = AF_INET;
+        in->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        *len = sizeof *in;
+    }
+    check(bind(fd, (struct sockaddr *)addr, *len) == 0, "bind");
+    check(getsockname(fd, (struct sockaddr *)addr, len) == 0, "getsockname");
     return fd;
 }
 
@@ -45,14 +55,15 @@ static void read_all(int fd, char *buf, size_t n)
     }
 }
 
-static void tcp_round_trip(void)
+static void tcp_round_trip(int family)
 {
     static char buf[1234];
-    struct sockaddr_in addr;
-    int listener = bound_socket(SOCK_STREAM, &addr);
+    struct sockaddr_storage addr;
+    socklen_t len;
+    int listener = bound_socket(family, SOCK_STREAM, &addr, &len);
     check(listen(listener, 1) == 0, "listen");
-    int client = socket(AF_INET, SOCK_STREAM, 0);
-    check(client >= 0 && connect(client, (struct sockaddr *)&addr, sizeof addr) == 0, "connect");
+    int client = socket(family, SOCK_STREAM, 0);
+    check(client >= 0 && connect(client, (struct sockaddr *)&addr, len) == 0, "connect");
     int server = accept(listener, NULL, NULL);
     check(server >= 0, "accept");
     check(send(client, buf, sizeof buf, 0) == sizeof buf, "send");
@@ -69,10 +80,11 @@ static void tcp_round_trip(void)
 static void udp_round_trip(void)
 {
     static char buf[321];
-    struct sockaddr_in addr;
-    int receiver = bound_socket(SOCK_DGRAM, &addr);
+    struct sockaddr_storage addr;
+    socklen_t len;
+    int receiver = bound_socket(AF_INET, SOCK_DGRAM, &addr, &len);
     int sender = socket(AF_INET, SOCK_DGRAM, 0);
-    check(sender >= 0 && connect(sender, (struct sockaddr *)&addr, sizeof addr) == 0, "connect");
+    check(sender >= 0 && connect(sender, (struct sockaddr *)&addr, len) == 0, "connect");
     check(send(sender, buf, sizeof buf, 0) == sizeof buf, "send");
     check(recv(receiver, buf, sizeof buf, 0) == sizeof buf, "recv");
     struct sockaddr unspec = {.sa_family = AF_UNSPEC};
@@ -107,7 +119,9 @@ int main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "tcp") == 0)
-            tcp_round_trip();
+            tcp_round_trip(AF_INET);
+        else if (strcmp(argv[i], "tcp6") == 0)
+            tcp_round_trip(AF_INET6);
         else if (strcmp(argv[i], "udp") == 0)
             udp_round_trip();
         else if (strcmp(argv[i], "udp6") == 0)
