@@ -286,50 +286,10 @@ void cg_finish_arrays(struct codegen *cg)
     }
 }
 
-LLVMValueRef cg_map_lookup(struct codegen *cg, LLVMValueRef map, LLVMValueRef key)
-{
-    LLVMValueRef args[2] = {map, key};
-    return cg_helper(cg, BPF_FUNC_map_lookup_elem, cg->ptr, args, 2);
-}
-
 static LLVMValueRef byte_at(struct codegen *cg, LLVMValueRef base, uint32_t offset)
 {
     LLVMValueRef index = cg_const(cg, offset);
     return LLVMBuildGEP2(cg->builder, cg->i8, base, &index, 1, "");
-}
-
-/* A .rodata block of zeros of at least `size` bytes: a map value, so helpers
- * accept it as a source (LLVM expands only small memsets for BPF). */
-static LLVMValueRef zeros(struct codegen *cg, uint32_t size)
-{
-    LLVMTypeRef type = LLVMArrayType2(cg->i8, size);
-    LLVMValueRef global = LLVMAddGlobal(cg->module, type, "zeros");
-    LLVMSetInitializer(global, LLVMConstNull(type));
-    LLVMSetGlobalConstant(global, 1);
-    LLVMSetLinkage(global, LLVMPrivateLinkage);
-    LLVMSetSection(global, ".rodata");
-    LLVMSetAlignment(global, 8);
-    return global;
-}
-
-void cg_zero(struct codegen *cg, LLVMValueRef ptr, uint32_t size)
-{
-    if (size <= 256) {
-        LLVMBuildMemSet(cg->builder, ptr, LLVMConstInt(cg->i8, 0, 0), LLVMConstInt(cg->i64, size, 0), 8);
-        return;
-    }
-    LLVMValueRef args[3] = {ptr, LLVMConstInt(cg->i32, size, 0), zeros(cg, size)};
-    cg_helper(cg, BPF_FUNC_probe_read_kernel, cg->i64, args, 3);
-}
-
-void cg_copy(struct codegen *cg, LLVMValueRef dst, LLVMValueRef src, uint32_t size)
-{
-    if (size <= 256) {
-        LLVMBuildMemCpy(cg->builder, dst, 8, src, 8, LLVMConstInt(cg->i64, size, 0));
-        return;
-    }
-    LLVMValueRef args[3] = {dst, LLVMConstInt(cg->i32, size, 0), src};
-    cg_helper(cg, BPF_FUNC_probe_read_kernel, cg->i64, args, 3);
 }
 
 /* The key in a scratch area of its own (values first: evaluating an index

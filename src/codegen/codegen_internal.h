@@ -148,6 +148,7 @@ LLVMBasicBlockRef cg_block(struct codegen *cg, const char *name);
 void cg_position(struct codegen *cg, LLVMBasicBlockRef block);
 int cg_block_open(struct codegen *cg);   /* current block has no terminator yet */
 LLVMValueRef cg_entry_alloca(struct codegen *cg, LLVMTypeRef type, const char *name);
+LLVMValueRef cg_signed_divide(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs, int is_modulo);
 
 /* callbacks.c: a function the kernel calls back (bpf_loop: (index, ctx); with map_callback,
  * bpf_for_each_map_elem: (map, key, value, ctx)), inheriting the caller's
@@ -155,8 +156,18 @@ LLVMValueRef cg_entry_alloca(struct codegen *cg, LLVMTypeRef type, const char *n
 LLVMValueRef cg_begin_callback(struct codegen *cg, const char *prefix, int map_callback, struct fn_state *state);
 void cg_callback_entry(struct codegen *cg, struct fn_state *state, struct span span, int64_t miss_result);
 void cg_end_callback(struct codegen *cg, struct fn_state *state);
+/* bpf_loop(count <= MAXSTRINGLEN): body(cg, index, data) runs in the callback
+ * and ends every path returning 0 (go on) or 1 (stop). */
+typedef void (*cg_loop_body)(struct codegen *cg, LLVMValueRef index, void *data);
+void cg_bounded_loop(struct codegen *cg, struct span span, LLVMValueRef count, cg_loop_body body, void *data);
+/* The same for a count known at compile time (no clamp), e.g. the CPU count. */
+void cg_counted_loop(struct codegen *cg, struct span span, uint32_t times, cg_loop_body body, void *data);
+/* The callback of such a loop, and bpf_loop(count clamped to 0..MAXSTRINGLEN, fn, ctx). */
+LLVMValueRef cg_loop_callback(struct codegen *cg, const char *prefix, struct span span, cg_loop_body body, void *data);
+void cg_call_loop(struct codegen *cg, LLVMValueRef count, LLVMValueRef fn, LLVMValueRef ctx);
 
-/* data.c: .data, maps, scratch */
+/* data.c: .data, maps, scratch, and the memory helpers every feature uses (copy,
+ * zero, map lookup, locals, user reads, a clamp the verifier cannot see through) */
 void cg_define_data(struct codegen *cg);
 void cg_define_maps(struct codegen *cg);
 LLVMValueRef cg_state_field(struct codegen *cg, int field);  /* ptr to a tap_state u64 */
@@ -172,6 +183,12 @@ void cg_map_btf(struct codegen *cg, LLVMValueRef map, int type, uint64_t max_ent
                 uint32_t value_size);
 LLVMValueRef cg_load_scratch(struct codegen *cg);            /* lookup this CPU's scratch */
 void cg_finish_data(struct codegen *cg);
+LLVMValueRef cg_opaque_clamp(struct codegen *cg, LLVMValueRef value, int64_t max);
+LLVMValueRef cg_map_lookup(struct codegen *cg, LLVMValueRef map, LLVMValueRef key);
+void cg_zero(struct codegen *cg, LLVMValueRef ptr, uint32_t size);
+void cg_copy(struct codegen *cg, LLVMValueRef dst, LLVMValueRef src, uint32_t size);
+LLVMValueRef cg_local_ptr(struct codegen *cg, const struct symbol *sym);
+LLVMValueRef cg_user_memory_read(struct codegen *cg, int helper_id, LLVMValueRef args[3]);
 
 /* strings.c */
 LLVMValueRef cg_string_literal(struct codegen *cg, const char *text, int len);
@@ -193,12 +210,10 @@ void cg_user_bytes(struct codegen *cg, struct span span, LLVMValueRef address, L
 /* expr.c */
 LLVMValueRef cg_expr(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_condition(struct codegen *cg, struct expr *e);   /* i1 */
-LLVMValueRef cg_signed_divide(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs, int is_modulo);
 int cg_is_builtin_call(const struct expr *call);
 
 /* stmt.c */
 void cg_stmt(struct codegen *cg, struct stmt *st);
-LLVMValueRef cg_local_ptr(struct codegen *cg, const struct symbol *sym);
 /* A bpf_loop whose every iteration first runs hook (inside the callback):
  * it returns an i1, false ends the loop; then body (break/continue work). */
 typedef LLVMValueRef (*cg_loop_hook)(struct codegen *cg, void *data);
@@ -235,13 +250,11 @@ struct cg_array {
     int map_index;                   /* in program->maps */
 };
 void cg_define_arrays(struct codegen *cg);
-void cg_zero(struct codegen *cg, LLVMValueRef ptr, uint32_t size);
 void cg_check_not_iterated(struct codegen *cg, const struct symbol *array, struct span span);
 void cg_finish_arrays(struct codegen *cg);
 struct cg_array *cg_array_of(struct codegen *cg, const struct symbol *sym);
 LLVMValueRef cg_array_key(struct codegen *cg, struct cg_array *a, struct expr *indices);
 LLVMValueRef cg_array_element(struct codegen *cg, struct cg_array *a, LLVMValueRef key, struct span span);
-LLVMValueRef cg_map_lookup(struct codegen *cg, LLVMValueRef map, LLVMValueRef key);
 LLVMValueRef cg_array_read(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_array_lvalue(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_array_in(struct codegen *cg, struct expr *e);
@@ -260,7 +273,6 @@ void cg_hist_print(struct codegen *cg, struct expr *hist);
 LLVMValueRef cg_stat_value(struct codegen *cg, struct cg_array *a, LLVMValueRef key, enum stat_op op);
 LLVMValueRef cg_stat_seq(struct codegen *cg, struct cg_array *a, LLVMValueRef key);
 void cg_stat_reset(struct codegen *cg, struct cg_array *a);
-void cg_copy(struct codegen *cg, LLVMValueRef dst, LLVMValueRef src, uint32_t size);
 void cg_emit_record(struct codegen *cg, LLVMValueRef ring, uint32_t size, int lost_field,
                     void (*fill)(struct codegen *cg, LLVMValueRef record, void *data), void *data);
 void cg_emit_bytes(struct codegen *cg, LLVMValueRef bytes, LLVMValueRef size);
@@ -270,13 +282,6 @@ LLVMValueRef cg_string_builtin(struct codegen *cg, struct expr *call, int builti
 /* string_quoted(s): "..." with escapes, `"...` when it does not fit. */
 LLVMValueRef cg_string_quoted(struct codegen *cg, struct span span, LLVMValueRef s);
 LLVMValueRef cg_regex_match(struct codegen *cg, struct expr *e);
-LLVMValueRef cg_opaque_clamp(struct codegen *cg, LLVMValueRef value, int64_t max);
-/* bpf_loop(count <= MAXSTRINGLEN): body(cg, index, data) runs in the callback
- * and ends every path returning 0 (go on) or 1 (stop). */
-typedef void (*cg_loop_body)(struct codegen *cg, LLVMValueRef index, void *data);
-void cg_bounded_loop(struct codegen *cg, struct span span, LLVMValueRef count, cg_loop_body body, void *data);
-/* The same for a count known at compile time (no clamp), e.g. the CPU count. */
-void cg_counted_loop(struct codegen *cg, struct span span, uint32_t times, cg_loop_body body, void *data);
 
 /* foreach.c */
 void cg_foreach(struct codegen *cg, struct stmt *st);
@@ -339,7 +344,6 @@ void cg_defer_record(struct codegen *cg, const struct probe *probe, const struct
 void cg_defer_check(struct codegen *cg, const struct probe *probe, const struct defer_state *d,
                     LLVMBasicBlockRef done);
 void cg_defer_end(struct codegen *cg, const struct defer_state *d);
-LLVMValueRef cg_user_memory_read(struct codegen *cg, int helper_id, LLVMValueRef args[3]);
 
 /* context.c: ppid(), pexecname(), euid(), jiffies(); the -c/-x process tree */
 LLVMValueRef cg_in_target_tree(struct codegen *cg, LLVMValueRef target);

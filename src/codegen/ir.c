@@ -106,3 +106,22 @@ LLVMValueRef cg_new_function(struct codegen *cg, const char *name, LLVMTypeRef t
     di_subprogram(cg, fn, name, param_names, internal);
     return fn;
 }
+
+/* Signed division or remainder of a nonzero divisor. Before BPF v4 (kernels
+ * < 6.6) the machine has none and LLVM refuses it: the magnitudes are
+ * divided unsigned and the sign put back, as v4 does it (INT64_MIN / -1 is
+ * INT64_MIN, the remainder takes the dividend's sign). */
+LLVMValueRef cg_signed_divide(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs, int is_modulo)
+{
+    LLVMBuilderRef b = cg->builder;
+    if (cg->program->bpf_isa >= 4)
+        return is_modulo ? LLVMBuildSRem(b, lhs, rhs, "") : LLVMBuildSDiv(b, lhs, rhs, "");
+    LLVMValueRef zero = cg_const(cg, 0);
+    LLVMValueRef lhs_negative = LLVMBuildICmp(b, LLVMIntSLT, lhs, zero, "");
+    LLVMValueRef rhs_negative = LLVMBuildICmp(b, LLVMIntSLT, rhs, zero, "");
+    LLVMValueRef lhs_abs = LLVMBuildSelect(b, lhs_negative, LLVMBuildNeg(b, lhs, ""), lhs, "");
+    LLVMValueRef rhs_abs = LLVMBuildSelect(b, rhs_negative, LLVMBuildNeg(b, rhs, ""), rhs, "");
+    LLVMValueRef magnitude = is_modulo ? LLVMBuildURem(b, lhs_abs, rhs_abs, "") : LLVMBuildUDiv(b, lhs_abs, rhs_abs, "");
+    LLVMValueRef negative = is_modulo ? lhs_negative : LLVMBuildXor(b, lhs_negative, rhs_negative, "");
+    return LLVMBuildSelect(b, negative, LLVMBuildNeg(b, magnitude, ""), magnitude, "");
+}

@@ -36,20 +36,6 @@ static LLVMValueRef load(struct codegen *cg, LLVMValueRef ptr)
     return LLVMBuildLoad2(cg->builder, cg->i64, ptr, "");
 }
 
-/* The verifier must see a bucket index bounded by the value size, whatever
- * LLVM proved about it: hide it behind a volatile scratch round trip, then
- * clamp. */
-LLVMValueRef cg_opaque_clamp(struct codegen *cg, LLVMValueRef index, int64_t max)
-{
-    LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_scratch(cg, 8));
-    LLVMValueRef store = LLVMBuildStore(cg->builder, index, slot);
-    LLVMSetVolatile(store, 1);
-    LLVMValueRef loaded = LLVMBuildLoad2(cg->builder, cg->i64, slot, "");
-    LLVMSetVolatile(loaded, 1);
-    LLVMValueRef too_big = LLVMBuildICmp(cg->builder, LLVMIntUGT, loaded, cg_const(cg, max), "");
-    return LLVMBuildSelect(cg->builder, too_big, cg_const(cg, max), loaded, "");
-}
-
 static LLVMValueRef log_bucket(struct codegen *cg, LLVMValueRef v)
 {
     LLVMBuilderRef b = cg->builder;

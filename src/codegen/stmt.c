@@ -13,15 +13,6 @@
 /* Why a loop callback stopped, in frame field FRAME_LOOP_EXIT. */
 enum loop_exit { LOOP_RUNNING, LOOP_DONE, LOOP_RETURN, LOOP_UNWIND };
 
-LLVMValueRef cg_local_ptr(struct codegen *cg, const struct symbol *sym)
-{
-    struct fn_state *fn = cg->fn;
-    if (sym->type == TYPE_STRING)
-        return cg_scratch_ptr(cg, fn->string_slots[sym->local_index]);
-    return LLVMBuildStructGEP2(cg->builder, fn->frame_type, fn->frame,
-                               (unsigned)(FRAME_LOCALS + sym->local_index), sym->name);
-}
-
 static LLVMValueRef frame_field(struct codegen *cg, int field)
 {
     return LLVMBuildStructGEP2(cg->builder, cg->fn->frame_type, cg->fn->frame, (unsigned)field, "");

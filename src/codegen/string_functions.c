@@ -116,53 +116,6 @@ static void loop_stop(struct codegen *cg)
     LLVMBuildRet(cg->builder, cg_const(cg, 1));
 }
 
-/* A loop callback: body(cg, index, data) with ctx the callback's second
- * parameter (the caller's loop context). */
-static LLVMValueRef define_loop_callback(struct codegen *cg, const char *prefix, struct span span, loop_body body,
-                                         void *data)
-{
-    struct fn_state state;
-    LLVMValueRef fn = cg_begin_callback(cg, prefix, 0, &state);
-    cg_callback_entry(cg, &state, span, 1);
-    body(cg, LLVMGetParam(fn, 0), data);
-    cg_end_callback(cg, &state);
-    cg_set_location(cg, span);
-    return fn;
-}
-
-/* bpf_loop(count: an i32, fn, ctx): ctx NULL or on the stack. */
-static void loop_helper(struct codegen *cg, LLVMValueRef count, LLVMValueRef fn, LLVMValueRef ctx)
-{
-    LLVMValueRef args[4] = {count, fn, ctx ? ctx : LLVMConstNull(cg->ptr), cg_const(cg, 0)};
-    cg_helper(cg, BPF_FUNC_loop, cg->i64, args, 4);
-}
-
-/* bpf_loop(count clamped to 0..MAXSTRINGLEN, fn, ctx). */
-static void call_loop(struct codegen *cg, LLVMValueRef count, LLVMValueRef fn, LLVMValueRef ctx)
-{
-    LLVMBuilderRef b = cg->builder;
-    LLVMValueRef n = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, count, cg_const(cg, 0), ""), cg_const(cg, 0),
-                                     count, "");
-    n = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, n, cg_const(cg, cg->string_size), ""),
-                        cg_const(cg, cg->string_size), n, "");
-    loop_helper(cg, LLVMBuildTrunc(b, n, cg->i32, ""), fn, ctx);
-}
-
-static void run_loop(struct codegen *cg, struct span span, LLVMValueRef count, loop_body body, void *data)
-{
-    call_loop(cg, count, define_loop_callback(cg, "string_loop", span, body, data), NULL);
-}
-
-void cg_bounded_loop(struct codegen *cg, struct span span, LLVMValueRef count, cg_loop_body body, void *data)
-{
-    run_loop(cg, span, count, body, data);
-}
-
-void cg_counted_loop(struct codegen *cg, struct span span, uint32_t times, cg_loop_body body, void *data)
-{
-    loop_helper(cg, cg_i32(cg, (int32_t)times), define_loop_callback(cg, "counted_loop", span, body, data), NULL);
-}
-
 /* Whether `needle` (a slot) occurs in `hay` (a slot) at i: a loop bounded by
  * MAXSTRINGLEN, inside a callback. Branches to match or differ. */
 static void match_at(struct codegen *cg, uint32_t hay, uint32_t needle, LLVMValueRef i,
@@ -216,7 +169,7 @@ static LLVMValueRef strpos(struct codegen *cg, struct expr *call, LLVMValueRef h
     store(cg, cg_const(cg, -1), cg_scratch_ptr(cg, f.result));
     LLVMValueRef count = LLVMBuildAdd(cg->builder, LLVMBuildSub(cg->builder, hay_len, needle_len, ""),
                                       cg_const(cg, 1), "");
-    run_loop(cg, call->span, count, find_body, &f);
+    cg_bounded_loop(cg, call->span, count, find_body, &f);
     return load(cg, cg_scratch_ptr(cg, f.result));
 }
 
@@ -349,7 +302,7 @@ static LLVMValueRef str_replace(struct codegen *cg, struct expr *call, LLVMValue
     LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, search_len, cg_const(cg, 0), ""), empty, work);
     cg_position(cg, work);
     output_start(cg, &r.out);
-    run_loop(cg, call->span, len, replace_body, &r);
+    cg_bounded_loop(cg, call->span, len, replace_body, &r);
     LLVMValueRef result = output_finish(cg, &r.out);
     LLVMBasicBlockRef work_end = LLVMGetInsertBlock(cg->builder);
     LLVMBuildBr(cg->builder, done);
@@ -557,7 +510,7 @@ static void escape_callback_body(struct codegen *cg, LLVMValueRef index, void *d
 static LLVMValueRef escape_callback(struct codegen *cg, struct span span, int quoted)
 {
     if (!cg->escape_callbacks[quoted])
-        cg->escape_callbacks[quoted] = define_loop_callback(cg, quoted ? "string_quoted" : "text_str", span,
+        cg->escape_callbacks[quoted] = cg_loop_callback(cg, quoted ? "string_quoted" : "text_str", span,
                                                             escape_callback_body, &quoted);
     return cg->escape_callbacks[quoted];
 }
@@ -593,7 +546,7 @@ static LLVMValueRef text_str(struct codegen *cg, struct span span, LLVMValueRef 
         output_char(cg, &e.out, cg_const(cg, '"'));
     }
     LLVMValueRef callback = escape_callback(cg, span, quoted);
-    call_loop(cg, len, callback, loop_context(cg, base));
+    cg_call_loop(cg, len, callback, loop_context(cg, base));
     if (quoted) {
         LLVMValueRef length_ptr = cg_scratch_at(cg, e.out.length);
         LLVMValueRef truncated = LLVMBuildICmp(b, LLVMIntNE, load(cg, cg_scratch_at(cg, e.truncated)), cg_const(cg, 0), "");
@@ -733,7 +686,7 @@ static LLVMValueRef tokenize(struct codegen *cg, struct expr *call, LLVMValueRef
     LLVMBuildBr(b, go);
     cg_position(cg, go);
     output_start(cg, &t.out);
-    run_loop(cg, call->span, cg_const(cg, cg->string_size), tokenize_body, &t);
+    cg_bounded_loop(cg, call->span, cg_const(cg, cg->string_size), tokenize_body, &t);
     return output_finish(cg, &t.out);
 }
 
@@ -798,7 +751,7 @@ static LLVMValueRef strtol_(struct codegen *cg, struct expr *call, LLVMValueRef 
     store(cg, LLVMBuildSelect(b, base_auto, auto_base, base, ""), cg_scratch_ptr(cg, t.base));
     store(cg, start, cg_scratch_ptr(cg, t.start));
     store(cg, zero, cg_scratch_ptr(cg, t.value));
-    run_loop(cg, call->span, cg_const(cg, cg->string_size), strtol_body, &t);
+    cg_bounded_loop(cg, call->span, cg_const(cg, cg->string_size), strtol_body, &t);
     LLVMValueRef value = load(cg, cg_scratch_ptr(cg, t.value));
     return LLVMBuildSelect(b, negative, LLVMBuildNeg(b, value, ""), value, "");
 }
@@ -908,7 +861,7 @@ static LLVMValueRef render_digits(struct codegen *cg, struct span span, LLVMValu
     store(cg, value, cg_scratch_ptr(cg, d.value));
     store(cg, cg_const(cg, DIGITS_END), cg_scratch_ptr(cg, d.position));
     put_char(cg, d.slot, cg_const(cg, DIGITS_END), cg_const(cg, 0));
-    run_loop(cg, span, cg_const(cg, 64), digit_body, &d);
+    cg_bounded_loop(cg, span, cg_const(cg, 64), digit_body, &d);
     LLVMValueRef position = load(cg, cg_scratch_ptr(cg, d.position));
     *count = LLVMBuildSub(cg->builder, cg_const(cg, DIGITS_END), position, "");
     return char_ptr(cg, d.slot, position);
@@ -933,7 +886,7 @@ static void output_pad(struct codegen *cg, struct span span, struct output *o, i
     if (LLVMIsAConstantInt(count) && LLVMConstIntGetSExtValue(count) <= 0)
         return;
     struct pad_state pad = {o, c};
-    run_loop(cg, span, count, pad_body, &pad);
+    cg_bounded_loop(cg, span, count, pad_body, &pad);
 }
 
 /* A conversion's width and precision: i64 values, -1 when absent; '*'
@@ -1112,7 +1065,7 @@ static void render_binary(struct codegen *cg, struct output *o, const struct for
     store(cg, value, cg_scratch_ptr(cg, s.value));
     if (!(p->flags & FORMAT_FLAG_MINUS))
         output_pad(cg, f.span, o, 0, room);
-    run_loop(cg, f.span, size, binary_body, &s);
+    cg_bounded_loop(cg, f.span, size, binary_body, &s);
     if (p->flags & FORMAT_FLAG_MINUS)
         output_pad(cg, f.span, o, 0, room);
 }
@@ -1147,7 +1100,7 @@ static void memory_body(struct codegen *cg, struct output *o, void *data)
 {
     struct memory_body *m = data;
     (void)o;
-    run_loop(cg, m->span, m->count, memory_byte, &m->bytes);
+    cg_bounded_loop(cg, m->span, m->count, memory_byte, &m->bytes);
 }
 
 /* %m copies the bytes at a user address, %M writes them in hex: as many as

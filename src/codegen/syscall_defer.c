@@ -170,26 +170,3 @@ void cg_defer_end(struct codegen *cg, const struct defer_state *d)
     LLVMBuildBr(cg->builder, done);
     cg_position(cg, done);
 }
-
-/* A bpf_probe_read_user{,_str}(dst, size, src) call; -EFAULT without
- * reading in a deferred handler whose process image was replaced. */
-LLVMValueRef cg_user_memory_read(struct codegen *cg, int helper_id, LLVMValueRef args[3])
-{
-    if (!cg->user_memory_gone)
-        return cg_helper(cg, helper_id, cg->i64, args, 3);
-    LLVMBuilderRef b = cg->builder;
-    LLVMValueRef gone = LLVMBuildLoad2(b, cg->i64, cg_scratch_ptr(cg, cg->user_memory_gone), "");
-    LLVMBasicBlockRef before = LLVMGetInsertBlock(b), read = cg_block(cg, "user_memory"),
-                      done = cg_block(cg, "user_memory_read");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, gone, cg_const(cg, 0), ""), done, read);
-    cg_position(cg, read);
-    LLVMValueRef result = cg_helper(cg, helper_id, cg->i64, args, 3);
-    LLVMBasicBlockRef read_end = LLVMGetInsertBlock(b);
-    LLVMBuildBr(b, done);
-    cg_position(cg, done);
-    LLVMValueRef phi = LLVMBuildPhi(b, cg->i64, "");
-    LLVMValueRef values[2] = {cg_const(cg, -14), result};
-    LLVMBasicBlockRef blocks[2] = {before, read_end};
-    LLVMAddIncoming(phi, values, blocks, 2);
-    return phi;
-}
