@@ -190,22 +190,42 @@ void cg_copy(struct codegen *cg, LLVMValueRef dst, LLVMValueRef src, uint32_t si
 LLVMValueRef cg_local_ptr(struct codegen *cg, const struct symbol *sym);
 LLVMValueRef cg_user_memory_read(struct codegen *cg, int helper_id, LLVMValueRef args[3]);
 
+/* records.c: ring records (reserve, fill, submit; a full ring counts a lost
+ * event in lost_field, none when < 0) and runtime errors */
+typedef void (*cg_record_filler)(struct codegen *cg, LLVMValueRef record, void *data);
+void cg_emit_record(struct codegen *cg, LLVMValueRef ring, uint32_t size, int lost_field, cg_record_filler fill,
+                    void *data);
+void cg_emit_bytes(struct codegen *cg, LLVMValueRef bytes, LLVMValueRef size);
+LLVMValueRef cg_record_header(struct codegen *cg, enum record_kind kind, uint32_t id);
+LLVMValueRef cg_record_at(struct codegen *cg, LLVMValueRef record, uint32_t offset);
+void cg_raise_error(struct codegen *cg, struct span span, const char *message, LLVMValueRef value);
+void cg_unwind_if_needed(struct codegen *cg);
+void cg_exit(struct codegen *cg);
+void cg_string_record(struct codegen *cg, enum record_kind kind, uint32_t id, LLVMValueRef text);
+void cg_abort(struct codegen *cg);
+/* An error raised while a try is open: its message for catch, then unwind. */
+void cg_catch_error(struct codegen *cg, const char *message, LLVMValueRef value);
+
 /* strings.c */
 LLVMValueRef cg_string_literal(struct codegen *cg, const char *text, int len);
 void cg_string_copy(struct codegen *cg, LLVMValueRef dst, LLVMValueRef src);
 LLVMValueRef cg_string_concat(struct codegen *cg, LLVMValueRef a, LLVMValueRef b);
-/* The chain of `.` at e, in one slot: into (a local's slot its parts do not
- * read), else a new one. */
-LLVMValueRef cg_concat(struct codegen *cg, struct expr *e, LLVMValueRef into);
-/* target .= e in place: e's value (split: each part of e's chain, in turn)
- * appended to the string at target. */
-LLVMValueRef cg_concat_onto(struct codegen *cg, LLVMValueRef target, struct expr *e, int split);
+/* Copies s to slot + length (NULL: to the empty slot); the new length. */
+LLVMValueRef cg_string_append(struct codegen *cg, LLVMValueRef slot, LLVMValueRef length, LLVMValueRef s);
 LLVMValueRef cg_string_compare(struct codegen *cg, LLVMValueRef a, LLVMValueRef b);
 LLVMValueRef cg_string_length(struct codegen *cg, LLVMValueRef s);
 void cg_define_string_functions(struct codegen *cg);
 struct compiled_format;
 int cg_check_memory_sizes(struct codegen *cg, struct expr *format, const struct compiled_format *compiled);
 void cg_user_bytes(struct codegen *cg, struct span span, LLVMValueRef address, LLVMValueRef count, uint32_t to);
+
+/* concat.c */
+/* The chain of `.` at e, in one slot: into (a local's slot its parts do not
+ * read), else a new one. */
+LLVMValueRef cg_concat(struct codegen *cg, struct expr *e, LLVMValueRef into);
+/* target .= e in place: e's value (split: each part of e's chain, in turn)
+ * appended to the string at target. */
+LLVMValueRef cg_concat_onto(struct codegen *cg, LLVMValueRef target, struct expr *e, int split);
 
 /* expr.c */
 LLVMValueRef cg_expr(struct codegen *cg, struct expr *e);
@@ -219,19 +239,12 @@ void cg_stmt(struct codegen *cg, struct stmt *st);
 typedef LLVMValueRef (*cg_loop_hook)(struct codegen *cg, void *data);
 void cg_loop_custom(struct codegen *cg, struct stmt *st, struct stmt *body, cg_loop_hook hook, void *hook_data);
 int cg_script_has_try(const struct script *script);
-/* An error raised while a try is open: its message for catch, then unwind. */
-void cg_catch_error(struct codegen *cg, const char *message, LLVMValueRef value);
 
 /* output.c */
 void cg_output_call(struct codegen *cg, struct expr *call, int builtin_id);
-void cg_raise_error(struct codegen *cg, struct span span, const char *message, LLVMValueRef value);
-void cg_unwind_if_needed(struct codegen *cg);
-void cg_exit(struct codegen *cg);
 /* context.c: `size` bytes of kernel memory at base + offset, zero-extended
  * (0 when unreadable). */
 LLVMValueRef cg_read_kernel(struct codegen *cg, LLVMValueRef base, long offset, int size);
-void cg_string_record(struct codegen *cg, enum record_kind kind, uint32_t id, LLVMValueRef text);
-void cg_abort(struct codegen *cg);
 
 /* arrays.c: arrays and statistics are BPF hash maps, one per global */
 struct cg_array {
@@ -273,9 +286,6 @@ void cg_hist_print(struct codegen *cg, struct expr *hist);
 LLVMValueRef cg_stat_value(struct codegen *cg, struct cg_array *a, LLVMValueRef key, enum stat_op op);
 LLVMValueRef cg_stat_seq(struct codegen *cg, struct cg_array *a, LLVMValueRef key);
 void cg_stat_reset(struct codegen *cg, struct cg_array *a);
-void cg_emit_record(struct codegen *cg, LLVMValueRef ring, uint32_t size, int lost_field,
-                    void (*fill)(struct codegen *cg, LLVMValueRef record, void *data), void *data);
-void cg_emit_bytes(struct codegen *cg, LLVMValueRef bytes, LLVMValueRef size);
 
 /* string_functions.c, regex.c */
 LLVMValueRef cg_string_builtin(struct codegen *cg, struct expr *call, int builtin_id);

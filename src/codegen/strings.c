@@ -30,29 +30,11 @@ void cg_string_copy(struct codegen *cg, LLVMValueRef dst, LLVMValueRef src)
     cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
 }
 
-/* ---- a . b . c: every part appended in turn to one slot ---- */
-
-static int is_concat(const struct expr *e)
-{
-    return e->kind == EXPR_BINARY && e->binary.op == BINARY_CONCAT;
-}
-
-/* The operands of a chain of `.`, left to right; their number. */
-static int concat_parts(struct expr *e, struct expr **parts, int count)
-{
-    if (!is_concat(e)) {
-        if (parts)
-            parts[count] = e;
-        return count + 1;
-    }
-    return concat_parts(e->binary.rhs, parts, concat_parts(e->binary.lhs, parts, count));
-}
-
 /* Copies s to slot + length (NULL: to the empty slot); the new length. A
  * failed copy leaves the string as it was (the kernel zeroes what it was
  * given). Masking bounds the offset for the verifier; the scratch slack
  * covers offset + room past the slot. */
-static LLVMValueRef append(struct codegen *cg, LLVMValueRef slot, LLVMValueRef length, LLVMValueRef s)
+LLVMValueRef cg_string_append(struct codegen *cg, LLVMValueRef slot, LLVMValueRef length, LLVMValueRef s)
 {
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef offset = length ? LLVMBuildAnd(b, length, cg_const(cg, cg->string_size - 1), "") : NULL;
@@ -67,54 +49,10 @@ static LLVMValueRef append(struct codegen *cg, LLVMValueRef slot, LLVMValueRef l
     return offset ? LLVMBuildAdd(b, offset, added, "") : added;
 }
 
-/* A part's value, appended at once: a user function's result is read in
- * its own return slot (nothing runs before the append to reuse it). */
-static LLVMValueRef part_value(struct codegen *cg, struct expr *part)
-{
-    if (part->kind == EXPR_CALL && !cg_is_builtin_call(part))
-        return cg_call_user_result(cg, part);
-    return cg_expr(cg, part);
-}
-
-LLVMValueRef cg_concat(struct codegen *cg, struct expr *e, LLVMValueRef into)
-{
-    int count = concat_parts(e, NULL, 0);
-    struct expr **parts = ARENA_ARRAY(cg->arena, struct expr *, count);
-    concat_parts(e, parts, 0);
-    LLVMValueRef slot = into ? into : cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
-    LLVMValueRef length = NULL;
-    for (int i = 0; i < count; i++) {
-        LLVMValueRef value = part_value(cg, parts[i]);
-        cg_set_location(cg, e->span);
-        length = append(cg, slot, length, value);
-    }
-    return slot;
-}
-
-LLVMValueRef cg_concat_onto(struct codegen *cg, LLVMValueRef target, struct expr *e, int split)
-{
-    int count = split ? concat_parts(e, NULL, 0) : 1;
-    struct expr **parts = ARENA_ARRAY(cg->arena, struct expr *, count);
-    LLVMValueRef whole = NULL;
-    if (split)
-        concat_parts(e, parts, 0);
-    else
-        whole = cg_expr(cg, e);
-    cg_set_location(cg, e->span);
-    /* its length: the string copied onto itself (byte by byte, unchanged) */
-    LLVMValueRef length = append(cg, target, NULL, target);
-    for (int i = 0; i < count; i++) {
-        LLVMValueRef value = whole ? whole : part_value(cg, parts[i]);
-        cg_set_location(cg, e->span);
-        length = append(cg, target, length, value);
-    }
-    return target;
-}
-
 LLVMValueRef cg_string_concat(struct codegen *cg, LLVMValueRef a, LLVMValueRef b)
 {
     LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
-    append(cg, slot, append(cg, slot, NULL, a), b);
+    cg_string_append(cg, slot, cg_string_append(cg, slot, NULL, a), b);
     return slot;
 }
 
