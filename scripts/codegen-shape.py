@@ -5,7 +5,7 @@ Usage: scripts/codegen-shape.py [BUILD_DIR]   (default: build)
 
 - call cycle: a file calls another when its object has an undefined symbol
   the other defines (nm); the cycle is the largest strongly connected
-  component of that graph, listed with its files;
+  component of that graph, listed with its files (then any smaller ones);
 - raw LLVMBuild* calls in src/codegen/*.c outside ir.c (each occurrence);
 - two-block branches built by hand: LLVMBuildCondBr outside ir.c;
 - struct codegen's fields (each declarator of codegen_internal.h's struct).
@@ -41,7 +41,7 @@ def symbols(path):
     return defined, undefined
 
 
-def largest_scc(graph):
+def cycles(graph):
     index, low, on_stack, stack, sccs = {}, {}, set(), [], []
 
     def visit(v):
@@ -67,7 +67,7 @@ def largest_scc(graph):
     for v in sorted(graph):
         if v not in index:
             visit(v)
-    return max(sccs, key=len)
+    return sorted((sorted(s) for s in sccs if len(s) > 1), key=len, reverse=True)
 
 
 def main():
@@ -81,9 +81,11 @@ def main():
             owner[s] = name
     graph = {name: sorted({owner[s] for s in undefined if s in owner and owner[s] != name})
              for name, (_, undefined) in syms.items()}
-    cycle = sorted(largest_scc(graph))
-    size = len(cycle) if len(cycle) > 1 else 0
-    print(f"call cycle: {size} of {len(objs)} files: {' '.join(cycle) if size else '-'}")
+    found = cycles(graph)
+    cycle = found[0] if found else []
+    print(f"call cycle: {len(cycle)} of {len(objs)} files: {' '.join(cycle) if cycle else '-'}")
+    for other in found[1:]:
+        print(f"other cycle: {' '.join(other)}")
 
     raw = branches = 0
     for path in sorted(glob.glob(os.path.join(SRC, "*.c"))):

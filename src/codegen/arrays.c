@@ -302,7 +302,7 @@ LLVMValueRef cg_array_key(struct codegen *cg, struct cg_array *a, struct expr *i
     for (struct expr *k = indices; k && count < MAX_ARRAY_KEYS; k = k->next) {
         if (cg_is_wildcard(k))
             diag_error(cg->diags, k->span, "`*` matches keys only in foreach, delete and `in`");
-        values[count++] = cg_expr(cg, k);
+        values[count++] = cg_operand(cg, k);
     }
     LLVMValueRef key = cg_scratch_ptr(cg, cg_alloc_scratch(cg, a->key_size));
     if (g->key_count == 0) {
@@ -540,7 +540,7 @@ uint32_t cg_slice_key(struct codegen *cg, struct cg_array *a, struct expr *indic
         wildcard[k] = cg_is_wildcard(e);
         if (wildcard[k])
             continue;
-        LLVMValueRef value = cg_expr(cg, e);
+        LLVMValueRef value = cg_operand(cg, e);
         LLVMValueRef field = byte_at(cg, cg_scratch_ptr(cg, slice), a->key_offsets[k]);
         if (a->symbol->key_types[k] == TYPE_STRING) {
             cg_zero(cg, field, cg->string_size);

@@ -134,6 +134,9 @@ struct codegen {
     uint32_t hist_record, hist_key;  /* stats.c: a printed histogram's image and key in scratch, shared by
                                       * every print (one ends before the next starts), 0 until used */
     LLVMValueRef escape_callbacks[2];/* string_functions.c: text_str's and string_quoted's, NULL until used */
+    /* expr.c's cg_expr, set by the driver: the feature files evaluate their
+     * operands through cg_operand(), so they sit below the dispatcher */
+    LLVMValueRef (*expr)(struct codegen *cg, struct expr *e);
 };
 
 /* ir.c */
@@ -141,6 +144,7 @@ LLVMValueRef cg_helper(struct codegen *cg, int helper_id, LLVMTypeRef return_typ
                        LLVMValueRef *args, unsigned count);
 LLVMValueRef cg_const(struct codegen *cg, int64_t value);
 LLVMValueRef cg_i32(struct codegen *cg, int32_t value);
+LLVMValueRef cg_operand(struct codegen *cg, struct expr *e);   /* cg->expr(cg, e) */
 void cg_set_location(struct codegen *cg, struct span span);
 LLVMValueRef cg_new_function(struct codegen *cg, const char *name, LLVMTypeRef type,
                              const char *section, const char **param_names, int internal);

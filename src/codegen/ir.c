@@ -15,6 +15,13 @@ LLVMValueRef cg_i32(struct codegen *cg, int32_t value)
     return LLVMConstInt(cg->i32, (unsigned long long)(int64_t)value, 1);
 }
 
+/* An operand of a feature (an index, an argument): evaluated by the
+ * expression dispatcher, which calls the features in turn. */
+LLVMValueRef cg_operand(struct codegen *cg, struct expr *e)
+{
+    return cg->expr(cg, e);
+}
+
 /* BPF helpers are called through their number cast to a function pointer. */
 LLVMValueRef cg_helper(struct codegen *cg, int helper_id, LLVMTypeRef return_type,
                        LLVMValueRef *args, unsigned count)

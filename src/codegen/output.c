@@ -115,7 +115,7 @@ static void emit_print(struct codegen *cg, struct expr *call, struct expr *forma
 {
     struct print_record print = {0};
     for (int i = 0; i < count; i++)
-        print.values[i] = cg_expr(cg, args[i]);
+        print.values[i] = cg_operand(cg, args[i]);
     cg_set_location(cg, call->span);
     if (format_expr)
         read_memory(cg, format_expr, format, &print, count);
@@ -189,4 +189,38 @@ void cg_output_call(struct codegen *cg, struct expr *call, int builtin_id)
                           builtin_id == BUILTIN_PRINTLN || builtin_id == BUILTIN_PRINTDLN);
     emit_print(cg, call, has_format ? first : NULL, format.data ? format.data : "", args, count);
     strbuf_free(&format);
+}
+
+/* %m and %M read their bytes into a string slot: at most string_size. */
+int cg_check_memory_sizes(struct codegen *cg, struct expr *format, const struct compiled_format *compiled)
+{
+    for (int i = 0; i < compiled->piece_count; i++) {
+        const struct format_piece *p = &compiled->pieces[i];
+        if ((p->conv == 'm' || p->conv == 'M') && p->precision > (int)cg->string_size) {
+            diag_error(cg->diags, format->span, "%%%c size (%d) too large: at most MAXSTRINGLEN (%u) bytes",
+                       p->conv, p->precision, cg->string_size);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* count (1 to string_size, else a runtime error) bytes of user memory at
+ * address, into scratch at `to` (string_size bytes of room). */
+void cg_user_bytes(struct codegen *cg, struct span span, LLVMValueRef address, LLVMValueRef count, uint32_t to)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMBasicBlockRef too_big = cg_block(cg, "memory_too_big"), read = cg_block(cg, "memory_read"),
+                      fault = cg_block(cg, "memory_fault"), done = cg_block(cg, "memory_done");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGT, count, cg_const(cg, cg->string_size), ""), too_big, read);
+    cg_position(cg, too_big);
+    cg_raise_error(cg, span, "%m size (%lld) too large", count);
+    cg_position(cg, read);
+    LLVMValueRef size = cg_opaque_clamp(cg, count, cg->string_size);
+    LLVMValueRef args[3] = {cg_scratch_ptr(cg, to), LLVMBuildTrunc(b, size, cg->i32, ""), address};
+    LLVMValueRef result = cg_user_memory_read(cg, BPF_FUNC_probe_read_user, args);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, result, cg_const(cg, 0), ""), fault, done);
+    cg_position(cg, fault);
+    cg_raise_error(cg, span, "user memory fault at 0x%llx", address);
+    cg_position(cg, done);
 }

@@ -258,7 +258,7 @@ static void fault_check(struct codegen *cg, struct span span, LLVMValueRef resul
 
 LLVMValueRef cg_user_read(struct codegen *cg, struct expr *e)
 {
-    LLVMValueRef address = cg_expr(cg, e->user_read.address);
+    LLVMValueRef address = cg_operand(cg, e->user_read.address);
     cg_set_location(cg, e->span);
     LLVMValueRef word;
     LLVMValueRef result = read_user(cg, address, e->user_read.size, &word);
@@ -288,7 +288,7 @@ static LLVMValueRef user_integer(struct codegen *cg, struct expr *call)
             size = kinds[i].size;
             is_signed = kinds[i].is_signed;
         }
-    LLVMValueRef address = cg_expr(cg, call->call.args);
+    LLVMValueRef address = cg_operand(cg, call->call.args);
     cg_set_location(cg, call->span);
     LLVMValueRef word;
     LLVMValueRef result;
@@ -373,8 +373,8 @@ static void quoted_fault(struct codegen *cg, LLVMValueRef slot, LLVMValueRef add
 static LLVMValueRef user_string(struct codegen *cg, struct expr *call, int id)
 {
     struct expr *address_expr = call->call.args;
-    LLVMValueRef address = cg_expr(cg, address_expr);
-    LLVMValueRef extra = address_expr->next ? cg_expr(cg, address_expr->next) : NULL;
+    LLVMValueRef address = cg_operand(cg, address_expr);
+    LLVMValueRef extra = address_expr->next ? cg_operand(cg, address_expr->next) : NULL;
     cg_set_location(cg, call->span);
     LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
     LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, 0, 0), slot);
@@ -427,7 +427,7 @@ static LLVMValueRef tap_format(struct codegen *cg, struct expr *call)
     uint32_t data = cg_alloc_scratch(cg, (uint32_t)(count ? count : 1) * 8);
     int i = 0;
     for (struct expr *a = format->next; a; a = a->next, i++)
-        LLVMBuildStore(cg->builder, cg_expr(cg, a), cg_scratch_ptr(cg, data + (uint32_t)i * 8));
+        LLVMBuildStore(cg->builder, cg_operand(cg, a), cg_scratch_ptr(cg, data + (uint32_t)i * 8));
     cg_set_location(cg, call->span);
     LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
     LLVMValueRef args[5] = {slot, LLVMConstInt(cg->i32, cg->string_size, 0),
@@ -549,7 +549,7 @@ static void restore_snapshots(struct codegen *cg, const struct probe *probe)
 {
     LLVMValueRef map = cg_entry_map(cg, probe);
     /* no @entry value: the key is the CFA at a ret, rsp + 8 */
-    LLVMValueRef cfa = probe->entry_key ? cg_expr(cg, probe->entry_key)
+    LLVMValueRef cfa = probe->entry_key ? cg_operand(cg, probe->entry_key)
                                         : LLVMBuildAdd(cg->builder, load_register(cg, pt_regs_offset[7]), cg_const(cg, 8), "");
     LLVMValueRef key = cg_entry_key(cg, cfa);
     LLVMValueRef args[2] = {map, key};
@@ -637,9 +637,9 @@ const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe
     for (int i = 0; i < ret->entry_count; i++) {
         LLVMValueRef to = cg_scratch_ptr(cg, values + entry_value_offset(cg, ret, i));
         if (ret->entry_values[i]->type == TYPE_STRING)
-            cg_string_copy(cg, to, cg_expr(cg, ret->entry_values[i]));
+            cg_string_copy(cg, to, cg_operand(cg, ret->entry_values[i]));
         else
-            LLVMBuildStore(cg->builder, cg_expr(cg, ret->entry_values[i]), to);
+            LLVMBuildStore(cg->builder, cg_operand(cg, ret->entry_values[i]), to);
     }
     if (probe_uprobe(ret)->tail_count)
         LLVMBuildStore(cg->builder, cg_const(cg, TAIL_STATE_IN_FUNCTION),

@@ -79,7 +79,7 @@ LLVMValueRef cg_regex_match(struct codegen *cg, struct expr *e)
         diag_error(cg->diags, re->span, "regular expression \"%s\": %s", text, error);
         return cg_const(cg, 0);
     }
-    LLVMValueRef subject = cg_expr(cg, e->binary.lhs);
+    LLVMValueRef subject = cg_operand(cg, e->binary.lhs);
     cg_set_location(cg, e->span);
     struct run r = {.states = dfa.count};
     r.table = rodata_bytes(cg, dfa.table, (size_t)dfa.count * 256, "regex_table");

@@ -607,7 +607,7 @@ static void print_stack(struct codegen *cg, struct expr *call, int kernel, int f
     struct stack_record r = {.kernel = kernel};
     uint32_t size = kernel ? (uint32_t)offsetof(struct record_stack, frames) : (uint32_t)sizeof(struct record_stack);
     if (call->call.args) {
-        r.text = cg_expr(cg, call->call.args);
+        r.text = cg_operand(cg, call->call.args);
         r.id = 1;
         size += cg->string_size;
     }
@@ -1012,7 +1012,7 @@ static LLVMValueRef write_symbol(struct codegen *cg, LLVMValueRef address, const
 /* usymname(a): the function; usymdata(a): "f+0x4/0x14 [path]"; umodname(a): the file. */
 static LLVMValueRef symbol_string(struct codegen *cg, struct expr *call, int builtin_id)
 {
-    LLVMValueRef address = cg_expr(cg, call->call.args);
+    LLVMValueRef address = cg_operand(cg, call->call.args);
     cg_set_location(cg, call->span);
     const struct symbol_text *text = builtin_id == BUILTIN_USYMNAME ? &usymname_text
                                    : builtin_id == BUILTIN_UMODNAME ? &umodname_text : &usymdata_text;
@@ -1073,7 +1073,7 @@ LLVMValueRef cg_stack_builtin(struct codegen *cg, struct expr *call, int builtin
     case BUILTIN_UBACKTRACE:
         return hex_addresses(cg, 0, 0, NULL);
     case BUILTIN_UCALLERS:
-        return hex_addresses(cg, 0, 1, cg_expr(cg, call->call.args));
+        return hex_addresses(cg, 0, 1, cg_operand(cg, call->call.args));
     case BUILTIN_BACKTRACE:
         return hex_addresses(cg, 1, 0, NULL);
     }

@@ -101,7 +101,7 @@ void cg_stat_add(struct codegen *cg, struct expr *e)
         return;
     }
     cg_check_not_iterated(cg, lhs->symbol, lhs->span);
-    LLVMValueRef v = cg_expr(cg, e->aggregate.rhs);
+    LLVMValueRef v = cg_operand(cg, e->aggregate.rhs);
     LLVMValueRef key = stat_key(cg, a, lhs);
     cg_set_location(cg, e->span);
     LLVMValueRef elem = cg_array_element(cg, a, key, e->span);
@@ -349,7 +349,7 @@ LLVMValueRef cg_hist_bucket(struct codegen *cg, struct expr *e)
         return cg_const(cg, 0);
     }
     LLVMBuilderRef b = cg->builder;
-    LLVMValueRef index = cg_expr(cg, e->hist_bucket.bucket);
+    LLVMValueRef index = cg_operand(cg, e->hist_bucket.bucket);
     LLVMValueRef key = stat_key(cg, a, hist->stat.operand);
     cg_set_location(cg, e->span);
     LLVMBasicBlockRef bad = cg_block(cg, "bucket_out_of_range"), ok = cg_block(cg, "bucket_ok");

@@ -1168,7 +1168,7 @@ static int format_values(struct codegen *cg, struct expr *args, LLVMValueRef *va
 {
     int count = 0;
     for (struct expr *arg = args; arg && count < max; arg = arg->next) {
-        LLVMValueRef value = cg_expr(cg, arg);
+        LLVMValueRef value = cg_operand(cg, arg);
         if (arg->type == TYPE_STRING)
             value = cg_scratch_ptr(cg, copy_to_slot(cg, value, NULL));
         values[count++] = value;
@@ -1291,7 +1291,7 @@ LLVMValueRef cg_string_builtin(struct codegen *cg, struct expr *call, int builti
     default: break;
     }
     for (int i = 0; i < 3 && a; i++, a = a->next)
-        v[i] = cg_expr(cg, a);
+        v[i] = cg_operand(cg, a);
     cg_set_location(cg, call->span);
     switch (builtin_id) {
     case BUILTIN_SUBSTR: return substr(cg, v[0], v[1], v[2]);

@@ -132,7 +132,7 @@ void cg_defer_check(struct codegen *cg, const struct probe *probe, const struct 
     LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
     LLVMBasicBlockRef save = cg_block(cg, "defer_to_exit");
     for (int i = 0; i < probe->tracepoint.user_check_count; i++) {
-        LLVMValueRef address = cg_expr(cg, probe->tracepoint.user_checks[i]);
+        LLVMValueRef address = cg_operand(cg, probe->tracepoint.user_checks[i]);
         LLVMValueRef args[3] = {slot, LLVMConstInt(cg->i32, cg->string_size, 0),
                                 LLVMBuildIntToPtr(b, address, cg->ptr, "")};
         LLVMValueRef copied = cg_helper(cg, BPF_FUNC_probe_read_user_str, cg->i64, args, 3);
