@@ -384,13 +384,10 @@ static void evict_oldest(struct codegen *cg, struct cg_array *a, struct span spa
     LLVMValueRef found = LLVMBuildICmp(cg->builder, LLVMIntNE,
                                        LLVMBuildLoad2(cg->builder, cg->i64, cg_scratch_ptr(cg, have), ""),
                                        cg_const(cg, 0), "");
-    LLVMBasicBlockRef drop = cg_block(cg, "evict"), done = cg_block(cg, "evicted");
-    LLVMBuildCondBr(cg->builder, found, drop, done);
-    cg_position(cg, drop);
+    LLVMBasicBlockRef done = cg_if(cg, found, "evict", "evicted");
     LLVMValueRef del[2] = {a->map, cg_scratch_ptr(cg, best_key)};
     cg_helper(cg, BPF_FUNC_map_delete_elem, cg->i64, del, 2);
-    LLVMBuildBr(cg->builder, done);
-    cg_position(cg, done);
+    cg_end_if(cg, done);
 }
 
 /* map_update_elem's errno. Before 6.4 the verifier calls a map's update
@@ -563,7 +560,7 @@ void cg_slice_match(struct codegen *cg, struct cg_array *a, LLVMValueRef key, ui
         LLVMValueRef x = byte_at(cg, key, a->key_offsets[k]);
         LLVMValueRef y = byte_at(cg, cg_scratch_ptr(cg, slice), a->key_offsets[k]);
         LLVMValueRef same = a->symbol->key_types[k] == TYPE_STRING
-            ? LLVMBuildICmp(cg->builder, LLVMIntEQ, cg_string_compare(cg, x, y), cg_const(cg, 0), "")
+            ? cg_compare(cg, LLVMIntEQ, cg_string_compare(cg, x, y), 0)
             : LLVMBuildICmp(cg->builder, LLVMIntEQ, LLVMBuildLoad2(cg->builder, cg->i64, x, ""),
                             LLVMBuildLoad2(cg->builder, cg->i64, y, ""), "");
         LLVMBasicBlockRef match = cg_block(cg, "slice_match");

@@ -75,9 +75,9 @@ static void loop_helper(struct codegen *cg, LLVMValueRef count, LLVMValueRef fn,
 void cg_call_loop(struct codegen *cg, LLVMValueRef count, LLVMValueRef fn, LLVMValueRef ctx)
 {
     LLVMBuilderRef b = cg->builder;
-    LLVMValueRef n = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, count, cg_const(cg, 0), ""), cg_const(cg, 0),
+    LLVMValueRef n = LLVMBuildSelect(b, cg_compare(cg, LLVMIntSLT, count, 0), cg_const(cg, 0),
                                      count, "");
-    n = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, n, cg_const(cg, cg->string_size), ""),
+    n = LLVMBuildSelect(b, cg_compare(cg, LLVMIntSGT, n, cg->string_size),
                         cg_const(cg, cg->string_size), n, "");
     loop_helper(cg, LLVMBuildTrunc(b, n, cg->i32, ""), fn, ctx);
 }

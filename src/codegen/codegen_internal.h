@@ -152,6 +152,11 @@ LLVMBasicBlockRef cg_block(struct codegen *cg, const char *name);
 void cg_position(struct codegen *cg, LLVMBasicBlockRef block);
 int cg_block_open(struct codegen *cg);   /* current block has no terminator yet */
 LLVMValueRef cg_entry_alloca(struct codegen *cg, LLVMTypeRef type, const char *name);
+/* if (cond) { ... }: branches to a new then block and stays there; the
+ * done block it returns is where cg_end_if() branches and goes on. */
+LLVMBasicBlockRef cg_if(struct codegen *cg, LLVMValueRef cond, const char *then_name, const char *done_name);
+void cg_end_if(struct codegen *cg, LLVMBasicBlockRef done);
+LLVMValueRef cg_compare(struct codegen *cg, LLVMIntPredicate predicate, LLVMValueRef value, int64_t constant);
 LLVMValueRef cg_signed_divide(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs, int is_modulo);
 
 /* callbacks.c: a function the kernel calls back (bpf_loop: (index, ctx); with map_callback,
@@ -203,6 +208,9 @@ void cg_emit_bytes(struct codegen *cg, LLVMValueRef bytes, LLVMValueRef size);
 LLVMValueRef cg_record_header(struct codegen *cg, enum record_kind kind, uint32_t id);
 LLVMValueRef cg_record_at(struct codegen *cg, LLVMValueRef record, uint32_t offset);
 void cg_raise_error(struct codegen *cg, struct span span, const char *message, LLVMValueRef value);
+/* The same when cond holds, the builder going on where it does not. */
+void cg_error_if(struct codegen *cg, LLVMValueRef cond, const char *fail_name, const char *ok_name, struct span span,
+                 const char *message, LLVMValueRef value);
 void cg_unwind_if_needed(struct codegen *cg);
 void cg_exit(struct codegen *cg);
 void cg_string_record(struct codegen *cg, enum record_kind kind, uint32_t id, LLVMValueRef text);

@@ -241,7 +241,7 @@ LLVMValueRef cg_opaque_clamp(struct codegen *cg, LLVMValueRef index, int64_t max
     LLVMSetVolatile(store, 1);
     LLVMValueRef loaded = LLVMBuildLoad2(cg->builder, cg->i64, slot, "");
     LLVMSetVolatile(loaded, 1);
-    LLVMValueRef too_big = LLVMBuildICmp(cg->builder, LLVMIntUGT, loaded, cg_const(cg, max), "");
+    LLVMValueRef too_big = cg_compare(cg, LLVMIntUGT, loaded, max);
     return LLVMBuildSelect(cg->builder, too_big, cg_const(cg, max), loaded, "");
 }
 
@@ -304,7 +304,7 @@ LLVMValueRef cg_user_memory_read(struct codegen *cg, int helper_id, LLVMValueRef
     LLVMValueRef gone = LLVMBuildLoad2(b, cg->i64, cg_scratch_ptr(cg, cg->user_memory_gone), "");
     LLVMBasicBlockRef before = LLVMGetInsertBlock(b), read = cg_block(cg, "user_memory"),
                       done = cg_block(cg, "user_memory_read");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, gone, cg_const(cg, 0), ""), done, read);
+    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntNE, gone, 0), done, read);
     cg_position(cg, read);
     LLVMValueRef result = cg_helper(cg, helper_id, cg->i64, args, 3);
     LLVMBasicBlockRef read_end = LLVMGetInsertBlock(b);

@@ -132,3 +132,26 @@ LLVMValueRef cg_signed_divide(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef
     LLVMValueRef negative = is_modulo ? lhs_negative : LLVMBuildXor(b, lhs_negative, rhs_negative, "");
     return LLVMBuildSelect(b, negative, LLVMBuildNeg(b, magnitude, ""), magnitude, "");
 }
+
+/* if (cond) { then } as two blocks named then_name and done_name: branches,
+ * leaves the builder in the then block and returns the done block, which
+ * cg_end_if() closes. */
+LLVMBasicBlockRef cg_if(struct codegen *cg, LLVMValueRef cond, const char *then_name, const char *done_name)
+{
+    LLVMBasicBlockRef then = cg_block(cg, then_name), done = cg_block(cg, done_name);
+    LLVMBuildCondBr(cg->builder, cond, then, done);
+    cg_position(cg, then);
+    return done;
+}
+
+void cg_end_if(struct codegen *cg, LLVMBasicBlockRef done)
+{
+    LLVMBuildBr(cg->builder, done);
+    cg_position(cg, done);
+}
+
+/* value PREDICATE constant, an i1. */
+LLVMValueRef cg_compare(struct codegen *cg, LLVMIntPredicate predicate, LLVMValueRef value, int64_t constant)
+{
+    return LLVMBuildICmp(cg->builder, predicate, value, cg_const(cg, constant), "");
+}

@@ -37,12 +37,9 @@ static LLVMValueRef events_submit_flags(struct codegen *cg, LLVMValueRef ring)
     LLVMValueRef due = LLVMBuildOr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntUGE, unread, limit, ""),
                                    LLVMBuildICmp(cg->builder, LLVMIntUGE, since,
                                                  cg_const(cg, (int64_t)TAP_WAKEUP_PERIOD_NS), ""), "");
-    LLVMBasicBlockRef wake = cg_block(cg, "wakeup"), done = cg_block(cg, "wakeup_done");
-    LLVMBuildCondBr(cg->builder, due, wake, done);
-    cg_position(cg, wake);
+    LLVMBasicBlockRef done = cg_if(cg, due, "wakeup", "wakeup_done");
     LLVMBuildStore(cg->builder, now, last_ptr);
-    LLVMBuildBr(cg->builder, done);
-    cg_position(cg, done);
+    cg_end_if(cg, done);
     return LLVMBuildSelect(cg->builder, due, cg_const(cg, BPF_RB_FORCE_WAKEUP), cg_const(cg, BPF_RB_NO_WAKEUP), "");
 }
 
@@ -73,12 +70,9 @@ void cg_emit_bytes(struct codegen *cg, LLVMValueRef bytes, LLVMValueRef size)
 {
     LLVMValueRef args[4] = {cg->events_map, bytes, size, events_submit_flags(cg, cg->events_map)};
     LLVMValueRef result = cg_helper(cg, BPF_FUNC_ringbuf_output, cg->i64, args, 4);
-    LLVMBasicBlockRef lost = cg_block(cg, "output_lost"), done = cg_block(cg, "output_done");
-    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntNE, result, cg_const(cg, 0), ""), lost, done);
-    cg_position(cg, lost);
+    LLVMBasicBlockRef done = cg_if(cg, cg_compare(cg, LLVMIntNE, result, 0), "output_lost", "output_done");
     atomic_increment(cg, STATE_LOST_EVENTS);
-    LLVMBuildBr(cg->builder, done);
-    cg_position(cg, done);
+    cg_end_if(cg, done);
 }
 
 LLVMValueRef cg_record_at(struct codegen *cg, LLVMValueRef record, uint32_t offset)
@@ -129,7 +123,7 @@ void cg_raise_error(struct codegen *cg, struct span span, const char *message, L
     if (cg->has_try) {
         LLVMValueRef depth = LLVMBuildLoad2(cg->builder, cg->i64, cg_scratch_ptr(cg, SCRATCH_TRY_DEPTH), "");
         LLVMBasicBlockRef caught = cg_block(cg, "caught"), report = cg_block(cg, "report");
-        LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntNE, depth, cg_const(cg, 0), ""),
+        LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntNE, depth, 0),
                         caught, report);
         cg_position(cg, caught);
         cg_catch_error(cg, message, value);
@@ -150,13 +144,10 @@ void cg_raise_error(struct codegen *cg, struct span span, const char *message, L
     LLVMValueRef before = atomic_increment(cg, STATE_ERROR_COUNT);
     if (cg->options->max_errors) {
         /* -D MAXERRORS=N: the session survives N errors; the handler still ends */
-        LLVMBasicBlockRef last = cg_block(cg, "past_max_errors"), go_on = cg_block(cg, "unwind_error");
-        LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntSGE, before,
-                                                   cg_const(cg, cg->options->max_errors), ""), last, go_on);
-        cg_position(cg, last);
+        LLVMValueRef past = cg_compare(cg, LLVMIntSGE, before, cg->options->max_errors);
+        LLVMBasicBlockRef go_on = cg_if(cg, past, "past_max_errors", "unwind_error");
         LLVMBuildStore(cg->builder, cg_const(cg, 1), cg_state_field(cg, STATE_EXITING));
-        LLVMBuildBr(cg->builder, go_on);
-        cg_position(cg, go_on);
+        cg_end_if(cg, go_on);
     } else {
         LLVMBuildStore(cg->builder, cg_const(cg, 1), cg_state_field(cg, STATE_EXITING));
     }
@@ -169,7 +160,7 @@ void cg_unwind_if_needed(struct codegen *cg)
 {
     LLVMValueRef unwind = LLVMBuildLoad2(cg->builder, cg->i64, cg_scratch_ptr(cg, SCRATCH_UNWIND), "");
     LLVMBasicBlockRef go_on = cg_block(cg, "no_unwind");
-    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntNE, unwind, cg_const(cg, 0), ""),
+    LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntNE, unwind, 0),
                     cg->fn->unwind_block, go_on);
     cg_position(cg, go_on);
 }
@@ -257,4 +248,16 @@ void cg_catch_error(struct codegen *cg, const char *message, LLVMValueRef value)
     }
     LLVMBuildStore(cg->builder, cg_const(cg, UNWIND_CAUGHT), cg_scratch_ptr(cg, SCRATCH_UNWIND));
     LLVMBuildBr(cg->builder, cg->fn->unwind_block);
+}
+
+/* A runtime error when cond holds (blocks named fail_name and ok_name); the
+ * builder goes on where it does not. */
+void cg_error_if(struct codegen *cg, LLVMValueRef cond, const char *fail_name, const char *ok_name, struct span span,
+                 const char *message, LLVMValueRef value)
+{
+    LLVMBasicBlockRef fail = cg_block(cg, fail_name), ok = cg_block(cg, ok_name);
+    LLVMBuildCondBr(cg->builder, cond, fail, ok);
+    cg_position(cg, fail);
+    cg_raise_error(cg, span, message, value);
+    cg_position(cg, ok);
 }

@@ -219,7 +219,7 @@ static void try_stmt(struct codegen *cg, struct stmt *st)
     add_try_depth(cg, -1);
     LLVMValueRef unwind = cg_scratch_ptr(cg, SCRATCH_UNWIND);
     LLVMValueRef reason = LLVMBuildLoad2(cg->builder, cg->i64, unwind, "");
-    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, reason, cg_const(cg, UNWIND_CAUGHT), ""),
+    LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntEQ, reason, UNWIND_CAUGHT),
                     caught, outer_unwind);
     cg_position(cg, caught);
     cg_set_location(cg, st->span);

@@ -44,7 +44,7 @@ LLVMValueRef cg_string_append(struct codegen *cg, LLVMValueRef slot, LLVMValueRe
     LLVMValueRef args[3] = {dst, room, s};
     LLVMValueRef copied = cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
     /* copied counts the NUL; a failed copy (< 1) adds nothing */
-    LLVMValueRef added = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, copied, cg_const(cg, 1), ""), cg_const(cg, 0),
+    LLVMValueRef added = LLVMBuildSelect(b, cg_compare(cg, LLVMIntSLT, copied, 1), cg_const(cg, 0),
                                          LLVMBuildSub(b, copied, cg_const(cg, 1), ""), "");
     return offset ? LLVMBuildAdd(b, offset, added, "") : added;
 }
@@ -88,7 +88,7 @@ LLVMValueRef cg_string_length(struct codegen *cg, LLVMValueRef s)
     LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
     LLVMValueRef args[3] = {slot, LLVMConstInt(cg->i32, cg->string_size, 0), s};
     LLVMValueRef copied = cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
-    LLVMValueRef is_bad = LLVMBuildICmp(cg->builder, LLVMIntSLT, copied, cg_const(cg, 1), "");
+    LLVMValueRef is_bad = cg_compare(cg, LLVMIntSLT, copied, 1);
     return LLVMBuildSelect(cg->builder, is_bad, cg_const(cg, 0),
                            LLVMBuildSub(cg->builder, copied, cg_const(cg, 1), ""), "");
 }
@@ -135,7 +135,7 @@ void cg_define_string_functions(struct codegen *cg)
     cg_position(cg, next);
     LLVMValueRef index_next = LLVMBuildAdd(cg->builder, index, cg_const(cg, 1), "");
     LLVMBuildCondBr(cg->builder,
-                    LLVMBuildICmp(cg->builder, LLVMIntULT, index_next, cg_const(cg, cg->string_size), ""),
+                    cg_compare(cg, LLVMIntULT, index_next, cg->string_size),
                     loop, equal);
     LLVMValueRef zero = cg_const(cg, 0);
     LLVMBasicBlockRef incoming_blocks[2] = {entry, next};
