@@ -286,50 +286,10 @@ void cg_finish_arrays(struct codegen *cg)
     }
 }
 
-LLVMValueRef cg_map_lookup(struct codegen *cg, LLVMValueRef map, LLVMValueRef key)
-{
-    LLVMValueRef args[2] = {map, key};
-    return cg_helper(cg, BPF_FUNC_map_lookup_elem, cg->ptr, args, 2);
-}
-
 static LLVMValueRef byte_at(struct codegen *cg, LLVMValueRef base, uint32_t offset)
 {
     LLVMValueRef index = cg_const(cg, offset);
     return LLVMBuildGEP2(cg->builder, cg->i8, base, &index, 1, "");
-}
-
-/* A .rodata block of zeros of at least `size` bytes: a map value, so helpers
- * accept it as a source (LLVM expands only small memsets for BPF). */
-static LLVMValueRef zeros(struct codegen *cg, uint32_t size)
-{
-    LLVMTypeRef type = LLVMArrayType2(cg->i8, size);
-    LLVMValueRef global = LLVMAddGlobal(cg->module, type, "zeros");
-    LLVMSetInitializer(global, LLVMConstNull(type));
-    LLVMSetGlobalConstant(global, 1);
-    LLVMSetLinkage(global, LLVMPrivateLinkage);
-    LLVMSetSection(global, ".rodata");
-    LLVMSetAlignment(global, 8);
-    return global;
-}
-
-void cg_zero(struct codegen *cg, LLVMValueRef ptr, uint32_t size)
-{
-    if (size <= 256) {
-        LLVMBuildMemSet(cg->builder, ptr, LLVMConstInt(cg->i8, 0, 0), LLVMConstInt(cg->i64, size, 0), 8);
-        return;
-    }
-    LLVMValueRef args[3] = {ptr, LLVMConstInt(cg->i32, size, 0), zeros(cg, size)};
-    cg_helper(cg, BPF_FUNC_probe_read_kernel, cg->i64, args, 3);
-}
-
-void cg_copy(struct codegen *cg, LLVMValueRef dst, LLVMValueRef src, uint32_t size)
-{
-    if (size <= 256) {
-        LLVMBuildMemCpy(cg->builder, dst, 8, src, 8, LLVMConstInt(cg->i64, size, 0));
-        return;
-    }
-    LLVMValueRef args[3] = {dst, LLVMConstInt(cg->i32, size, 0), src};
-    cg_helper(cg, BPF_FUNC_probe_read_kernel, cg->i64, args, 3);
 }
 
 /* The key in a scratch area of its own (values first: evaluating an index
@@ -342,7 +302,7 @@ LLVMValueRef cg_array_key(struct codegen *cg, struct cg_array *a, struct expr *i
     for (struct expr *k = indices; k && count < MAX_ARRAY_KEYS; k = k->next) {
         if (cg_is_wildcard(k))
             diag_error(cg->diags, k->span, "`*` matches keys only in foreach, delete and `in`");
-        values[count++] = cg_expr(cg, k);
+        values[count++] = cg_operand(cg, k);
     }
     LLVMValueRef key = cg_scratch_ptr(cg, cg_alloc_scratch(cg, a->key_size));
     if (g->key_count == 0) {
@@ -424,13 +384,10 @@ static void evict_oldest(struct codegen *cg, struct cg_array *a, struct span spa
     LLVMValueRef found = LLVMBuildICmp(cg->builder, LLVMIntNE,
                                        LLVMBuildLoad2(cg->builder, cg->i64, cg_scratch_ptr(cg, have), ""),
                                        cg_const(cg, 0), "");
-    LLVMBasicBlockRef drop = cg_block(cg, "evict"), done = cg_block(cg, "evicted");
-    LLVMBuildCondBr(cg->builder, found, drop, done);
-    cg_position(cg, drop);
+    LLVMBasicBlockRef done = cg_if(cg, found, "evict", "evicted");
     LLVMValueRef del[2] = {a->map, cg_scratch_ptr(cg, best_key)};
     cg_helper(cg, BPF_FUNC_map_delete_elem, cg->i64, del, 2);
-    LLVMBuildBr(cg->builder, done);
-    cg_position(cg, done);
+    cg_end_if(cg, done);
 }
 
 /* map_update_elem's errno. Before 6.4 the verifier calls a map's update
@@ -580,7 +537,7 @@ uint32_t cg_slice_key(struct codegen *cg, struct cg_array *a, struct expr *indic
         wildcard[k] = cg_is_wildcard(e);
         if (wildcard[k])
             continue;
-        LLVMValueRef value = cg_expr(cg, e);
+        LLVMValueRef value = cg_operand(cg, e);
         LLVMValueRef field = byte_at(cg, cg_scratch_ptr(cg, slice), a->key_offsets[k]);
         if (a->symbol->key_types[k] == TYPE_STRING) {
             cg_zero(cg, field, cg->string_size);
@@ -603,7 +560,7 @@ void cg_slice_match(struct codegen *cg, struct cg_array *a, LLVMValueRef key, ui
         LLVMValueRef x = byte_at(cg, key, a->key_offsets[k]);
         LLVMValueRef y = byte_at(cg, cg_scratch_ptr(cg, slice), a->key_offsets[k]);
         LLVMValueRef same = a->symbol->key_types[k] == TYPE_STRING
-            ? LLVMBuildICmp(cg->builder, LLVMIntEQ, cg_string_compare(cg, x, y), cg_const(cg, 0), "")
+            ? cg_compare(cg, LLVMIntEQ, cg_string_compare(cg, x, y), 0)
             : LLVMBuildICmp(cg->builder, LLVMIntEQ, LLVMBuildLoad2(cg->builder, cg->i64, x, ""),
                             LLVMBuildLoad2(cg->builder, cg->i64, y, ""), "");
         LLVMBasicBlockRef match = cg_block(cg, "slice_match");

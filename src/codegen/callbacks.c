@@ -3,6 +3,8 @@
  * scratch again. */
 #include <stdio.h>
 
+#include <linux/bpf.h>
+
 #include "codegen/codegen_internal.h"
 
 LLVMValueRef cg_begin_callback(struct codegen *cg, const char *prefix, int map_callback, struct fn_state *state)
@@ -47,4 +49,45 @@ void cg_end_callback(struct codegen *cg, struct fn_state *state)
 {
     cg->fn = state->parent;
     cg_position(cg, state->parent_block);
+}
+
+/* A loop callback: body(cg, index, data) with ctx the callback's second
+ * parameter (the caller's loop context). */
+LLVMValueRef cg_loop_callback(struct codegen *cg, const char *prefix, struct span span, cg_loop_body body, void *data)
+{
+    struct fn_state state;
+    LLVMValueRef fn = cg_begin_callback(cg, prefix, 0, &state);
+    cg_callback_entry(cg, &state, span, 1);
+    body(cg, LLVMGetParam(fn, 0), data);
+    cg_end_callback(cg, &state);
+    cg_set_location(cg, span);
+    return fn;
+}
+
+/* bpf_loop(count: an i32, fn, ctx): ctx NULL or on the stack. */
+static void loop_helper(struct codegen *cg, LLVMValueRef count, LLVMValueRef fn, LLVMValueRef ctx)
+{
+    LLVMValueRef args[4] = {count, fn, ctx ? ctx : LLVMConstNull(cg->ptr), cg_const(cg, 0)};
+    cg_helper(cg, BPF_FUNC_loop, cg->i64, args, 4);
+}
+
+/* bpf_loop(count clamped to 0..MAXSTRINGLEN, fn, ctx). */
+void cg_call_loop(struct codegen *cg, LLVMValueRef count, LLVMValueRef fn, LLVMValueRef ctx)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef n = LLVMBuildSelect(b, cg_compare(cg, LLVMIntSLT, count, 0), cg_const(cg, 0),
+                                     count, "");
+    n = LLVMBuildSelect(b, cg_compare(cg, LLVMIntSGT, n, cg->string_size),
+                        cg_const(cg, cg->string_size), n, "");
+    loop_helper(cg, LLVMBuildTrunc(b, n, cg->i32, ""), fn, ctx);
+}
+
+void cg_bounded_loop(struct codegen *cg, struct span span, LLVMValueRef count, cg_loop_body body, void *data)
+{
+    cg_call_loop(cg, count, cg_loop_callback(cg, "string_loop", span, body, data), NULL);
+}
+
+void cg_counted_loop(struct codegen *cg, struct span span, uint32_t times, cg_loop_body body, void *data)
+{
+    loop_helper(cg, cg_i32(cg, (int32_t)times), cg_loop_callback(cg, "counted_loop", span, body, data), NULL);
 }

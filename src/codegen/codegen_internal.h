@@ -136,6 +136,9 @@ struct codegen {
     uint32_t hist_record, hist_key;  /* stats.c: a printed histogram's image and key in scratch, shared by
                                       * every print (one ends before the next starts), 0 until used */
     LLVMValueRef escape_callbacks[2];/* string_functions.c: text_str's and string_quoted's, NULL until used */
+    /* expr.c's cg_expr, set by the driver: the feature files evaluate their
+     * operands through cg_operand(), so they sit below the dispatcher */
+    LLVMValueRef (*expr)(struct codegen *cg, struct expr *e);
 };
 
 /* ir.c */
@@ -143,6 +146,7 @@ LLVMValueRef cg_helper(struct codegen *cg, int helper_id, LLVMTypeRef return_typ
                        LLVMValueRef *args, unsigned count);
 LLVMValueRef cg_const(struct codegen *cg, int64_t value);
 LLVMValueRef cg_i32(struct codegen *cg, int32_t value);
+LLVMValueRef cg_operand(struct codegen *cg, struct expr *e);   /* cg->expr(cg, e) */
 void cg_set_location(struct codegen *cg, struct span span);
 LLVMValueRef cg_new_function(struct codegen *cg, const char *name, LLVMTypeRef type,
                              const char *section, const char **param_names, int internal);
@@ -150,6 +154,12 @@ LLVMBasicBlockRef cg_block(struct codegen *cg, const char *name);
 void cg_position(struct codegen *cg, LLVMBasicBlockRef block);
 int cg_block_open(struct codegen *cg);   /* current block has no terminator yet */
 LLVMValueRef cg_entry_alloca(struct codegen *cg, LLVMTypeRef type, const char *name);
+/* if (cond) { ... }: branches to a new then block and stays there; the
+ * done block it returns is where cg_end_if() branches and goes on. */
+LLVMBasicBlockRef cg_if(struct codegen *cg, LLVMValueRef cond, const char *then_name, const char *done_name);
+void cg_end_if(struct codegen *cg, LLVMBasicBlockRef done);
+LLVMValueRef cg_compare(struct codegen *cg, LLVMIntPredicate predicate, LLVMValueRef value, int64_t constant);
+LLVMValueRef cg_signed_divide(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs, int is_modulo);
 
 /* callbacks.c: a function the kernel calls back (bpf_loop: (index, ctx); with map_callback,
  * bpf_for_each_map_elem: (map, key, value, ctx)), inheriting the caller's
@@ -157,8 +167,18 @@ LLVMValueRef cg_entry_alloca(struct codegen *cg, LLVMTypeRef type, const char *n
 LLVMValueRef cg_begin_callback(struct codegen *cg, const char *prefix, int map_callback, struct fn_state *state);
 void cg_callback_entry(struct codegen *cg, struct fn_state *state, struct span span, int64_t miss_result);
 void cg_end_callback(struct codegen *cg, struct fn_state *state);
+/* bpf_loop(count <= MAXSTRINGLEN): body(cg, index, data) runs in the callback
+ * and ends every path returning 0 (go on) or 1 (stop). */
+typedef void (*cg_loop_body)(struct codegen *cg, LLVMValueRef index, void *data);
+void cg_bounded_loop(struct codegen *cg, struct span span, LLVMValueRef count, cg_loop_body body, void *data);
+/* The same for a count known at compile time (no clamp), e.g. the CPU count. */
+void cg_counted_loop(struct codegen *cg, struct span span, uint32_t times, cg_loop_body body, void *data);
+/* The callback of such a loop, and bpf_loop(count clamped to 0..MAXSTRINGLEN, fn, ctx). */
+LLVMValueRef cg_loop_callback(struct codegen *cg, const char *prefix, struct span span, cg_loop_body body, void *data);
+void cg_call_loop(struct codegen *cg, LLVMValueRef count, LLVMValueRef fn, LLVMValueRef ctx);
 
-/* data.c: .data, maps, scratch */
+/* data.c: .data, maps, scratch, and the memory helpers every feature uses (copy,
+ * zero, map lookup, locals, user reads, a clamp the verifier cannot see through) */
 void cg_define_data(struct codegen *cg);
 void cg_define_maps(struct codegen *cg);
 LLVMValueRef cg_state_field(struct codegen *cg, int field);  /* ptr to a tap_state u64 */
@@ -174,17 +194,38 @@ void cg_map_btf(struct codegen *cg, LLVMValueRef map, int type, uint64_t max_ent
                 uint32_t value_size);
 LLVMValueRef cg_load_scratch(struct codegen *cg);            /* lookup this CPU's scratch */
 void cg_finish_data(struct codegen *cg);
+LLVMValueRef cg_opaque_clamp(struct codegen *cg, LLVMValueRef value, int64_t max);
+LLVMValueRef cg_map_lookup(struct codegen *cg, LLVMValueRef map, LLVMValueRef key);
+void cg_zero(struct codegen *cg, LLVMValueRef ptr, uint32_t size);
+void cg_copy(struct codegen *cg, LLVMValueRef dst, LLVMValueRef src, uint32_t size);
+LLVMValueRef cg_local_ptr(struct codegen *cg, const struct symbol *sym);
+LLVMValueRef cg_user_memory_read(struct codegen *cg, int helper_id, LLVMValueRef args[3]);
+
+/* records.c: ring records (reserve, fill, submit; a full ring counts a lost
+ * event in lost_field, none when < 0) and runtime errors */
+typedef void (*cg_record_filler)(struct codegen *cg, LLVMValueRef record, void *data);
+void cg_emit_record(struct codegen *cg, LLVMValueRef ring, uint32_t size, int lost_field, cg_record_filler fill,
+                    void *data);
+void cg_emit_bytes(struct codegen *cg, LLVMValueRef bytes, LLVMValueRef size);
+LLVMValueRef cg_record_header(struct codegen *cg, enum record_kind kind, uint32_t id);
+LLVMValueRef cg_record_at(struct codegen *cg, LLVMValueRef record, uint32_t offset);
+void cg_raise_error(struct codegen *cg, struct span span, const char *message, LLVMValueRef value);
+/* The same when cond holds, the builder going on where it does not. */
+void cg_error_if(struct codegen *cg, LLVMValueRef cond, const char *fail_name, const char *ok_name, struct span span,
+                 const char *message, LLVMValueRef value);
+void cg_unwind_if_needed(struct codegen *cg);
+void cg_exit(struct codegen *cg);
+void cg_string_record(struct codegen *cg, enum record_kind kind, uint32_t id, LLVMValueRef text);
+void cg_abort(struct codegen *cg);
+/* An error raised while a try is open: its message for catch, then unwind. */
+void cg_catch_error(struct codegen *cg, const char *message, LLVMValueRef value);
 
 /* strings.c */
 LLVMValueRef cg_string_literal(struct codegen *cg, const char *text, int len);
 void cg_string_copy(struct codegen *cg, LLVMValueRef dst, LLVMValueRef src);
 LLVMValueRef cg_string_concat(struct codegen *cg, LLVMValueRef a, LLVMValueRef b);
-/* The chain of `.` at e, in one slot: into (a local's slot its parts do not
- * read), else a new one. */
-LLVMValueRef cg_concat(struct codegen *cg, struct expr *e, LLVMValueRef into);
-/* target .= e in place: e's value (split: each part of e's chain, in turn)
- * appended to the string at target. */
-LLVMValueRef cg_concat_onto(struct codegen *cg, LLVMValueRef target, struct expr *e, int split);
+/* Copies s to slot + length (NULL: to the empty slot); the new length. */
+LLVMValueRef cg_string_append(struct codegen *cg, LLVMValueRef slot, LLVMValueRef length, LLVMValueRef s);
 LLVMValueRef cg_string_compare(struct codegen *cg, LLVMValueRef a, LLVMValueRef b);
 LLVMValueRef cg_string_length(struct codegen *cg, LLVMValueRef s);
 void cg_define_string_functions(struct codegen *cg);
@@ -192,33 +233,32 @@ struct compiled_format;
 int cg_check_memory_sizes(struct codegen *cg, struct expr *format, const struct compiled_format *compiled);
 void cg_user_bytes(struct codegen *cg, struct span span, LLVMValueRef address, LLVMValueRef count, uint32_t to);
 
+/* concat.c */
+/* The chain of `.` at e, in one slot: into (a local's slot its parts do not
+ * read), else a new one. */
+LLVMValueRef cg_concat(struct codegen *cg, struct expr *e, LLVMValueRef into);
+/* target .= e in place: e's value (split: each part of e's chain, in turn)
+ * appended to the string at target. */
+LLVMValueRef cg_concat_onto(struct codegen *cg, LLVMValueRef target, struct expr *e, int split);
+
 /* expr.c */
 LLVMValueRef cg_expr(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_condition(struct codegen *cg, struct expr *e);   /* i1 */
-LLVMValueRef cg_signed_divide(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs, int is_modulo);
 int cg_is_builtin_call(const struct expr *call);
 
 /* stmt.c */
 void cg_stmt(struct codegen *cg, struct stmt *st);
-LLVMValueRef cg_local_ptr(struct codegen *cg, const struct symbol *sym);
 /* A bpf_loop whose every iteration first runs hook (inside the callback):
  * it returns an i1, false ends the loop; then body (break/continue work). */
 typedef LLVMValueRef (*cg_loop_hook)(struct codegen *cg, void *data);
 void cg_loop_custom(struct codegen *cg, struct stmt *st, struct stmt *body, cg_loop_hook hook, void *hook_data);
 int cg_script_has_try(const struct script *script);
-/* An error raised while a try is open: its message for catch, then unwind. */
-void cg_catch_error(struct codegen *cg, const char *message, LLVMValueRef value);
 
 /* output.c */
 void cg_output_call(struct codegen *cg, struct expr *call, int builtin_id);
-void cg_raise_error(struct codegen *cg, struct span span, const char *message, LLVMValueRef value);
-void cg_unwind_if_needed(struct codegen *cg);
-void cg_exit(struct codegen *cg);
 /* context.c: `size` bytes of kernel memory at base + offset, zero-extended
  * (0 when unreadable). */
 LLVMValueRef cg_read_kernel(struct codegen *cg, LLVMValueRef base, long offset, int size);
-void cg_string_record(struct codegen *cg, enum record_kind kind, uint32_t id, LLVMValueRef text);
-void cg_abort(struct codegen *cg);
 
 /* arrays.c: arrays and statistics are BPF hash maps, one per global */
 struct cg_array {
@@ -237,13 +277,11 @@ struct cg_array {
     int map_index;                   /* in program->maps */
 };
 void cg_define_arrays(struct codegen *cg);
-void cg_zero(struct codegen *cg, LLVMValueRef ptr, uint32_t size);
 void cg_check_not_iterated(struct codegen *cg, const struct symbol *array, struct span span);
 void cg_finish_arrays(struct codegen *cg);
 struct cg_array *cg_array_of(struct codegen *cg, const struct symbol *sym);
 LLVMValueRef cg_array_key(struct codegen *cg, struct cg_array *a, struct expr *indices);
 LLVMValueRef cg_array_element(struct codegen *cg, struct cg_array *a, LLVMValueRef key, struct span span);
-LLVMValueRef cg_map_lookup(struct codegen *cg, LLVMValueRef map, LLVMValueRef key);
 LLVMValueRef cg_array_read(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_array_lvalue(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_array_in(struct codegen *cg, struct expr *e);
@@ -262,23 +300,12 @@ void cg_hist_print(struct codegen *cg, struct expr *hist, struct span print_span
 LLVMValueRef cg_stat_value(struct codegen *cg, struct cg_array *a, LLVMValueRef key, enum stat_op op);
 LLVMValueRef cg_stat_seq(struct codegen *cg, struct cg_array *a, LLVMValueRef key);
 void cg_stat_reset(struct codegen *cg, struct cg_array *a);
-void cg_copy(struct codegen *cg, LLVMValueRef dst, LLVMValueRef src, uint32_t size);
-void cg_emit_record(struct codegen *cg, LLVMValueRef ring, uint32_t size, int lost_field,
-                    void (*fill)(struct codegen *cg, LLVMValueRef record, void *data), void *data);
-void cg_emit_bytes(struct codegen *cg, LLVMValueRef bytes, LLVMValueRef size);
 
 /* string_functions.c, regex.c */
 LLVMValueRef cg_string_builtin(struct codegen *cg, struct expr *call, int builtin_id);
 /* string_quoted(s): "..." with escapes, `"...` when it does not fit. */
 LLVMValueRef cg_string_quoted(struct codegen *cg, struct span span, LLVMValueRef s);
 LLVMValueRef cg_regex_match(struct codegen *cg, struct expr *e);
-LLVMValueRef cg_opaque_clamp(struct codegen *cg, LLVMValueRef value, int64_t max);
-/* bpf_loop(count <= MAXSTRINGLEN): body(cg, index, data) runs in the callback
- * and ends every path returning 0 (go on) or 1 (stop). */
-typedef void (*cg_loop_body)(struct codegen *cg, LLVMValueRef index, void *data);
-void cg_bounded_loop(struct codegen *cg, struct span span, LLVMValueRef count, cg_loop_body body, void *data);
-/* The same for a count known at compile time (no clamp), e.g. the CPU count. */
-void cg_counted_loop(struct codegen *cg, struct span span, uint32_t times, cg_loop_body body, void *data);
 
 /* foreach.c */
 void cg_foreach(struct codegen *cg, struct stmt *st);
@@ -348,7 +375,6 @@ void cg_defer_record(struct codegen *cg, const struct probe *probe, const struct
 void cg_defer_check(struct codegen *cg, const struct probe *probe, const struct defer_state *d,
                     LLVMBasicBlockRef done);
 void cg_defer_end(struct codegen *cg, const struct defer_state *d);
-LLVMValueRef cg_user_memory_read(struct codegen *cg, int helper_id, LLVMValueRef args[3]);
 
 /* context.c: ppid(), pexecname(), euid(), jiffies(); the -c/-x process tree */
 LLVMValueRef cg_in_target_tree(struct codegen *cg, LLVMValueRef target);

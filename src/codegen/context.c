@@ -96,7 +96,7 @@ static LLVMValueRef user_mode(struct codegen *cg)
     LLVMValueRef cs = LLVMBuildLoad2(cg->builder, cg->i64,
                                      LLVMBuildGEP2(cg->builder, cg->i8, LLVMGetParam(cg->fn->function, 0), &at, 1, ""), "");
     LLVMValueRef ring = LLVMBuildAnd(cg->builder, cs, cg_const(cg, 3), "");
-    return LLVMBuildZExt(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, ring, cg_const(cg, 3), ""), cg->i64, "");
+    return LLVMBuildZExt(cg->builder, cg_compare(cg, LLVMIntEQ, ring, 3), cg->i64, "");
 }
 
 LLVMValueRef cg_context_call(struct codegen *cg, struct expr *e, int builtin_id)
@@ -205,7 +205,7 @@ LLVMValueRef cg_in_target_tree(struct codegen *cg, LLVMValueRef target)
         LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, id, target, ""), yes, match_checked);
         cg_position(cg, match_checked);
         /* init (1) or an unreadable task (0): the top of the tree */
-        LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntULE, id, cg_const(cg, 1), ""), no, deeper);
+        LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntULE, id, 1), no, deeper);
         cg_position(cg, deeper);
     }
     LLVMBuildBr(cg->builder, no);

@@ -1,5 +1,7 @@
 /* Where values live: `.data` (session state and scalar globals, one struct so
- * offsets are known here), the ring buffers, and per-CPU scratch for strings. */
+ * offsets are known here), the ring buffers, and per-CPU scratch for strings;
+ * and the helpers every feature moves values with (copy, zero, map lookup,
+ * locals, user reads, a clamp the verifier cannot see through). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,4 +229,90 @@ LLVMValueRef cg_load_scratch(struct codegen *cg)
     LLVMBuildStore(cg->builder, LLVMBuildTrunc(cg->builder, cpu, cg->i32, ""), key);
     LLVMValueRef args[2] = {cg->scratch_map, key};
     return cg_helper(cg, BPF_FUNC_map_lookup_elem, cg->ptr, args, 2);
+}
+
+/* The verifier must see a bucket index bounded by the value size, whatever
+ * LLVM proved about it: hide it behind a volatile scratch round trip, then
+ * clamp. */
+LLVMValueRef cg_opaque_clamp(struct codegen *cg, LLVMValueRef index, int64_t max)
+{
+    LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_scratch(cg, 8));
+    LLVMValueRef store = LLVMBuildStore(cg->builder, index, slot);
+    LLVMSetVolatile(store, 1);
+    LLVMValueRef loaded = LLVMBuildLoad2(cg->builder, cg->i64, slot, "");
+    LLVMSetVolatile(loaded, 1);
+    LLVMValueRef too_big = cg_compare(cg, LLVMIntUGT, loaded, max);
+    return LLVMBuildSelect(cg->builder, too_big, cg_const(cg, max), loaded, "");
+}
+
+LLVMValueRef cg_map_lookup(struct codegen *cg, LLVMValueRef map, LLVMValueRef key)
+{
+    LLVMValueRef args[2] = {map, key};
+    return cg_helper(cg, BPF_FUNC_map_lookup_elem, cg->ptr, args, 2);
+}
+
+/* A .rodata block of zeros of at least `size` bytes: a map value, so helpers
+ * accept it as a source (LLVM expands only small memsets for BPF). */
+static LLVMValueRef zeros(struct codegen *cg, uint32_t size)
+{
+    LLVMTypeRef type = LLVMArrayType2(cg->i8, size);
+    LLVMValueRef global = LLVMAddGlobal(cg->module, type, "zeros");
+    LLVMSetInitializer(global, LLVMConstNull(type));
+    LLVMSetGlobalConstant(global, 1);
+    LLVMSetLinkage(global, LLVMPrivateLinkage);
+    LLVMSetSection(global, ".rodata");
+    LLVMSetAlignment(global, 8);
+    return global;
+}
+
+void cg_zero(struct codegen *cg, LLVMValueRef ptr, uint32_t size)
+{
+    if (size <= 256) {
+        LLVMBuildMemSet(cg->builder, ptr, LLVMConstInt(cg->i8, 0, 0), LLVMConstInt(cg->i64, size, 0), 8);
+        return;
+    }
+    LLVMValueRef args[3] = {ptr, LLVMConstInt(cg->i32, size, 0), zeros(cg, size)};
+    cg_helper(cg, BPF_FUNC_probe_read_kernel, cg->i64, args, 3);
+}
+
+void cg_copy(struct codegen *cg, LLVMValueRef dst, LLVMValueRef src, uint32_t size)
+{
+    if (size <= 256) {
+        LLVMBuildMemCpy(cg->builder, dst, 8, src, 8, LLVMConstInt(cg->i64, size, 0));
+        return;
+    }
+    LLVMValueRef args[3] = {dst, LLVMConstInt(cg->i32, size, 0), src};
+    cg_helper(cg, BPF_FUNC_probe_read_kernel, cg->i64, args, 3);
+}
+
+LLVMValueRef cg_local_ptr(struct codegen *cg, const struct symbol *sym)
+{
+    struct fn_state *fn = cg->fn;
+    if (sym->type == TYPE_STRING)
+        return cg_scratch_ptr(cg, fn->string_slots[sym->local_index]);
+    return LLVMBuildStructGEP2(cg->builder, fn->frame_type, fn->frame,
+                               (unsigned)(FRAME_LOCALS + sym->local_index), sym->name);
+}
+
+/* A bpf_probe_read_user{,_str}(dst, size, src) call; -EFAULT without
+ * reading in a deferred handler whose process image was replaced. */
+LLVMValueRef cg_user_memory_read(struct codegen *cg, int helper_id, LLVMValueRef args[3])
+{
+    if (!cg->user_memory_gone)
+        return cg_helper(cg, helper_id, cg->i64, args, 3);
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef gone = LLVMBuildLoad2(b, cg->i64, cg_scratch_ptr(cg, cg->user_memory_gone), "");
+    LLVMBasicBlockRef before = LLVMGetInsertBlock(b), read = cg_block(cg, "user_memory"),
+                      done = cg_block(cg, "user_memory_read");
+    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntNE, gone, 0), done, read);
+    cg_position(cg, read);
+    LLVMValueRef result = cg_helper(cg, helper_id, cg->i64, args, 3);
+    LLVMBasicBlockRef read_end = LLVMGetInsertBlock(b);
+    LLVMBuildBr(b, done);
+    cg_position(cg, done);
+    LLVMValueRef phi = LLVMBuildPhi(b, cg->i64, "");
+    LLVMValueRef values[2] = {cg_const(cg, -14), result};
+    LLVMBasicBlockRef blocks[2] = {before, read_end};
+    LLVMAddIncoming(phi, values, blocks, 2);
+    return phi;
 }

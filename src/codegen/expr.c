@@ -59,37 +59,14 @@ static LLVMValueRef bool_to_long(struct codegen *cg, LLVMValueRef bit)
 LLVMValueRef cg_condition(struct codegen *cg, struct expr *e)
 {
     LLVMValueRef value = cg_expr(cg, e);
-    return LLVMBuildICmp(cg->builder, LLVMIntNE, value, cg_const(cg, 0), "");
-}
-
-/* Signed division or remainder of a nonzero divisor. Before BPF v4 (kernels
- * < 6.6) the machine has none and LLVM refuses it: the magnitudes are
- * divided unsigned and the sign put back, as v4 does it (INT64_MIN / -1 is
- * INT64_MIN, the remainder takes the dividend's sign). */
-LLVMValueRef cg_signed_divide(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs, int is_modulo)
-{
-    LLVMBuilderRef b = cg->builder;
-    if (cg->program->bpf_isa >= 4)
-        return is_modulo ? LLVMBuildSRem(b, lhs, rhs, "") : LLVMBuildSDiv(b, lhs, rhs, "");
-    LLVMValueRef zero = cg_const(cg, 0);
-    LLVMValueRef lhs_negative = LLVMBuildICmp(b, LLVMIntSLT, lhs, zero, "");
-    LLVMValueRef rhs_negative = LLVMBuildICmp(b, LLVMIntSLT, rhs, zero, "");
-    LLVMValueRef lhs_abs = LLVMBuildSelect(b, lhs_negative, LLVMBuildNeg(b, lhs, ""), lhs, "");
-    LLVMValueRef rhs_abs = LLVMBuildSelect(b, rhs_negative, LLVMBuildNeg(b, rhs, ""), rhs, "");
-    LLVMValueRef magnitude = is_modulo ? LLVMBuildURem(b, lhs_abs, rhs_abs, "") : LLVMBuildUDiv(b, lhs_abs, rhs_abs, "");
-    LLVMValueRef negative = is_modulo ? lhs_negative : LLVMBuildXor(b, lhs_negative, rhs_negative, "");
-    return LLVMBuildSelect(b, negative, LLVMBuildNeg(b, magnitude, ""), magnitude, "");
+    return cg_compare(cg, LLVMIntNE, value, 0);
 }
 
 /* Division and modulo: a zero divisor is a runtime error at the operator. */
 static LLVMValueRef divide(struct codegen *cg, struct span span, LLVMValueRef lhs, LLVMValueRef rhs,
                            int is_modulo)
 {
-    LLVMBasicBlockRef fail = cg_block(cg, "div_zero"), ok = cg_block(cg, "div_ok");
-    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, rhs, cg_const(cg, 0), ""), fail, ok);
-    cg_position(cg, fail);
-    cg_raise_error(cg, span, "division by 0", cg_const(cg, 0));
-    cg_position(cg, ok);
+    cg_error_if(cg, cg_compare(cg, LLVMIntEQ, rhs, 0), "div_zero", "div_ok", span, "division by 0", cg_const(cg, 0));
     return cg_signed_divide(cg, lhs, rhs, is_modulo);
 }
 
@@ -176,7 +153,7 @@ static LLVMValueRef unary(struct codegen *cg, struct expr *e)
     case UNARY_NEG: return LLVMBuildNeg(cg->builder, value, "");
     case UNARY_PLUS: return value;
     case UNARY_NOT:
-        return bool_to_long(cg, LLVMBuildICmp(cg->builder, LLVMIntEQ, value, cg_const(cg, 0), ""));
+        return bool_to_long(cg, cg_compare(cg, LLVMIntEQ, value, 0));
     case UNARY_BITNOT: return LLVMBuildNot(cg->builder, value, "");
     }
     return value;
@@ -328,11 +305,8 @@ static LLVMValueRef wall_clock(struct codegen *cg, int64_t unit_ns)
 static LLVMValueRef randint(struct codegen *cg, struct expr *e)
 {
     LLVMValueRef limit = cg_expr(cg, e->call.args);
-    LLVMBasicBlockRef fail = cg_block(cg, "randint_bad"), ok = cg_block(cg, "randint_ok");
-    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntSLE, limit, cg_const(cg, 0), ""), fail, ok);
-    cg_position(cg, fail);
-    cg_raise_error(cg, e->span, "randint: the limit must be positive", limit);
-    cg_position(cg, ok);
+    cg_error_if(cg, cg_compare(cg, LLVMIntSLE, limit, 0), "randint_bad", "randint_ok", e->span,
+                "randint: the limit must be positive", limit);
     LLVMValueRef high = cg_helper(cg, BPF_FUNC_get_prandom_u32, cg->i64, NULL, 0);
     LLVMValueRef low = cg_helper(cg, BPF_FUNC_get_prandom_u32, cg->i64, NULL, 0);
     LLVMValueRef mask = cg_const(cg, 0xffffffff);

@@ -85,7 +85,7 @@ static LLVMValueRef compare(struct codegen *cg, struct walk *w, LLVMValueRef x_k
         c = LLVMBuildNeg(b, c, "");
     LLVMBasicBlockRef first = LLVMGetInsertBlock(b);
     LLVMBasicBlockRef tie = cg_block(cg, "compare_tie"), done = cg_block(cg, "compared");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, c, cg_const(cg, 0), ""), done, tie);
+    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntNE, c, 0), done, tie);
     cg_position(cg, tie);
     LLVMValueRef by_seq = sign(cg, load(cg, x_seq), load(cg, y_seq));
     LLVMBuildBr(b, done);
@@ -135,22 +135,22 @@ static LLVMValueRef scan_callback(struct codegen *cg, struct walk *w)
     LLVMValueRef cand_sort = at(cg, w->cand_sort);
 
     LLVMBasicBlockRef after_last = cg_block(cg, "after_last"), check_last = cg_block(cg, "check_last");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, load(cg, at(cg, w->have_last)), cg_const(cg, 0), ""),
+    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntNE, load(cg, at(cg, w->have_last)), 0),
                     check_last, after_last);
     cg_position(cg, check_last);
     LLVMValueRef cand_seq = at(cg, w->cand_seq);
     LLVMValueRef vs_last = compare(cg, w, cand_key, cand_sort, cand_seq, at(cg, w->last_key), at(cg, w->last_sort),
                                    at(cg, w->last_seq));
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLE, vs_last, cg_const(cg, 0), ""), skip, after_last);
+    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntSLE, vs_last, 0), skip, after_last);
 
     cg_position(cg, after_last);
     LLVMBasicBlockRef take = cg_block(cg, "take"), check_best = cg_block(cg, "check_best");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, load(cg, at(cg, w->have_best)), cg_const(cg, 0), ""),
+    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntNE, load(cg, at(cg, w->have_best)), 0),
                     check_best, take);
     cg_position(cg, check_best);
     LLVMValueRef vs_best = compare(cg, w, at(cg, w->cand_key), at(cg, w->cand_sort), at(cg, w->cand_seq),
                                    at(cg, w->best_key), at(cg, w->best_sort), at(cg, w->best_seq));
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGE, vs_best, cg_const(cg, 0), ""), skip, take);
+    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntSGE, vs_best, 0), skip, take);
 
     cg_position(cg, take);
     cg_copy(cg, at(cg, w->best_key), at(cg, w->cand_key), w->a->key_size);
@@ -189,7 +189,7 @@ static LLVMValueRef next_element(struct codegen *cg, void *data)
     LLVMBuildStore(b, cg_const(cg, 0), at(cg, w->have_best));
     LLVMValueRef args[4] = {w->a->map, scan_callback(cg, w), LLVMConstNull(cg->ptr), cg_const(cg, 0)};
     cg_helper(cg, BPF_FUNC_for_each_map_elem, cg->i64, args, 4);
-    LLVMValueRef have = LLVMBuildICmp(b, LLVMIntNE, load(cg, at(cg, w->have_best)), cg_const(cg, 0), "");
+    LLVMValueRef have = cg_compare(cg, LLVMIntNE, load(cg, at(cg, w->have_best)), 0);
     LLVMBasicBlockRef scan_end = LLVMGetInsertBlock(b);
     LLVMBuildCondBr(b, have, found, done);
 

@@ -15,6 +15,13 @@ LLVMValueRef cg_i32(struct codegen *cg, int32_t value)
     return LLVMConstInt(cg->i32, (unsigned long long)(int64_t)value, 1);
 }
 
+/* An operand of a feature (an index, an argument): evaluated by the
+ * expression dispatcher, which calls the features in turn. */
+LLVMValueRef cg_operand(struct codegen *cg, struct expr *e)
+{
+    return cg->expr(cg, e);
+}
+
 /* BPF helpers are called through their number cast to a function pointer. */
 LLVMValueRef cg_helper(struct codegen *cg, int helper_id, LLVMTypeRef return_type,
                        LLVMValueRef *args, unsigned count)
@@ -105,4 +112,46 @@ LLVMValueRef cg_new_function(struct codegen *cg, const char *name, LLVMTypeRef t
     LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(cg->context, kind, 0));
     di_subprogram(cg, fn, name, param_names, internal);
     return fn;
+}
+
+/* Signed division or remainder of a nonzero divisor. Before BPF v4 (kernels
+ * < 6.6) the machine has none and LLVM refuses it: the magnitudes are
+ * divided unsigned and the sign put back, as v4 does it (INT64_MIN / -1 is
+ * INT64_MIN, the remainder takes the dividend's sign). */
+LLVMValueRef cg_signed_divide(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs, int is_modulo)
+{
+    LLVMBuilderRef b = cg->builder;
+    if (cg->program->bpf_isa >= 4)
+        return is_modulo ? LLVMBuildSRem(b, lhs, rhs, "") : LLVMBuildSDiv(b, lhs, rhs, "");
+    LLVMValueRef zero = cg_const(cg, 0);
+    LLVMValueRef lhs_negative = LLVMBuildICmp(b, LLVMIntSLT, lhs, zero, "");
+    LLVMValueRef rhs_negative = LLVMBuildICmp(b, LLVMIntSLT, rhs, zero, "");
+    LLVMValueRef lhs_abs = LLVMBuildSelect(b, lhs_negative, LLVMBuildNeg(b, lhs, ""), lhs, "");
+    LLVMValueRef rhs_abs = LLVMBuildSelect(b, rhs_negative, LLVMBuildNeg(b, rhs, ""), rhs, "");
+    LLVMValueRef magnitude = is_modulo ? LLVMBuildURem(b, lhs_abs, rhs_abs, "") : LLVMBuildUDiv(b, lhs_abs, rhs_abs, "");
+    LLVMValueRef negative = is_modulo ? lhs_negative : LLVMBuildXor(b, lhs_negative, rhs_negative, "");
+    return LLVMBuildSelect(b, negative, LLVMBuildNeg(b, magnitude, ""), magnitude, "");
+}
+
+/* if (cond) { then } as two blocks named then_name and done_name: branches,
+ * leaves the builder in the then block and returns the done block, which
+ * cg_end_if() closes. */
+LLVMBasicBlockRef cg_if(struct codegen *cg, LLVMValueRef cond, const char *then_name, const char *done_name)
+{
+    LLVMBasicBlockRef then = cg_block(cg, then_name), done = cg_block(cg, done_name);
+    LLVMBuildCondBr(cg->builder, cond, then, done);
+    cg_position(cg, then);
+    return done;
+}
+
+void cg_end_if(struct codegen *cg, LLVMBasicBlockRef done)
+{
+    LLVMBuildBr(cg->builder, done);
+    cg_position(cg, done);
+}
+
+/* value PREDICATE constant, an i1. */
+LLVMValueRef cg_compare(struct codegen *cg, LLVMIntPredicate predicate, LLVMValueRef value, int64_t constant)
+{
+    return LLVMBuildICmp(cg->builder, predicate, value, cg_const(cg, constant), "");
 }

@@ -184,7 +184,8 @@ struct program *codegen_emit(struct arena *arena, struct diags *diags, const str
                              const struct codegen_options *options)
 {
     double started = now_ms();
-    struct codegen cg = {.arena = arena, .diags = diags, .options = options, .script = script};
+    struct codegen cg = {.arena = arena, .diags = diags, .options = options, .script = script,
+                         .expr = cg_expr};
     cg.program = calloc(1, sizeof(*cg.program));
     cg.string_size = options->string_size;
     cg.program->string_size = options->string_size;

@@ -1,6 +1,5 @@
-/* Output and control: print/printf become one ring-buffer record each
- * ({header, args}, formatted in user space); exit() and runtime errors go
- * through the small control ring so a flood of output cannot drop them. */
+/* Output: print/printf become one ring-buffer record each ({header, args},
+ * formatted in user space; records.c reserves and submits it). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,93 +13,6 @@
 
 #define MAX_PRINT_ARGS 32
 
-static LLVMValueRef header_value(struct codegen *cg, enum record_kind kind, uint32_t id)
-{
-    return cg_const(cg, (int64_t)((uint64_t)kind | ((uint64_t)id << 32)));
-}
-
-/* Returns the count before. */
-static LLVMValueRef atomic_increment(struct codegen *cg, int state_field)
-{
-    return LLVMBuildAtomicRMW(cg->builder, LLVMAtomicRMWBinOpAdd, cg_state_field(cg, state_field), cg_const(cg, 1),
-                       LLVMAtomicOrderingMonotonic, 0);
-}
-
-/* Reserves `size` bytes in a ring; calls fill(rec) and submits when it got
- * them, else counts the loss in `lost_field` (or not at all when < 0). */
-typedef void (*record_filler)(struct codegen *cg, LLVMValueRef record, void *data);
-
-/* A wakeup per record costs the traced thread an irq_work and user space a
- * context switch per event: wake it only when wakeup_bytes are unread or
- * when no record did for a period (so the first event after a pause shows at
- * once); user space polls every period for the rest. */
-static LLVMValueRef events_submit_flags(struct codegen *cg, LLVMValueRef ring)
-{
-    LLVMValueRef query[2] = {ring, cg_const(cg, BPF_RB_AVAIL_DATA)};
-    LLVMValueRef unread = cg_helper(cg, BPF_FUNC_ringbuf_query, cg->i64, query, 2);
-    LLVMValueRef limit = LLVMBuildLoad2(cg->builder, cg->i64, cg_state_field(cg, STATE_WAKEUP_BYTES), "");
-    LLVMValueRef now = cg_helper(cg, BPF_FUNC_ktime_get_ns, cg->i64, NULL, 0);
-    LLVMValueRef last_ptr = cg_state_field(cg, STATE_LAST_WAKEUP);
-    LLVMValueRef since = LLVMBuildSub(cg->builder, now, LLVMBuildLoad2(cg->builder, cg->i64, last_ptr, ""), "");
-    LLVMValueRef due = LLVMBuildOr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntUGE, unread, limit, ""),
-                                   LLVMBuildICmp(cg->builder, LLVMIntUGE, since,
-                                                 cg_const(cg, (int64_t)TAP_WAKEUP_PERIOD_NS), ""), "");
-    LLVMBasicBlockRef wake = cg_block(cg, "wakeup"), done = cg_block(cg, "wakeup_done");
-    LLVMBuildCondBr(cg->builder, due, wake, done);
-    cg_position(cg, wake);
-    LLVMBuildStore(cg->builder, now, last_ptr);
-    LLVMBuildBr(cg->builder, done);
-    cg_position(cg, done);
-    return LLVMBuildSelect(cg->builder, due, cg_const(cg, BPF_RB_FORCE_WAKEUP), cg_const(cg, BPF_RB_NO_WAKEUP), "");
-}
-
-static void emit_record(struct codegen *cg, LLVMValueRef ring, uint32_t size, int lost_field,
-                        record_filler fill, void *data)
-{
-    LLVMValueRef args[3] = {ring, cg_const(cg, size), cg_const(cg, 0)};
-    LLVMValueRef record = cg_helper(cg, BPF_FUNC_ringbuf_reserve, cg->ptr, args, 3);
-    LLVMBasicBlockRef got = cg_block(cg, "record"), lost = cg_block(cg, "record_lost"),
-                      done = cg_block(cg, "record_done");
-    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, record, ""), lost, got);
-    cg_position(cg, got);
-    fill(cg, record, data);
-    LLVMValueRef flags = ring == cg->events_map ? events_submit_flags(cg, ring) : cg_const(cg, 0);
-    LLVMValueRef submit[2] = {record, flags};
-    cg_helper(cg, BPF_FUNC_ringbuf_submit, cg->void_type, submit, 2);
-    LLVMBuildBr(cg->builder, done);
-    cg_position(cg, lost);
-    if (lost_field >= 0)
-        atomic_increment(cg, lost_field);
-    LLVMBuildBr(cg->builder, done);
-    cg_position(cg, done);
-}
-
-void cg_emit_record(struct codegen *cg, LLVMValueRef ring, uint32_t size, int lost_field,
-                    record_filler fill, void *data)
-{
-    emit_record(cg, ring, size, lost_field, fill, data);
-}
-
-/* A tap_events record already built in memory, its size known only at run
- * time: bpf_ringbuf_output copies it (a full ring counts a lost event). */
-void cg_emit_bytes(struct codegen *cg, LLVMValueRef bytes, LLVMValueRef size)
-{
-    LLVMValueRef args[4] = {cg->events_map, bytes, size, events_submit_flags(cg, cg->events_map)};
-    LLVMValueRef result = cg_helper(cg, BPF_FUNC_ringbuf_output, cg->i64, args, 4);
-    LLVMBasicBlockRef lost = cg_block(cg, "output_lost"), done = cg_block(cg, "output_done");
-    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntNE, result, cg_const(cg, 0), ""), lost, done);
-    cg_position(cg, lost);
-    atomic_increment(cg, STATE_LOST_EVENTS);
-    LLVMBuildBr(cg->builder, done);
-    cg_position(cg, done);
-}
-
-static LLVMValueRef record_at(struct codegen *cg, LLVMValueRef record, uint32_t offset)
-{
-    LLVMValueRef index = cg_const(cg, offset);
-    return LLVMBuildGEP2(cg->builder, cg->i8, record, &index, 1, "");
-}
-
 struct print_record {
     uint32_t format_id;
     struct program_format *format;
@@ -111,10 +23,10 @@ struct print_record {
 static void fill_print(struct codegen *cg, LLVMValueRef record, void *data)
 {
     struct print_record *print = data;
-    LLVMBuildStore(cg->builder, header_value(cg, RECORD_PRINTF, print->format_id), record);
+    LLVMBuildStore(cg->builder, cg_record_header(cg, RECORD_PRINTF, print->format_id), record);
     for (int i = 0; i < print->format->arg_count; i++) {
         const struct format_arg *arg = &print->format->args[i];
-        LLVMValueRef slot = record_at(cg, record, arg->offset);
+        LLVMValueRef slot = cg_record_at(cg, record, arg->offset);
         if (arg->kind == FORMAT_ARG_LONG)
             LLVMBuildStore(cg->builder, print->values[i], slot);
         else if (arg->kind == FORMAT_ARG_MEMORY)
@@ -184,7 +96,7 @@ static void read_memory(struct codegen *cg, struct expr *format_expr, const char
                 continue;
             if (p->conv == 'm' || p->conv == 'M') {
                 LLVMValueRef n = LLVMBuildSelect(cg->builder,
-                                                 LLVMBuildICmp(cg->builder, LLVMIntSGT, precision, cg_const(cg, 0), ""),
+                                                 cg_compare(cg, LLVMIntSGT, precision, 0),
                                                  precision, cg_const(cg, 1), "");
                 print->memory[arg] = cg_alloc_scratch(cg, 8 + cg->string_size);
                 LLVMBuildStore(cg->builder, n, cg_scratch_ptr(cg, print->memory[arg]));
@@ -203,13 +115,13 @@ static void emit_print(struct codegen *cg, struct expr *call, struct expr *forma
 {
     struct print_record print = {0};
     for (int i = 0; i < count; i++)
-        print.values[i] = cg_expr(cg, args[i]);
+        print.values[i] = cg_operand(cg, args[i]);
     cg_set_location(cg, call->span);
     if (format_expr)
         read_memory(cg, format_expr, format, &print, count);
     print.format_id = add_format(cg, format, args, count, print.memory);
     print.format = &cg->program->formats[print.format_id];
-    emit_record(cg, cg->events_map, print.format->record_size, STATE_LOST_EVENTS, fill_print, &print);
+    cg_emit_record(cg, cg->events_map, print.format->record_size, STATE_LOST_EVENTS, fill_print, &print);
 }
 
 static void print_values(struct codegen *cg, struct expr *call, struct expr **args, int count, int newline)
@@ -279,138 +191,36 @@ void cg_output_call(struct codegen *cg, struct expr *call, int builtin_id)
     strbuf_free(&format);
 }
 
-struct error_record {
-    uint32_t error_id;
-    LLVMValueRef value;
-    int has_text;
-};
-
-static void fill_error(struct codegen *cg, LLVMValueRef record, void *data)
+/* %m and %M read their bytes into a string slot: at most string_size. */
+int cg_check_memory_sizes(struct codegen *cg, struct expr *format, const struct compiled_format *compiled)
 {
-    struct error_record *error = data;
-    LLVMBuildStore(cg->builder, header_value(cg, RECORD_ERROR, error->error_id), record);
-    LLVMValueRef value_slot = record_at(cg, record, offsetof(struct record_error, value));
-    if (error->has_text)
-        cg_string_copy(cg, record_at(cg, record, sizeof(struct record_error)), error->value);
-    else
-        LLVMBuildStore(cg->builder, error->value, value_slot);
-}
-
-static uint32_t add_error(struct codegen *cg, struct span span, const char *message)
-{
-    struct program *program = cg->program;
-    if (program->error_count == cg->error_capacity) {
-        cg->error_capacity = cg->error_capacity ? cg->error_capacity * 2 : 16;
-        program->errors = realloc(program->errors, sizeof(*program->errors) * (size_t)cg->error_capacity);
+    for (int i = 0; i < compiled->piece_count; i++) {
+        const struct format_piece *p = &compiled->pieces[i];
+        if ((p->conv == 'm' || p->conv == 'M') && p->precision > (int)cg->string_size) {
+            diag_error(cg->diags, format->span, "%%%c size (%d) too large: at most MAXSTRINGLEN (%u) bytes",
+                       p->conv, p->precision, cg->string_size);
+            return -1;
+        }
     }
-    struct program_error *error = &program->errors[program->error_count];
-    struct strbuf location;
-    strbuf_init(&location);
-    span_describe(&location, span);
-    error->message = message ? strdup(message) : NULL;
-    error->location = strdup(location.data);
-    strbuf_free(&location);
-    return (uint32_t)program->error_count++;
+    return 0;
 }
 
-/* Ends the handler with a runtime error, or unwinds to the open try that
- * catches it. message NULL: value is a string
- * (error("...")); else message may format value with one %lld or %llx. */
-void cg_raise_error(struct codegen *cg, struct span span, const char *message, LLVMValueRef value)
+/* count (1 to string_size, else a runtime error) bytes of user memory at
+ * address, into scratch at `to` (string_size bytes of room). */
+void cg_user_bytes(struct codegen *cg, struct span span, LLVMValueRef address, LLVMValueRef count, uint32_t to)
 {
-    if (cg->has_try) {
-        LLVMValueRef depth = LLVMBuildLoad2(cg->builder, cg->i64, cg_scratch_ptr(cg, SCRATCH_TRY_DEPTH), "");
-        LLVMBasicBlockRef caught = cg_block(cg, "caught"), report = cg_block(cg, "report");
-        LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntNE, depth, cg_const(cg, 0), ""),
-                        caught, report);
-        cg_position(cg, caught);
-        cg_catch_error(cg, message, value);
-        cg_position(cg, report);
-    }
-    if (cg->options->suppress_handler_errors) {
-        /* --suppress-handler-errors: as `catch { next }` around every
-         * handler; only the count at the end says it happened */
-        atomic_increment(cg, STATE_ERROR_COUNT);
-        LLVMBuildStore(cg->builder, cg_const(cg, UNWIND_ERROR), cg_scratch_ptr(cg, SCRATCH_UNWIND));
-        LLVMBuildBr(cg->builder, cg->fn->unwind_block);
-        return;
-    }
-    struct error_record error = {.error_id = add_error(cg, span, message), .value = value,
-                                 .has_text = message == NULL};
-    uint32_t size = sizeof(struct record_error) + (message ? 0 : cg->string_size);
-    emit_record(cg, cg->control_map, size, -1, fill_error, &error);
-    LLVMValueRef before = atomic_increment(cg, STATE_ERROR_COUNT);
-    if (cg->options->max_errors) {
-        /* -D MAXERRORS=N: the session survives N errors; the handler still ends */
-        LLVMBasicBlockRef last = cg_block(cg, "past_max_errors"), go_on = cg_block(cg, "unwind_error");
-        LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntSGE, before,
-                                                   cg_const(cg, cg->options->max_errors), ""), last, go_on);
-        cg_position(cg, last);
-        LLVMBuildStore(cg->builder, cg_const(cg, 1), cg_state_field(cg, STATE_EXITING));
-        LLVMBuildBr(cg->builder, go_on);
-        cg_position(cg, go_on);
-    } else {
-        LLVMBuildStore(cg->builder, cg_const(cg, 1), cg_state_field(cg, STATE_EXITING));
-    }
-    LLVMBuildStore(cg->builder, cg_const(cg, UNWIND_ERROR), cg_scratch_ptr(cg, SCRATCH_UNWIND));
-    LLVMBuildBr(cg->builder, cg->fn->unwind_block);
-}
-
-/* After a call: a callee that raised an error or ran `next` unwinds us too. */
-void cg_unwind_if_needed(struct codegen *cg)
-{
-    LLVMValueRef unwind = LLVMBuildLoad2(cg->builder, cg->i64, cg_scratch_ptr(cg, SCRATCH_UNWIND), "");
-    LLVMBasicBlockRef go_on = cg_block(cg, "no_unwind");
-    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntNE, unwind, cg_const(cg, 0), ""),
-                    cg->fn->unwind_block, go_on);
-    cg_position(cg, go_on);
-}
-
-static void fill_exit(struct codegen *cg, LLVMValueRef record, void *data)
-{
-    LLVMBuildStore(cg->builder, header_value(cg, RECORD_EXIT, 0), record);
-}
-
-void cg_exit(struct codegen *cg)
-{
-    emit_record(cg, cg->control_map, sizeof(struct record_header), -1, fill_exit, NULL);
-    LLVMBuildStore(cg->builder, cg_const(cg, 1), cg_state_field(cg, STATE_EXITING));
-}
-
-struct string_record {
-    enum record_kind kind;
-    uint32_t id;
-    LLVMValueRef text;       /* NULL: none */
-};
-
-static void fill_string_record(struct codegen *cg, LLVMValueRef record, void *data)
-{
-    const struct string_record *r = data;
-    LLVMBuildStore(cg->builder, header_value(cg, r->kind, r->id), record);
-    if (r->text)
-        cg_string_copy(cg, record_at(cg, record, sizeof(struct record_header)), r->text);
-}
-
-/* A record for the runtime to act on, through tap_events so that it keeps
- * its place among the output: warn(msg), system(cmd), switch_file(). */
-void cg_string_record(struct codegen *cg, enum record_kind kind, uint32_t id, LLVMValueRef text)
-{
-    struct string_record r = {kind, id, text};
-    uint32_t size = sizeof(struct record_header) + (text ? cg->string_size : 0);
-    emit_record(cg, cg->events_map, size, STATE_LOST_EVENTS, fill_string_record, &r);
-}
-
-static void fill_abort(struct codegen *cg, LLVMValueRef record, void *data)
-{
-    LLVMBuildStore(cg->builder, header_value(cg, RECORD_ABORT, 0), record);
-}
-
-/* abort(): like exit(), but the handler stops here and no end probe runs;
- * it unwinds as an error does, without counting one. */
-void cg_abort(struct codegen *cg)
-{
-    emit_record(cg, cg->control_map, sizeof(struct record_header), -1, fill_abort, NULL);
-    LLVMBuildStore(cg->builder, cg_const(cg, 1), cg_state_field(cg, STATE_EXITING));
-    LLVMBuildStore(cg->builder, cg_const(cg, UNWIND_ERROR), cg_scratch_ptr(cg, SCRATCH_UNWIND));
-    LLVMBuildBr(cg->builder, cg->fn->unwind_block);
+    LLVMBuilderRef b = cg->builder;
+    LLVMBasicBlockRef too_big = cg_block(cg, "memory_too_big"), read = cg_block(cg, "memory_read"),
+                      fault = cg_block(cg, "memory_fault"), done = cg_block(cg, "memory_done");
+    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntUGT, count, cg->string_size), too_big, read);
+    cg_position(cg, too_big);
+    cg_raise_error(cg, span, "%m size (%lld) too large", count);
+    cg_position(cg, read);
+    LLVMValueRef size = cg_opaque_clamp(cg, count, cg->string_size);
+    LLVMValueRef args[3] = {cg_scratch_ptr(cg, to), LLVMBuildTrunc(b, size, cg->i32, ""), address};
+    LLVMValueRef result = cg_user_memory_read(cg, BPF_FUNC_probe_read_user, args);
+    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntSLT, result, 0), fault, done);
+    cg_position(cg, fault);
+    cg_raise_error(cg, span, "user memory fault at 0x%llx", address);
+    cg_position(cg, done);
 }

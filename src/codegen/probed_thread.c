@@ -75,7 +75,7 @@ void cg_target_probe_entry(struct codegen *cg, LLVMValueRef ctx)
          * back over its int3: measured on 6.1). A uretprobe's regs->ip is
          * the return address: no fallback there. */
         LLVMValueRef trap = LLVMBuildLoad2(cg->builder, cg->i64, byte_offset(cg, ctx, 128), "trap");
-        ip = LLVMBuildSelect(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, ip, cg_const(cg, 0), ""), trap, ip, "");
+        ip = LLVMBuildSelect(cg->builder, cg_compare(cg, LLVMIntEQ, ip, 0), trap, ip, "");
     }
     LLVMValueRef vaddr = cg_cookie_is_vaddr(probe) ? cg_helper(cg, BPF_FUNC_get_attach_cookie, cg->i64, args, 1)
                                                    : cg_const(cg, (int64_t)probe_uprobe(probe)->vaddr);
@@ -196,7 +196,7 @@ LLVMValueRef cg_group_member(struct codegen *cg)
 {
     LLVMValueRef cookie = load_register(cg, REGS_COOKIE_WORD * 8);
     /* out of range cannot happen; the verifier wants the bound */
-    LLVMValueRef in_range = LLVMBuildICmp(cg->builder, LLVMIntULT, cookie, cg_const(cg, cg->fn->probe->group_count), "");
+    LLVMValueRef in_range = cg_compare(cg, LLVMIntULT, cookie, cg->fn->probe->group_count);
     return LLVMBuildSelect(cg->builder, in_range, cookie, cg_const(cg, 0), "");
 }
 
@@ -266,7 +266,7 @@ static void fault_check(struct codegen *cg, struct span span, LLVMValueRef resul
                         const char *message)
 {
     LLVMBasicBlockRef fault = cg_block(cg, "user_fault"), ok = cg_block(cg, "user_ok");
-    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntSLT, result, cg_const(cg, 0), ""), fault, ok);
+    LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntSLT, result, 0), fault, ok);
     cg_position(cg, fault);
     cg_raise_error(cg, span, message, address);
     cg_position(cg, ok);
@@ -274,7 +274,7 @@ static void fault_check(struct codegen *cg, struct span span, LLVMValueRef resul
 
 LLVMValueRef cg_user_read(struct codegen *cg, struct expr *e)
 {
-    LLVMValueRef address = cg_expr(cg, e->user_read.address);
+    LLVMValueRef address = cg_operand(cg, e->user_read.address);
     cg_set_location(cg, e->span);
     LLVMValueRef word;
     if (e->user_read.kernel) {   /* a kernel variable (vmlinux DWARF): the kernel's memory */
@@ -312,7 +312,7 @@ static LLVMValueRef user_integer(struct codegen *cg, struct expr *call)
             size = kinds[i].size;
             is_signed = kinds[i].is_signed;
         }
-    LLVMValueRef address = cg_expr(cg, call->call.args);
+    LLVMValueRef address = cg_operand(cg, call->call.args);
     cg_set_location(cg, call->span);
     LLVMValueRef word;
     LLVMValueRef result;
@@ -345,17 +345,14 @@ static LLVMValueRef read_user_string(struct codegen *cg, LLVMValueRef slot, LLVM
     if (!cg->fn->probe || !probe_uprobe(cg->fn->probe)->sleepable)
         return first;
     LLVMBasicBlockRef before = LLVMGetInsertBlock(cg->builder);
-    LLVMBasicBlockRef retry = cg_block(cg, "fault_in"), done = cg_block(cg, "string_read");
-    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntSLT, first, cg_const(cg, 0), ""), retry, done);
-    cg_position(cg, retry);
+    LLVMBasicBlockRef done = cg_if(cg, cg_compare(cg, LLVMIntSLT, first, 0), "fault_in", "string_read");
     LLVMValueRef byte = cg_scratch_ptr(cg, cg_alloc_scratch(cg, 8));
     LLVMValueRef touch[3] = {byte, LLVMConstInt(cg->i32, 1, 0), address};
     cg_helper(cg, BPF_FUNC_copy_from_user, cg->i64, touch, 3);
     LLVMValueRef again[3] = {slot, limit, address};
     LLVMValueRef second = cg_helper(cg, BPF_FUNC_probe_read_user_str, cg->i64, again, 3);
     LLVMBasicBlockRef retry_end = LLVMGetInsertBlock(cg->builder);
-    LLVMBuildBr(cg->builder, done);
-    cg_position(cg, done);
+    cg_end_if(cg, done);
     LLVMValueRef phi = LLVMBuildPhi(cg->builder, cg->i64, "");
     LLVMValueRef values[2] = {first, second};
     LLVMBasicBlockRef blocks[2] = {before, retry_end};
@@ -367,8 +364,8 @@ static LLVMValueRef clamp_length(struct codegen *cg, LLVMValueRef n)
 {
     LLVMBuilderRef b = cg->builder;
     int64_t max = (int64_t)cg->string_size - 1;
-    LLVMValueRef low = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, n, cg_const(cg, 0), ""), cg_const(cg, 0), n, "");
-    LLVMValueRef high = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, low, cg_const(cg, max), ""),
+    LLVMValueRef low = LLVMBuildSelect(b, cg_compare(cg, LLVMIntSLT, n, 0), cg_const(cg, 0), n, "");
+    LLVMValueRef high = LLVMBuildSelect(b, cg_compare(cg, LLVMIntSGT, low, max),
                                         cg_const(cg, max), low, "");
     /* string_size is a power of two: the mask changes nothing but shows the bound. */
     return LLVMBuildAdd(b, LLVMBuildAnd(b, high, cg_const(cg, max), ""), cg_const(cg, 1), "");
@@ -380,7 +377,7 @@ static void quoted_fault(struct codegen *cg, LLVMValueRef slot, LLVMValueRef add
 {
     LLVMBasicBlockRef null = cg_block(cg, "quoted_null"), hex = cg_block(cg, "quoted_hex"),
                       done = cg_block(cg, "quoted_fault_done");
-    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, address, cg_const(cg, 0), ""), null, hex);
+    LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntEQ, address, 0), null, hex);
     cg_position(cg, null);
     cg_string_copy(cg, slot, cg_string_literal(cg, "NULL", 4));
     LLVMBuildBr(cg->builder, done);
@@ -397,8 +394,8 @@ static void quoted_fault(struct codegen *cg, LLVMValueRef slot, LLVMValueRef add
 static LLVMValueRef user_string(struct codegen *cg, struct expr *call, int id)
 {
     struct expr *address_expr = call->call.args;
-    LLVMValueRef address = cg_expr(cg, address_expr);
-    LLVMValueRef extra = address_expr->next ? cg_expr(cg, address_expr->next) : NULL;
+    LLVMValueRef address = cg_operand(cg, address_expr);
+    LLVMValueRef extra = address_expr->next ? cg_operand(cg, address_expr->next) : NULL;
     cg_set_location(cg, call->span);
     LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
     LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, 0, 0), slot);
@@ -409,7 +406,7 @@ static LLVMValueRef user_string(struct codegen *cg, struct expr *call, int id)
                           done = cg_block(cg, "quoted_done");
         /* a fault is negative; 0 is an empty string on older kernels (6.1
          * and 6.12 leave the NUL out of strncpy_from_user_nofault's count) */
-        LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntSLT, result, cg_const(cg, 0), ""), fault, ok);
+        LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntSLT, result, 0), fault, ok);
         cg_position(cg, fault);
         quoted_fault(cg, slot, address);
         LLVMBasicBlockRef fault_end = LLVMGetInsertBlock(cg->builder);
@@ -428,7 +425,7 @@ static LLVMValueRef user_string(struct codegen *cg, struct expr *call, int id)
     LLVMValueRef result = read_user_string(cg, slot, address, limit, is_kernel_read(call));
     if (id == BUILTIN_USER_STRING2) {
         LLVMBasicBlockRef fault = cg_block(cg, "string_fault"), done = cg_block(cg, "string_done");
-        LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntSLT, result, cg_const(cg, 0), ""), fault, done);
+        LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntSLT, result, 0), fault, done);
         cg_position(cg, fault);
         cg_string_copy(cg, slot, extra);
         LLVMBuildBr(cg->builder, done);
@@ -451,7 +448,7 @@ static LLVMValueRef tap_format(struct codegen *cg, struct expr *call)
     uint32_t data = cg_alloc_scratch(cg, (uint32_t)(count ? count : 1) * 8);
     int i = 0;
     for (struct expr *a = format->next; a; a = a->next, i++)
-        LLVMBuildStore(cg->builder, cg_expr(cg, a), cg_scratch_ptr(cg, data + (uint32_t)i * 8));
+        LLVMBuildStore(cg->builder, cg_operand(cg, a), cg_scratch_ptr(cg, data + (uint32_t)i * 8));
     cg_set_location(cg, call->span);
     LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
     LLVMValueRef args[5] = {slot, LLVMConstInt(cg->i32, cg->string_size, 0),
@@ -573,7 +570,7 @@ static void restore_snapshots(struct codegen *cg, const struct probe *probe)
 {
     LLVMValueRef map = cg_entry_map(cg, probe);
     /* no @entry value: the key is the CFA at a ret, rsp + 8 */
-    LLVMValueRef cfa = probe->entry_key ? cg_expr(cg, probe->entry_key)
+    LLVMValueRef cfa = probe->entry_key ? cg_operand(cg, probe->entry_key)
                                         : LLVMBuildAdd(cg->builder, load_register(cg, pt_regs_offset[7]), cg_const(cg, 8), "");
     LLVMValueRef key = cg_entry_key(cg, cfa);
     LLVMValueRef args[2] = {map, key};
@@ -661,9 +658,9 @@ const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe
     for (int i = 0; i < ret->entry_count; i++) {
         LLVMValueRef to = cg_scratch_ptr(cg, values + entry_value_offset(cg, ret, i));
         if (ret->entry_values[i]->type == TYPE_STRING)
-            cg_string_copy(cg, to, cg_expr(cg, ret->entry_values[i]));
+            cg_string_copy(cg, to, cg_operand(cg, ret->entry_values[i]));
         else
-            LLVMBuildStore(cg->builder, cg_expr(cg, ret->entry_values[i]), to);
+            LLVMBuildStore(cg->builder, cg_operand(cg, ret->entry_values[i]), to);
     }
     if (probe_uprobe(ret)->tail_count)
         LLVMBuildStore(cg->builder, cg_const(cg, TAIL_STATE_IN_FUNCTION),

@@ -86,14 +86,14 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
         /* After exit() or an error, only end and error probes still run. */
         LLVMValueRef exiting = LLVMBuildLoad2(cg->builder, cg->i64, cg_state_field(cg, STATE_EXITING), "");
         LLVMBasicBlockRef live = cg_block(cg, "live");
-        LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntNE, exiting, cg_const(cg, 0), ""),
+        LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntNE, exiting, 0),
                         skip, live);
         cg_position(cg, live);
     }
     if (kind->flags & KIND_USER_PROCESS) {
         LLVMValueRef target = LLVMBuildLoad2(cg->builder, cg->i64, cg_state_field(cg, STATE_TARGET_PID), "");
         LLVMBasicBlockRef filter = cg_block(cg, "filter"), wanted = cg_block(cg, "wanted");
-        LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, target, cg_const(cg, 0), ""),
+        LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntEQ, target, 0),
                         wanted, filter);
         cg_position(cg, filter);
         LLVMBuildCondBr(cg->builder, cg_in_target_tree(cg, target), wanted, skip);

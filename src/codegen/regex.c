@@ -57,7 +57,7 @@ static LLVMValueRef step_callback(struct codegen *cg, struct run *r, struct span
     at = cg_opaque_clamp(cg, at, (int64_t)r->states * 256 - 1);
     LLVMValueRef next = byte_from(cg, r->table, at);
     LLVMBuildStore(b, next, state_ptr);
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, next, cg_const(cg, REGEX_DEAD), ""), stop, go);
+    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntEQ, next, REGEX_DEAD), stop, go);
     cg_position(cg, go);
     LLVMBuildRet(b, cg_const(cg, 0));
     cg_end_callback(cg, &state);
@@ -79,7 +79,7 @@ LLVMValueRef cg_regex_match(struct codegen *cg, struct expr *e)
         diag_error(cg->diags, re->span, "regular expression \"%s\": %s", text, error);
         return cg_const(cg, 0);
     }
-    LLVMValueRef subject = cg_expr(cg, e->binary.lhs);
+    LLVMValueRef subject = cg_operand(cg, e->binary.lhs);
     cg_set_location(cg, e->span);
     struct run r = {.states = dfa.count};
     r.table = rodata_bytes(cg, dfa.table, (size_t)dfa.count * 256, "regex_table");
@@ -90,16 +90,16 @@ LLVMValueRef cg_regex_match(struct codegen *cg, struct expr *e)
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef args[3] = {cg_scratch_ptr(cg, r.slot), LLVMConstInt(cg->i32, cg->string_size, 0), subject};
     LLVMValueRef copied = cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
-    LLVMValueRef length = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, copied, cg_const(cg, 1), ""),
+    LLVMValueRef length = LLVMBuildSelect(b, cg_compare(cg, LLVMIntSLT, copied, 1),
                                           cg_const(cg, 0), LLVMBuildSub(b, copied, cg_const(cg, 1), ""), "");
     LLVMBuildStore(b, cg_const(cg, 0), cg_scratch_ptr(cg, r.state));
     LLVMValueRef loop_args[4] = {LLVMBuildTrunc(b, length, cg->i32, ""), step_callback(cg, &r, e->span),
                                  LLVMConstNull(cg->ptr), cg_const(cg, 0)};
     cg_helper(cg, BPF_FUNC_loop, cg->i64, loop_args, 4);
     LLVMValueRef final = LLVMBuildLoad2(b, cg->i64, cg_scratch_ptr(cg, r.state), "");
-    LLVMValueRef dead = LLVMBuildICmp(b, LLVMIntEQ, final, cg_const(cg, REGEX_DEAD), "");
+    LLVMValueRef dead = cg_compare(cg, LLVMIntEQ, final, REGEX_DEAD);
     LLVMValueRef at = cg_opaque_clamp(cg, final, dfa.count);
-    LLVMValueRef accepted = LLVMBuildICmp(b, LLVMIntNE, byte_from(cg, accept, at), cg_const(cg, 0), "");
+    LLVMValueRef accepted = cg_compare(cg, LLVMIntNE, byte_from(cg, accept, at), 0);
     LLVMValueRef matched = LLVMBuildAnd(b, accepted, LLVMBuildNot(b, dead, ""), "");
     if (e->binary.op == BINARY_REGEX_NOMATCH)
         matched = LLVMBuildNot(b, matched, "");

@@ -40,13 +40,13 @@ static void keep_tail_state(struct codegen *cg, const struct probe *ret, LLVMVal
     LLVMValueRef state = LLVMBuildGEP2(cg->builder, cg->i8, record, &index, 1, "state");
     LLVMValueRef args[1] = {ctx};
     LLVMValueRef cookie = cg_helper(cg, BPF_FUNC_get_attach_cookie, cg->i64, args, 1);
-    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, cookie, cg_const(cg, TAIL_SITE_JUMP), ""),
+    LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntEQ, cookie, TAIL_SITE_JUMP),
                     jump, member);
     cg_position(cg, jump);
     set_state(cg, state, TAIL_STATE_JUMPING, done);
     cg_position(cg, member);
     LLVMValueRef was = LLVMBuildLoad2(cg->builder, cg->i64, state, "");
-    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, was, cg_const(cg, TAIL_STATE_JUMPING), ""),
+    LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntEQ, was, TAIL_STATE_JUMPING),
                     entered, stale);
     cg_position(cg, entered);
     set_state(cg, state, TAIL_STATE_IN_CHAIN, done);

@@ -96,7 +96,7 @@ static void get_stack(struct codegen *cg, LLVMValueRef ctx, uint32_t buffer, uin
     LLVMValueRef bytes = cg_helper(cg, BPF_FUNC_get_stack, cg->i64, args, 4);
     if (count_at < 0)
         return;
-    LLVMValueRef failed = LLVMBuildICmp(cg->builder, LLVMIntSLT, bytes, cg_const(cg, 0), "");
+    LLVMValueRef failed = cg_compare(cg, LLVMIntSLT, bytes, 0);
     LLVMValueRef count = LLVMBuildUDiv(cg->builder, LLVMBuildSelect(cg->builder, failed, cg_const(cg, 0), bytes, ""),
                                        cg_const(cg, entry_size), "");
     LLVMBuildStore(cg->builder, count, cg_scratch_ptr(cg, area(cg) + (uint32_t)count_at));
@@ -119,12 +119,12 @@ static LLVMValueRef read_user(struct codegen *cg, LLVMValueRef address, uint32_t
     LLVMValueRef args[3] = {cg_scratch_ptr(cg, area(cg) + to), LLVMConstInt(cg->i32, size, 0),
                             LLVMBuildIntToPtr(cg->builder, address, cg->ptr, "")};
     LLVMValueRef failed = cg_helper(cg, BPF_FUNC_probe_read_user, cg->i64, args, 3);
-    return LLVMBuildICmp(cg->builder, LLVMIntEQ, failed, cg_const(cg, 0), "");
+    return cg_compare(cg, LLVMIntEQ, failed, 0);
 }
 
 static LLVMValueRef equals(struct codegen *cg, LLVMValueRef value, int64_t constant)
 {
-    return LLVMBuildICmp(cg->builder, LLVMIntEQ, value, cg_const(cg, constant), "");
+    return cg_compare(cg, LLVMIntEQ, value, constant);
 }
 
 /* The byte k bytes before the return address, from the word read before it. */
@@ -161,8 +161,8 @@ static void after_call(struct codegen *cg, LLVMValueRef ret, LLVMBasicBlockRef y
 {
     LLVMBuilderRef b = cg->builder;
     LLVMBasicBlockRef in_user = cg_block(cg, "ret_user"), readable = cg_block(cg, "ret_readable");
-    LLVMValueRef user = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, ret, cg_const(cg, 4096), ""),
-                                     LLVMBuildICmp(b, LLVMIntULT, ret, cg_const(cg, 0x800000000000), ""), "");
+    LLVMValueRef user = LLVMBuildAnd(b, cg_compare(cg, LLVMIntUGE, ret, 4096),
+                                     cg_compare(cg, LLVMIntULT, ret, 0x800000000000), "");
     LLVMBuildCondBr(b, user, in_user, no);
     cg_position(cg, in_user);
     LLVMBuildCondBr(b, read_user(cg, LLVMBuildSub(b, ret, cg_const(cg, 8), ""), AREA_WALK + WALK_CODE, 8),
@@ -325,8 +325,8 @@ static void cfi_step(struct codegen *cg, LLVMBasicBlockRef take, LLVMBasicBlockR
     cg_position(cg, next);
     store_area(cg, AREA_WALK + WALK_SP, cfa);
     LLVMValueRef ret = load_area(cg, AREA_WALK + WALK_RET);
-    LLVMValueRef user = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, ret, cg_const(cg, 4096), ""),
-                                     LLVMBuildICmp(b, LLVMIntULT, ret, cg_const(cg, 0x800000000000), ""), "");
+    LLVMValueRef user = LLVMBuildAnd(b, cg_compare(cg, LLVMIntUGE, ret, 4096),
+                                     cg_compare(cg, LLVMIntULT, ret, 0x800000000000), "");
     LLVMBuildCondBr(b, user, take, stop);
 }
 
@@ -383,7 +383,7 @@ static void walk_frame(struct codegen *cg, LLVMValueRef index, void *data)
     LLVMBasicBlockRef lookup = cg_block(cg, "walk_lookup"), cfi = cg_block(cg, "walk_cfi"),
                       not_cfi = cg_block(cg, "walk_not_cfi"), frame_pointer = cg_block(cg, "walk_fp"),
                       take = cg_block(cg, "walk_push"), stop = cg_block(cg, "walk_stop");
-    LLVMValueRef room = LLVMBuildICmp(b, LLVMIntULT, load_area(cg, AREA_USER_COUNT), cg_const(cg, RECORD_STACK_DEPTH), "");
+    LLVMValueRef room = cg_compare(cg, LLVMIntULT, load_area(cg, AREA_USER_COUNT), RECORD_STACK_DEPTH);
     LLVMBuildCondBr(b, room, lookup, stop);
     cg_position(cg, lookup);
     LLVMValueRef first = equals(cg, index, 0);
@@ -444,7 +444,7 @@ static void walk_user_stack(struct codegen *cg, const struct probe *probe)
     LLVMBuilderRef b = cg->builder;
     LLVMBasicBlockRef user = cg_block(cg, "walk_user"), done = cg_block(cg, "walk_done");
     store_area(cg, AREA_USER_COUNT, cg_const(cg, 0));
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, cg_current_mm(cg), cg_const(cg, 0), ""), user, done);
+    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntNE, cg_current_mm(cg), 0), user, done);
     cg_position(cg, user);
     LLVMValueRef task = cg_helper(cg, BPF_FUNC_get_current_task_btf, cg->ptr, NULL, 0);
     LLVMValueRef regs = LLVMBuildPtrToInt(b, cg_helper(cg, BPF_FUNC_task_pt_regs, cg->ptr, &task, 1), cg->i64, "");
@@ -486,15 +486,15 @@ static void task_stack_when_empty(struct codegen *cg)
     LLVMValueRef skip = cg_const(cg, 0);   /* 0: no program frame */
     for (int i = RECORD_STACK_DEPTH - 1; i >= 0; i--) {   /* the first match wins */
         LLVMValueRef ip = load_area(cg, AREA_KERNEL_IPS + 8 * (uint32_t)i);
-        LLVMValueRef is_program = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, ip, cg_const(cg, (int64_t)MODULES_VADDR_KASLR), ""),
-                                               LLVMBuildICmp(b, LLVMIntSGT, bytes, cg_const(cg, 8 * i), ""), "");
+        LLVMValueRef is_program = LLVMBuildAnd(b, cg_compare(cg, LLVMIntUGE, ip, (int64_t)MODULES_VADDR_KASLR),
+                                               cg_compare(cg, LLVMIntSGT, bytes, 8 * i), "");
         skip = LLVMBuildSelect(b, is_program, cg_const(cg, i + 1 + FRAMES_AFTER_PROGRAM), skip, "");
     }
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, skip, cg_const(cg, 0), ""), found, done);
+    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntNE, skip, 0), found, done);
     cg_position(cg, found);
     LLVMValueRef again[4] = {task, buffer, cg_const(cg, size), LLVMBuildAnd(b, skip, cg_const(cg, BPF_F_SKIP_FIELD_MASK), "")};
     bytes = cg_helper(cg, BPF_FUNC_get_task_stack, cg->i64, again, 4);
-    LLVMValueRef failed = LLVMBuildICmp(b, LLVMIntSLT, bytes, cg_const(cg, 0), "");
+    LLVMValueRef failed = cg_compare(cg, LLVMIntSLT, bytes, 0);
     store_area(cg, AREA_KERNEL_COUNT, LLVMBuildUDiv(b, LLVMBuildSelect(b, failed, cg_const(cg, 0), bytes, ""), cg_const(cg, 8), ""));
     LLVMBuildBr(b, done);
     cg_position(cg, done);
@@ -540,7 +540,7 @@ static LLVMValueRef user_entry_pc(struct codegen *cg)
 {
     LLVMBuilderRef b = cg->builder;
     LLVMBasicBlockRef user = cg_block(cg, "user_pc"), done = cg_block(cg, "user_pc_done");
-    LLVMValueRef has_mm = LLVMBuildICmp(b, LLVMIntNE, cg_current_mm(cg), cg_const(cg, 0), "");
+    LLVMValueRef has_mm = cg_compare(cg, LLVMIntNE, cg_current_mm(cg), 0);
     LLVMBasicBlockRef before = LLVMGetInsertBlock(b);
     LLVMBuildCondBr(b, has_mm, user, done);
     cg_position(cg, user);
@@ -607,7 +607,7 @@ static void print_stack(struct codegen *cg, struct expr *call, int kernel, int f
     struct stack_record r = {.kernel = kernel};
     uint32_t size = kernel ? (uint32_t)offsetof(struct record_stack, frames) : (uint32_t)sizeof(struct record_stack);
     if (call->call.args) {
-        r.text = cg_expr(cg, call->call.args);
+        r.text = cg_operand(cg, call->call.args);
         r.id = 1;
         size += cg->string_size;
     }
@@ -655,7 +655,7 @@ static LLVMValueRef hex_addresses(struct codegen *cg, int kernel, int first, LLV
     LLVMValueRef count = load_area(cg, kernel ? AREA_KERNEL_COUNT : AREA_USER_COUNT);
     if (limit) {
         LLVMValueRef end = LLVMBuildAdd(cg->builder, limit, cg_const(cg, first), "");
-        LLVMValueRef shorter = LLVMBuildAnd(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntSGE, limit, cg_const(cg, 0), ""),
+        LLVMValueRef shorter = LLVMBuildAnd(cg->builder, cg_compare(cg, LLVMIntSGE, limit, 0),
                                             LLVMBuildICmp(cg->builder, LLVMIntULT, end, count, ""), "");
         count = LLVMBuildSelect(cg->builder, shorter, end, count, "");
     }
@@ -676,7 +676,7 @@ static LLVMValueRef hex_addresses(struct codegen *cg, int kernel, int first, LLV
                                 cg_scratch_ptr(cg, area(cg) + ips + 8 * (uint32_t)i), cg_i32(cg, 8)};
         LLVMValueRef written = cg_helper(cg, BPF_FUNC_snprintf, cg->i64, args, 5);
         LLVMValueRef grown = LLVMBuildAdd(cg->builder, used, LLVMBuildSub(cg->builder, written, cg_const(cg, 1), ""), "");
-        LLVMValueRef full = LLVMBuildICmp(cg->builder, LLVMIntSGE, grown, cg_const(cg, cg->string_size - 1), "");
+        LLVMValueRef full = cg_compare(cg, LLVMIntSGE, grown, cg->string_size - 1);
         LLVMBuildStore(cg->builder, grown, length);
         LLVMBasicBlockRef next = cg_block(cg, "hex_next");
         LLVMBuildCondBr(cg->builder, full, done, next);
@@ -816,7 +816,7 @@ static LLVMValueRef find_mapping(struct codegen *cg, LLVMValueRef address, struc
     LLVMValueRef args[5] = {task, address, fn, LLVMConstNull(cg->ptr), cg_const(cg, 0)};
     cg_helper(cg, BPF_FUNC_find_vma, cg->i64, args, 5);
     LLVMValueRef found_end = LLVMBuildLoad2(b, cg->i64, search_var(cg, SEARCH_FOUND + 32), "");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, found_end, cg_const(cg, 0), ""), found, done);
+    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntNE, found_end, 0), found, done);
     cg_position(cg, found);
     cg_copy(cg, search_var(cg, SEARCH_MAPPING), search_var(cg, SEARCH_FOUND), 40);
     LLVMBuildBr(b, done);
@@ -1012,7 +1012,7 @@ static LLVMValueRef write_symbol(struct codegen *cg, LLVMValueRef address, const
 /* usymname(a): the function; usymdata(a): "f+0x4/0x14 [path]"; umodname(a): the file. */
 static LLVMValueRef symbol_string(struct codegen *cg, struct expr *call, int builtin_id)
 {
-    LLVMValueRef address = cg_expr(cg, call->call.args);
+    LLVMValueRef address = cg_operand(cg, call->call.args);
     cg_set_location(cg, call->span);
     const struct symbol_text *text = builtin_id == BUILTIN_USYMNAME ? &usymname_text
                                    : builtin_id == BUILTIN_UMODNAME ? &umodname_text : &usymdata_text;
@@ -1043,7 +1043,7 @@ static void sprint_frame(struct codegen *cg, LLVMValueRef index, void *data)
     LLVMValueRef written = write_symbol(cg, address, &frame_text, dst, room, sp->span);
     LLVMValueRef grown = LLVMBuildAdd(b, used, LLVMBuildSub(b, written, cg_const(cg, 1), ""), "");
     LLVMBuildStore(b, grown, cg_scratch_ptr(cg, sp->length));
-    LLVMValueRef full = LLVMBuildICmp(b, LLVMIntSGE, grown, cg_const(cg, cg->string_size - 1), "");
+    LLVMValueRef full = cg_compare(cg, LLVMIntSGE, grown, cg->string_size - 1);
     LLVMBuildRet(b, LLVMBuildZExt(b, full, cg->i64, ""));
 }
 
@@ -1073,7 +1073,7 @@ LLVMValueRef cg_stack_builtin(struct codegen *cg, struct expr *call, int builtin
     case BUILTIN_UBACKTRACE:
         return hex_addresses(cg, 0, 0, NULL);
     case BUILTIN_UCALLERS:
-        return hex_addresses(cg, 0, 1, cg_expr(cg, call->call.args));
+        return hex_addresses(cg, 0, 1, cg_operand(cg, call->call.args));
     case BUILTIN_BACKTRACE:
         return hex_addresses(cg, 1, 0, NULL);
     }

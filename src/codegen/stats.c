@@ -36,24 +36,10 @@ static LLVMValueRef load(struct codegen *cg, LLVMValueRef ptr)
     return LLVMBuildLoad2(cg->builder, cg->i64, ptr, "");
 }
 
-/* The verifier must see a bucket index bounded by the value size, whatever
- * LLVM proved about it: hide it behind a volatile scratch round trip, then
- * clamp. */
-LLVMValueRef cg_opaque_clamp(struct codegen *cg, LLVMValueRef index, int64_t max)
-{
-    LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_scratch(cg, 8));
-    LLVMValueRef store = LLVMBuildStore(cg->builder, index, slot);
-    LLVMSetVolatile(store, 1);
-    LLVMValueRef loaded = LLVMBuildLoad2(cg->builder, cg->i64, slot, "");
-    LLVMSetVolatile(loaded, 1);
-    LLVMValueRef too_big = LLVMBuildICmp(cg->builder, LLVMIntUGT, loaded, cg_const(cg, max), "");
-    return LLVMBuildSelect(cg->builder, too_big, cg_const(cg, max), loaded, "");
-}
-
 static LLVMValueRef log_bucket(struct codegen *cg, LLVMValueRef v)
 {
     LLVMBuilderRef b = cg->builder;
-    LLVMValueRef negative = LLVMBuildICmp(b, LLVMIntSLT, v, cg_const(cg, 0), "");
+    LLVMValueRef negative = cg_compare(cg, LLVMIntSLT, v, 0);
     LLVMValueRef magnitude = LLVMBuildSelect(b, negative, LLVMBuildNeg(b, v, ""), v, "");
     LLVMTypeRef types[1] = {cg->i64};
     unsigned id = LLVMLookupIntrinsicID("llvm.ctlz", 9);
@@ -70,7 +56,7 @@ static LLVMValueRef linear_bucket(struct codegen *cg, struct cg_array *a, LLVMVa
 {
     LLVMBuilderRef b = cg->builder;
     int64_t last = a->bucket_count - 1;
-    LLVMValueRef below = LLVMBuildICmp(b, LLVMIntSLT, v, cg_const(cg, a->hist_start), "");
+    LLVMValueRef below = cg_compare(cg, LLVMIntSLT, v, a->hist_start);
     LLVMValueRef offset = LLVMBuildSub(b, v, cg_const(cg, a->hist_start), "");
     LLVMValueRef index = LLVMBuildAdd(b, LLVMBuildUDiv(b, offset, cg_const(cg, a->hist_interval), ""),
                                       cg_const(cg, 1), "");
@@ -88,7 +74,7 @@ static LLVMValueRef stat_key(struct codegen *cg, struct cg_array *a, struct expr
 static void welford_add(struct codegen *cg, struct cg_array *a, LLVMValueRef elem, LLVMValueRef count, LLVMValueRef v)
 {
     LLVMBuilderRef b = cg->builder;
-    LLVMValueRef first = LLVMBuildICmp(b, LLVMIntEQ, count, cg_const(cg, 0), "");
+    LLVMValueRef first = cg_compare(cg, LLVMIntEQ, count, 0);
     LLVMValueRef scaled = LLVMBuildShl(b, v, cg_const(cg, a->variance_shift), "");
     LLVMValueRef avg = load(cg, field_ptr(cg, elem, FIELD_AVG_S));
     LLVMValueRef delta = LLVMBuildSExt(b, LLVMBuildTrunc(b, LLVMBuildSub(b, scaled, avg, ""), cg->i32, ""), cg->i64, "");
@@ -115,12 +101,12 @@ void cg_stat_add(struct codegen *cg, struct expr *e)
         return;
     }
     cg_check_not_iterated(cg, lhs->symbol, lhs->span);
-    LLVMValueRef v = cg_expr(cg, e->aggregate.rhs);
+    LLVMValueRef v = cg_operand(cg, e->aggregate.rhs);
     LLVMValueRef key = stat_key(cg, a, lhs);
     cg_set_location(cg, e->span);
     LLVMValueRef elem = cg_array_element(cg, a, key, e->span);
     LLVMValueRef count = load(cg, field_ptr(cg, elem, FIELD_COUNT));
-    LLVMValueRef first = LLVMBuildICmp(b, LLVMIntEQ, count, cg_const(cg, 0), "");
+    LLVMValueRef first = cg_compare(cg, LLVMIntEQ, count, 0);
     LLVMValueRef min = load(cg, field_ptr(cg, elem, FIELD_MIN));
     LLVMValueRef max = load(cg, field_ptr(cg, elem, FIELD_MAX));
     LLVMValueRef new_min = LLVMBuildSelect(b, LLVMBuildOr(b, first, LLVMBuildICmp(b, LLVMIntSLT, v, min, ""), ""),
@@ -169,7 +155,7 @@ static void for_each_cpu_elem(struct codegen *cg, struct cg_array *a, LLVMValueR
     visit(cg, elem, next, data);
     cg_position(cg, next);
     LLVMValueRef cpu_next = LLVMBuildAdd(b, cpu, cg_const(cg, 1), "");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, cpu_next, cg_const(cg, cpus), ""), head, done);
+    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntULT, cpu_next, cpus), head, done);
     LLVMValueRef values[2] = {cg_const(cg, 0), cpu_next};
     LLVMBasicBlockRef blocks[2] = {entry, next};
     LLVMAddIncoming(cpu, values, blocks, 2);
@@ -190,11 +176,11 @@ static void aggregate_one(struct codegen *cg, LLVMValueRef elem, LLVMBasicBlockR
     struct cg_array *a = v->a;
     LLVMBasicBlockRef merge = cg_block(cg, "agg_merge");
     LLVMValueRef count = load(cg, field_ptr(cg, elem, FIELD_COUNT));
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, count, cg_const(cg, 0), ""), next, merge);
+    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntEQ, count, 0), next, merge);
 
     cg_position(cg, merge);
     LLVMValueRef total = load(cg, field_ptr(cg, acc, FIELD_COUNT));
-    LLVMValueRef first = LLVMBuildICmp(b, LLVMIntEQ, total, cg_const(cg, 0), "");
+    LLVMValueRef first = cg_compare(cg, LLVMIntEQ, total, 0);
     LLVMValueRef min = load(cg, field_ptr(cg, elem, FIELD_MIN)), max = load(cg, field_ptr(cg, elem, FIELD_MAX));
     LLVMValueRef acc_min = load(cg, field_ptr(cg, acc, FIELD_MIN)), acc_max = load(cg, field_ptr(cg, acc, FIELD_MAX));
     LLVMBuildStore(b, LLVMBuildSelect(b, LLVMBuildOr(b, first, LLVMBuildICmp(b, LLVMIntSLT, min, acc_min, ""), ""),
@@ -255,7 +241,7 @@ LLVMValueRef cg_stat_value(struct codegen *cg, struct cg_array *a, LLVMValueRef 
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef acc = aggregate(cg, a, key, NULL);
     LLVMValueRef count = load(cg, field_ptr(cg, acc, FIELD_COUNT));
-    LLVMValueRef safe = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, count, cg_const(cg, 0), ""),
+    LLVMValueRef safe = LLVMBuildSelect(b, cg_compare(cg, LLVMIntEQ, count, 0),
                                         cg_const(cg, 1), count, "");
     switch (op) {
     case STAT_SUM: return load(cg, field_ptr(cg, acc, FIELD_SUM));
@@ -271,7 +257,7 @@ static LLVMValueRef require_values(struct codegen *cg, struct span span, LLVMVal
 {
     LLVMValueRef count = load(cg, field_ptr(cg, acc, FIELD_COUNT));
     LLVMBasicBlockRef empty = cg_block(cg, "empty_aggregate"), ok = cg_block(cg, "aggregate_ok");
-    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, count, cg_const(cg, 0), ""), empty, ok);
+    LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntEQ, count, 0), empty, ok);
     cg_position(cg, empty);
     cg_raise_error(cg, span, "empty aggregate", cg_const(cg, 0));
     cg_position(cg, ok);
@@ -292,7 +278,7 @@ static void variance_one(struct codegen *cg, LLVMValueRef elem, LLVMBasicBlockRe
     LLVMValueRef part = LLVMBuildAdd(b, LLVMBuildMul(b, LLVMBuildMul(b, n, d, ""), d, ""),
                                      LLVMBuildMul(b, LLVMBuildSub(b, n, cg_const(cg, 1), ""),
                                                   load(cg, field_ptr(cg, elem, FIELD_VARIANCE_S)), ""), "");
-    part = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, n, cg_const(cg, 0), ""), cg_const(cg, 0), part, "");
+    part = LLVMBuildSelect(b, cg_compare(cg, LLVMIntEQ, n, 0), cg_const(cg, 0), part, "");
     LLVMBuildStore(b, LLVMBuildAdd(b, load(cg, v->total), part, ""), v->total);
     LLVMBuildBr(b, next);
 }
@@ -304,7 +290,7 @@ static LLVMValueRef variance(struct codegen *cg, struct cg_array *a, LLVMValueRe
                              LLVMValueRef count)
 {
     LLVMBuilderRef b = cg->builder;
-    LLVMValueRef some = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, count, cg_const(cg, 0), ""),
+    LLVMValueRef some = LLVMBuildSelect(b, cg_compare(cg, LLVMIntEQ, count, 0),
                                         cg_const(cg, 1), count, "");
     LLVMValueRef scaled_sum = LLVMBuildShl(b, load(cg, field_ptr(cg, acc, FIELD_SUM)),
                                            cg_const(cg, a->variance_shift), "");
@@ -313,7 +299,7 @@ static LLVMValueRef variance(struct codegen *cg, struct cg_array *a, LLVMValueRe
     LLVMBuildStore(b, cg_const(cg, 0), visit.total);
     for_each_cpu_elem(cg, a, key, variance_one, &visit);
     LLVMValueRef less = LLVMBuildSub(b, count, cg_const(cg, 1), "");
-    LLVMValueRef single = LLVMBuildICmp(b, LLVMIntSLE, less, cg_const(cg, 0), "");
+    LLVMValueRef single = cg_compare(cg, LLVMIntSLE, less, 0);
     LLVMValueRef scaled = cg_signed_divide(cg, load(cg, visit.total),
                                         LLVMBuildSelect(b, single, cg_const(cg, 1), less, ""), 0);
     scaled = LLVMBuildSelect(b, single, cg_const(cg, 0), scaled, "");
@@ -362,15 +348,11 @@ LLVMValueRef cg_hist_bucket(struct codegen *cg, struct expr *e)
         diag_error(cg->diags, e->span, "a histogram bucket needs @hist_log or @hist_linear of a statistic");
         return cg_const(cg, 0);
     }
-    LLVMBuilderRef b = cg->builder;
-    LLVMValueRef index = cg_expr(cg, e->hist_bucket.bucket);
+    LLVMValueRef index = cg_operand(cg, e->hist_bucket.bucket);
     LLVMValueRef key = stat_key(cg, a, hist->stat.operand);
     cg_set_location(cg, e->span);
-    LLVMBasicBlockRef bad = cg_block(cg, "bucket_out_of_range"), ok = cg_block(cg, "bucket_ok");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGE, index, cg_const(cg, a->bucket_count), ""), bad, ok);
-    cg_position(cg, bad);
-    cg_raise_error(cg, e->span, "histogram index out of range", index);
-    cg_position(cg, ok);
+    cg_error_if(cg, cg_compare(cg, LLVMIntUGE, index, a->bucket_count), "bucket_out_of_range", "bucket_ok", e->span,
+                "histogram index out of range", index);
     LLVMValueRef acc = aggregate(cg, a, key, cg_opaque_clamp(cg, index, a->bucket_count - 1));
     return load(cg, field_ptr(cg, acc, FIELD_BUCKET));
 }
@@ -415,7 +397,7 @@ static void add_cpu_buckets(struct codegen *cg, LLVMValueRef cpu, void *data)
     LLVMBuildStore(b, LLVMBuildAdd(b, load(cg, slot), load(cg, LLVMBuildGEP2(b, cg->i64, from, &i, 1, "")), ""),
                    slot);
     LLVMValueRef next = LLVMBuildAdd(b, i, cg_const(cg, 1), "");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, next, cg_const(cg, a->bucket_count), ""), head, done);
+    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntULT, next, a->bucket_count), head, done);
     LLVMValueRef values[2] = {cg_const(cg, 0), next};
     LLVMBasicBlockRef blocks[2] = {entry, head};
     LLVMAddIncoming(i, values, blocks, 2);
@@ -432,7 +414,7 @@ static void note_bucket(struct codegen *cg, LLVMValueRef index, void *data)
     LLVMValueRef i = cg_opaque_clamp(cg, index, a->bucket_count - 1);
     LLVMValueRef count = load(cg, LLVMBuildGEP2(b, cg->i64, hist_slot(cg, HIST_BUCKETS), &i, 1, ""));
     LLVMBasicBlockRef set = cg_block(cg, "bucket_used"), done = cg_block(cg, "bucket_noted");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, count, cg_const(cg, 0), ""), done, set);
+    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntEQ, count, 0), done, set);
     cg_position(cg, set);
     LLVMValueRef lo = load(cg, hist_slot(cg, HIST_LO));
     LLVMBuildStore(b, LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, i, lo, ""), i, lo, ""), hist_slot(cg, HIST_LO));
@@ -481,15 +463,11 @@ void cg_hist_print(struct codegen *cg, struct expr *e, struct span print_span)
     cg_counted_loop(cg, e->span, (uint32_t)a->bucket_count, note_bucket, a);
 
     LLVMValueRef lo = load(cg, hist_slot(cg, HIST_LO)), hi = load(cg, hist_slot(cg, HIST_HI));
-    LLVMValueRef empty = LLVMBuildICmp(b, LLVMIntEQ, lo, cg_const(cg, a->bucket_count), "");
+    LLVMValueRef empty = cg_compare(cg, LLVMIntEQ, lo, a->bucket_count);
     /* No bucket counts anything: the statistic is empty (every value has a
      * bucket, out of range ones too). SystemTap's print says so, an error
      * at the print, rather than print a header. */
-    LLVMBasicBlockRef none = cg_block(cg, "empty_histogram"), some = cg_block(cg, "histogram");
-    LLVMBuildCondBr(b, empty, none, some);
-    cg_position(cg, none);
-    cg_raise_error(cg, print_span, "empty aggregate", cg_const(cg, 0));
-    cg_position(cg, some);
+    cg_error_if(cg, empty, "empty_histogram", "histogram", print_span, "empty aggregate", cg_const(cg, 0));
     LLVMValueRef first = cg_opaque_clamp(cg, LLVMBuildSelect(b, empty, cg_const(cg, 0), lo, ""), a->bucket_count - 1);
     LLVMValueRef span = LLVMBuildSelect(b, empty, cg_const(cg, 0),
                                         LLVMBuildAdd(b, LLVMBuildSub(b, hi, lo, ""), cg_const(cg, 1), ""), "");

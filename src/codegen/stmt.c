@@ -13,15 +13,6 @@
 /* Why a loop callback stopped, in frame field FRAME_LOOP_EXIT. */
 enum loop_exit { LOOP_RUNNING, LOOP_DONE, LOOP_RETURN, LOOP_UNWIND };
 
-LLVMValueRef cg_local_ptr(struct codegen *cg, const struct symbol *sym)
-{
-    struct fn_state *fn = cg->fn;
-    if (sym->type == TYPE_STRING)
-        return cg_scratch_ptr(cg, fn->string_slots[sym->local_index]);
-    return LLVMBuildStructGEP2(cg->builder, fn->frame_type, fn->frame,
-                               (unsigned)(FRAME_LOCALS + sym->local_index), sym->name);
-}
-
 static LLVMValueRef frame_field(struct codegen *cg, int field)
 {
     return LLVMBuildStructGEP2(cg->builder, cg->fn->frame_type, cg->fn->frame, (unsigned)field, "");
@@ -228,7 +219,7 @@ static void try_stmt(struct codegen *cg, struct stmt *st)
     add_try_depth(cg, -1);
     LLVMValueRef unwind = cg_scratch_ptr(cg, SCRATCH_UNWIND);
     LLVMValueRef reason = LLVMBuildLoad2(cg->builder, cg->i64, unwind, "");
-    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, reason, cg_const(cg, UNWIND_CAUGHT), ""),
+    LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntEQ, reason, UNWIND_CAUGHT),
                     caught, outer_unwind);
     cg_position(cg, caught);
     cg_set_location(cg, st->span);
@@ -242,42 +233,6 @@ static void try_stmt(struct codegen *cg, struct stmt *st)
     if (cg_block_open(cg))
         LLVMBuildBr(cg->builder, done);
     cg_position(cg, done);
-}
-
-/* The message as the runtime would print it (message NULL: value is the
- * text), into the caught-message slot; then unwind. */
-void cg_catch_error(struct codegen *cg, const char *message, LLVMValueRef value)
-{
-    LLVMValueRef to = cg_scratch_ptr(cg, cg->caught_message);
-    if (!message) {
-        cg_string_copy(cg, to, value);
-    } else {
-        /* bpf_snprintf takes the runtime's one %lld or %llx hole; any other
-         * '%' is literal */
-        const char *hole = strstr(message, "%ll");
-        struct strbuf format;
-        strbuf_init(&format);
-        for (const char *c = message; *c; c++) {
-            if (c == hole) {
-                strbuf_append(&format, c, 4);
-                c += 3;
-            } else {
-                if (*c == '%')
-                    strbuf_putc(&format, '%');
-                strbuf_putc(&format, *c);
-            }
-        }
-        uint32_t data = cg_alloc_scratch(cg, 8);
-        LLVMBuildStore(cg->builder, value, cg_scratch_ptr(cg, data));
-        LLVMValueRef args[5] = {to, LLVMConstInt(cg->i32, cg->string_size, 0),
-                                cg_string_literal(cg, format.data, (int)format.len + 1),
-                                hole ? cg_scratch_ptr(cg, data) : LLVMConstNull(cg->ptr),
-                                LLVMConstInt(cg->i32, hole ? 8 : 0, 0)};
-        cg_helper(cg, BPF_FUNC_snprintf, cg->i64, args, 5);
-        strbuf_free(&format);
-    }
-    LLVMBuildStore(cg->builder, cg_const(cg, UNWIND_CAUGHT), cg_scratch_ptr(cg, SCRATCH_UNWIND));
-    LLVMBuildBr(cg->builder, cg->fn->unwind_block);
 }
 
 static int stmt_has_try(const struct stmt *st)

@@ -75,16 +75,13 @@ static void copy_into(struct codegen *cg, uint32_t slot, LLVMValueRef s, LLVMVal
 {
     LLVMValueRef args[3] = {cg_scratch_ptr(cg, slot), LLVMConstInt(cg->i32, cg->string_size, 0), s};
     LLVMValueRef copied = cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
-    LLVMValueRef bad = LLVMBuildICmp(cg->builder, LLVMIntSLT, copied, cg_const(cg, 1), "");
+    LLVMValueRef bad = cg_compare(cg, LLVMIntSLT, copied, 1);
     if (length)
         *length = LLVMBuildSelect(cg->builder, bad, cg_const(cg, 0),
                                   LLVMBuildSub(cg->builder, copied, cg_const(cg, 1), ""), "");
-    LLVMBasicBlockRef fix = cg_block(cg, "copy_bad"), ok = cg_block(cg, "copy_ok");
-    LLVMBuildCondBr(cg->builder, bad, fix, ok);
-    cg_position(cg, fix);
+    LLVMBasicBlockRef ok = cg_if(cg, bad, "copy_bad", "copy_ok");
     LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, 0, 0), cg_scratch_ptr(cg, slot));
-    LLVMBuildBr(cg->builder, ok);
-    cg_position(cg, ok);
+    cg_end_if(cg, ok);
 }
 
 /* A copy of s in a new slot; its length in *length. */
@@ -116,53 +113,6 @@ static void loop_stop(struct codegen *cg)
     LLVMBuildRet(cg->builder, cg_const(cg, 1));
 }
 
-/* A loop callback: body(cg, index, data) with ctx the callback's second
- * parameter (the caller's loop context). */
-static LLVMValueRef define_loop_callback(struct codegen *cg, const char *prefix, struct span span, loop_body body,
-                                         void *data)
-{
-    struct fn_state state;
-    LLVMValueRef fn = cg_begin_callback(cg, prefix, 0, &state);
-    cg_callback_entry(cg, &state, span, 1);
-    body(cg, LLVMGetParam(fn, 0), data);
-    cg_end_callback(cg, &state);
-    cg_set_location(cg, span);
-    return fn;
-}
-
-/* bpf_loop(count: an i32, fn, ctx): ctx NULL or on the stack. */
-static void loop_helper(struct codegen *cg, LLVMValueRef count, LLVMValueRef fn, LLVMValueRef ctx)
-{
-    LLVMValueRef args[4] = {count, fn, ctx ? ctx : LLVMConstNull(cg->ptr), cg_const(cg, 0)};
-    cg_helper(cg, BPF_FUNC_loop, cg->i64, args, 4);
-}
-
-/* bpf_loop(count clamped to 0..MAXSTRINGLEN, fn, ctx). */
-static void call_loop(struct codegen *cg, LLVMValueRef count, LLVMValueRef fn, LLVMValueRef ctx)
-{
-    LLVMBuilderRef b = cg->builder;
-    LLVMValueRef n = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, count, cg_const(cg, 0), ""), cg_const(cg, 0),
-                                     count, "");
-    n = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, n, cg_const(cg, cg->string_size), ""),
-                        cg_const(cg, cg->string_size), n, "");
-    loop_helper(cg, LLVMBuildTrunc(b, n, cg->i32, ""), fn, ctx);
-}
-
-static void run_loop(struct codegen *cg, struct span span, LLVMValueRef count, loop_body body, void *data)
-{
-    call_loop(cg, count, define_loop_callback(cg, "string_loop", span, body, data), NULL);
-}
-
-void cg_bounded_loop(struct codegen *cg, struct span span, LLVMValueRef count, cg_loop_body body, void *data)
-{
-    run_loop(cg, span, count, body, data);
-}
-
-void cg_counted_loop(struct codegen *cg, struct span span, uint32_t times, cg_loop_body body, void *data)
-{
-    loop_helper(cg, cg_i32(cg, (int32_t)times), define_loop_callback(cg, "counted_loop", span, body, data), NULL);
-}
-
 /* Whether `needle` (a slot) occurs in `hay` (a slot) at i: a loop bounded by
  * MAXSTRINGLEN, inside a callback. Branches to match or differ. */
 static void match_at(struct codegen *cg, uint32_t hay, uint32_t needle, LLVMValueRef i,
@@ -176,13 +126,13 @@ static void match_at(struct codegen *cg, uint32_t hay, uint32_t needle, LLVMValu
     cg_position(cg, head);
     LLVMValueRef j = LLVMBuildPhi(b, cg->i64, "j");
     LLVMValueRef cn = char_at(cg, needle, j);
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, cn, cg_const(cg, 0), ""), match, more);
+    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntEQ, cn, 0), match, more);
     cg_position(cg, more);
     LLVMValueRef ch = char_at(cg, hay, LLVMBuildAdd(b, mask(cg, i), j, ""));
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, ch, cn, ""), differ, next);
     cg_position(cg, next);
     LLVMValueRef j_next = LLVMBuildAdd(b, j, cg_const(cg, 1), "");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, j_next, cg_const(cg, cg->string_size), ""), head, match);
+    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntULT, j_next, cg->string_size), head, match);
     LLVMValueRef values[2] = {cg_const(cg, 0), j_next};
     LLVMBasicBlockRef blocks[2] = {entry, next};
     LLVMAddIncoming(j, values, blocks, 2);
@@ -216,7 +166,7 @@ static LLVMValueRef strpos(struct codegen *cg, struct expr *call, LLVMValueRef h
     store(cg, cg_const(cg, -1), cg_scratch_ptr(cg, f.result));
     LLVMValueRef count = LLVMBuildAdd(cg->builder, LLVMBuildSub(cg->builder, hay_len, needle_len, ""),
                                       cg_const(cg, 1), "");
-    run_loop(cg, call->span, count, find_body, &f);
+    cg_bounded_loop(cg, call->span, count, find_body, &f);
     return load(cg, cg_scratch_ptr(cg, f.result));
 }
 
@@ -228,11 +178,11 @@ static LLVMValueRef substr(struct codegen *cg, LLVMValueRef s, LLVMValueRef star
     LLVMValueRef len;
     uint32_t from = copy_to_slot(cg, s, &len);
     uint32_t out = new_slot(cg);
-    LLVMValueRef bad = LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntSLT, start, cg_const(cg, 0), ""),
+    LLVMValueRef bad = LLVMBuildOr(b, cg_compare(cg, LLVMIntSLT, start, 0),
                                    LLVMBuildICmp(b, LLVMIntSGE, start, len, ""), "");
     LLVMValueRef room = LLVMBuildSub(b, len, start, "");
     LLVMValueRef n = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, length, room, ""), length, room, "");
-    bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntSLE, n, cg_const(cg, 0), ""), "");
+    bad = LLVMBuildOr(b, bad, cg_compare(cg, LLVMIntSLE, n, 0), "");
     LLVMBasicBlockRef copy = cg_block(cg, "substr_copy"), done = cg_block(cg, "substr_done");
     LLVMBuildCondBr(b, bad, done, copy);
     cg_position(cg, copy);
@@ -269,13 +219,10 @@ static void output_char(struct codegen *cg, struct output *o, LLVMValueRef c)
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef length_ptr = cg_scratch_at(cg, o->length);
     LLVMValueRef length = load(cg, length_ptr);
-    LLVMBasicBlockRef put = cg_block(cg, "put"), done = cg_block(cg, "put_done");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, length, cg_const(cg, cg->string_size - 1), ""), put, done);
-    cg_position(cg, put);
+    LLVMBasicBlockRef done = cg_if(cg, cg_compare(cg, LLVMIntSLT, length, cg->string_size - 1), "put", "put_done");
     put_char_at(cg, o->slot, length, c);
     store(cg, LLVMBuildAdd(b, length, cg_const(cg, 1), ""), length_ptr);
-    LLVMBuildBr(b, done);
-    cg_position(cg, done);
+    cg_end_if(cg, done);
 }
 
 /* Appends the NUL-terminated s (a pointer into scratch or .rodata). */
@@ -287,7 +234,7 @@ static void output_cstring(struct codegen *cg, struct output *o, LLVMValueRef s)
     LLVMValueRef room = LLVMBuildSub(b, cg_const(cg, cg->string_size), length, "");
     LLVMValueRef args[3] = {char_ptr_at(cg, o->slot, length), LLVMBuildTrunc(b, room, cg->i32, ""), s};
     LLVMValueRef copied = cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
-    LLVMValueRef added = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, copied, cg_const(cg, 1), ""),
+    LLVMValueRef added = LLVMBuildSelect(b, cg_compare(cg, LLVMIntSLT, copied, 1),
                                          cg_const(cg, 0), LLVMBuildSub(b, copied, cg_const(cg, 1), ""), "");
     store(cg, LLVMBuildAdd(b, length, added, ""), length_ptr);
 }
@@ -346,10 +293,10 @@ static LLVMValueRef str_replace(struct codegen *cg, struct expr *call, LLVMValue
     LLVMValueRef unchanged = cg_scratch_ptr(cg, r.from);
     LLVMBasicBlockRef empty = cg_block(cg, "replace_nothing"), work = cg_block(cg, "replace_work"),
                       done = cg_block(cg, "replace_done");
-    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, search_len, cg_const(cg, 0), ""), empty, work);
+    LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntEQ, search_len, 0), empty, work);
     cg_position(cg, work);
     output_start(cg, &r.out);
-    run_loop(cg, call->span, len, replace_body, &r);
+    cg_bounded_loop(cg, call->span, len, replace_body, &r);
     LLVMValueRef result = output_finish(cg, &r.out);
     LLVMBasicBlockRef work_end = LLVMGetInsertBlock(cg->builder);
     LLVMBuildBr(cg->builder, done);
@@ -419,16 +366,16 @@ static void escape_room(struct codegen *cg, struct escape *e, LLVMValueRef num)
     if (!e->quoted)
         return;
     LLVMValueRef start_ptr = cg_scratch_at(cg, e->escape_start);
-    LLVMValueRef first = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntSGT, num, cg_const(cg, 1), ""),
+    LLVMValueRef first = LLVMBuildAnd(b, cg_compare(cg, LLVMIntSGT, num, 1),
                                       LLVMBuildICmp(b, LLVMIntSGT, end, LLVMBuildSub(b, limit, cg_const(cg, 3), ""), ""), "");
-    first = LLVMBuildAnd(b, first, LLVMBuildICmp(b, LLVMIntEQ, load(cg, start_ptr), cg_const(cg, cg->string_size), ""), "");
+    first = LLVMBuildAnd(b, first, cg_compare(cg, LLVMIntEQ, load(cg, start_ptr), cg->string_size), "");
     store(cg, LLVMBuildSelect(b, first, length, load(cg, start_ptr), ""), start_ptr);
 }
 
 static LLVMValueRef is_continuation(struct codegen *cg, LLVMValueRef byte)
 {
     LLVMBuilderRef b = cg->builder;
-    return LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAnd(b, byte, cg_const(cg, 0xC0), ""), cg_const(cg, 0x80), "");
+    return cg_compare(cg, LLVMIntEQ, LLVMBuildAnd(b, byte, cg_const(cg, 0xC0), ""), 0x80);
 }
 
 static void output_hex_digits(struct codegen *cg, struct output *o, LLVMValueRef value, int digits)
@@ -436,7 +383,7 @@ static void output_hex_digits(struct codegen *cg, struct output *o, LLVMValueRef
     LLVMBuilderRef b = cg->builder;
     for (int shift = 4 * (digits - 1); shift >= 0; shift -= 4) {
         LLVMValueRef nibble = LLVMBuildAnd(b, LLVMBuildLShr(b, value, cg_const(cg, shift), ""), cg_const(cg, 15), "");
-        LLVMValueRef letter = LLVMBuildICmp(b, LLVMIntUGE, nibble, cg_const(cg, 10), "");
+        LLVMValueRef letter = cg_compare(cg, LLVMIntUGE, nibble, 10);
         output_char(cg, o, LLVMBuildAdd(b, nibble, LLVMBuildSelect(b, letter, cg_const(cg, 'A' - 10),
                                                                    cg_const(cg, '0'), ""), ""));
     }
@@ -452,15 +399,15 @@ static void escape_utf8(struct codegen *cg, struct escape *e, LLVMValueRef index
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef n = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAnd(b, c, cg_const(cg, 0xF8), ""),
                                                       cg_const(cg, 0xF0), ""), cg_const(cg, 4), cg_const(cg, 1), "");
-    n = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAnd(b, c, cg_const(cg, 0xF0), ""), cg_const(cg, 0xE0), ""),
+    n = LLVMBuildSelect(b, cg_compare(cg, LLVMIntEQ, LLVMBuildAnd(b, c, cg_const(cg, 0xF0), ""), 0xE0),
                         cg_const(cg, 3), n, "");
-    n = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAnd(b, c, cg_const(cg, 0xE0), ""), cg_const(cg, 0xC0), ""),
+    n = LLVMBuildSelect(b, cg_compare(cg, LLVMIntEQ, LLVMBuildAnd(b, c, cg_const(cg, 0xE0), ""), 0xC0),
                         cg_const(cg, 2), n, "");
-    LLVMValueRef three = LLVMBuildICmp(b, LLVMIntSGE, n, cg_const(cg, 3), "");
-    LLVMValueRef four = LLVMBuildICmp(b, LLVMIntEQ, n, cg_const(cg, 4), "");
+    LLVMValueRef three = cg_compare(cg, LLVMIntSGE, n, 3);
+    LLVMValueRef four = cg_compare(cg, LLVMIntEQ, n, 4);
     LLVMValueRef lead = LLVMBuildAnd(b, c, LLVMBuildSelect(b, four, cg_const(cg, 0x07),
                                                            LLVMBuildSelect(b, three, cg_const(cg, 0x0F), cg_const(cg, 0x1F), ""), ""), "");
-    LLVMValueRef valid = LLVMBuildICmp(b, LLVMIntSGT, n, cg_const(cg, 1), "");
+    LLVMValueRef valid = cg_compare(cg, LLVMIntSGT, n, 1);
     LLVMValueRef point = lead;
     for (int k = 1; k <= 3; k++) {
         LLVMValueRef byte = char_at_of(cg, e->from, LLVMBuildAdd(b, index, cg_const(cg, k), ""));
@@ -470,17 +417,17 @@ static void escape_utf8(struct codegen *cg, struct escape *e, LLVMValueRef index
                                         LLVMBuildAnd(b, byte, cg_const(cg, 0x3F), ""), "");
         point = LLVMBuildSelect(b, used, more, point, "");
     }
-    LLVMValueRef surrogate = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, point, cg_const(cg, 0xD800), ""),
-                                          LLVMBuildICmp(b, LLVMIntULE, point, cg_const(cg, 0xDFFF), ""), "");
+    LLVMValueRef surrogate = LLVMBuildAnd(b, cg_compare(cg, LLVMIntUGE, point, 0xD800),
+                                          cg_compare(cg, LLVMIntULE, point, 0xDFFF), "");
     LLVMValueRef least = LLVMBuildSelect(b, four, cg_const(cg, 0x10000),
                                          LLVMBuildSelect(b, three, cg_const(cg, 0x800), cg_const(cg, 0x80), ""), "");
-    LLVMValueRef bad = LLVMBuildOr(b, surrogate, LLVMBuildICmp(b, LLVMIntUGT, point, cg_const(cg, 0x10FFFF), ""), "");
+    LLVMValueRef bad = LLVMBuildOr(b, surrogate, cg_compare(cg, LLVMIntUGT, point, 0x10FFFF), "");
     bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntULT, point, least, ""), "");
     valid = LLVMBuildAnd(b, valid, LLVMBuildNot(b, bad, ""), "");
     LLVMBasicBlockRef wide = cg_block(cg, "utf8");
     LLVMBuildCondBr(b, valid, wide, single);
     cg_position(cg, wide);
-    LLVMValueRef small = LLVMBuildICmp(b, LLVMIntULE, point, cg_const(cg, 0xFFFF), "");
+    LLVMValueRef small = cg_compare(cg, LLVMIntULE, point, 0xFFFF);
     escape_room(cg, e, LLVMBuildSelect(b, small, cg_const(cg, 6), cg_const(cg, 10), ""));
     store(cg, LLVMBuildSub(b, n, cg_const(cg, 1), ""), cg_scratch_at(cg, e->skip));
     output_char(cg, &e->out, cg_const(cg, '\\'));
@@ -503,7 +450,7 @@ static void escape_body(struct codegen *cg, LLVMValueRef index, void *data)
     LLVMValueRef skip_ptr = cg_scratch_at(cg, e->skip);
     LLVMValueRef skip = load(cg, skip_ptr);
     LLVMBasicBlockRef pass = cg_block(cg, "utf8_continuation"), next = cg_block(cg, "escape_char");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGT, skip, cg_const(cg, 0), ""), pass, next);
+    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntSGT, skip, 0), pass, next);
     cg_position(cg, pass);
     store(cg, LLVMBuildSub(b, skip, cg_const(cg, 1), ""), skip_ptr);
     loop_continue(cg);
@@ -517,11 +464,11 @@ static void escape_body(struct codegen *cg, LLVMValueRef index, void *data)
         {'"', '"'}, {'\\', '\\'},
     };
     int count = (int)(sizeof(named) / sizeof(named[0]));
-    LLVMValueRef printable = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, c, cg_const(cg, 32), ""),
-                                          LLVMBuildICmp(b, LLVMIntULE, c, cg_const(cg, 126), ""), "");
+    LLVMValueRef printable = LLVMBuildAnd(b, cg_compare(cg, LLVMIntUGE, c, 32),
+                                          cg_compare(cg, LLVMIntULE, c, 126), "");
     LLVMValueRef num = LLVMBuildSelect(b, printable, cg_const(cg, 1), cg_const(cg, 4), "");
     for (int i = 0; i < count; i++)
-        num = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, c, cg_const(cg, named[i].c), ""), cg_const(cg, 2), num, "");
+        num = LLVMBuildSelect(b, cg_compare(cg, LLVMIntEQ, c, named[i].c), cg_const(cg, 2), num, "");
     escape_room(cg, e, num);
     LLVMBasicBlockRef plain = cg_block(cg, "plain"), octal = cg_block(cg, "octal"), other = cg_block(cg, "other");
     LLVMValueRef sw = LLVMBuildSwitch(b, c, other, (unsigned)count);
@@ -557,7 +504,7 @@ static void escape_callback_body(struct codegen *cg, LLVMValueRef index, void *d
 static LLVMValueRef escape_callback(struct codegen *cg, struct span span, int quoted)
 {
     if (!cg->escape_callbacks[quoted])
-        cg->escape_callbacks[quoted] = define_loop_callback(cg, quoted ? "string_quoted" : "text_str", span,
+        cg->escape_callbacks[quoted] = cg_loop_callback(cg, quoted ? "string_quoted" : "text_str", span,
                                                             escape_callback_body, &quoted);
     return cg->escape_callbacks[quoted];
 }
@@ -593,10 +540,10 @@ static LLVMValueRef text_str(struct codegen *cg, struct span span, LLVMValueRef 
         output_char(cg, &e.out, cg_const(cg, '"'));
     }
     LLVMValueRef callback = escape_callback(cg, span, quoted);
-    call_loop(cg, len, callback, loop_context(cg, base));
+    cg_call_loop(cg, len, callback, loop_context(cg, base));
     if (quoted) {
         LLVMValueRef length_ptr = cg_scratch_at(cg, e.out.length);
-        LLVMValueRef truncated = LLVMBuildICmp(b, LLVMIntNE, load(cg, cg_scratch_at(cg, e.truncated)), cg_const(cg, 0), "");
+        LLVMValueRef truncated = cg_compare(cg, LLVMIntNE, load(cg, cg_scratch_at(cg, e.truncated)), 0);
         LLVMValueRef cut = LLVMBuildSub(b, load(cg, cg_scratch_at(cg, e.limit)), cg_const(cg, 2), "");
         LLVMValueRef escape_start = load(cg, cg_scratch_at(cg, e.escape_start));
         cut = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, escape_start, cut, ""), escape_start, cut, "");
@@ -622,10 +569,10 @@ static LLVMValueRef text_strn(struct codegen *cg, struct expr *call, LLVMValueRe
 {
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef most = cg_const(cg, cg->string_size - 1);
-    LLVMValueRef whole = LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntSLE, len, cg_const(cg, 0), ""),
+    LLVMValueRef whole = LLVMBuildOr(b, cg_compare(cg, LLVMIntSLE, len, 0),
                                      LLVMBuildICmp(b, LLVMIntSGT, len, most, ""), "");
     len = LLVMBuildSelect(b, whole, most, len, "");
-    LLVMValueRef limit_quoted = LLVMBuildSub(b, LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, len, cg_const(cg, 5), ""),
+    LLVMValueRef limit_quoted = LLVMBuildSub(b, LLVMBuildSelect(b, cg_compare(cg, LLVMIntSLT, len, 5),
                                                                 cg_const(cg, 5), len, ""),
                                              cg_const(cg, 2), "");
     struct expr *flag = call->call.args->next->next;
@@ -633,7 +580,7 @@ static LLVMValueRef text_strn(struct codegen *cg, struct expr *call, LLVMValueRe
         return flag->int_value ? text_str(cg, call->span, s, 1, limit_quoted) : text_str(cg, call->span, s, 0, len);
     LLVMBasicBlockRef yes = cg_block(cg, "text_strn_quoted"), no = cg_block(cg, "text_strn_plain");
     LLVMBasicBlockRef done = cg_block(cg, "text_strn_done");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, quoted, cg_const(cg, 0), ""), yes, no);
+    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntNE, quoted, 0), yes, no);
     cg_position(cg, yes);
     LLVMValueRef values[2] = {text_str(cg, call->span, s, 1, limit_quoted), NULL};
     LLVMBasicBlockRef blocks[2] = {LLVMGetInsertBlock(b), NULL};
@@ -667,7 +614,7 @@ static void tokenize_body(struct codegen *cg, LLVMValueRef index, void *data)
     cg_position(cg, look);
     LLVMValueRef c = char_at(cg, t->buffer, index);
     LLVMBasicBlockRef end = cg_block(cg, "tok_end"), scan = cg_block(cg, "tok_scan");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, c, cg_const(cg, 0), ""), end, scan);
+    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntEQ, c, 0), end, scan);
     cg_position(cg, end);
     store(cg, index, position_ptr);
     loop_stop(cg);
@@ -682,19 +629,19 @@ static void tokenize_body(struct codegen *cg, LLVMValueRef index, void *data)
     LLVMValueRef j = LLVMBuildPhi(b, cg->i64, "j");
     LLVMValueRef d = char_at(cg, t->delims, j);
     LLVMBasicBlockRef compare = cg_block(cg, "delim_compare");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, d, cg_const(cg, 0), ""), not_delim, compare);
+    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntEQ, d, 0), not_delim, compare);
     cg_position(cg, compare);
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, d, c, ""), is_delim, more);
     cg_position(cg, more);
     LLVMValueRef j_next = LLVMBuildAdd(b, j, cg_const(cg, 1), "");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, j_next, cg_const(cg, cg->string_size), ""), head, not_delim);
+    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntULT, j_next, cg->string_size), head, not_delim);
     LLVMValueRef values[2] = {cg_const(cg, 0), j_next};
     LLVMBasicBlockRef blocks[2] = {entry, more};
     LLVMAddIncoming(j, values, blocks, 2);
 
     cg_position(cg, is_delim);
     LLVMBasicBlockRef token_end = cg_block(cg, "token_end"), leading = cg_block(cg, "leading_delim");
-    LLVMValueRef in_token = LLVMBuildICmp(b, LLVMIntNE, load(cg, phase_ptr), cg_const(cg, 0), "");
+    LLVMValueRef in_token = cg_compare(cg, LLVMIntNE, load(cg, phase_ptr), 0);
     LLVMBuildCondBr(b, in_token, token_end, leading);
     cg_position(cg, token_end);
     store(cg, LLVMBuildAdd(b, index, cg_const(cg, 1), ""), position_ptr);
@@ -710,7 +657,6 @@ static void tokenize_body(struct codegen *cg, LLVMValueRef index, void *data)
 
 static LLVMValueRef tokenize(struct codegen *cg, struct expr *call, LLVMValueRef input, LLVMValueRef delims)
 {
-    LLVMBuilderRef b = cg->builder;
     struct tokenize t;
     /* One state for the whole script, like stap's: the buffer and position
      * live at fixed scratch offsets allocated on first use. */
@@ -725,15 +671,12 @@ static LLVMValueRef tokenize(struct codegen *cg, struct expr *call, LLVMValueRef
     store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, t.phase));
     LLVMValueRef input_len;
     uint32_t in = copy_to_slot(cg, input, &input_len);
-    LLVMBasicBlockRef restart = cg_block(cg, "tok_restart"), go = cg_block(cg, "tok_go");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, input_len, cg_const(cg, 0), ""), restart, go);
-    cg_position(cg, restart);
+    LLVMBasicBlockRef go = cg_if(cg, cg_compare(cg, LLVMIntNE, input_len, 0), "tok_restart", "tok_go");
     cg_string_copy(cg, cg_scratch_ptr(cg, t.buffer), cg_scratch_ptr(cg, in));
     store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, t.position));
-    LLVMBuildBr(b, go);
-    cg_position(cg, go);
+    cg_end_if(cg, go);
     output_start(cg, &t.out);
-    run_loop(cg, call->span, cg_const(cg, cg->string_size), tokenize_body, &t);
+    cg_bounded_loop(cg, call->span, cg_const(cg, cg->string_size), tokenize_body, &t);
     return output_finish(cg, &t.out);
 }
 
@@ -750,10 +693,10 @@ static void strtol_body(struct codegen *cg, LLVMValueRef index, void *data)
     LLVMValueRef base = load(cg, cg_scratch_ptr(cg, t->base));
     LLVMValueRef c = char_at(cg, t->slot, LLVMBuildAdd(b, load(cg, cg_scratch_ptr(cg, t->start)), index, ""));
     LLVMValueRef lower = LLVMBuildOr(b, c, cg_const(cg, 0x20), "");
-    LLVMValueRef is_num = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, c, cg_const(cg, '0'), ""),
-                                       LLVMBuildICmp(b, LLVMIntULE, c, cg_const(cg, '9'), ""), "");
-    LLVMValueRef is_letter = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, lower, cg_const(cg, 'a'), ""),
-                                          LLVMBuildICmp(b, LLVMIntULE, lower, cg_const(cg, 'z'), ""), "");
+    LLVMValueRef is_num = LLVMBuildAnd(b, cg_compare(cg, LLVMIntUGE, c, '0'),
+                                       cg_compare(cg, LLVMIntULE, c, '9'), "");
+    LLVMValueRef is_letter = LLVMBuildAnd(b, cg_compare(cg, LLVMIntUGE, lower, 'a'),
+                                          cg_compare(cg, LLVMIntULE, lower, 'z'), "");
     LLVMValueRef digit = LLVMBuildSelect(b, is_num, LLVMBuildSub(b, c, cg_const(cg, '0'), ""),
                                          LLVMBuildSelect(b, is_letter, LLVMBuildSub(b, lower, cg_const(cg, 'a' - 10), ""),
                                                          cg_const(cg, 99), ""), "");
@@ -780,25 +723,25 @@ static LLVMValueRef strtol_(struct codegen *cg, struct expr *call, LLVMValueRef 
     t.value = cg_alloc_scratch(cg, 8);
     LLVMValueRef zero = cg_const(cg, 0);
     LLVMValueRef first = char_at(cg, t.slot, zero);
-    LLVMValueRef negative = LLVMBuildICmp(b, LLVMIntEQ, first, cg_const(cg, '-'), "");
-    LLVMValueRef signed_ = LLVMBuildOr(b, negative, LLVMBuildICmp(b, LLVMIntEQ, first, cg_const(cg, '+'), ""), "");
+    LLVMValueRef negative = cg_compare(cg, LLVMIntEQ, first, '-');
+    LLVMValueRef signed_ = LLVMBuildOr(b, negative, cg_compare(cg, LLVMIntEQ, first, '+'), "");
     LLVMValueRef start = LLVMBuildZExt(b, signed_, cg->i64, "");
     LLVMValueRef c0 = char_at(cg, t.slot, start);
     LLVMValueRef c1 = LLVMBuildOr(b, char_at(cg, t.slot, LLVMBuildAdd(b, start, cg_const(cg, 1), "")),
                                   cg_const(cg, 0x20), "");
-    LLVMValueRef hex_prefix = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntEQ, c0, cg_const(cg, '0'), ""),
-                                           LLVMBuildICmp(b, LLVMIntEQ, c1, cg_const(cg, 'x'), ""), "");
+    LLVMValueRef hex_prefix = LLVMBuildAnd(b, cg_compare(cg, LLVMIntEQ, c0, '0'),
+                                           cg_compare(cg, LLVMIntEQ, c1, 'x'), "");
     LLVMValueRef base_auto = LLVMBuildICmp(b, LLVMIntEQ, base, zero, "");
     LLVMValueRef takes_hex = LLVMBuildAnd(b, hex_prefix,
-                                          LLVMBuildOr(b, base_auto, LLVMBuildICmp(b, LLVMIntEQ, base, cg_const(cg, 16), ""), ""), "");
+                                          LLVMBuildOr(b, base_auto, cg_compare(cg, LLVMIntEQ, base, 16), ""), "");
     start = LLVMBuildSelect(b, takes_hex, LLVMBuildAdd(b, start, cg_const(cg, 2), ""), start, "");
     LLVMValueRef auto_base = LLVMBuildSelect(b, hex_prefix, cg_const(cg, 16),
-                                             LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, c0, cg_const(cg, '0'), ""),
+                                             LLVMBuildSelect(b, cg_compare(cg, LLVMIntEQ, c0, '0'),
                                                              cg_const(cg, 8), cg_const(cg, 10), ""), "");
     store(cg, LLVMBuildSelect(b, base_auto, auto_base, base, ""), cg_scratch_ptr(cg, t.base));
     store(cg, start, cg_scratch_ptr(cg, t.start));
     store(cg, zero, cg_scratch_ptr(cg, t.value));
-    run_loop(cg, call->span, cg_const(cg, cg->string_size), strtol_body, &t);
+    cg_bounded_loop(cg, call->span, cg_const(cg, cg->string_size), strtol_body, &t);
     LLVMValueRef value = load(cg, cg_scratch_ptr(cg, t.value));
     return LLVMBuildSelect(b, negative, LLVMBuildNeg(b, value, ""), value, "");
 }
@@ -808,8 +751,8 @@ static LLVMValueRef isdigit_(struct codegen *cg, LLVMValueRef s)
     LLVMBuilderRef b = cg->builder;
     uint32_t slot = copy_to_slot(cg, s, NULL);
     LLVMValueRef c = char_at(cg, slot, cg_const(cg, 0));
-    LLVMValueRef yes = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, c, cg_const(cg, '0'), ""),
-                                    LLVMBuildICmp(b, LLVMIntULE, c, cg_const(cg, '9'), ""), "");
+    LLVMValueRef yes = LLVMBuildAnd(b, cg_compare(cg, LLVMIntUGE, c, '0'),
+                                    cg_compare(cg, LLVMIntULE, c, '9'), "");
     return LLVMBuildZExt(b, yes, cg->i64, "");
 }
 
@@ -881,7 +824,7 @@ static void digit_body(struct codegen *cg, LLVMValueRef index, void *data)
     LLVMValueRef value = load(cg, value_ptr);
     LLVMValueRef digit = LLVMBuildURem(b, value, cg_const(cg, d->base), "");
     LLVMValueRef letter = LLVMBuildAdd(b, digit, cg_const(cg, (d->upper ? 'A' : 'a') - 10), "");
-    LLVMValueRef c = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, digit, cg_const(cg, 10), ""),
+    LLVMValueRef c = LLVMBuildSelect(b, cg_compare(cg, LLVMIntULT, digit, 10),
                                      LLVMBuildAdd(b, digit, cg_const(cg, '0'), ""), letter, "");
     LLVMValueRef position = LLVMBuildSub(b, load(cg, position_ptr), cg_const(cg, 1), "");
     put_char(cg, d->slot, position, c);
@@ -889,7 +832,7 @@ static void digit_body(struct codegen *cg, LLVMValueRef index, void *data)
     LLVMValueRef rest = LLVMBuildUDiv(b, value, cg_const(cg, d->base), "");
     store(cg, rest, value_ptr);
     LLVMBasicBlockRef more = cg_block(cg, "more_digits"), done = cg_block(cg, "digits_done");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, rest, cg_const(cg, 0), ""), done, more);
+    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntEQ, rest, 0), done, more);
     cg_position(cg, done);
     loop_stop(cg);
     cg_position(cg, more);
@@ -908,7 +851,7 @@ static LLVMValueRef render_digits(struct codegen *cg, struct span span, LLVMValu
     store(cg, value, cg_scratch_ptr(cg, d.value));
     store(cg, cg_const(cg, DIGITS_END), cg_scratch_ptr(cg, d.position));
     put_char(cg, d.slot, cg_const(cg, DIGITS_END), cg_const(cg, 0));
-    run_loop(cg, span, cg_const(cg, 64), digit_body, &d);
+    cg_bounded_loop(cg, span, cg_const(cg, 64), digit_body, &d);
     LLVMValueRef position = load(cg, cg_scratch_ptr(cg, d.position));
     *count = LLVMBuildSub(cg->builder, cg_const(cg, DIGITS_END), position, "");
     return char_ptr(cg, d.slot, position);
@@ -933,7 +876,7 @@ static void output_pad(struct codegen *cg, struct span span, struct output *o, i
     if (LLVMIsAConstantInt(count) && LLVMConstIntGetSExtValue(count) <= 0)
         return;
     struct pad_state pad = {o, c};
-    run_loop(cg, span, count, pad_body, &pad);
+    cg_bounded_loop(cg, span, count, pad_body, &pad);
 }
 
 /* A conversion's width and precision: i64 values, -1 when absent; '*'
@@ -951,11 +894,11 @@ static void render_number(struct codegen *cg, struct output *o, const struct for
     int flags = p->flags & FORMAT_FLAG_MINUS ? p->flags & ~FORMAT_FLAG_ZERO : p->flags;
     int is_signed = conv == 'd' || conv == 'i';
     int base = conv == 'o' ? 8 : strchr("xXp", conv) ? 16 : 10;
-    LLVMValueRef negative = is_signed ? LLVMBuildICmp(b, LLVMIntSLT, value, cg_const(cg, 0), "")
+    LLVMValueRef negative = is_signed ? cg_compare(cg, LLVMIntSLT, value, 0)
                                       : LLVMConstInt(cg->i1, 0, 0);
     int positive_sign = !is_signed ? 0 : flags & FORMAT_FLAG_PLUS ? '+' : flags & FORMAT_FLAG_SPACE ? ' ' : 0;
     LLVMValueRef sign = LLVMBuildSelect(b, negative, cg_const(cg, '-'), cg_const(cg, positive_sign), "");
-    LLVMValueRef has_sign = LLVMBuildICmp(b, LLVMIntNE, sign, cg_const(cg, 0), "");
+    LLVMValueRef has_sign = cg_compare(cg, LLVMIntNE, sign, 0);
     const char *prefix = "";
     if ((flags & FORMAT_FLAG_HASH) || conv == 'p')
         prefix = base == 16 ? (conv == 'X' ? "0X" : "0x") : base == 8 ? "0" : "";
@@ -969,12 +912,9 @@ static void render_number(struct codegen *cg, struct output *o, const struct for
         output_pad(cg, f.span, o, ' ', size);
         size = cg_const(cg, 0);
     }
-    LLVMBasicBlockRef put_sign = cg_block(cg, "put_sign"), after_sign = cg_block(cg, "after_sign");
-    LLVMBuildCondBr(b, has_sign, put_sign, after_sign);
-    cg_position(cg, put_sign);
+    LLVMBasicBlockRef after_sign = cg_if(cg, has_sign, "put_sign", "after_sign");
     output_char(cg, o, sign);
-    LLVMBuildBr(b, after_sign);
-    cg_position(cg, after_sign);
+    cg_end_if(cg, after_sign);
     for (const char *c = prefix; *c; c++)
         output_char(cg, o, cg_const(cg, *c));
     if (!(flags & FORMAT_FLAG_MINUS)) {
@@ -1017,7 +957,7 @@ static void escaped_body(struct codegen *cg, struct output *o, void *data)
     LLVMBasicBlockRef plain = cg_block(cg, "char_plain"), escape = cg_block(cg, "char_escape"),
                       named = cg_block(cg, "char_named"), octal = cg_block(cg, "char_octal"),
                       done = cg_block(cg, "char_done");
-    LLVMValueRef has_name = LLVMBuildICmp(b, LLVMIntNE, e->name, cg_const(cg, 0), "");
+    LLVMValueRef has_name = cg_compare(cg, LLVMIntNE, e->name, 0);
     LLVMBuildCondBr(b, LLVMBuildOr(b, has_name, e->octal, ""), escape, plain);
     cg_position(cg, plain);
     output_char(cg, o, e->c);
@@ -1044,13 +984,13 @@ static void render_escaped_char(struct codegen *cg, struct output *o, const stru
     LLVMBuilderRef b = cg->builder;
     struct escaped_char e = {.c = c, .name = cg_const(cg, 0)};
     for (int i = 0; from[i]; i++)
-        e.name = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, c, cg_const(cg, from[i]), ""), cg_const(cg, to[i]),
+        e.name = LLVMBuildSelect(b, cg_compare(cg, LLVMIntEQ, c, from[i]), cg_const(cg, to[i]),
                                  e.name, "");
-    e.octal = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntEQ, e.name, cg_const(cg, 0), ""),
-                           LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntULT, c, cg_const(cg, 0x20), ""),
-                                       LLVMBuildICmp(b, LLVMIntUGE, c, cg_const(cg, 0x7f), ""), ""), "");
+    e.octal = LLVMBuildAnd(b, cg_compare(cg, LLVMIntEQ, e.name, 0),
+                           LLVMBuildOr(b, cg_compare(cg, LLVMIntULT, c, 0x20),
+                                       cg_compare(cg, LLVMIntUGE, c, 0x7f), ""), "");
     LLVMValueRef shown = LLVMBuildSelect(b, e.octal, cg_const(cg, 4),
-                                         LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntNE, e.name, cg_const(cg, 0), ""),
+                                         LLVMBuildSelect(b, cg_compare(cg, LLVMIntNE, e.name, 0),
                                                          cg_const(cg, 2), cg_const(cg, 1), ""), "");
     render_padded(cg, o, p, f, shown, escaped_body, &e);
 }
@@ -1066,7 +1006,7 @@ static void render_string(struct codegen *cg, struct output *o, const struct for
 {
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef length = cg_string_length(cg, s);
-    LLVMValueRef cut = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntSGE, f.precision, cg_const(cg, 0), ""),
+    LLVMValueRef cut = LLVMBuildAnd(b, cg_compare(cg, LLVMIntSGE, f.precision, 0),
                                     LLVMBuildICmp(b, LLVMIntSLT, f.precision, length, ""), "");
     length = LLVMBuildSelect(b, cut, f.precision, length, "");
     LLVMValueRef end = mask(cg, length);
@@ -1094,7 +1034,7 @@ static LLVMValueRef binary_size(struct codegen *cg, LLVMValueRef n, LLVMValueRef
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef ok = LLVMConstInt(cg->i1, 0, 0);
     for (int size = 1; size <= 8; size *= 2)
-        ok = LLVMBuildOr(b, ok, LLVMBuildICmp(b, LLVMIntEQ, n, cg_const(cg, size), ""), "");
+        ok = LLVMBuildOr(b, ok, cg_compare(cg, LLVMIntEQ, n, size), "");
     return LLVMBuildSelect(b, ok, n, otherwise, "");
 }
 
@@ -1105,14 +1045,14 @@ static void render_binary(struct codegen *cg, struct output *o, const struct for
 {
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef size = binary_size(cg, f.precision, binary_size(cg, f.width, cg_const(cg, 8)));
-    LLVMValueRef width = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, f.width, cg_const(cg, 0), ""), size,
+    LLVMValueRef width = LLVMBuildSelect(b, cg_compare(cg, LLVMIntSLT, f.width, 0), size,
                                          f.width, "");
     LLVMValueRef room = LLVMBuildSub(b, width, size, "");
     struct bytes_state s = {o, cg_alloc_scratch(cg, 8), 0};
     store(cg, value, cg_scratch_ptr(cg, s.value));
     if (!(p->flags & FORMAT_FLAG_MINUS))
         output_pad(cg, f.span, o, 0, room);
-    run_loop(cg, f.span, size, binary_body, &s);
+    cg_bounded_loop(cg, f.span, size, binary_body, &s);
     if (p->flags & FORMAT_FLAG_MINUS)
         output_pad(cg, f.span, o, 0, room);
 }
@@ -1129,7 +1069,7 @@ static void memory_byte(struct codegen *cg, LLVMValueRef index, void *data)
     }
     for (int shift = 4; shift >= 0; shift -= 4) {
         LLVMValueRef digit = LLVMBuildAnd(b, LLVMBuildLShr(b, byte, cg_const(cg, shift), ""), cg_const(cg, 15), "");
-        LLVMValueRef c = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, digit, cg_const(cg, 10), ""),
+        LLVMValueRef c = LLVMBuildSelect(b, cg_compare(cg, LLVMIntULT, digit, 10),
                                          LLVMBuildAdd(b, digit, cg_const(cg, '0'), ""),
                                          LLVMBuildAdd(b, digit, cg_const(cg, 'a' - 10), ""), "");
         output_char(cg, s->out, c);
@@ -1147,7 +1087,7 @@ static void memory_body(struct codegen *cg, struct output *o, void *data)
 {
     struct memory_body *m = data;
     (void)o;
-    run_loop(cg, m->span, m->count, memory_byte, &m->bytes);
+    cg_bounded_loop(cg, m->span, m->count, memory_byte, &m->bytes);
 }
 
 /* %m copies the bytes at a user address, %M writes them in hex: as many as
@@ -1157,7 +1097,7 @@ static void render_memory(struct codegen *cg, struct output *o, const struct for
 {
     LLVMBuilderRef b = cg->builder;
     struct memory_body m = {.bytes = {o, 0, p->conv == 'M'}, .span = f.span};
-    m.count = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, f.precision, cg_const(cg, 0), ""), f.precision,
+    m.count = LLVMBuildSelect(b, cg_compare(cg, LLVMIntSGT, f.precision, 0), f.precision,
                               cg_const(cg, 1), "");
     m.bytes.value = cg_alloc_string_slot(cg);
     cg_user_bytes(cg, f.span, address, m.count, m.bytes.value);
@@ -1190,7 +1130,7 @@ static void render_piece(struct codegen *cg, struct output *o, const struct form
 static LLVMValueRef star_value(struct codegen *cg, LLVMValueRef v)
 {
     LLVMBuilderRef b = cg->builder;
-    return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, v, cg_const(cg, 0), ""), cg_const(cg, 0), v, "");
+    return LLVMBuildSelect(b, cg_compare(cg, LLVMIntSLT, v, 0), cg_const(cg, 0), v, "");
 }
 
 /* One bpf_snprintf call for a run of pieces, appended to out. */
@@ -1215,7 +1155,7 @@ static int format_values(struct codegen *cg, struct expr *args, LLVMValueRef *va
 {
     int count = 0;
     for (struct expr *arg = args; arg && count < max; arg = arg->next) {
-        LLVMValueRef value = cg_expr(cg, arg);
+        LLVMValueRef value = cg_operand(cg, arg);
         if (arg->type == TYPE_STRING)
             value = cg_scratch_ptr(cg, copy_to_slot(cg, value, NULL));
         values[count++] = value;
@@ -1338,14 +1278,14 @@ LLVMValueRef cg_string_builtin(struct codegen *cg, struct expr *call, int builti
     default: break;
     }
     for (int i = 0; i < 3 && a; i++, a = a->next)
-        v[i] = cg_expr(cg, a);
+        v[i] = cg_operand(cg, a);
     cg_set_location(cg, call->span);
     switch (builtin_id) {
     case BUILTIN_SUBSTR: return substr(cg, v[0], v[1], v[2]);
     case BUILTIN_STRPOS: return strpos(cg, call, v[0], v[1]);
     case BUILTIN_ISINSTR:
         return LLVMBuildZExt(cg->builder,
-                             LLVMBuildICmp(cg->builder, LLVMIntSGE, strpos(cg, call, v[0], v[1]), cg_const(cg, 0), ""),
+                             cg_compare(cg, LLVMIntSGE, strpos(cg, call, v[0], v[1]), 0),
                              cg->i64, "");
     case BUILTIN_STR_REPLACE: return str_replace(cg, call, v[0], v[1], v[2]);
     case BUILTIN_STRTOL: return strtol_(cg, call, v[0], v[1]);

@@ -30,29 +30,11 @@ void cg_string_copy(struct codegen *cg, LLVMValueRef dst, LLVMValueRef src)
     cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
 }
 
-/* ---- a . b . c: every part appended in turn to one slot ---- */
-
-static int is_concat(const struct expr *e)
-{
-    return e->kind == EXPR_BINARY && e->binary.op == BINARY_CONCAT;
-}
-
-/* The operands of a chain of `.`, left to right; their number. */
-static int concat_parts(struct expr *e, struct expr **parts, int count)
-{
-    if (!is_concat(e)) {
-        if (parts)
-            parts[count] = e;
-        return count + 1;
-    }
-    return concat_parts(e->binary.rhs, parts, concat_parts(e->binary.lhs, parts, count));
-}
-
 /* Copies s to slot + length (NULL: to the empty slot); the new length. A
  * failed copy leaves the string as it was (the kernel zeroes what it was
  * given). Masking bounds the offset for the verifier; the scratch slack
  * covers offset + room past the slot. */
-static LLVMValueRef append(struct codegen *cg, LLVMValueRef slot, LLVMValueRef length, LLVMValueRef s)
+LLVMValueRef cg_string_append(struct codegen *cg, LLVMValueRef slot, LLVMValueRef length, LLVMValueRef s)
 {
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef offset = length ? LLVMBuildAnd(b, length, cg_const(cg, cg->string_size - 1), "") : NULL;
@@ -62,59 +44,15 @@ static LLVMValueRef append(struct codegen *cg, LLVMValueRef slot, LLVMValueRef l
     LLVMValueRef args[3] = {dst, room, s};
     LLVMValueRef copied = cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
     /* copied counts the NUL; a failed copy (< 1) adds nothing */
-    LLVMValueRef added = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, copied, cg_const(cg, 1), ""), cg_const(cg, 0),
+    LLVMValueRef added = LLVMBuildSelect(b, cg_compare(cg, LLVMIntSLT, copied, 1), cg_const(cg, 0),
                                          LLVMBuildSub(b, copied, cg_const(cg, 1), ""), "");
     return offset ? LLVMBuildAdd(b, offset, added, "") : added;
-}
-
-/* A part's value, appended at once: a user function's result is read in
- * its own return slot (nothing runs before the append to reuse it). */
-static LLVMValueRef part_value(struct codegen *cg, struct expr *part)
-{
-    if (part->kind == EXPR_CALL && !cg_is_builtin_call(part))
-        return cg_call_user_result(cg, part);
-    return cg_expr(cg, part);
-}
-
-LLVMValueRef cg_concat(struct codegen *cg, struct expr *e, LLVMValueRef into)
-{
-    int count = concat_parts(e, NULL, 0);
-    struct expr **parts = ARENA_ARRAY(cg->arena, struct expr *, count);
-    concat_parts(e, parts, 0);
-    LLVMValueRef slot = into ? into : cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
-    LLVMValueRef length = NULL;
-    for (int i = 0; i < count; i++) {
-        LLVMValueRef value = part_value(cg, parts[i]);
-        cg_set_location(cg, e->span);
-        length = append(cg, slot, length, value);
-    }
-    return slot;
-}
-
-LLVMValueRef cg_concat_onto(struct codegen *cg, LLVMValueRef target, struct expr *e, int split)
-{
-    int count = split ? concat_parts(e, NULL, 0) : 1;
-    struct expr **parts = ARENA_ARRAY(cg->arena, struct expr *, count);
-    LLVMValueRef whole = NULL;
-    if (split)
-        concat_parts(e, parts, 0);
-    else
-        whole = cg_expr(cg, e);
-    cg_set_location(cg, e->span);
-    /* its length: the string copied onto itself (byte by byte, unchanged) */
-    LLVMValueRef length = append(cg, target, NULL, target);
-    for (int i = 0; i < count; i++) {
-        LLVMValueRef value = whole ? whole : part_value(cg, parts[i]);
-        cg_set_location(cg, e->span);
-        length = append(cg, target, length, value);
-    }
-    return target;
 }
 
 LLVMValueRef cg_string_concat(struct codegen *cg, LLVMValueRef a, LLVMValueRef b)
 {
     LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
-    append(cg, slot, append(cg, slot, NULL, a), b);
+    cg_string_append(cg, slot, cg_string_append(cg, slot, NULL, a), b);
     return slot;
 }
 
@@ -150,7 +88,7 @@ LLVMValueRef cg_string_length(struct codegen *cg, LLVMValueRef s)
     LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
     LLVMValueRef args[3] = {slot, LLVMConstInt(cg->i32, cg->string_size, 0), s};
     LLVMValueRef copied = cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
-    LLVMValueRef is_bad = LLVMBuildICmp(cg->builder, LLVMIntSLT, copied, cg_const(cg, 1), "");
+    LLVMValueRef is_bad = cg_compare(cg, LLVMIntSLT, copied, 1);
     return LLVMBuildSelect(cg->builder, is_bad, cg_const(cg, 0),
                            LLVMBuildSub(cg->builder, copied, cg_const(cg, 1), ""), "");
 }
@@ -197,7 +135,7 @@ void cg_define_string_functions(struct codegen *cg)
     cg_position(cg, next);
     LLVMValueRef index_next = LLVMBuildAdd(cg->builder, index, cg_const(cg, 1), "");
     LLVMBuildCondBr(cg->builder,
-                    LLVMBuildICmp(cg->builder, LLVMIntULT, index_next, cg_const(cg, cg->string_size), ""),
+                    cg_compare(cg, LLVMIntULT, index_next, cg->string_size),
                     loop, equal);
     LLVMValueRef zero = cg_const(cg, 0);
     LLVMBasicBlockRef incoming_blocks[2] = {entry, next};
@@ -207,38 +145,4 @@ void cg_define_string_functions(struct codegen *cg)
     cg_position(cg, equal);
     LLVMBuildRet(cg->builder, zero);
     cg->fn = saved;
-}
-
-/* %m and %M read their bytes into a string slot: at most string_size. */
-int cg_check_memory_sizes(struct codegen *cg, struct expr *format, const struct compiled_format *compiled)
-{
-    for (int i = 0; i < compiled->piece_count; i++) {
-        const struct format_piece *p = &compiled->pieces[i];
-        if ((p->conv == 'm' || p->conv == 'M') && p->precision > (int)cg->string_size) {
-            diag_error(cg->diags, format->span, "%%%c size (%d) too large: at most MAXSTRINGLEN (%u) bytes",
-                       p->conv, p->precision, cg->string_size);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-/* count (1 to string_size, else a runtime error) bytes of user memory at
- * address, into scratch at `to` (string_size bytes of room). */
-void cg_user_bytes(struct codegen *cg, struct span span, LLVMValueRef address, LLVMValueRef count, uint32_t to)
-{
-    LLVMBuilderRef b = cg->builder;
-    LLVMBasicBlockRef too_big = cg_block(cg, "memory_too_big"), read = cg_block(cg, "memory_read"),
-                      fault = cg_block(cg, "memory_fault"), done = cg_block(cg, "memory_done");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGT, count, cg_const(cg, cg->string_size), ""), too_big, read);
-    cg_position(cg, too_big);
-    cg_raise_error(cg, span, "%m size (%lld) too large", count);
-    cg_position(cg, read);
-    LLVMValueRef size = cg_opaque_clamp(cg, count, cg->string_size);
-    LLVMValueRef args[3] = {cg_scratch_ptr(cg, to), LLVMBuildTrunc(b, size, cg->i32, ""), address};
-    LLVMValueRef result = cg_user_memory_read(cg, BPF_FUNC_probe_read_user, args);
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, result, cg_const(cg, 0), ""), fault, done);
-    cg_position(cg, fault);
-    cg_raise_error(cg, span, "user memory fault at 0x%llx", address);
-    cg_position(cg, done);
 }

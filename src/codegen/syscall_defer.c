@@ -132,12 +132,12 @@ void cg_defer_check(struct codegen *cg, const struct probe *probe, const struct 
     LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
     LLVMBasicBlockRef save = cg_block(cg, "defer_to_exit");
     for (int i = 0; i < probe->tracepoint.user_check_count; i++) {
-        LLVMValueRef address = cg_expr(cg, probe->tracepoint.user_checks[i]);
+        LLVMValueRef address = cg_operand(cg, probe->tracepoint.user_checks[i]);
         LLVMValueRef args[3] = {slot, LLVMConstInt(cg->i32, cg->string_size, 0),
                                 LLVMBuildIntToPtr(b, address, cg->ptr, "")};
         LLVMValueRef copied = cg_helper(cg, BPF_FUNC_probe_read_user_str, cg->i64, args, 3);
-        LLVMValueRef fault = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntSLT, copied, cg_const(cg, 0), ""),
-                                          LLVMBuildICmp(b, LLVMIntNE, address, cg_const(cg, 0), ""), "");
+        LLVMValueRef fault = LLVMBuildAnd(b, cg_compare(cg, LLVMIntSLT, copied, 0),
+                                          cg_compare(cg, LLVMIntNE, address, 0), "");
         LLVMBasicBlockRef resident = cg_block(cg, "resident");
         LLVMBuildCondBr(b, fault, save, resident);
         cg_position(cg, resident);
@@ -151,7 +151,7 @@ void cg_defer_check(struct codegen *cg, const struct probe *probe, const struct 
     LLVMValueRef update[4] = {defer_map(cg), d->key, cg_scratch_ptr(cg, value), cg_const(cg, BPF_ANY)};
     LLVMValueRef saved = cg_helper(cg, BPF_FUNC_map_update_elem, cg->i64, update, 4);
     LLVMBasicBlockRef full = cg_block(cg, "defer_full");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, saved, cg_const(cg, 0), ""), done, full);
+    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntEQ, saved, 0), done, full);
     cg_position(cg, full);
     LLVMBuildAtomicRMW(b, LLVMAtomicRMWBinOpAdd, cg_state_field(cg, STATE_SKIPPED), cg_const(cg, 1),
                        LLVMAtomicOrderingMonotonic, 0);
@@ -162,34 +162,8 @@ void cg_defer_check(struct codegen *cg, const struct probe *probe, const struct 
 /* On every way out: at the exit, the saved value is used up. */
 void cg_defer_end(struct codegen *cg, const struct defer_state *d)
 {
-    LLVMBasicBlockRef forget = cg_block(cg, "forget_deferred"), done = cg_block(cg, "deferred_done");
-    LLVMBuildCondBr(cg->builder, d->at_exit, forget, done);
-    cg_position(cg, forget);
+    LLVMBasicBlockRef done = cg_if(cg, d->at_exit, "forget_deferred", "deferred_done");
     LLVMValueRef args[2] = {defer_map(cg), d->key};
     cg_helper(cg, BPF_FUNC_map_delete_elem, cg->i64, args, 2);
-    LLVMBuildBr(cg->builder, done);
-    cg_position(cg, done);
-}
-
-/* A bpf_probe_read_user{,_str}(dst, size, src) call; -EFAULT without
- * reading in a deferred handler whose process image was replaced. */
-LLVMValueRef cg_user_memory_read(struct codegen *cg, int helper_id, LLVMValueRef args[3])
-{
-    if (!cg->user_memory_gone)
-        return cg_helper(cg, helper_id, cg->i64, args, 3);
-    LLVMBuilderRef b = cg->builder;
-    LLVMValueRef gone = LLVMBuildLoad2(b, cg->i64, cg_scratch_ptr(cg, cg->user_memory_gone), "");
-    LLVMBasicBlockRef before = LLVMGetInsertBlock(b), read = cg_block(cg, "user_memory"),
-                      done = cg_block(cg, "user_memory_read");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, gone, cg_const(cg, 0), ""), done, read);
-    cg_position(cg, read);
-    LLVMValueRef result = cg_helper(cg, helper_id, cg->i64, args, 3);
-    LLVMBasicBlockRef read_end = LLVMGetInsertBlock(b);
-    LLVMBuildBr(b, done);
-    cg_position(cg, done);
-    LLVMValueRef phi = LLVMBuildPhi(b, cg->i64, "");
-    LLVMValueRef values[2] = {cg_const(cg, -14), result};
-    LLVMBasicBlockRef blocks[2] = {before, read_end};
-    LLVMAddIncoming(phi, values, blocks, 2);
-    return phi;
+    cg_end_if(cg, done);
 }

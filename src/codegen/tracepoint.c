@@ -45,14 +45,14 @@ LLVMValueRef cg_ctx_read(struct codegen *cg, struct expr *e)
     /* kernel memory needs no context: also in loops and functions */
     switch (e->ctx_read.kind) {
     case CTX_READ_KERNEL_LONG: {
-        LLVMValueRef value = cg_read_kernel(cg, cg_expr(cg, e->ctx_read.address), 0, e->ctx_read.size);
+        LLVMValueRef value = cg_read_kernel(cg, cg_operand(cg, e->ctx_read.address), 0, e->ctx_read.size);
         if (!e->ctx_read.is_signed || e->ctx_read.size == 8)
             return value;
         LLVMValueRef shift = cg_const(cg, 64 - 8 * e->ctx_read.size);
         return LLVMBuildAShr(cg->builder, LLVMBuildShl(cg->builder, value, shift, ""), shift, "");
     }
     case CTX_READ_KERNEL_CHARS:
-        return copy_string(cg, LLVMBuildIntToPtr(cg->builder, cg_expr(cg, e->ctx_read.address), cg->ptr, ""),
+        return copy_string(cg, LLVMBuildIntToPtr(cg->builder, cg_operand(cg, e->ctx_read.address), cg->ptr, ""),
                            (uint32_t)e->ctx_read.size + 1);
     default:
         break;

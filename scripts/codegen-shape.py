@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""The shape of src/codegen, measured the same way each time (issue 16).
+
+Usage: scripts/codegen-shape.py [BUILD_DIR]   (default: build)
+
+- call cycle: a file calls another when its object has an undefined symbol
+  the other defines (nm); the cycle is the largest strongly connected
+  component of that graph, listed with its files (then any smaller ones);
+- raw LLVMBuild* calls in src/codegen/*.c outside ir.c (each occurrence);
+- two-block branches built by hand: LLVMBuildCondBr outside ir.c;
+- struct codegen's fields (each declarator of codegen_internal.h's struct).
+"""
+import glob
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build")
+SRC = os.path.join(ROOT, "src", "codegen")
+
+
+def objects():
+    found = glob.glob(os.path.join(BUILD, "**", "src", "codegen", "*.c.o"), recursive=True)
+    by_file = {}
+    for path in found:
+        by_file.setdefault(os.path.basename(path)[:-len(".c.o")], path)
+    return by_file
+
+
+def symbols(path):
+    defined, undefined = set(), set()
+    out = subprocess.run(["nm", path], check=True, capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[0] == "U":
+            undefined.add(parts[1])
+        elif len(parts) == 3 and parts[1] in "TDBR":
+            defined.add(parts[2])
+    return defined, undefined
+
+
+def cycles(graph):
+    index, low, on_stack, stack, sccs = {}, {}, set(), [], []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            scc = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                scc.append(w)
+                if w == v:
+                    break
+            sccs.append(scc)
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return sorted((sorted(s) for s in sccs if len(s) > 1), key=len, reverse=True)
+
+
+def main():
+    objs = objects()
+    if not objs:
+        sys.exit(f"no codegen objects under {BUILD}: build first")
+    syms = {name: symbols(path) for name, path in objs.items()}
+    owner = {}
+    for name, (defined, _) in syms.items():
+        for s in defined:
+            owner[s] = name
+    graph = {name: sorted({owner[s] for s in undefined if s in owner and owner[s] != name})
+             for name, (_, undefined) in syms.items()}
+    found = cycles(graph)
+    cycle = found[0] if found else []
+    print(f"call cycle: {len(cycle)} of {len(objs)} files: {' '.join(cycle) if cycle else '-'}")
+    for other in found[1:]:
+        print(f"other cycle: {' '.join(other)}")
+
+    raw = branches = 0
+    for path in sorted(glob.glob(os.path.join(SRC, "*.c"))):
+        if os.path.basename(path) == "ir.c":
+            continue
+        text = open(path).read()
+        raw += len(re.findall(r"\bLLVMBuild\w+\s*\(", text))
+        branches += len(re.findall(r"\bLLVMBuildCondBr\b", text))
+    print(f"raw LLVMBuild* calls outside ir.c: {raw}")
+    print(f"two-block branches built by hand (LLVMBuildCondBr outside ir.c): {branches}")
+
+    header = open(os.path.join(SRC, "codegen_internal.h")).read()
+    body = re.search(r"^struct codegen \{\n(.*?)^\};", header, re.S | re.M).group(1)
+    body = re.sub(r"/\*.*?\*/", "", body, flags=re.S)
+    fields = 0
+    for decl in body.split(";"):
+        decl = re.sub(r"\[[^]]*\]|\([^)]*\)", "", decl).strip()
+        if decl:
+            fields += decl.count(",") + 1
+    print(f"struct codegen fields: {fields}")
+
+
+main()

@@ -1,0 +1,63 @@
+/* a . b . c: every part of the chain appended in turn to one slot
+ * (cg_string_append), a user function's result read where it was returned. */
+#include "codegen/codegen_internal.h"
+
+static int is_concat(const struct expr *e)
+{
+    return e->kind == EXPR_BINARY && e->binary.op == BINARY_CONCAT;
+}
+
+/* The operands of a chain of `.`, left to right; their number. */
+static int concat_parts(struct expr *e, struct expr **parts, int count)
+{
+    if (!is_concat(e)) {
+        if (parts)
+            parts[count] = e;
+        return count + 1;
+    }
+    return concat_parts(e->binary.rhs, parts, concat_parts(e->binary.lhs, parts, count));
+}
+
+/* A part's value, appended at once: a user function's result is read in
+ * its own return slot (nothing runs before the append to reuse it). */
+static LLVMValueRef part_value(struct codegen *cg, struct expr *part)
+{
+    if (part->kind == EXPR_CALL && !cg_is_builtin_call(part))
+        return cg_call_user_result(cg, part);
+    return cg_expr(cg, part);
+}
+
+LLVMValueRef cg_concat(struct codegen *cg, struct expr *e, LLVMValueRef into)
+{
+    int count = concat_parts(e, NULL, 0);
+    struct expr **parts = ARENA_ARRAY(cg->arena, struct expr *, count);
+    concat_parts(e, parts, 0);
+    LLVMValueRef slot = into ? into : cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
+    LLVMValueRef length = NULL;
+    for (int i = 0; i < count; i++) {
+        LLVMValueRef value = part_value(cg, parts[i]);
+        cg_set_location(cg, e->span);
+        length = cg_string_append(cg, slot, length, value);
+    }
+    return slot;
+}
+
+LLVMValueRef cg_concat_onto(struct codegen *cg, LLVMValueRef target, struct expr *e, int split)
+{
+    int count = split ? concat_parts(e, NULL, 0) : 1;
+    struct expr **parts = ARENA_ARRAY(cg->arena, struct expr *, count);
+    LLVMValueRef whole = NULL;
+    if (split)
+        concat_parts(e, parts, 0);
+    else
+        whole = cg_expr(cg, e);
+    cg_set_location(cg, e->span);
+    /* its length: the string copied onto itself (byte by byte, unchanged) */
+    LLVMValueRef length = cg_string_append(cg, target, NULL, target);
+    for (int i = 0; i < count; i++) {
+        LLVMValueRef value = whole ? whole : part_value(cg, parts[i]);
+        cg_set_location(cg, e->span);
+        length = cg_string_append(cg, target, length, value);
+    }
+    return target;
+}
