@@ -4,8 +4,11 @@
  * u_register("name"): a register of the probed thread (at a function's
  * entry, user_long(register("rsp")) is the return address); returnval():
  * rax in a .return probe. Rewritten into register reads here, as target
- * variables are, so codegen sees EXPR_REGISTER. */
+ * variables are, so codegen sees EXPR_REGISTER. On a BPF trampoline
+ * (kernel.function on fentry/fexit) they read the context's words. */
 #include <string.h>
+
+#include <bpf/btf.h>
 
 #include "sema/dwarf.h"
 #include "sema/register_args.h"
@@ -75,13 +78,14 @@ static const struct register_arg_function *find(const char *name)
 static int in_context(struct sema *s, struct expr *e, int needs_return)
 {
     int in_probe = s->function && !s->function->decl;
-    int on_kprobe = s->probe && (s->probe->kind == PROBE_KPROBE || s->probe->kind == PROBE_KRETPROBE);
-    if (!in_probe || !s->probe || (!probe_uprobe(s->probe)->site && !on_kprobe)) {
-        diag_error(s->diags, e->span, "%s is only available in process probes and kprobes%s", e->call.name,
+    enum probe_kind kind = s->probe ? s->probe->kind : PROBE_BEGIN;
+    int in_kernel = kind == PROBE_KPROBE || kind == PROBE_KRETPROBE || kind == PROBE_FENTRY || kind == PROBE_FEXIT;
+    if (!in_probe || !s->probe || (!probe_uprobe(s->probe)->site && !in_kernel)) {
+        diag_error(s->diags, e->span, "%s is only available in process and kernel function probes%s", e->call.name,
                    in_probe ? "" : " (not in functions)");
         return 0;
     }
-    int is_return = on_kprobe ? s->probe->kind == PROBE_KRETPROBE && !s->at_call
+    int is_return = in_kernel ? (kind == PROBE_KRETPROBE || kind == PROBE_FEXIT) && !s->at_call
                               : s->probe->uprobe.site->is_return;
     if (needs_return && !is_return) {
         diag_error(s->diags, e->span, "%s is only available in .return probes", e->call.name);
@@ -96,6 +100,43 @@ static struct expr *register_value(struct sema *s, struct span span, int reg, in
     return dwarf_expr_narrow(&ev, dwarf_expr_reg(&ev, reg), size, is_signed);
 }
 
+/* The call on a trampoline, whose context is the function's arguments as
+ * u64s and, in fexit, its return value after them: int_arg(n) is word n-1,
+ * returnval() the word after the last argument. There are no registers. */
+static struct expr *trampoline_word(struct sema *s, const struct register_arg_function *f, struct expr *e)
+{
+    struct btf *btf = sema_probe_btf(s, s->probe->kernel_module);
+    const struct btf_type *func = btf ? btf__type_by_id(btf, (unsigned)s->probe->kernel_btf_id) : NULL;
+    const struct btf_type *proto = func ? btf__type_by_id(btf, func->type) : NULL;
+    if (!proto) {
+        diag_error(s->diags, e->span, "%s: the BTF prototype of %s cannot be read", f->name, s->probe->function);
+        return NULL;
+    }
+    int count = btf_vlen(proto), index = f->returned ? count : 0;
+    if (f->by_name) {
+        diag_error(s->diags, e->span, "%s reads a register, and %s runs on a BPF trampoline (fentry/fexit), "
+                   "which has none: name the argument ($name), or probe on kprobes (TAP_KERNEL_PROBES=kprobe)",
+                   f->name, s->probe->point);
+        return NULL;
+    }
+    if (f->returned && proto->type == 0) {
+        diag_error(s->diags, e->span, "%s: %s returns void", f->name, s->probe->function);
+        return NULL;
+    }
+    if (!f->returned && (index = (int)e->call.args->int_value - 1) >= count) {
+        diag_error(s->diags, e->span, "%s(%d): %s takes %d argument%s", f->name, index + 1, s->probe->function,
+                   count, count == 1 ? "" : "s");
+        return NULL;
+    }
+    struct expr *word = ast_expr(s->arena, EXPR_CTX_READ, e->span);
+    word->type = TYPE_LONG;
+    word->ctx_read.kind = CTX_READ_LONG;
+    word->ctx_read.offset = index * 8;
+    word->ctx_read.size = f->size;
+    word->ctx_read.is_signed = f->is_signed;
+    return word;
+}
+
 /* returnstr(format) -> return_str(format, returnval()): the tapset formats,
  * the register is read here, where the probe is known. 0: e is now a call
  * for the caller to resolve. */
@@ -108,7 +149,10 @@ static int rewrite_returnstr(struct sema *s, struct expr *e)
     if (!in_context(s, e, 1))
         return 1;
     e->call.name = "return_str";
-    e->call.args->next = register_value(s, e->span, 0, 8, 1);
+    int on_trampoline = s->probe->kind == PROBE_FENTRY || s->probe->kind == PROBE_FEXIT;
+    e->call.args->next = on_trampoline ? trampoline_word(s, find("returnval"), e) : register_value(s, e->span, 0, 8, 1);
+    if (!e->call.args->next)
+        return 1;
     e->call.arg_count = 2;
     return 0;
 }
@@ -129,7 +173,10 @@ int sema_lower_register_arg(struct sema *s, struct expr *e)
                    "@entry(%s(...)) reads it at the call", f->name, f->name);
         return 1;
     }
-    struct expr *value = register_value(s, e->span, reg, f->size, f->is_signed);
+    int on_trampoline = s->probe->kind == PROBE_FENTRY || s->probe->kind == PROBE_FEXIT;
+    struct expr *value = on_trampoline ? trampoline_word(s, f, e) : register_value(s, e->span, reg, f->size, f->is_signed);
+    if (!value)
+        return 1;
     struct expr *next = e->next;
     *e = *value;
     e->next = next;
