@@ -332,6 +332,8 @@ expr:
 | DEC expr %prec UNARY                          { $$ = build_incdec(ctx, $1, 1, $2); }
 | lvalue INC                                    { $$ = build_incdec(ctx, $2, 0, $1); }
 | lvalue DEC                                    { $$ = build_incdec(ctx, $2, 0, $1); }
+| target_chain INC                              { $$ = build_incdec(ctx, $2, 0, $1); }
+| target_chain DEC                              { $$ = build_incdec(ctx, $2, 0, $1); }
 | '(' expr ')' INC                              { $$ = build_incdec(ctx, $4, 0, $2); }
 | '(' expr ')' DEC                              { $$ = build_incdec(ctx, $4, 0, $2); }
 | '(' expr ')' %prec LOWEST                     { $$ = $2; }

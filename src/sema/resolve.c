@@ -185,6 +185,14 @@ static void resolve_lvalue(struct sema *s, struct expr *e, enum target_access ac
         mark_target(e->symbol, access);
         resolve_list(s, e->index.indices);
         return;
+    case EXPR_TARGET:
+    case EXPR_CAST:
+    case EXPR_VAR:
+        diag_error(s->diags, e->span,
+                   "writing to the traced program's variables needs SystemTap's guru mode (-g), which tap "
+                   "does not offer: BPF programs cannot write kernel memory, and tap does not write user "
+                   "memory (bpf_probe_write_user)");
+        return;
     default:
         diag_error(s->diags, e->span, "the left side of an assignment must be a variable or an array element");
         resolve_expr(s, e);
