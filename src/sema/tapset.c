@@ -110,7 +110,7 @@ static void scan_dir(struct sema *s, const char *dir)
         if (!file)
             continue;
         file->is_tapset = 1;
-        struct parse_options options = {0};
+        struct parse_options options = {.args = s->options->args, .arg_count = s->options->arg_count};
         struct ast *ast = parse_source(s->arena, s->diags, file, &options);
         if (!ast)
             continue;
@@ -195,6 +195,21 @@ struct function_decl *sema_tapset_function(struct sema *s, const char *name)
             if (d->kind == DECL_FUNCTION && strcmp(d->function.name, name) == 0) {
                 load_file(s, &t->files[i]);
                 return sema_find_function(s, name);
+            }
+        }
+    }
+    return NULL;
+}
+
+struct symbol *sema_tapset_global(struct sema *s, const char *name)
+{
+    scan(s);
+    struct tapsets *t = tapsets_of(s);
+    for (int i = 0; i < t->file_count; i++) {
+        for (struct decl *d = t->files[i].ast->decls; d; d = d->next) {
+            if (d->kind == DECL_GLOBAL && !d->is_private && strcmp(d->global.name, name) == 0) {
+                load_file(s, &t->files[i]);
+                return sema_find_global(s, name);
             }
         }
     }
