@@ -487,6 +487,8 @@ static struct sema_options sema_options_of(struct options *opts, struct dwarf_mo
     return (struct sema_options){.tapset_dirs = opts->tapset_dirs,
                                  .tapset_dir_count = opts->tapset_dir_count,
                                  .keep_unused = opts->keep_unused,
+                                 .args = opts->args,
+                                 .arg_count = opts->arg_count,
                                  .string_size = (int)opts->codegen.string_size,
                                  .hist_elision = opts->codegen.hist_elision,
                                  .target_command = opts->runtime.target_command,

@@ -332,7 +332,11 @@ expr:
 | DEC expr %prec UNARY                          { $$ = build_incdec(ctx, $1, 1, $2); }
 | lvalue INC                                    { $$ = build_incdec(ctx, $2, 0, $1); }
 | lvalue DEC                                    { $$ = build_incdec(ctx, $2, 0, $1); }
-| '(' expr ')'                                  { $$ = $2; }
+| target_chain INC                              { $$ = build_incdec(ctx, $2, 0, $1); }
+| target_chain DEC                              { $$ = build_incdec(ctx, $2, 0, $1); }
+| '(' expr ')' INC                              { $$ = build_incdec(ctx, $4, 0, $2); }
+| '(' expr ')' DEC                              { $$ = build_incdec(ctx, $4, 0, $2); }
+| '(' expr ')' %prec LOWEST                     { $$ = $2; }
 | NUMBER                                        { $$ = build_int(ctx, $1); }
 | STRING                                        { $$ = build_string(ctx, $1); }
 | lvalue %prec LOWEST                           { $$ = $1; }
@@ -345,8 +349,9 @@ expr:
 | AT_DEFINED '(' expr ')'                       { $$ = build_at_operand(ctx, $1, EXPR_DEFINED, $3); }
 ;
 
-/* Postfix ++/-- apply to these only, as in SystemTap: `x++ ++y` is two
- * statements, never (x++)++. */
+/* Postfix ++/-- apply to these and to parenthesized expressions only (sema
+ * wants a variable or an array element there, as SystemTap, whose parser
+ * drops parentheses): `x++ ++y` is two statements, never (x++)++. */
 lvalue:
   IDENT %prec LOWEST                            { $$ = build_ident(ctx, $1); }
 | IDENT '[' index_list ']'                      { $$ = build_index(ctx, $1, $3); }

@@ -246,18 +246,28 @@ static struct pp_arg *pp_macro_args(struct pp *pp, const struct token *use, cons
     return args;
 }
 
+/* Inside a macro body `@NAME` names the parameter NAME when there is one,
+ * even where NAME is an operator's (`@define q(var) %( @cast(@var, ...) %)`):
+ * SystemTap looks parameters up first. Pastes the argument and returns 1. */
+static int pp_parameter_use(struct pp *pp, const struct token *use, const struct pp_env *env)
+{
+    if (!env)
+        return 0;
+    for (int i = 0; i < env->macro->param_count; i++) {
+        if (strcmp(env->macro->params[i], use->text + 1) == 0) {
+            struct pp_arg *a = &env->args[i];
+            pp_push(pp, a->tokens, a->count, a->env, use->span);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static void pp_macro_use(struct pp *pp, const struct token *use, struct pp_env *env)
 {
     const char *name = use->text + 1;
-    if (env) {
-        for (int i = 0; i < env->macro->param_count; i++) {
-            if (strcmp(env->macro->params[i], name) == 0) {
-                struct pp_arg *a = &env->args[i];
-                pp_push(pp, a->tokens, a->count, a->env, use->span);
-                return;
-            }
-        }
-    }
+    if (pp_parameter_use(pp, use, env))
+        return;
     struct pp_macro *m = pp_find_macro(pp, name);
     if (!m) {
         pp_error(pp, use->span, "unknown operator or macro '%s'", use->text);
@@ -311,6 +321,14 @@ static const struct token *pp_next(struct pp *pp)
         case AT_MACRO:
             pp_macro_use(pp, t, env);
             continue;
+        case AT_CAST:
+        case AT_VAR:
+        case AT_ENTRY:
+        case AT_DEFINED:
+        case AT_STAT:
+            if (pp_parameter_use(pp, t, env))
+                continue;
+            return t;
         case ARG:
         case ARGSTR:
         case ARGCOUNT:

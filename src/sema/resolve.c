@@ -48,6 +48,8 @@ static struct symbol *resolve_name(struct sema *s, const char *name, struct span
     if (!sym)
         sym = sema_find_global(s, name);
     if (!sym)
+        sym = sema_tapset_global(s, name);   /* SystemTap looks in the library before making a local */
+    if (!sym)
         sym = sema_add_local(s, s->frame, SYMBOL_LOCAL, name, span);
     if (writing)
         sym->is_written = 1;
@@ -64,6 +66,8 @@ static struct symbol *resolve_array(struct sema *s, struct expr *name_expr, int 
     }
     const char *name = name_expr->ident.name;
     struct symbol *sym = sema_find_global(s, name);
+    if (!sym && !sema_find_local(s->frame, name))
+        sym = sema_tapset_global(s, name);
     if (!sym || sema_find_local(s->frame, name)) {
         diag_error(s->diags, name_expr->span,
                    "unresolved global array %s, missing global declaration?", name);
@@ -184,6 +188,14 @@ static void resolve_lvalue(struct sema *s, struct expr *e, enum target_access ac
         e->symbol = resolve_array(s, e->index.array, 1);
         mark_target(e->symbol, access);
         resolve_list(s, e->index.indices);
+        return;
+    case EXPR_TARGET:
+    case EXPR_CAST:
+    case EXPR_VAR:
+        diag_error(s->diags, e->span,
+                   "writing to the traced program's variables needs SystemTap's guru mode (-g), which tap "
+                   "does not offer: BPF programs cannot write kernel memory, and tap does not write user "
+                   "memory (bpf_probe_write_user)");
         return;
     default:
         diag_error(s->diags, e->span, "the left side of an assignment must be a variable or an array element");

@@ -236,6 +236,8 @@ struct sema_options {
     int64_t max_map_entries;     /* -D MAXMAPENTRIES */
     int string_size;             /* -D MAXSTRINGLEN */
     int hist_elision;            /* -D HIST_ELISION: for sprint(@hist_*(s)); < 0: none elided */
+    char **args;                 /* the script's arguments: tapsets see $# and @N too (argv.tp) */
+    int arg_count;
     const char *target_command;  /* -c: names the binary of process.function(...) */
     int target_pid;              /* -x: likewise, through /proc/PID/exe */
     struct dwarf_modules *modules;   /* the binaries opened (sema/dwarf.h), closed by the caller */

@@ -71,6 +71,8 @@ void sema_add_alias(struct sema *s, struct decl *decl);
 int sema_expand_alias(struct sema *s, struct probe_point *point, struct stmt *body);
 /* Loads the tapset file defining `name`; NULL when none does. */
 struct function_decl *sema_tapset_function(struct sema *s, const char *name);
+/* A tapset's public global (SystemTap's argv, argc), its file loaded on first use. */
+struct symbol *sema_tapset_global(struct sema *s, const char *name);
 /* Every declaration of every tapset file, in load order (--dump-*). */
 void sema_tapset_each_decl(struct sema *s, void (*visit)(void *context, const struct decl *decl), void *context);
 /* Drops alias assignments to locals the handler never reads (after resolution). */

@@ -110,7 +110,7 @@ static void scan_dir(struct sema *s, const char *dir)
         if (!file)
             continue;
         file->is_tapset = 1;
-        struct parse_options options = {0};
+        struct parse_options options = {.args = s->options->args, .arg_count = s->options->arg_count};
         struct ast *ast = parse_source(s->arena, s->diags, file, &options);
         if (!ast)
             continue;
@@ -186,19 +186,32 @@ int sema_resolve_tapset_probes(struct sema *s)
     return resolved;
 }
 
-struct function_decl *sema_tapset_function(struct sema *s, const char *name)
+/* Loads the tapset file that declares a public NAME of this kind; 0 when none does. */
+static int load_declaring_file(struct sema *s, enum decl_kind kind, const char *name)
 {
     scan(s);
     struct tapsets *t = tapsets_of(s);
     for (int i = 0; i < t->file_count; i++) {
         for (struct decl *d = t->files[i].ast->decls; d; d = d->next) {
-            if (d->kind == DECL_FUNCTION && strcmp(d->function.name, name) == 0) {
+            const char *declared = d->kind == DECL_FUNCTION ? d->function.name
+                                   : d->kind == DECL_GLOBAL ? d->global.name : NULL;
+            if (d->kind == kind && !(kind == DECL_GLOBAL && d->is_private) && strcmp(declared, name) == 0) {
                 load_file(s, &t->files[i]);
-                return sema_find_function(s, name);
+                return 1;
             }
         }
     }
-    return NULL;
+    return 0;
+}
+
+struct function_decl *sema_tapset_function(struct sema *s, const char *name)
+{
+    return load_declaring_file(s, DECL_FUNCTION, name) ? sema_find_function(s, name) : NULL;
+}
+
+struct symbol *sema_tapset_global(struct sema *s, const char *name)
+{
+    return load_declaring_file(s, DECL_GLOBAL, name) ? sema_find_global(s, name) : NULL;
 }
 
 void sema_tapset_each_decl(struct sema *s, void (*visit)(void *context, const struct decl *decl), void *context)

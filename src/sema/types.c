@@ -45,7 +45,7 @@ static void unify(struct sema *s, enum value_type *slot, enum value_type t, stru
 static void expect(struct sema *s, struct expr *e, enum value_type want)
 {
     enum value_type got = infer_expr(s, e);
-    if (got == TYPE_UNKNOWN && e->symbol && e->kind == EXPR_IDENT)
+    if (got == TYPE_UNKNOWN && e->symbol && (e->kind == EXPR_IDENT || e->kind == EXPR_INDEX))
         unify(s, &e->symbol->type, want, e->span);
     else if (got == TYPE_UNKNOWN && e->kind == EXPR_CALL && e->sema_data &&
              !builtin_lookup(e->call.name))
