@@ -114,13 +114,13 @@ static struct expr *trampoline_word(struct sema *s, const struct register_arg_fu
     }
     int count = btf_vlen(proto), index = f->returned ? count : 0;
     if (f->by_name) {
-        diag_error(s->diags, e->span, "%s reads a register, and %s runs on a BPF trampoline (fentry/fexit), "
+        diag_error(s->diags, e->span, "%s() reads a register, and %s runs on a BPF trampoline (fentry/fexit), "
                    "which has none: name the argument ($name), or probe on kprobes (TAP_KERNEL_PROBES=kprobe)",
                    f->name, s->probe->point);
         return NULL;
     }
     if (f->returned && proto->type == 0) {
-        diag_error(s->diags, e->span, "%s: %s returns void", f->name, s->probe->function);
+        diag_error(s->diags, e->span, "%s(): %s returns void", f->name, s->probe->function);
         return NULL;
     }
     if (!f->returned && (index = (int)e->call.args->int_value - 1) >= count) {
