@@ -124,12 +124,10 @@ LLVMBasicBlockRef cg_timing_end(struct codegen *cg, uint32_t start, LLVMBasicBlo
         slot = LLVMBuildAdd(b, slot, cg_group_member(cg), "");
     LLVMValueRef key = cg_entry_alloca(cg, cg->i32, "timing_key");
     LLVMBuildStore(b, LLVMBuildTrunc(b, slot, cg->i32, ""), key);
-    LLVMValueRef args[2] = {cg->timing_map, key};
-    LLVMValueRef value = cg_helper(cg, BPF_FUNC_map_lookup_elem, cg->ptr, args, 2);
+    LLVMValueRef value = cg_map_lookup(cg, cg->timing_map, key);
     LLVMBuildCondBr(b, LLVMBuildIsNull(b, value, ""), next, found);
     cg_position(cg, found);
-    LLVMValueRef first = LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildLoad2(b, cg->i64, field(cg, value, FIELD_COUNT), ""),
-                                       cg_const(cg, 0), "");
+    LLVMValueRef first = cg_compare(cg, LLVMIntEQ, LLVMBuildLoad2(b, cg->i64, field(cg, value, FIELD_COUNT), ""), 0);
     keep_extreme(cg, value, FIELD_MIN, LLVMIntULT, elapsed, first);
     keep_extreme(cg, value, FIELD_MAX, LLVMIntUGT, elapsed, first);
     add_to(cg, value, FIELD_COUNT, cg_const(cg, 1));

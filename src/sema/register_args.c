@@ -100,6 +100,11 @@ static struct expr *register_value(struct sema *s, struct span span, int reg, in
     return dwarf_expr_narrow(&ev, dwarf_expr_reg(&ev, reg), size, is_signed);
 }
 
+static int on_trampoline(const struct sema *s)
+{
+    return s->probe->kind == PROBE_FENTRY || s->probe->kind == PROBE_FEXIT;
+}
+
 /* The call on a trampoline, whose context is the function's arguments as
  * u64s and, in fexit, its return value after them: int_arg(n) is word n-1,
  * returnval() the word after the last argument. There are no registers. */
@@ -149,8 +154,7 @@ static int rewrite_returnstr(struct sema *s, struct expr *e)
     if (!in_context(s, e, 1))
         return 1;
     e->call.name = "return_str";
-    int on_trampoline = s->probe->kind == PROBE_FENTRY || s->probe->kind == PROBE_FEXIT;
-    e->call.args->next = on_trampoline ? trampoline_word(s, find("returnval"), e) : register_value(s, e->span, 0, 8, 1);
+    e->call.args->next = on_trampoline(s) ? trampoline_word(s, find("returnval"), e) : register_value(s, e->span, 0, 8, 1);
     if (!e->call.args->next)
         return 1;
     e->call.arg_count = 2;
@@ -173,8 +177,7 @@ int sema_lower_register_arg(struct sema *s, struct expr *e)
                    "@entry(%s(...)) reads it at the call", f->name, f->name);
         return 1;
     }
-    int on_trampoline = s->probe->kind == PROBE_FENTRY || s->probe->kind == PROBE_FEXIT;
-    struct expr *value = on_trampoline ? trampoline_word(s, f, e) : register_value(s, e->span, reg, f->size, f->is_signed);
+    struct expr *value = on_trampoline(s) ? trampoline_word(s, f, e) : register_value(s, e->span, reg, f->size, f->is_signed);
     if (!value)
         return 1;
     struct expr *next = e->next;
