@@ -17,7 +17,8 @@
 struct hist_calls {
     struct sema *s;
     struct strbuf text;          /* the generated functions */
-    int count;
+    struct span *calls;          /* each function's call: where its error is reported */
+    int count, capacity;
 };
 
 /* The statistic as the generated function names it: its global, indexed by
@@ -69,8 +70,9 @@ static void write_function(struct hist_calls *h, const struct expr *stat, int ne
                        "    if (__c > __max) __max = __c\n"
                        "    __n++\n"
                        "  }\n", H);
-    strbuf_printf(out, "  if (__lo < 0) return \"value |\" . _tap_hist_dashes() . \" count\\n\\n%s\"\n",
-                  newline ? "\\n" : "");
+    /* No bucket counts anything: SystemTap's error, as print's (its
+     * translator checks the aggregate's count before either). */
+    strbuf_puts(out, "  if (__lo < 0) { error(\"empty aggregate\") return \"\" }\n");
     strbuf_printf(out, "  for (__i = 0; __i < 2; __i++) {\n"
                        "    if (__lo > 0 && %s) __lo--\n"
                        "    if (__hi < __n - 1) __hi++\n"
@@ -133,9 +135,34 @@ static void rewrite_call(struct expr *e, void *data)
     if (operand->kind != EXPR_IDENT && (operand->kind != EXPR_INDEX || operand->index.array->kind != EXPR_IDENT))
         return;   /* types.c reports what a histogram needs */
     write_function(h, stat, strcmp(e->call.name, "sprintln") == 0);
+    if (h->count == h->capacity) {
+        int grown = h->capacity ? 2 * h->capacity : 8;
+        h->calls = arena_realloc(h->s->arena, h->calls, sizeof(*h->calls) * (size_t)h->capacity,
+                                 sizeof(*h->calls) * (size_t)grown);
+        h->capacity = grown;
+    }
+    h->calls[h->count] = e->span;
     e->call.name = arena_printf(h->s->arena, "__tap_sprint_hist_%d", h->count++);
     e->call.args = operand->kind == EXPR_INDEX ? operand->index.indices : NULL;
     e->call.arg_count = operand->kind == EXPR_INDEX ? operand->index.index_count : 0;
+}
+
+/* The error of an empty statistic names the user's call, not the text
+ * written here. */
+static void place_error(struct expr *e, void *data)
+{
+    if (e->kind == EXPR_CALL && strcmp(e->call.name, "error") == 0)
+        e->span = *(const struct span *)data;
+}
+
+static void place_errors(struct hist_calls *h, struct decl *generated)
+{
+    for (struct decl *d = generated; d; d = d->next) {
+        int n;
+        if (d->kind == DECL_FUNCTION && sscanf(d->function.name, "__tap_sprint_hist_%d", &n) == 1 && n >= 0 &&
+            n < h->count)
+            ast_visit_exprs(d->function.body, place_error, &h->calls[n]);
+    }
 }
 
 void sema_write_hist_strings(struct sema *s, struct ast *user)
@@ -157,6 +184,7 @@ void sema_write_hist_strings(struct sema *s, struct ast *user)
         while (*tail)
             tail = &(*tail)->next;
         *tail = ast ? ast->decls : NULL;
+        place_errors(&h, *tail);
     }
     strbuf_free(&h.text);
 }
