@@ -58,13 +58,20 @@ static struct symbol *resolve_name(struct sema *s, const char *name, struct span
     return sym;
 }
 
-static struct symbol *resolve_array(struct sema *s, struct expr *name_expr, int writing)
+/* `keys`: how many index expressions this use has. SystemTap's maps have
+ * at most 9 (its runtime/map-gen.c stops at KEY9). */
+static struct symbol *resolve_array(struct sema *s, struct expr *name_expr, int keys, int writing)
 {
     if (name_expr->kind != EXPR_IDENT) {
         diag_error(s->diags, name_expr->span, "expected an array name");
         return NULL;
     }
     const char *name = name_expr->ident.name;
+    if (keys > MAX_ARRAY_KEYS) {
+        diag_error(s->diags, name_expr->span, "array %s indexed by %d expressions: at most %d (as SystemTap)", name,
+                   keys, MAX_ARRAY_KEYS);
+        return NULL;
+    }
     struct symbol *sym = sema_find_global(s, name);
     if (!sym && !sema_find_local(s->frame, name))
         sym = sema_tapset_global(s, name);
@@ -185,7 +192,7 @@ static void resolve_lvalue(struct sema *s, struct expr *e, enum target_access ac
         mark_target(e->symbol, access);
         return;
     case EXPR_INDEX:
-        e->symbol = resolve_array(s, e->index.array, 1);
+        e->symbol = resolve_array(s, e->index.array, e->index.index_count, 1);
         mark_target(e->symbol, access);
         resolve_list(s, e->index.indices);
         return;
@@ -256,12 +263,12 @@ static void resolve_value(struct sema *s, struct expr *e, int value_used)
         resolve_call(s, e);
         return;
     case EXPR_INDEX:
-        e->symbol = resolve_array(s, e->index.array, 0);
+        e->symbol = resolve_array(s, e->index.array, e->index.index_count, 0);
         resolve_list(s, e->index.indices);
         return;
     case EXPR_IN:
         resolve_keys(s, e->in.keys);
-        e->symbol = resolve_array(s, e->in.array, 0);
+        e->symbol = resolve_array(s, e->in.array, e->in.key_count, 0);
         return;
     case EXPR_STAT:
         resolve_expr(s, e->stat.operand);
@@ -318,7 +325,7 @@ void sema_resolve_expr(struct sema *s, struct expr *e)
 
 static void resolve_foreach(struct sema *s, struct stmt *st)
 {
-    st->foreach.array->symbol = resolve_array(s, st->foreach.array, 0);
+    st->foreach.array->symbol = resolve_array(s, st->foreach.array, st->foreach.key_count, 0);
     resolve_keys(s, st->foreach.slice);
     for (struct foreach_key *k = st->foreach.keys; k; k = k->next)
         k->symbol = resolve_name(s, k->name, k->span, 1);
@@ -336,7 +343,7 @@ static void resolve_delete(struct sema *s, struct stmt *st)
 {
     struct expr *target = st->expr;
     if (target->kind == EXPR_INDEX) {
-        target->symbol = resolve_array(s, target->index.array, 1);
+        target->symbol = resolve_array(s, target->index.array, target->index.index_count, 1);
         if (target->symbol)
             target->symbol->is_used = 1;
         resolve_keys(s, target->index.indices);

@@ -491,6 +491,10 @@ static void default_locals(struct sema *s, struct frame_layout *frame)
         struct symbol *sym = frame->locals[i];
         if (sym->kind == SYMBOL_PARAM)
             continue;
+        if (sym->type == TYPE_STATS) {   /* an extractor's operand: statistics live in maps */
+            diag_error(s->diags, sym->span, "stat locals not supported, missing global declaration?");
+            continue;
+        }
         if (!sym->is_written) {
             if (sym->is_read)   /* neither: only elided alias stores used it */
                 diag_warning(s->diags, sym->span, "never-assigned local variable '%s'", sym->name);
