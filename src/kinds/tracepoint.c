@@ -81,11 +81,20 @@ static const char *attach_error(const struct program_probe *probe, int err)
     return err == -ENOENT ? "no such tracepoint" : NULL;
 }
 
+/* A syscall.NAME.return alias's @entry was rewritten before (sema/syscall_entry.c):
+ * what is left has no call to take a value at. */
+static int lower_entry(struct sema *s, struct expr *e)
+{
+    diag_error(s->diags, e->span, "@entry in %s: only a probe whose points are all syscall.NAME.return "
+               "aliases (or a process or kernel function .return probe) has a call to take the value at", probe_script_point(s->probe));
+    return 0;
+}
+
 const struct probe_kind_ops tracepoint_kind = {
     .kind = PROBE_TRACEPOINT, .name = "tracepoint", .flags = KIND_FREQUENT,
     .heads = (const char *const[]){"kernel.trace", NULL}, .resolve = resolve_tracepoint,
     .list = sema_list_tracepoints, .catalogue = catalogue, .lower_target = sema_lower_tracepoint_target,
-    .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_TRACEPOINT, .attach = attach_tracepoint,
+    .lower_entry = lower_entry, .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_TRACEPOINT, .attach = attach_tracepoint,
     .attach_error = attach_error,
 };
 

@@ -108,6 +108,7 @@ struct script *sema_analyze(struct arena *arena, struct diags *diags, struct ast
     s.script = ARENA_NEW(arena, struct script);
     s.script->main_file = user->file;
     sema_write_hist_strings(&s, user);
+    sema_write_syscall_entries(&s, user);
     collect_decls(&s, user);
     if (!diags->error_count && s.script->probe_count == 0)
         diag_plain_error(diags, "no probes found");

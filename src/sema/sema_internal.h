@@ -41,6 +41,8 @@ struct symbol *sema_add_local(struct sema *s, struct frame_layout *frame, enum s
 void sema_add_global(struct sema *s, struct decl *decl);
 /* sprint(@hist_*(s)): each call becomes a call of a function written for it (hist_string.c). */
 void sema_write_hist_strings(struct sema *s, struct ast *user);
+/* @entry and $arguments in syscall.NAME.return: values saved by an entry probe (syscall_entry.c). */
+void sema_write_syscall_entries(struct sema *s, struct ast *user);
 void sema_add_function(struct sema *s, struct decl *decl);
 int sema_edit_distance(const char *a, const char *b);
 /* "similar: a, b" suggestions for an unknown name; "" when none. */
