@@ -66,7 +66,7 @@ static int child_components(struct component *c, const struct ast_visitor *v)
     return 0;
 }
 
-static int child_stmts(struct stmt *list, const struct ast_visitor *v)
+int ast_stmt_list(struct stmt *list, const struct ast_visitor *v)
 {
     for (struct stmt *st = list; st && v->stmt; st = st->next) {
         int stop = v->stmt(st, v->ctx);
@@ -117,26 +117,26 @@ int ast_stmt_children(struct stmt *st, const struct ast_visitor *v)
     switch (st->kind) {
     case STMT_EMPTY: case STMT_BREAK: case STMT_CONTINUE: case STMT_NEXT: case STMT_EMBEDDED:
         return 0;
-    case STMT_BLOCK: return child_stmts(st->block.body, v);
+    case STMT_BLOCK: return ast_stmt_list(st->block.body, v);
     case STMT_EXPR: case STMT_RETURN: case STMT_DELETE: return child_expr(st->expr, v);
     case STMT_IF:
-        if ((stop = child_expr(st->if_stmt.cond, v)) || (stop = child_stmts(st->if_stmt.then_stmt, v)))
+        if ((stop = child_expr(st->if_stmt.cond, v)) || (stop = ast_stmt_list(st->if_stmt.then_stmt, v)))
             return stop;
-        return child_stmts(st->if_stmt.else_stmt, v);
+        return ast_stmt_list(st->if_stmt.else_stmt, v);
     case STMT_WHILE:
-        return (stop = child_expr(st->while_stmt.cond, v)) ? stop : child_stmts(st->while_stmt.body, v);
+        return (stop = child_expr(st->while_stmt.cond, v)) ? stop : ast_stmt_list(st->while_stmt.body, v);
     case STMT_FOR:
         if ((stop = child_expr(st->for_stmt.init, v)) || (stop = child_expr(st->for_stmt.cond, v)) ||
             (stop = child_expr(st->for_stmt.step, v)))
             return stop;
-        return child_stmts(st->for_stmt.body, v);
+        return ast_stmt_list(st->for_stmt.body, v);
     case STMT_FOREACH:
         if ((stop = child_expr(st->foreach.array, v)) || (stop = child_exprs(st->foreach.slice, v)) ||
             (stop = child_expr(st->foreach.limit, v)))
             return stop;
-        return child_stmts(st->foreach.body, v);
+        return ast_stmt_list(st->foreach.body, v);
     case STMT_TRY:
-        return (stop = child_stmts(st->try_stmt.body, v)) ? stop : child_stmts(st->try_stmt.catch_body, v);
+        return (stop = ast_stmt_list(st->try_stmt.body, v)) ? stop : ast_stmt_list(st->try_stmt.catch_body, v);
     }
     return 0;
 }
@@ -158,8 +158,14 @@ static int visit_stmt(struct stmt *st, void *ctx)
 void ast_visit_exprs(struct stmt *list, ast_expr_visitor visit, void *data)
 {
     struct visit_all all = {visit, data};
-    for (struct stmt *st = list; st; st = st->next)
-        visit_stmt(st, &all);
+    ast_stmt_list(list, &(struct ast_visitor){NULL, visit_stmt, &all});
+}
+
+void ast_visit_expr(struct expr *e, ast_expr_visitor visit, void *data)
+{
+    struct visit_all all = {visit, data};
+    if (e)
+        visit_expr(e, &all);
 }
 
 const char *binary_op_text(enum binary_op op)

@@ -329,11 +329,13 @@ struct ast_visitor {
 };
 int ast_expr_children(struct expr *e, const struct ast_visitor *v);
 int ast_stmt_children(struct stmt *st, const struct ast_visitor *v);
+int ast_stmt_list(struct stmt *list, const struct ast_visitor *v);   /* v->stmt on each of a body */
 
 /* Calls visit on every expression in a statement list, the statements and
  * expressions inside it included, parents before their operands. */
 typedef void (*ast_expr_visitor)(struct expr *e, void *data);
 void ast_visit_exprs(struct stmt *list, ast_expr_visitor visit, void *data);
+void ast_visit_expr(struct expr *e, ast_expr_visitor visit, void *data);   /* e and its operands; e may be NULL */
 
 const char *binary_op_text(enum binary_op op);
 const char *assign_op_text(enum assign_op op);

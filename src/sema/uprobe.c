@@ -344,8 +344,7 @@ static int note_expr(struct expr *e, void *ctx)
 /* Notes what a handler and its condition read. */
 static void note_handler(struct target_use *use, struct stmt *body, struct expr *condition)
 {
-    for (struct stmt *st = body; st; st = st->next)
-        note_stmt(st, use);
+    ast_stmt_list(body, &(struct ast_visitor){note_expr, note_stmt, use});
     if (condition)
         note_expr(condition, use);
 }
