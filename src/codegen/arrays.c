@@ -16,46 +16,6 @@
 /* Histogram kind and parameters of each statistic, and whether its variance
  * is read, from every extractor in the script: the `<<<` code must know
  * which buckets to count and whether to keep the variance's state. */
-static void scan_expr(struct codegen *cg, struct expr *e);
-static void note_variance(struct codegen *cg, struct cg_array *a, struct expr *shift, struct span span);
-
-static void scan_stmt(struct codegen *cg, struct stmt *st)
-{
-    for (; st; st = st->next) {
-        switch (st->kind) {
-        case STMT_BLOCK: scan_stmt(cg, st->block.body); break;
-        case STMT_EXPR: case STMT_RETURN: case STMT_DELETE:
-            if (st->expr)
-                scan_expr(cg, st->expr);
-            break;
-        case STMT_IF:
-            scan_expr(cg, st->if_stmt.cond);
-            scan_stmt(cg, st->if_stmt.then_stmt);
-            scan_stmt(cg, st->if_stmt.else_stmt);
-            break;
-        case STMT_WHILE:
-            scan_expr(cg, st->while_stmt.cond);
-            scan_stmt(cg, st->while_stmt.body);
-            break;
-        case STMT_FOR:
-            if (st->for_stmt.init) scan_expr(cg, st->for_stmt.init);
-            if (st->for_stmt.cond) scan_expr(cg, st->for_stmt.cond);
-            if (st->for_stmt.step) scan_expr(cg, st->for_stmt.step);
-            scan_stmt(cg, st->for_stmt.body);
-            break;
-        case STMT_FOREACH:
-            if (st->foreach.limit) scan_expr(cg, st->foreach.limit);
-            scan_stmt(cg, st->foreach.body);
-            break;
-        case STMT_TRY:
-            scan_stmt(cg, st->try_stmt.body);
-            scan_stmt(cg, st->try_stmt.catch_body);
-            break;
-        default: break;
-        }
-    }
-}
-
 static void note_hist(struct codegen *cg, struct expr *e)
 {
     struct cg_array *a = e->stat.operand->symbol ? cg_array_of(cg, e->stat.operand->symbol) : NULL;
@@ -117,58 +77,27 @@ static void note_variance(struct codegen *cg, struct cg_array *a, struct expr *s
     a->variance_shift_set = 1;
 }
 
-static void scan_expr(struct codegen *cg, struct expr *e)
+static void scan_expr(struct expr *e, void *data)
 {
-    for (; e; e = NULL) {
-        switch (e->kind) {
-        case EXPR_UNARY: scan_expr(cg, e->unary.operand); break;
-        case EXPR_BINARY: scan_expr(cg, e->binary.lhs); scan_expr(cg, e->binary.rhs); break;
-        case EXPR_ASSIGN: scan_expr(cg, e->assign.lhs); scan_expr(cg, e->assign.rhs); break;
-        case EXPR_AGGREGATE: scan_expr(cg, e->aggregate.rhs); break;
-        case EXPR_INCDEC: scan_expr(cg, e->incdec.operand); break;
-        case EXPR_TERNARY:
-            scan_expr(cg, e->ternary.cond);
-            scan_expr(cg, e->ternary.then_expr);
-            scan_expr(cg, e->ternary.else_expr);
-            break;
-        case EXPR_CALL:
-            for (struct expr *a = e->call.args; a; a = a->next)
-                scan_expr(cg, a);
-            break;
-        case EXPR_INDEX:
-            for (struct expr *a = e->index.indices; a; a = a->next)
-                scan_expr(cg, a);
-            break;
-        case EXPR_IN:
-            for (struct expr *a = e->in.keys; a; a = a->next)
-                scan_expr(cg, a);
-            break;
-        case EXPR_STAT:
-            if (e->stat.op == STAT_HIST_LOG || e->stat.op == STAT_HIST_LINEAR)
-                note_hist(cg, e);
-            else if (e->stat.op == STAT_VARIANCE)
-                note_variance(cg, cg_array_of(cg, e->stat.operand->symbol), e->stat.args, e->span);
-            break;
-        case EXPR_HIST_BUCKET:
-            scan_expr(cg, e->hist_bucket.hist);
-            scan_expr(cg, e->hist_bucket.bucket);
-            break;
-        default: break;
-        }
-    }
+    struct codegen *cg = data;
+    if (e->kind != EXPR_STAT)
+        return;
+    if (e->stat.op == STAT_HIST_LOG || e->stat.op == STAT_HIST_LINEAR)
+        note_hist(cg, e);
+    else if (e->stat.op == STAT_VARIANCE)
+        note_variance(cg, cg_array_of(cg, e->stat.operand->symbol), e->stat.args, e->span);
 }
 
 static void scan_script(struct codegen *cg)
 {
     const struct script *script = cg->script;
     for (int i = 0; i < script->probe_count; i++) {
-        scan_stmt(cg, script->probes[i]->body);
-        if (script->probes[i]->condition)
-            scan_expr(cg, script->probes[i]->condition);
+        ast_visit_exprs(script->probes[i]->body, scan_expr, cg);
+        ast_visit_expr(script->probes[i]->condition, scan_expr, cg);
     }
     for (int i = 0; i < script->function_count; i++)
         if (script->functions[i]->is_reachable)
-            scan_stmt(cg, script->functions[i]->decl->function.body);
+            ast_visit_exprs(script->functions[i]->decl->function.body, scan_expr, cg);
 }
 
 struct cg_array *cg_array_of(struct codegen *cg, const struct symbol *sym)

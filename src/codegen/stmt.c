@@ -235,32 +235,23 @@ static void try_stmt(struct codegen *cg, struct stmt *st)
     cg_position(cg, done);
 }
 
-static int stmt_has_try(const struct stmt *st)
+static int stmt_has_try(struct stmt *st, void *ctx)
 {
-    for (; st; st = st->next) {
-        switch (st->kind) {
-        case STMT_TRY: return 1;
-        case STMT_BLOCK: if (stmt_has_try(st->block.body)) return 1; break;
-        case STMT_IF:
-            if (stmt_has_try(st->if_stmt.then_stmt) || stmt_has_try(st->if_stmt.else_stmt))
-                return 1;
-            break;
-        case STMT_WHILE: if (stmt_has_try(st->while_stmt.body)) return 1; break;
-        case STMT_FOR: if (stmt_has_try(st->for_stmt.body)) return 1; break;
-        case STMT_FOREACH: if (stmt_has_try(st->foreach.body)) return 1; break;
-        default: break;
-        }
-    }
-    return 0;
+    return st->kind == STMT_TRY || ast_stmt_children(st, &(struct ast_visitor){NULL, stmt_has_try, ctx});
+}
+
+static int body_has_try(struct stmt *body)
+{
+    return ast_stmt_list(body, &(struct ast_visitor){NULL, stmt_has_try, NULL});
 }
 
 int cg_script_has_try(const struct script *script)
 {
     for (int i = 0; i < script->probe_count; i++)
-        if (stmt_has_try(script->probes[i]->body))
+        if (body_has_try(script->probes[i]->body))
             return 1;
     for (int i = 0; i < script->function_count; i++)
-        if (script->functions[i]->is_reachable && stmt_has_try(script->functions[i]->decl->function.body))
+        if (script->functions[i]->is_reachable && body_has_try(script->functions[i]->decl->function.body))
             return 1;
     return 0;
 }

@@ -126,7 +126,7 @@ static int resolve_kernel_function(struct sema *s, struct probe_point *point, st
                                              text, offered));
     /* a module's BTF continues vmlinux's: its own functions come after */
     int first_id = module ? (int)btf__type_cnt(sema_kernel_btf(s)) : 1;
-    probe->kernel_module = module;
+    probe->kprobe.module = module;
     struct kernel_lists lists = kernel_read_lists(s->arena);
     int wildcard = strpbrk(pattern, "*?[") != NULL, count = 0;
     int entry_on_return = is_return && reads_entry(probe);
@@ -156,7 +156,7 @@ static int resolve_kernel_function(struct sema *s, struct probe_point *point, st
             match = sema_add_probe_copy(s, probe);   /* $arguments are lowered per function */
             match->kind = is_return ? PROBE_FEXIT : PROBE_FENTRY;
             match->function = arena_strdup(s->arena, name);
-            match->kernel_btf_id = id;
+            match->kprobe.btf_id = id;
             match->point = pp;
         }
         match->may_skip = wildcard || point->optional;
@@ -173,8 +173,8 @@ static int resolve_kernel_function(struct sema *s, struct probe_point *point, st
 
 static int lower_target(struct sema *s, struct expr *e)
 {
-    struct btf *btf = sema_probe_btf(s, s->probe->kernel_module);
-    const struct btf_type *func = btf ? btf__type_by_id(btf, (unsigned)s->probe->kernel_btf_id) : NULL;
+    struct btf *btf = sema_probe_btf(s, s->probe->kprobe.module);
+    const struct btf_type *func = btf ? btf__type_by_id(btf, (unsigned)s->probe->kprobe.btf_id) : NULL;
     const struct btf_type *proto = func ? btf__type_by_id(btf, func->type) : NULL;
     int lowered = proto ? sema_lower_btf_argument(s, btf, proto, s->probe->kind == PROBE_FEXIT, e, NULL) : -1;
     if (lowered < 0)

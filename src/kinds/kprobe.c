@@ -58,9 +58,9 @@ struct probe *kprobe_add_function(struct sema *s, const struct probe *model, con
     struct probe *probe = sema_add_probe_copy(s, model);
     probe->kind = is_return ? PROBE_KRETPROBE : PROBE_KPROBE;
     probe->function = arena_strdup(s->arena, name);
-    probe->kernel_btf_id = btf_id;
+    probe->kprobe.btf_id = btf_id;
     probe->point = point;
-    probe->kprobe_multi = multi;
+    probe->kprobe.multi = multi;
     if (leader && !reads_targets(probe)) {
         if (*leader && (*leader)->kind == probe->kind)
             sema_join_group(s, *leader, probe);
@@ -294,8 +294,8 @@ static int lower_target(struct sema *s, struct expr *e)
 {
     if (s->probe->kind == PROBE_KPROBE && s->probe->kprobe.site)
         return sema_lower_target(s, e);   /* a statement by line: vmlinux DWARF */
-    struct btf *btf = s->probe->kernel_btf_id ? sema_probe_btf(s, s->probe->kernel_module) : NULL;
-    const struct btf_type *func = btf ? btf__type_by_id(btf, (unsigned)s->probe->kernel_btf_id) : NULL;
+    struct btf *btf = s->probe->kprobe.btf_id ? sema_probe_btf(s, s->probe->kprobe.module) : NULL;
+    const struct btf_type *func = btf ? btf__type_by_id(btf, (unsigned)s->probe->kprobe.btf_id) : NULL;
     const struct btf_type *proto = func ? btf__type_by_id(btf, func->type) : NULL;
     int is_return = s->probe->kind == PROBE_KRETPROBE && !s->at_call;
     if (!proto) {
@@ -349,7 +349,7 @@ static void catalogue(struct arena *arena, catalogue_line add, void *lines)
 static const char *section(struct arena *arena, const struct probe *probe)
 {
     const char *kind = probe->kind == PROBE_KRETPROBE ? "kretprobe" : "kprobe";
-    if (probe->group_count > 1 && probe->kprobe_multi)
+    if (probe->group_count > 1 && probe->kprobe.multi)
         return arena_printf(arena, "%s.multi/%s", kind, probe->function);
     return arena_printf(arena, "%s/%s", kind, probe->function);
 }

@@ -41,94 +41,131 @@ void *ast_list_append(void *head, void *item, size_t next_offset)
     }
 }
 
-static void visit_expr(struct expr *e, ast_expr_visitor visit, void *data);
-
-static void visit_list(struct expr *list, ast_expr_visitor visit, void *data)
+static int child_expr(struct expr *e, const struct ast_visitor *v)
 {
-    for (struct expr *e = list; e; e = e->next)
-        visit_expr(e, visit, data);
+    return e && v->expr ? v->expr(e, v->ctx) : 0;
 }
 
-static void visit_components(struct component *c, ast_expr_visitor visit, void *data)
+static int child_exprs(struct expr *list, const struct ast_visitor *v)
 {
-    for (; c; c = c->next)
-        visit_expr(c->index, visit, data);
-}
-
-static void visit_expr(struct expr *e, ast_expr_visitor visit, void *data)
-{
-    if (!e)
-        return;
-    visit(e, data);
-    switch (e->kind) {
-    case EXPR_INT: case EXPR_STRING: case EXPR_IDENT: case EXPR_REGISTER: break;
-    case EXPR_TARGET: visit_components(e->target.components, visit, data); break;
-    case EXPR_UNARY: visit_expr(e->unary.operand, visit, data); break;
-    case EXPR_BINARY: visit_expr(e->binary.lhs, visit, data); visit_expr(e->binary.rhs, visit, data); break;
-    case EXPR_ASSIGN: visit_expr(e->assign.lhs, visit, data); visit_expr(e->assign.rhs, visit, data); break;
-    case EXPR_AGGREGATE:
-        visit_expr(e->aggregate.lhs, visit, data);
-        visit_expr(e->aggregate.rhs, visit, data);
-        break;
-    case EXPR_INCDEC: visit_expr(e->incdec.operand, visit, data); break;
-    case EXPR_TERNARY:
-        visit_expr(e->ternary.cond, visit, data);
-        visit_expr(e->ternary.then_expr, visit, data);
-        visit_expr(e->ternary.else_expr, visit, data);
-        break;
-    case EXPR_CALL: visit_list(e->call.args, visit, data); break;
-    case EXPR_INDEX: visit_expr(e->index.array, visit, data); visit_list(e->index.indices, visit, data); break;
-    case EXPR_IN: visit_list(e->in.keys, visit, data); visit_expr(e->in.array, visit, data); break;
-    case EXPR_STAT: visit_expr(e->stat.operand, visit, data); visit_list(e->stat.args, visit, data); break;
-    case EXPR_HIST_BUCKET:
-        visit_expr(e->hist_bucket.hist, visit, data);
-        visit_expr(e->hist_bucket.bucket, visit, data);
-        break;
-    case EXPR_ENTRY: case EXPR_DEFINED: visit_expr(e->unary_at.operand, visit, data); break;
-    case EXPR_CAST:
-        visit_expr(e->cast.address, visit, data);
-        visit_components(e->cast.components, visit, data);
-        break;
-    case EXPR_VAR: visit_components(e->var_at.components, visit, data); break;
-    case EXPR_USER_READ: visit_expr(e->user_read.address, visit, data); break;
-    case EXPR_CTX_READ: visit_expr(e->ctx_read.address, visit, data); break;
+    for (struct expr *e = list; e; e = e->next) {
+        int stop = child_expr(e, v);
+        if (stop)
+            return stop;
     }
+    return 0;
+}
+
+static int child_components(struct component *c, const struct ast_visitor *v)
+{
+    for (; c; c = c->next) {
+        int stop = child_expr(c->index, v);
+        if (stop)
+            return stop;
+    }
+    return 0;
+}
+
+int ast_stmt_list(struct stmt *list, const struct ast_visitor *v)
+{
+    for (struct stmt *st = list; st && v->stmt; st = st->next) {
+        int stop = v->stmt(st, v->ctx);
+        if (stop)
+            return stop;
+    }
+    return 0;
+}
+
+int ast_expr_children(struct expr *e, const struct ast_visitor *v)
+{
+    int stop = 0;
+    /* no default: -Wswitch (an error here) names a new kind left out */
+    switch (e->kind) {
+    case EXPR_INT: case EXPR_STRING: case EXPR_IDENT: case EXPR_REGISTER:
+        return 0;
+    case EXPR_TARGET: return child_components(e->target.components, v);
+    case EXPR_UNARY: return child_expr(e->unary.operand, v);
+    case EXPR_BINARY: return (stop = child_expr(e->binary.lhs, v)) ? stop : child_expr(e->binary.rhs, v);
+    case EXPR_ASSIGN: return (stop = child_expr(e->assign.lhs, v)) ? stop : child_expr(e->assign.rhs, v);
+    case EXPR_AGGREGATE:
+        return (stop = child_expr(e->aggregate.lhs, v)) ? stop : child_expr(e->aggregate.rhs, v);
+    case EXPR_INCDEC: return child_expr(e->incdec.operand, v);
+    case EXPR_TERNARY:
+        if ((stop = child_expr(e->ternary.cond, v)) || (stop = child_expr(e->ternary.then_expr, v)))
+            return stop;
+        return child_expr(e->ternary.else_expr, v);
+    case EXPR_CALL: return child_exprs(e->call.args, v);
+    case EXPR_INDEX: return (stop = child_expr(e->index.array, v)) ? stop : child_exprs(e->index.indices, v);
+    case EXPR_IN: return (stop = child_exprs(e->in.keys, v)) ? stop : child_expr(e->in.array, v);
+    case EXPR_STAT: return (stop = child_expr(e->stat.operand, v)) ? stop : child_exprs(e->stat.args, v);
+    case EXPR_HIST_BUCKET:
+        return (stop = child_expr(e->hist_bucket.hist, v)) ? stop : child_expr(e->hist_bucket.bucket, v);
+    case EXPR_ENTRY: case EXPR_DEFINED: return child_expr(e->unary_at.operand, v);
+    case EXPR_CAST:
+        return (stop = child_expr(e->cast.address, v)) ? stop : child_components(e->cast.components, v);
+    case EXPR_VAR: return child_components(e->var_at.components, v);
+    case EXPR_USER_READ: return child_expr(e->user_read.address, v);
+    case EXPR_CTX_READ: return child_expr(e->ctx_read.address, v);
+    }
+    return 0;
+}
+
+int ast_stmt_children(struct stmt *st, const struct ast_visitor *v)
+{
+    int stop = 0;
+    /* no default: -Wswitch (an error here) names a new kind left out */
+    switch (st->kind) {
+    case STMT_EMPTY: case STMT_BREAK: case STMT_CONTINUE: case STMT_NEXT: case STMT_EMBEDDED:
+        return 0;
+    case STMT_BLOCK: return ast_stmt_list(st->block.body, v);
+    case STMT_EXPR: case STMT_RETURN: case STMT_DELETE: return child_expr(st->expr, v);
+    case STMT_IF:
+        if ((stop = child_expr(st->if_stmt.cond, v)) || (stop = ast_stmt_list(st->if_stmt.then_stmt, v)))
+            return stop;
+        return ast_stmt_list(st->if_stmt.else_stmt, v);
+    case STMT_WHILE:
+        return (stop = child_expr(st->while_stmt.cond, v)) ? stop : ast_stmt_list(st->while_stmt.body, v);
+    case STMT_FOR:
+        if ((stop = child_expr(st->for_stmt.init, v)) || (stop = child_expr(st->for_stmt.cond, v)) ||
+            (stop = child_expr(st->for_stmt.step, v)))
+            return stop;
+        return ast_stmt_list(st->for_stmt.body, v);
+    case STMT_FOREACH:
+        if ((stop = child_expr(st->foreach.array, v)) || (stop = child_exprs(st->foreach.slice, v)) ||
+            (stop = child_expr(st->foreach.limit, v)))
+            return stop;
+        return ast_stmt_list(st->foreach.body, v);
+    case STMT_TRY:
+        return (stop = ast_stmt_list(st->try_stmt.body, v)) ? stop : ast_stmt_list(st->try_stmt.catch_body, v);
+    }
+    return 0;
+}
+
+struct visit_all { ast_expr_visitor visit; void *data; };
+
+static int visit_expr(struct expr *e, void *ctx)
+{
+    struct visit_all *all = ctx;
+    all->visit(e, all->data);
+    return ast_expr_children(e, &(struct ast_visitor){visit_expr, NULL, ctx});
+}
+
+static int visit_stmt(struct stmt *st, void *ctx)
+{
+    return ast_stmt_children(st, &(struct ast_visitor){visit_expr, visit_stmt, ctx});
 }
 
 void ast_visit_exprs(struct stmt *list, ast_expr_visitor visit, void *data)
 {
-    for (struct stmt *st = list; st; st = st->next) {
-        switch (st->kind) {
-        case STMT_EMPTY: case STMT_BREAK: case STMT_CONTINUE: case STMT_NEXT: case STMT_EMBEDDED: break;
-        case STMT_BLOCK: ast_visit_exprs(st->block.body, visit, data); break;
-        case STMT_EXPR: case STMT_RETURN: case STMT_DELETE: visit_expr(st->expr, visit, data); break;
-        case STMT_IF:
-            visit_expr(st->if_stmt.cond, visit, data);
-            ast_visit_exprs(st->if_stmt.then_stmt, visit, data);
-            ast_visit_exprs(st->if_stmt.else_stmt, visit, data);
-            break;
-        case STMT_WHILE:
-            visit_expr(st->while_stmt.cond, visit, data);
-            ast_visit_exprs(st->while_stmt.body, visit, data);
-            break;
-        case STMT_FOR:
-            visit_expr(st->for_stmt.init, visit, data);
-            visit_expr(st->for_stmt.cond, visit, data);
-            visit_expr(st->for_stmt.step, visit, data);
-            ast_visit_exprs(st->for_stmt.body, visit, data);
-            break;
-        case STMT_FOREACH:
-            visit_expr(st->foreach.array, visit, data);
-            visit_list(st->foreach.slice, visit, data);
-            visit_expr(st->foreach.limit, visit, data);
-            ast_visit_exprs(st->foreach.body, visit, data);
-            break;
-        case STMT_TRY:
-            ast_visit_exprs(st->try_stmt.body, visit, data);
-            ast_visit_exprs(st->try_stmt.catch_body, visit, data);
-            break;
-        }
-    }
+    struct visit_all all = {visit, data};
+    ast_stmt_list(list, &(struct ast_visitor){NULL, visit_stmt, &all});
+}
+
+void ast_visit_expr(struct expr *e, ast_expr_visitor visit, void *data)
+{
+    struct visit_all all = {visit, data};
+    if (e)
+        visit_expr(e, &all);
 }
 
 const char *binary_op_text(enum binary_op op)

@@ -314,10 +314,28 @@ struct decl *ast_decl(struct arena *arena, enum decl_kind kind, struct span span
 #define AST_APPEND(type, head, item) ((type *)ast_list_append((head), (item), offsetof(type, next)))
 void *ast_list_append(void *head, void *item, size_t next_offset);
 
+/* The one place that knows each node's children. ast_expr_children and
+ * ast_stmt_children call the visitor on the direct children of one node, in
+ * source order, NULL ones skipped: an expression's operands (argument and
+ * index lists, component indices and the address of a read included); a
+ * statement's expressions and each statement of its bodies. A callback
+ * returns nonzero to stop the walk, and that value is returned; a NULL
+ * callback skips that sort of child. Read-only walkers recurse through these
+ * instead of switching over kinds themselves. */
+struct ast_visitor {
+    int (*expr)(struct expr *e, void *ctx);
+    int (*stmt)(struct stmt *st, void *ctx);
+    void *ctx;
+};
+int ast_expr_children(struct expr *e, const struct ast_visitor *v);
+int ast_stmt_children(struct stmt *st, const struct ast_visitor *v);
+int ast_stmt_list(struct stmt *list, const struct ast_visitor *v);   /* v->stmt on each of a body */
+
 /* Calls visit on every expression in a statement list, the statements and
  * expressions inside it included, parents before their operands. */
 typedef void (*ast_expr_visitor)(struct expr *e, void *data);
 void ast_visit_exprs(struct stmt *list, ast_expr_visitor visit, void *data);
+void ast_visit_expr(struct expr *e, ast_expr_visitor visit, void *data);   /* e and its operands; e may be NULL */
 
 const char *binary_op_text(enum binary_op op);
 const char *assign_op_text(enum assign_op op);

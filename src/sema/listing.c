@@ -25,24 +25,25 @@ struct kernel_btfs {
 };
 
 /* The BTF prototype of a kernel function probe (kinds/kernel_function.c:
- * kernel_btf_id in its module's BTF, or vmlinux's); NULL for a kprobe.function
+ * kprobe.btf_id in its module's BTF, or vmlinux's); NULL for a kprobe.function
  * probe, which has no types, as SystemTap's dwarfless probes. */
 static const struct btf_type *kernel_prototype(struct kernel_btfs *btfs, const struct probe *probe, struct btf **btf)
 {
-    if (!probe->kernel_btf_id)
+    const struct kprobe_probe *function = probe_kprobe(probe);
+    if (!function->btf_id)
         return NULL;
     if (!btfs->vmlinux)
         btfs->vmlinux = btf__load_vmlinux_btf();
     *btf = btfs->vmlinux;
-    if (probe->kernel_module && btfs->vmlinux) {
-        if (!btfs->module_name || strcmp(btfs->module_name, probe->kernel_module) != 0) {
+    if (function->module && btfs->vmlinux) {
+        if (!btfs->module_name || strcmp(btfs->module_name, function->module) != 0) {
             btf__free(btfs->module);
-            btfs->module = btf__load_module_btf(probe->kernel_module, btfs->vmlinux);
-            btfs->module_name = probe->kernel_module;
+            btfs->module = btf__load_module_btf(function->module, btfs->vmlinux);
+            btfs->module_name = function->module;
         }
         *btf = btfs->module;
     }
-    const struct btf_type *func = *btf ? btf__type_by_id(*btf, (unsigned)probe->kernel_btf_id) : NULL;
+    const struct btf_type *func = *btf ? btf__type_by_id(*btf, (unsigned)function->btf_id) : NULL;
     return func ? btf__type_by_id(*btf, func->type) : NULL;
 }
 

@@ -110,8 +110,8 @@ static int on_trampoline(const struct sema *s)
  * returnval() the word after the last argument. There are no registers. */
 static struct expr *trampoline_word(struct sema *s, const struct register_arg_function *f, struct expr *e)
 {
-    struct btf *btf = sema_probe_btf(s, s->probe->kernel_module);
-    const struct btf_type *func = btf ? btf__type_by_id(btf, (unsigned)s->probe->kernel_btf_id) : NULL;
+    struct btf *btf = sema_probe_btf(s, s->probe->kprobe.module);
+    const struct btf_type *func = btf ? btf__type_by_id(btf, (unsigned)s->probe->kprobe.btf_id) : NULL;
     const struct btf_type *proto = func ? btf__type_by_id(btf, func->type) : NULL;
     if (!proto) {
         diag_error(s->diags, e->span, "%s: the BTF prototype of %s cannot be read", f->name, s->probe->function);

@@ -128,10 +128,15 @@ struct tracepoint_probe {
     int record_size;
 };
 
-/* PROBE_KPROBE at kernel.statement(ADDRESS) or ("func@file:line"): where
- * in the function (kinds/kprobe.c); by line, its place in vmlinux DWARF,
- * where $variables are read. */
+/* A kernel function's probe: PROBE_FENTRY/FEXIT, PROBE_KPROBE/KRETPROBE
+ * (kinds/kernel_function.c, kinds/kprobe.c); probe_kprobe() reads it. */
 struct kprobe_probe {
+    int btf_id;                  /* the function's BTF FUNC in vmlinux or its module; 0 for kprobe.function */
+    const char *module;          /* in module(...): its name (BTF, attach) */
+    int multi;                   /* a group attached as one kprobe_multi link */
+    /* PROBE_KPROBE at kernel.statement(ADDRESS) or ("func@file:line"): where
+     * in the function; by line, its place in vmlinux DWARF, where $variables
+     * are read. */
     uint64_t offset;
     struct uprobe_site *site;
 };
@@ -155,9 +160,6 @@ struct probe {
         struct kprobe_probe kprobe;
     };
     const char *function;        /* PROBE_UPROBE/URETPROBE, PROBE_FENTRY/FEXIT: ppfunc() */
-    int kernel_btf_id;           /* PROBE_FENTRY/FEXIT, PROBE_KPROBE/KRETPROBE: the function's BTF FUNC in vmlinux */
-    int kprobe_multi;            /* PROBE_KPROBE/KRETPROBE group: attached as one kprobe_multi link */
-    const char *kernel_module;   /* PROBE_FENTRY/FEXIT, PROBE_KPROBE/KRETPROBE in module(...): its name (BTF, attach) */
     const char *tp_name;         /* PROBE_TRACEPOINT, RAW_TRACEPOINT; the kernel function of FENTRY/FEXIT, KPROBE/KRETPROBE */
     int may_skip;                /* a refusal or attach failure skips it with a warning (a wildcard or `?` matched it) */
     /* PROBE_UPROBE/URETPROBE, PROBE_KRETPROBE: @entry snapshots and entry
@@ -227,6 +229,18 @@ static inline const struct tracepoint_probe *probe_tracepoint(const struct probe
 {
     static const struct tracepoint_probe none;
     return probe_is_tracepoint(probe) ? &probe->tracepoint : &none;
+}
+
+static inline int probe_is_kernel_function(const struct probe *probe)
+{
+    return probe->kind == PROBE_FENTRY || probe->kind == PROBE_FEXIT || probe->kind == PROBE_KPROBE ||
+           probe->kind == PROBE_KRETPROBE;
+}
+
+static inline const struct kprobe_probe *probe_kprobe(const struct probe *probe)
+{
+    static const struct kprobe_probe none;
+    return probe_is_kernel_function(probe) ? &probe->kprobe : &none;
 }
 
 struct sema_options {

@@ -766,33 +766,25 @@ static int lower_at_entry(struct lowering *l, struct expr *e)
 }
 
 /* After resolve: the calls of an operand must give a value the entry
- * program can compute; stacks and symbols are taken where the probe fires. */
-static int entry_calls_ok(struct lowering *l, struct expr *e)
+ * program can compute; stacks and symbols are taken where the probe fires.
+ * Nonzero (and an error reported) when one cannot. */
+static int entry_call_refused(struct expr *e, void *ctx)
 {
-    switch (e->kind) {
-    case EXPR_USER_READ: return entry_calls_ok(l, e->user_read.address);
-    case EXPR_UNARY: return entry_calls_ok(l, e->unary.operand);
-    case EXPR_BINARY: return entry_calls_ok(l, e->binary.lhs) && entry_calls_ok(l, e->binary.rhs);
-    case EXPR_TERNARY:
-        return entry_calls_ok(l, e->ternary.cond) && entry_calls_ok(l, e->ternary.then_expr) &&
-               entry_calls_ok(l, e->ternary.else_expr);
-    case EXPR_CALL: {
-        for (struct expr *arg = e->call.args; arg; arg = arg->next)
-            if (!entry_calls_ok(l, arg))
-                return 0;
-        const struct builtin *b = builtin_lookup(e->call.name);
-        l->e = e;
-        if (!e->sema_data || (void *)b != e->sema_data)
-            return 1;   /* a script function, or an error already reported */
-        if (b->return_type == TYPE_VOID)
-            return target_lower_error(l, "@entry needs a value: %s() returns none", b->name);
-        if (b->id >= BUILTIN_UBACKTRACE)
-            return target_lower_error(l, "@entry(%s(...)): stacks and symbols are read where the probe fires",
-                                      b->name);
+    struct lowering *l = ctx;
+    if (ast_expr_children(e, &(struct ast_visitor){entry_call_refused, NULL, l}))
         return 1;
-    }
-    default: return 1;
-    }
+    if (e->kind != EXPR_CALL)
+        return 0;
+    const struct builtin *b = builtin_lookup(e->call.name);
+    l->e = e;
+    if (!e->sema_data || (void *)b != e->sema_data)
+        return 0;   /* a script function, or an error already reported */
+    if (b->return_type == TYPE_VOID)
+        return !target_lower_error(l, "@entry needs a value: %s() returns none", b->name);
+    if (b->id >= BUILTIN_UBACKTRACE)
+        return !target_lower_error(l, "@entry(%s(...)): stacks and symbols are read where the probe fires",
+                                   b->name);
+    return 0;
 }
 
 /* The value at the call, saved by an entry program keyed by thread and
@@ -843,7 +835,7 @@ int target_snapshot(struct lowering *l, struct expr *e)
         return 1;   /* @defined asks only whether it could be lowered */
     int errors = l->s->diags->error_count;
     sema_resolve_expr(l->s, operand);
-    if (l->s->diags->error_count != errors || !entry_calls_ok(&inner, operand))
+    if (l->s->diags->error_count != errors || entry_call_refused(operand, &inner))
         return 0;
     int reg = add_snapshot(l, operand);
     if (reg < 0)

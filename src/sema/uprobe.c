@@ -284,21 +284,6 @@ struct target_use {
     int skip_defined;            /* names only tested by @defined are not read */
 };
 
-static void note_expr(struct target_use *use, struct expr *e);
-
-static void note_list(struct target_use *use, struct expr *list)
-{
-    for (struct expr *e = list; e; e = e->next)
-        note_expr(use, e);
-}
-
-static void note_components(struct target_use *use, struct component *list)
-{
-    for (struct component *c = list; c; c = c->next)
-        if (c->index)
-            note_expr(use, c->index);
-}
-
 static void note_name(struct target_use *use, const char *name)
 {
     if (use->count == use->capacity) {
@@ -308,12 +293,17 @@ static void note_name(struct target_use *use, const char *name)
     use->names[use->count++] = name;
 }
 
-static void note_stmt(struct target_use *use, struct stmt *st);
+static int note_expr(struct expr *e, void *ctx);
 
-static void note_expr(struct target_use *use, struct expr *e)
+static int note_stmt(struct stmt *st, void *ctx)
 {
-    if (!e)
-        return;
+    return ast_stmt_children(st, &(struct ast_visitor){note_expr, note_stmt, ctx});
+}
+
+static int note_expr(struct expr *e, void *ctx)
+{
+    struct target_use *use = ctx;
+    struct ast_visitor children = {note_expr, NULL, use};
     switch (e->kind) {
     case EXPR_TARGET:
         use->any = 1;
@@ -325,78 +315,44 @@ static void note_expr(struct target_use *use, struct expr *e)
             use->reads_strings = 1;     /* pretty forms read char pointers as strings */
         else if (strcmp(e->target.name, "return") != 0)
             note_name(use, e->target.name);
-        note_components(use, e->target.components);
-        return;
+        break;
     case EXPR_VAR: case EXPR_CAST:
         use->any = 1;
-        if (e->kind == EXPR_CAST)
-            note_expr(use, e->cast.address);
-        return;
+        break;
     case EXPR_ENTRY: {
         use->any = 1;   /* each site has its own entry program: @entry(gettimeofday_ns()) too */
         int reads_strings = use->reads_strings;
-        note_expr(use, e->unary_at.operand);
+        ast_expr_children(e, &children);
         use->entry_reads_strings |= use->reads_strings;   /* the entry program reads them */
         use->reads_strings = reads_strings;
-        return;
+        return 0;
     }
     case EXPR_DEFINED:
-        if (!use->skip_defined)
-            note_expr(use, e->unary_at.operand);
-        return;
-    case EXPR_UNARY: note_expr(use, e->unary.operand); return;
-    case EXPR_BINARY: note_expr(use, e->binary.lhs); note_expr(use, e->binary.rhs); return;
-    case EXPR_ASSIGN: note_expr(use, e->assign.lhs); note_expr(use, e->assign.rhs); return;
-    case EXPR_AGGREGATE: note_expr(use, e->aggregate.lhs); note_expr(use, e->aggregate.rhs); return;
-    case EXPR_INCDEC: note_expr(use, e->incdec.operand); return;
-    case EXPR_TERNARY:
-        note_expr(use, e->ternary.cond);
-        note_expr(use, e->ternary.then_expr);
-        note_expr(use, e->ternary.else_expr);
-        return;
+        if (use->skip_defined)
+            return 0;
+        break;
     case EXPR_CALL:
         if (strncmp(e->call.name, "user_string", 11) == 0)
             use->reads_strings = 1;
-        note_list(use, e->call.args);
-        return;
-    case EXPR_INDEX: note_list(use, e->index.indices); return;
-    case EXPR_IN: note_list(use, e->in.keys); return;
-    case EXPR_STAT: note_expr(use, e->stat.operand); note_list(use, e->stat.args); return;
-    case EXPR_HIST_BUCKET: note_expr(use, e->hist_bucket.hist); note_expr(use, e->hist_bucket.bucket); return;
-    default: return;
+        break;
+    default:
+        break;
     }
+    return ast_expr_children(e, &children);
 }
 
-static void note_stmt(struct target_use *use, struct stmt *st)
+/* Notes what a handler and its condition read. */
+static void note_handler(struct target_use *use, struct stmt *body, struct expr *condition)
 {
-    for (; st; st = st->next) {
-        switch (st->kind) {
-        case STMT_BLOCK: note_stmt(use, st->block.body); break;
-        case STMT_EXPR: case STMT_RETURN: case STMT_DELETE: note_expr(use, st->expr); break;
-        case STMT_IF:
-            note_expr(use, st->if_stmt.cond);
-            note_stmt(use, st->if_stmt.then_stmt);
-            note_stmt(use, st->if_stmt.else_stmt);
-            break;
-        case STMT_WHILE: note_expr(use, st->while_stmt.cond); note_stmt(use, st->while_stmt.body); break;
-        case STMT_FOR:
-            note_expr(use, st->for_stmt.init);
-            note_expr(use, st->for_stmt.cond);
-            note_expr(use, st->for_stmt.step);
-            note_stmt(use, st->for_stmt.body);
-            break;
-        case STMT_FOREACH: note_expr(use, st->foreach.limit); note_stmt(use, st->foreach.body); break;
-        case STMT_TRY: note_stmt(use, st->try_stmt.body); note_stmt(use, st->try_stmt.catch_body); break;
-        default: break;
-        }
-    }
+    ast_stmt_list(body, &(struct ast_visitor){note_expr, note_stmt, use});
+    if (condition)
+        note_expr(condition, use);
 }
 
 int sema_target_names(struct stmt *body, struct expr *condition, const char ***names)
 {
     struct target_use use = {.skip_defined = 1};
-    note_stmt(&use, body);
-    note_expr(&use, condition);
+    note_handler(&use, body, condition);
     *names = use.names;
     return use.count;
 }
@@ -456,8 +412,7 @@ static int entry_is_enough(struct dwarf_module *m, const struct dwarf_function *
                            struct expr *condition)
 {
     struct target_use use = {0};
-    note_stmt(&use, body);
-    note_expr(&use, condition);
+    note_handler(&use, body, condition);
     int enough = !use.needs_frame;
     Dwarf_Die die, child;
     if (enough && (use.count || use.all_parameters) && !dwarf_module_function_die(m, f, &die))
@@ -553,8 +508,7 @@ struct probe *uprobe_add_site(struct sema *s, struct stmt *body, struct probe_po
         site->pc = site->function->entry;
     }
     struct target_use use = {0};
-    note_stmt(&use, probe->body);
-    note_expr(&use, probe->condition);
+    note_handler(&use, probe->body, probe->condition);
     probe->uprobe.sleepable = use.reads_strings;
     probe->uprobe.entry_sleepable = use.entry_reads_strings;
     free(use.names);
@@ -573,8 +527,7 @@ static const char *closest_functions(struct sema *s, struct dwarf_module *m, con
 static int reads_targets(struct stmt *body, struct expr *condition)
 {
     struct target_use use = {0};
-    note_stmt(&use, body);
-    note_expr(&use, condition);
+    note_handler(&use, body, condition);
     free(use.names);
     return use.any;
 }

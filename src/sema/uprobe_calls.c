@@ -18,7 +18,10 @@
 
 enum { STACK_POINTER_REG = 7, CALL_DEPTH_MAX = 16 };   /* DWARF numbers rsp 7 */
 
-static int stmt_reads_frame(const struct script *script, const struct stmt *st, int depth);
+/* A walk of a handler or of a function it calls, depth calls down. */
+struct frame_walk { const struct script *script; int depth; };
+
+static int body_reads_frame(const struct script *script, struct stmt *body, int depth);
 
 static int builtin_reads_frame(enum builtin_id id)
 {
@@ -41,107 +44,50 @@ static const struct function_decl *script_function(const struct script *script, 
     return NULL;
 }
 
-static int list_reads_frame(const struct script *script, const struct expr *list, int depth);
+static int expr_reads_frame(struct expr *e, void *ctx);
 
-static int call_reads_frame(const struct script *script, const struct expr *e, int depth)
+static int call_reads_frame(struct frame_walk *w, struct expr *e)
 {
     const struct builtin *b = builtin_lookup(e->call.name);
     if (b && builtin_reads_frame(b->id))
         return 1;
     if (!b) {
-        const struct function_decl *fn = script_function(script, e->call.name);
-        if (!fn || depth >= CALL_DEPTH_MAX || stmt_reads_frame(script, fn->decl->function.body, depth + 1))
+        const struct function_decl *fn = script_function(w->script, e->call.name);
+        if (!fn || w->depth >= CALL_DEPTH_MAX || body_reads_frame(w->script, fn->decl->function.body, w->depth + 1))
             return 1;
     }
-    return list_reads_frame(script, e->call.args, depth);
+    return ast_expr_children(e, &(struct ast_visitor){expr_reads_frame, NULL, w});
 }
 
 /* Whether the value of e could differ between a call and the entry. Kinds
  * that lowering should have removed count as yes. */
-static int expr_reads_frame(const struct script *script, const struct expr *e, int depth)
+static int expr_reads_frame(struct expr *e, void *ctx)
 {
-    if (!e)
-        return 0;
+    struct frame_walk *w = ctx;
     switch (e->kind) {
-    case EXPR_INT: case EXPR_STRING: case EXPR_IDENT:
-        return 0;
     case EXPR_REGISTER:
         /* the load bias is found from the probed pc, so it counts too */
         return e->reg.number == STACK_POINTER_REG || e->reg.number >= DWARF_REG_IP;
-    case EXPR_USER_READ: return expr_reads_frame(script, e->user_read.address, depth);
-    case EXPR_CTX_READ: return expr_reads_frame(script, e->ctx_read.address, depth);
-    case EXPR_UNARY: return expr_reads_frame(script, e->unary.operand, depth);
-    case EXPR_INCDEC: return expr_reads_frame(script, e->incdec.operand, depth);
-    case EXPR_BINARY:
-        return expr_reads_frame(script, e->binary.lhs, depth) || expr_reads_frame(script, e->binary.rhs, depth);
-    case EXPR_ASSIGN:
-        return expr_reads_frame(script, e->assign.lhs, depth) || expr_reads_frame(script, e->assign.rhs, depth);
-    case EXPR_AGGREGATE:
-        return expr_reads_frame(script, e->aggregate.lhs, depth) ||
-               expr_reads_frame(script, e->aggregate.rhs, depth);
-    case EXPR_TERNARY:
-        return expr_reads_frame(script, e->ternary.cond, depth) ||
-               expr_reads_frame(script, e->ternary.then_expr, depth) ||
-               expr_reads_frame(script, e->ternary.else_expr, depth);
-    case EXPR_CALL: return call_reads_frame(script, e, depth);
-    case EXPR_INDEX: return list_reads_frame(script, e->index.indices, depth);
-    case EXPR_IN: return list_reads_frame(script, e->in.keys, depth);
-    case EXPR_STAT:
-        return expr_reads_frame(script, e->stat.operand, depth) || list_reads_frame(script, e->stat.args, depth);
-    case EXPR_HIST_BUCKET:
-        return expr_reads_frame(script, e->hist_bucket.hist, depth) ||
-               expr_reads_frame(script, e->hist_bucket.bucket, depth);
-    default:
+    case EXPR_CALL:
+        return call_reads_frame(w, e);
+    case EXPR_TARGET: case EXPR_VAR: case EXPR_CAST: case EXPR_ENTRY: case EXPR_DEFINED:
         return 1;
+    default:
+        return ast_expr_children(e, &(struct ast_visitor){expr_reads_frame, NULL, w});
     }
 }
 
-static int list_reads_frame(const struct script *script, const struct expr *list, int depth)
+static int stmt_reads_frame(struct stmt *st, void *ctx)
 {
-    for (; list; list = list->next)
-        if (expr_reads_frame(script, list, depth))
-            return 1;
-    return 0;
+    if (st->kind == STMT_EMBEDDED)
+        return 1;
+    return ast_stmt_children(st, &(struct ast_visitor){expr_reads_frame, stmt_reads_frame, ctx});
 }
 
-static int stmt_reads_frame(const struct script *script, const struct stmt *st, int depth)
+static int body_reads_frame(const struct script *script, struct stmt *body, int depth)
 {
-    for (; st; st = st->next) {
-        int reads = 0;
-        switch (st->kind) {
-        case STMT_EMPTY: case STMT_BREAK: case STMT_CONTINUE: case STMT_NEXT: break;
-        case STMT_BLOCK: reads = stmt_reads_frame(script, st->block.body, depth); break;
-        case STMT_EXPR: case STMT_RETURN: case STMT_DELETE: reads = expr_reads_frame(script, st->expr, depth); break;
-        case STMT_IF:
-            reads = expr_reads_frame(script, st->if_stmt.cond, depth) ||
-                    stmt_reads_frame(script, st->if_stmt.then_stmt, depth) ||
-                    stmt_reads_frame(script, st->if_stmt.else_stmt, depth);
-            break;
-        case STMT_WHILE:
-            reads = expr_reads_frame(script, st->while_stmt.cond, depth) ||
-                    stmt_reads_frame(script, st->while_stmt.body, depth);
-            break;
-        case STMT_FOR:
-            reads = expr_reads_frame(script, st->for_stmt.init, depth) ||
-                    expr_reads_frame(script, st->for_stmt.cond, depth) ||
-                    expr_reads_frame(script, st->for_stmt.step, depth) ||
-                    stmt_reads_frame(script, st->for_stmt.body, depth);
-            break;
-        case STMT_FOREACH:
-            reads = list_reads_frame(script, st->foreach.slice, depth) ||
-                    expr_reads_frame(script, st->foreach.limit, depth) ||
-                    stmt_reads_frame(script, st->foreach.body, depth);
-            break;
-        case STMT_TRY:
-            reads = stmt_reads_frame(script, st->try_stmt.body, depth) ||
-                    stmt_reads_frame(script, st->try_stmt.catch_body, depth);
-            break;
-        default: reads = 1; break;
-        }
-        if (reads)
-            return 1;
-    }
-    return 0;
+    struct frame_walk w = {script, depth};
+    return ast_stmt_list(body, &(struct ast_visitor){expr_reads_frame, stmt_reads_frame, &w});
 }
 
 /* A refused probe that stays where it is: why it cannot move either. */
@@ -157,7 +103,8 @@ static struct uprobe_site *movable_site(struct sema *s, struct probe *probe)
     if (probe->kind != PROBE_UPROBE || !site || !site->out_of_line || !site->at_entry || site->is_return ||
         site->pc != site->function->entry || uprobe_insn_is_emulated(site->module, site->pc))
         return NULL;
-    if (stmt_reads_frame(s->script, probe->body, 0) || expr_reads_frame(s->script, probe->condition, 0)) {
+    struct frame_walk handler = {s->script, 0};
+    if (body_reads_frame(s->script, probe->body, 0) || (probe->condition && expr_reads_frame(probe->condition, &handler))) {
         if (probe->uprobe.refusal)
             refuse_move(s, probe, "the handler reads the stack pointer or the pc");
         else
