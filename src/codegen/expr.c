@@ -403,14 +403,13 @@ static LLVMValueRef builtin_call(struct codegen *cg, struct expr *e, const struc
 
 int cg_is_builtin_call(const struct expr *call)
 {
-    const struct builtin *b = builtin_lookup(call->call.name);
-    return b && (const void *)b == call->sema_data;
+    return call->call.target == CALL_BUILTIN;
 }
 
 static LLVMValueRef call(struct codegen *cg, struct expr *e)
 {
     if (cg_is_builtin_call(e))
-        return builtin_call(cg, e, builtin_lookup(e->call.name));
+        return builtin_call(cg, e, e->call.builtin);
     return cg_call_user(cg, e);
 }
 

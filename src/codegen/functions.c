@@ -219,7 +219,7 @@ static int clone_depth(struct codegen *cg, const struct function_decl *callee)
 
 LLVMValueRef cg_call_user_result(struct codegen *cg, struct expr *call)
 {
-    struct function_decl *fn = call->sema_data;
+    struct function_decl *fn = call->call.function;
     struct function_code *code = code_of(fn);
     LLVMValueRef args[16];
     args[0] = cg->fn->scratch;
@@ -241,7 +241,7 @@ LLVMValueRef cg_call_user_result(struct codegen *cg, struct expr *call)
 
 LLVMValueRef cg_call_user(struct codegen *cg, struct expr *call)
 {
-    const struct function_decl *fn = call->sema_data;
+    const struct function_decl *fn = call->call.function;
     LLVMValueRef result = cg_call_user_result(cg, call);
     if (fn->return_type != TYPE_STRING || LLVMIsAGlobalVariable(result))
         return result;

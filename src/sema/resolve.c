@@ -133,14 +133,16 @@ static void resolve_call(struct sema *s, struct expr *e)
     if (!fn && !builtin && sema_tapset_function(s, e->call.name))
         fn = visible_function(s, e->call.name, e->span);
     if (fn) {
-        e->sema_data = fn;
+        e->call.target = CALL_FUNCTION;
+        e->call.function = fn;
         add_callee(s, fn);
         if (fn->is_builtin_tapset)
             resolve_tapset_callee(s, fn);
         return;
     }
     if (builtin) {
-        e->sema_data = (void *)builtin;
+        e->call.target = CALL_BUILTIN;
+        e->call.builtin = builtin;
         return;
     }
     struct function_decl *hidden = sema_find_function(s, e->call.name);

@@ -780,10 +780,10 @@ static int entry_calls_ok(struct lowering *l, struct expr *e)
         for (struct expr *arg = e->call.args; arg; arg = arg->next)
             if (!entry_calls_ok(l, arg))
                 return 0;
-        const struct builtin *b = builtin_lookup(e->call.name);
         l->e = e;
-        if (!e->sema_data || (void *)b != e->sema_data)
+        if (e->call.target != CALL_BUILTIN)
             return 1;   /* a script function, or an error already reported */
+        const struct builtin *b = e->call.builtin;
         if (b->return_type == TYPE_VOID)
             return target_lower_error(l, "@entry needs a value: %s() returns none", b->name);
         if (b->id >= BUILTIN_UBACKTRACE)

@@ -33,25 +33,21 @@ static int builtin_reads_frame(enum builtin_id id)
     }
 }
 
-static const struct function_decl *script_function(const struct script *script, const char *name)
-{
-    for (int i = 0; i < script->function_count; i++)
-        if (strcmp(script->functions[i]->name, name) == 0)
-            return script->functions[i];
-    return NULL;
-}
-
 static int list_reads_frame(const struct script *script, const struct expr *list, int depth);
 
 static int call_reads_frame(const struct script *script, const struct expr *e, int depth)
 {
-    const struct builtin *b = builtin_lookup(e->call.name);
-    if (b && builtin_reads_frame(b->id))
+    switch (e->call.target) {
+    case CALL_UNRESOLVED:
         return 1;
-    if (!b) {
-        const struct function_decl *fn = script_function(script, e->call.name);
-        if (!fn || depth >= CALL_DEPTH_MAX || stmt_reads_frame(script, fn->decl->function.body, depth + 1))
+    case CALL_BUILTIN:
+        if (builtin_reads_frame(e->call.builtin->id))
             return 1;
+        break;
+    case CALL_FUNCTION:
+        if (depth >= CALL_DEPTH_MAX || stmt_reads_frame(script, e->call.function->decl->function.body, depth + 1))
+            return 1;
+        break;
     }
     return list_reads_frame(script, e->call.args, depth);
 }
