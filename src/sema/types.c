@@ -225,17 +225,22 @@ static enum value_type infer_call(struct sema *s, struct expr *e)
     case CALL_FUNCTION:
         break;
     }
+    /* Resolution chose the overload with this arity; the ones a `next`
+     * passes the same arguments to must agree with it. */
     struct function_decl *fn = e->call.function;
-    if (e->call.arg_count != fn->param_count && s->report)
-        diag_error(s->diags, e->span, "function %s takes %d argument%s, given %d", fn->name,
-                   fn->param_count, fn->param_count == 1 ? "" : "s", e->call.arg_count);
-    int i = 0;
-    for (struct expr *a = e->call.args; a && i < fn->param_count; a = a->next, i++) {
-        enum value_type t = infer_expr(s, a);
-        if (t == TYPE_UNKNOWN)
-            expect(s, a, fn->params[i]->type);
-        else
-            unify(s, &fn->params[i]->type, t, a->span);
+    for (struct function_decl *f = fn; f; f = f->next_overload) {
+        int i = 0;
+        for (struct expr *a = e->call.args; a && i < f->param_count; a = a->next, i++) {
+            enum value_type t = infer_expr(s, a);
+            if (t == TYPE_UNKNOWN)
+                expect(s, a, f->params[i]->type);
+            else
+                unify(s, &f->params[i]->type, t, a->span);
+        }
+        if (f != fn && f->return_type != TYPE_UNKNOWN)
+            unify(s, &fn->return_type, f->return_type, f->decl->span);
+        else if (f != fn && fn->return_type != TYPE_UNKNOWN)
+            unify(s, &f->return_type, fn->return_type, f->decl->span);
     }
     return fn->return_type;
 }
