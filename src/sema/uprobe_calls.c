@@ -23,7 +23,7 @@ static int stmt_reads_frame(const struct script *script, const struct stmt *st, 
 static int builtin_reads_frame(enum builtin_id id)
 {
     switch (id) {
-    case BUILTIN_UADDR: case BUILTIN_UBACKTRACE: case BUILTIN_PRINT_UBACKTRACE: case BUILTIN_PRINT_USTACK:
+    case BUILTIN_UADDR: case BUILTIN_ADDR: case BUILTIN_UBACKTRACE: case BUILTIN_PRINT_UBACKTRACE: case BUILTIN_PRINT_USTACK:
     case BUILTIN_SPRINT_UBACKTRACE: case BUILTIN_UCALLERS: case BUILTIN_BACKTRACE:
     case BUILTIN_PRINT_BACKTRACE: case BUILTIN_PRINT_STACK:
     case BUILTIN_PRINT_USTACK_FOLDED: case BUILTIN_PRINT_STACK_FOLDED:
