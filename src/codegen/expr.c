@@ -388,7 +388,7 @@ static LLVMValueRef builtin_call(struct codegen *cg, struct expr *e, const struc
     case BUILTIN_TAP_FORMAT:
         return cg_target_builtin(cg, e, (int)b->id);
     case BUILTIN_PPID: case BUILTIN_PEXECNAME: case BUILTIN_EUID: case BUILTIN_JIFFIES: case BUILTIN_TASK_CURRENT:
-    case BUILTIN_USER_MODE:
+    case BUILTIN_USER_MODE: case BUILTIN_ADDR:
     case BUILTIN_ARG_START: case BUILTIN_ARG_END: case BUILTIN_ENV_START: case BUILTIN_ENV_END:
         return cg_context_call(cg, e, (int)b->id);
     case BUILTIN_UBACKTRACE: case BUILTIN_PRINT_UBACKTRACE: case BUILTIN_PRINT_USTACK:
@@ -403,14 +403,13 @@ static LLVMValueRef builtin_call(struct codegen *cg, struct expr *e, const struc
 
 int cg_is_builtin_call(const struct expr *call)
 {
-    const struct builtin *b = builtin_lookup(call->call.name);
-    return b && (const void *)b == call->sema_data;
+    return call->call.target == CALL_BUILTIN;
 }
 
 static LLVMValueRef call(struct codegen *cg, struct expr *e)
 {
     if (cg_is_builtin_call(e))
-        return builtin_call(cg, e, builtin_lookup(e->call.name));
+        return builtin_call(cg, e, e->call.builtin);
     return cg_call_user(cg, e);
 }
 

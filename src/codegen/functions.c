@@ -80,7 +80,11 @@ static void declare_function(struct codegen *cg, struct function_decl *fn)
     unsigned kind = LLVMGetEnumAttributeKindForName(attribute, strlen(attribute));
     for (int depth = 0; depth < code->clone_count; depth++) {
         char name[256];
-        snprintf(name, sizeof(name), fn->is_recursive ? "fn_%s_%d" : "fn_%s", fn->name, depth);
+        if (fn->overload_index)   /* fn_NAME names the first function of its name */
+            snprintf(name, sizeof(name), fn->is_recursive ? "fn_%s_ov%d_%d" : "fn_%s_ov%d", fn->name,
+                     fn->overload_index, depth);
+        else
+            snprintf(name, sizeof(name), fn->is_recursive ? "fn_%s_%d" : "fn_%s", fn->name, depth);
         code->clones[depth] = cg_new_function(cg, name, code->type, ".text", names, 1);
         LLVMAddAttributeAtIndex(code->clones[depth], LLVMAttributeFunctionIndex,
                                 LLVMCreateEnumAttribute(cg->context, kind, 0));
@@ -217,31 +221,86 @@ static int clone_depth(struct codegen *cg, const struct function_decl *callee)
     return same_cycle ? caller->depth + 1 : 0;
 }
 
+static LLVMValueRef no_result(struct codegen *cg, const struct function_decl *fn)
+{
+    return fn->return_type == TYPE_STRING ? cg_string_literal(cg, "", 0) : cg_const(cg, 0);
+}
+
+/* Calls one overload with its arguments evaluated. */
+static LLVMValueRef call_overload(struct codegen *cg, const struct expr *call, const struct function_decl *fn,
+                                  LLVMValueRef *args, int count)
+{
+    struct function_code *code = code_of(fn);
+    int depth = clone_depth(cg, fn);
+    if (depth >= code->clone_count) {
+        cg_raise_error(cg, call->span, "MAXNESTING exceeded: recursion deeper than %lld calls",
+                       cg_const(cg, code->clone_count));
+        cg_position(cg, cg_block(cg, "after_nesting"));
+        return no_result(cg, fn);
+    }
+    return LLVMBuildCall2(cg->builder, code->type, code->clones[depth], args, (unsigned)count, "");
+}
+
+static int chain_has_next(const struct function_decl *fn)
+{
+    for (; fn; fn = fn->next_overload)
+        if (fn->has_next)
+            return 1;
+    return 0;
+}
+
+/* SystemTap's runtime overloading: the overloads of one signature are
+ * called in order with the same arguments while each ends with `next`
+ * (an UNWIND_NEXT that the call takes back); `next` in the last one is an
+ * error. The result is the one of the overload that returned. */
+static LLVMValueRef call_chain(struct codegen *cg, const struct expr *call, LLVMValueRef *args, int count)
+{
+    const struct function_decl *head = call->call.function;
+    LLVMValueRef unwind_slot = cg_scratch_ptr(cg, SCRATCH_UNWIND);
+    LLVMBasicBlockRef done = cg_block(cg, "overload_done");
+    LLVMValueRef results[32];
+    LLVMBasicBlockRef from[32];
+    int n = 0;
+    for (const struct function_decl *fn = head; fn && n < 31; fn = fn->next_overload) {
+        LLVMValueRef result = call_overload(cg, call, fn, args, count);
+        results[n] = result;
+        from[n++] = LLVMGetInsertBlock(cg->builder);
+        LLVMValueRef unwind = LLVMBuildLoad2(cg->builder, cg->i64, unwind_slot, "");
+        LLVMBasicBlockRef nexted = cg_block(cg, fn->next_overload ? "next_overload" : "overloads_exhausted");
+        LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntEQ, unwind, UNWIND_NEXT), nexted, done);
+        cg_position(cg, nexted);
+        LLVMBuildStore(cg->builder, cg_const(cg, 0), unwind_slot);
+    }
+    cg_raise_error(cg, call->span, "all functions exhausted", cg_const(cg, 0));
+    cg_position(cg, cg_block(cg, "after_exhausted"));
+    results[n] = no_result(cg, head);
+    from[n++] = LLVMGetInsertBlock(cg->builder);
+    LLVMBuildBr(cg->builder, done);
+    cg_position(cg, done);
+    if (head->return_type == TYPE_VOID)
+        return results[0];
+    LLVMValueRef phi = LLVMBuildPhi(cg->builder, LLVMTypeOf(results[0]), "");
+    LLVMAddIncoming(phi, results, from, (unsigned)n);
+    return phi;
+}
+
 LLVMValueRef cg_call_user_result(struct codegen *cg, struct expr *call)
 {
-    struct function_decl *fn = call->sema_data;
-    struct function_code *code = code_of(fn);
     LLVMValueRef args[16];
     args[0] = cg->fn->scratch;
     int count = 1;
     for (struct expr *a = call->call.args; a && count < 16; a = a->next)
         args[count++] = cg_expr(cg, a);
     cg_set_location(cg, call->span);
-    int depth = clone_depth(cg, fn);
-    if (depth >= code->clone_count) {
-        cg_raise_error(cg, call->span, "MAXNESTING exceeded: recursion deeper than %lld calls",
-                       cg_const(cg, code->clone_count));
-        cg_position(cg, cg_block(cg, "after_nesting"));
-        return fn->return_type == TYPE_STRING ? cg_string_literal(cg, "", 0) : cg_const(cg, 0);
-    }
-    LLVMValueRef result = LLVMBuildCall2(cg->builder, code->type, code->clones[depth], args, (unsigned)count, "");
+    LLVMValueRef result = chain_has_next(call->call.function) ? call_chain(cg, call, args, count)
+                                                              : call_overload(cg, call, call->call.function, args, count);
     cg_unwind_if_needed(cg);
     return result;
 }
 
 LLVMValueRef cg_call_user(struct codegen *cg, struct expr *call)
 {
-    const struct function_decl *fn = call->sema_data;
+    const struct function_decl *fn = call->call.function;
     LLVMValueRef result = cg_call_user_result(cg, call);
     if (fn->return_type != TYPE_STRING || LLVMIsAGlobalVariable(result))
         return result;

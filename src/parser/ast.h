@@ -100,6 +100,15 @@ enum ctx_read_kind {
     CTX_READ_KERNEL_CHARS,   /* char[size] of kernel memory at address: a string */
 };
 
+/* What a call's name resolves to (set once by sema/resolve.c). */
+enum call_target {
+    CALL_UNRESOLVED,
+    CALL_BUILTIN,        /* call.builtin */
+    CALL_FUNCTION,       /* call.function: a script or tapset function */
+};
+
+struct builtin;
+
 struct expr {
     enum expr_kind kind;
     struct span span;            /* the token that names the node (operator, identifier, literal) */
@@ -107,7 +116,6 @@ struct expr {
     /* sema: */
     enum value_type type;
     struct symbol *symbol;       /* EXPR_IDENT, EXPR_INDEX, EXPR_IN, EXPR_AGGREGATE target... */
-    void *sema_data;             /* pass-private lowering (e.g. resolved target variable) */
     union {
         int64_t int_value;
         struct { const char *value; int len; } string;
@@ -124,7 +132,15 @@ struct expr {
         struct { struct expr *lhs, *rhs; } aggregate;
         struct { int increment; int prefix; struct expr *operand; } incdec;
         struct { struct expr *cond, *then_expr, *else_expr; } ternary;
-        struct { const char *name; struct expr *args; int arg_count; } call;
+        struct {
+            const char *name;
+            struct expr *args;
+            int arg_count;
+            /* sema: what resolution bound the name to (CALL_UNRESOLVED after an error) */
+            enum call_target target;
+            const struct builtin *builtin;        /* CALL_BUILTIN */
+            struct function_decl *function;       /* CALL_FUNCTION: the overload chosen */
+        } call;
         struct { struct expr *array; struct expr *indices; int index_count; } index;
         /* keys may contain NULL-free wildcard markers: see EXPR_IN docs in parser */
         struct { struct expr *keys; int key_count; struct expr *array; } in;

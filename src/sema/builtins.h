@@ -19,6 +19,7 @@ enum builtin_id {
     /* kernel and context (codegen/context.c): */
     BUILTIN_PPID, BUILTIN_PEXECNAME, BUILTIN_EUID, BUILTIN_JIFFIES, BUILTIN_ARG_START, BUILTIN_ARG_END,
     BUILTIN_ENV_START, BUILTIN_ENV_END, BUILTIN_TASK_CURRENT, BUILTIN_USER_MODE,
+    BUILTIN_ADDR,            /* addr(): the interrupted instruction, user or kernel */
     BUILTIN_TAP_FORMAT,      /* __tap_format("kernel bpf_snprintf format", longs...): $$vars, $v$ */
     /* string functions (codegen/string_functions.c) */
     BUILTIN_SPRINTF, BUILTIN_SPRINT, BUILTIN_SPRINTLN, BUILTIN_SUBSTR, BUILTIN_ISINSTR, BUILTIN_STRPOS,

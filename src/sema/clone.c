@@ -27,7 +27,6 @@ struct expr *sema_clone_expr(struct arena *arena, const struct expr *e)
     c->next = NULL;
     c->type = TYPE_UNKNOWN;
     c->symbol = NULL;
-    c->sema_data = NULL;
     switch (e->kind) {
     case EXPR_INT: case EXPR_STRING: case EXPR_IDENT: case EXPR_REGISTER:
         break;
@@ -53,7 +52,12 @@ struct expr *sema_clone_expr(struct arena *arena, const struct expr *e)
         c->ternary.then_expr = sema_clone_expr(arena, e->ternary.then_expr);
         c->ternary.else_expr = sema_clone_expr(arena, e->ternary.else_expr);
         break;
-    case EXPR_CALL: c->call.args = clone_list(arena, e->call.args); break;
+    case EXPR_CALL:
+        c->call.args = clone_list(arena, e->call.args);
+        c->call.target = CALL_UNRESOLVED;   /* resolved again where the copy is used */
+        c->call.builtin = NULL;
+        c->call.function = NULL;
+        break;
     case EXPR_INDEX:
         c->index.array = sema_clone_expr(arena, e->index.array);
         c->index.indices = clone_list(arena, e->index.indices);

@@ -2,6 +2,7 @@
  * to its symbol, function or builtin, creating locals on first use. */
 #include <string.h>
 
+#include "base/strbuf.h"
 #include "sema/builtins.h"
 #include "sema/register_args.h"
 #include "kinds/kinds.h"
@@ -116,6 +117,15 @@ static struct function_decl *visible_function(struct sema *s, const char *name, 
     return fn;
 }
 
+/* The overload of NAME taking ARITY arguments, when visible from USE. */
+static struct function_decl *visible_overload(struct sema *s, const char *name, int arity, struct span use)
+{
+    struct function_decl *fn = sema_find_overload(s, name, arity);
+    if (fn && fn->decl->is_private && fn->decl->span.file != use.file)
+        return NULL;
+    return fn;
+}
+
 /* Tapset functions are resolved when first called, in their own frame. */
 static void resolve_tapset_callee(struct sema *s, struct function_decl *fn)
 {
@@ -130,27 +140,59 @@ static void resolve_tapset_callee(struct sema *s, struct function_decl *fn)
     s->loop_depth = loop_depth;
 }
 
+/* A function of this name exists, none with this many arguments. */
+static void report_arities(struct sema *s, const struct expr *e)
+{
+    struct strbuf arities = {0};
+    int count = 0, arity = 0;
+    for (int i = 0; i < s->script->function_count; i++) {
+        struct function_decl *f = s->script->functions[i];
+        if (strcmp(f->name, e->call.name) != 0 || sema_find_overload(s, f->name, f->param_count) != f)
+            continue;
+        add_callee(s, f);   /* meant, not unused */
+        strbuf_printf(&arities, "%s%d", count ? ", " : "", f->param_count);
+        arity = f->param_count;
+        count++;
+    }
+    if (count == 1)
+        diag_error(s->diags, e->span, "function %s takes %d argument%s, given %d", e->call.name, arity,
+                   arity == 1 ? "" : "s", e->call.arg_count);
+    else
+        diag_error(s->diags, e->span, "no overload of function %s takes %d argument%s (overloads take %s)",
+                   e->call.name, e->call.arg_count, e->call.arg_count == 1 ? "" : "s", arities.data);
+    strbuf_free(&arities);
+}
+
 static void resolve_call(struct sema *s, struct expr *e)
 {
     resolve_list(s, e->call.args);
     if (!visible_function(s, e->call.name, e->span) && sema_lower_register_arg(s, e))
         return;
-    struct function_decl *fn = visible_function(s, e->call.name, e->span);
+    int arity = e->call.arg_count;
+    struct function_decl *fn = visible_overload(s, e->call.name, arity, e->span);
     const struct builtin *builtin = fn ? NULL : builtin_lookup(e->call.name);
     if (!fn && !builtin && sema_tapset_function(s, e->call.name))
-        fn = visible_function(s, e->call.name, e->span);
+        fn = visible_overload(s, e->call.name, arity, e->span);
     if (fn) {
-        e->sema_data = fn;
-        add_callee(s, fn);
-        if (fn->is_builtin_tapset)
-            resolve_tapset_callee(s, fn);
+        e->call.target = CALL_FUNCTION;
+        e->call.function = fn;
+        for (struct function_decl *f = fn; f; f = f->next_overload) {
+            add_callee(s, f);
+            if (f->is_builtin_tapset)
+                resolve_tapset_callee(s, f);
+        }
         return;
     }
     if (builtin) {
-        e->sema_data = (void *)builtin;
+        e->call.target = CALL_BUILTIN;
+        e->call.builtin = builtin;
         return;
     }
     struct function_decl *hidden = sema_find_function(s, e->call.name);
+    if (hidden && (!hidden->decl->is_private || hidden->decl->span.file == e->span.file)) {
+        report_arities(s, e);
+        return;
+    }
     if (hidden) {
         diag_error(s->diags, e->span, "function %s is private to %s", e->call.name,
                    hidden->decl->span.file->name);
@@ -417,6 +459,8 @@ static void resolve_stmt(struct sema *s, struct stmt *st)
                            st->kind == STMT_BREAK ? "break" : "continue");
             break;
         case STMT_NEXT:
+            if (s->function && s->function->decl)
+                s->function->has_next = 1;   /* the caller tries the next overload */
             break;
         case STMT_RETURN:
             /* Probe bodies resolve with a pseudo-function (no decl) that collects their calls. */

@@ -31,6 +31,26 @@ struct function_decl *sema_find_function(struct sema *s, const char *name)
     return NULL;
 }
 
+/* The first function NAME taking ARITY arguments: the head of its chain of
+ * same-signature overloads. */
+struct function_decl *sema_find_overload(struct sema *s, const char *name, int arity)
+{
+    for (int i = 0; i < s->script->function_count; i++) {
+        struct function_decl *fn = s->script->functions[i];
+        if (fn->param_count == arity && strcmp(fn->name, name) == 0)
+            return fn;
+    }
+    return NULL;
+}
+
+static int function_name_count(struct sema *s, const char *name)
+{
+    int count = 0;
+    for (int i = 0; i < s->script->function_count; i++)
+        count += strcmp(s->script->functions[i]->name, name) == 0;
+    return count;
+}
+
 struct symbol *sema_find_local(struct frame_layout *frame, const char *name)
 {
     for (int i = 0; i < frame->local_count; i++)
@@ -94,10 +114,6 @@ static enum value_type declared_type(enum param_type_decl declared)
 
 void sema_add_function(struct sema *s, struct decl *decl)
 {
-    if (sema_find_function(s, decl->function.name)) {
-        diag_error(s->diags, decl->span, "duplicate function '%s'", decl->function.name);
-        return;
-    }
     if (builtin_lookup(decl->function.name)) {
         diag_error(s->diags, decl->span, "function '%s' has the name of a built-in function",
                    decl->function.name);
@@ -120,6 +136,12 @@ void sema_add_function(struct sema *s, struct decl *decl)
         fn->params[fn->param_count++] = sym;
     }
     decl->function.sema = fn;
+    fn->overload_index = function_name_count(s, fn->name);
+    struct function_decl *same = sema_find_overload(s, fn->name, fn->param_count);
+    while (same && same->next_overload)
+        same = same->next_overload;
+    if (same)
+        same->next_overload = fn;
     struct script *script = s->script;
     GROW(s, script->functions, script->function_count, s->function_capacity);
     script->functions[script->function_count++] = fn;

@@ -66,6 +66,11 @@ struct function_decl {
     int is_reachable;
     int is_builtin_tapset;       /* defined in a tapset */
     int is_resolved;             /* names in its body are bound */
+    int has_next;                /* a `next` in its body passes the call to next_overload */
+    /* Same name and arity, declared later: tried in order when one says `next`
+     * (SystemTap's runtime overloading); other arities are separate functions. */
+    struct function_decl *next_overload;
+    int overload_index;          /* 0 for the first function of its name, 1, 2... */
     struct function_decl **callees;
     int callee_count, callee_capacity;
     void *codegen;               /* codegen's per-function data */

@@ -35,6 +35,7 @@ struct sema {
 /* scope.c */
 struct symbol *sema_find_global(struct sema *s, const char *name);
 struct function_decl *sema_find_function(struct sema *s, const char *name);
+struct function_decl *sema_find_overload(struct sema *s, const char *name, int arity);
 struct symbol *sema_find_local(struct frame_layout *frame, const char *name);
 struct symbol *sema_add_local(struct sema *s, struct frame_layout *frame, enum symbol_kind kind,
                               const char *name, struct span span);

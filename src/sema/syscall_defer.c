@@ -35,10 +35,10 @@ struct checks {
 static void note_string_read(struct expr *e, void *data)
 {
     struct checks *c = data;
-    if (e->kind != EXPR_CALL || !e->call.args)
+    if (e->kind != EXPR_CALL || !e->call.args || e->call.target != CALL_BUILTIN)
         return;
-    const struct builtin *b = builtin_lookup(e->call.name);
-    if (!b || (const void *)b != e->sema_data ||
+    const struct builtin *b = e->call.builtin;
+    if (
         (b->id != BUILTIN_USER_STRING && b->id != BUILTIN_USER_STRING_N && b->id != BUILTIN_USER_STRING2 &&
          b->id != BUILTIN_USER_STRING_QUOTED) ||
         !input_string_field(c->probe->tracepoint.format, e->call.args))

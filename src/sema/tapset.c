@@ -154,7 +154,7 @@ static void load_file(struct sema *s, struct tapset_file *file)
                 sema_add_global(s, d);
             break;
         case DECL_FUNCTION:
-            if (!sema_find_function(s, d->function.name))   /* the user's own wins */
+            if (!sema_find_overload(s, d->function.name, d->function.param_count))   /* the user's own wins */
                 sema_add_function(s, d);
             break;
         case DECL_EMBEDDED:

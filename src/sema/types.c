@@ -47,9 +47,8 @@ static void expect(struct sema *s, struct expr *e, enum value_type want)
     enum value_type got = infer_expr(s, e);
     if (got == TYPE_UNKNOWN && e->symbol && (e->kind == EXPR_IDENT || e->kind == EXPR_INDEX))
         unify(s, &e->symbol->type, want, e->span);
-    else if (got == TYPE_UNKNOWN && e->kind == EXPR_CALL && e->sema_data &&
-             !builtin_lookup(e->call.name))
-        unify(s, &((struct function_decl *)e->sema_data)->return_type, want, e->span);
+    else if (got == TYPE_UNKNOWN && e->kind == EXPR_CALL && e->call.target == CALL_FUNCTION)
+        unify(s, &e->call.function->return_type, want, e->span);
     else if (got != TYPE_UNKNOWN && got != want)
         report(s, e->span, "type mismatch: expected %s, got %s", value_type_name(want),
                value_type_name(got));
@@ -216,25 +215,32 @@ static enum value_type infer_builtin(struct sema *s, struct expr *e, const struc
 
 static enum value_type infer_call(struct sema *s, struct expr *e)
 {
-    if (!e->sema_data) {
+    switch (e->call.target) {
+    case CALL_UNRESOLVED:
         for (struct expr *a = e->call.args; a; a = a->next)
             infer_expr(s, a);
         return TYPE_UNKNOWN;
+    case CALL_BUILTIN:
+        return infer_builtin(s, e, e->call.builtin);
+    case CALL_FUNCTION:
+        break;
     }
-    const struct builtin *b = builtin_lookup(e->call.name);
-    struct function_decl *fn = e->sema_data;
-    if (b && (void *)b == e->sema_data)
-        return infer_builtin(s, e, b);
-    if (e->call.arg_count != fn->param_count && s->report)
-        diag_error(s->diags, e->span, "function %s takes %d argument%s, given %d", fn->name,
-                   fn->param_count, fn->param_count == 1 ? "" : "s", e->call.arg_count);
-    int i = 0;
-    for (struct expr *a = e->call.args; a && i < fn->param_count; a = a->next, i++) {
-        enum value_type t = infer_expr(s, a);
-        if (t == TYPE_UNKNOWN)
-            expect(s, a, fn->params[i]->type);
-        else
-            unify(s, &fn->params[i]->type, t, a->span);
+    /* Resolution chose the overload with this arity; the ones a `next`
+     * passes the same arguments to must agree with it. */
+    struct function_decl *fn = e->call.function;
+    for (struct function_decl *f = fn; f; f = f->next_overload) {
+        int i = 0;
+        for (struct expr *a = e->call.args; a && i < f->param_count; a = a->next, i++) {
+            enum value_type t = infer_expr(s, a);
+            if (t == TYPE_UNKNOWN)
+                expect(s, a, f->params[i]->type);
+            else
+                unify(s, &f->params[i]->type, t, a->span);
+        }
+        if (f != fn && f->return_type != TYPE_UNKNOWN)
+            unify(s, &fn->return_type, f->return_type, f->decl->span);
+        else if (f != fn && fn->return_type != TYPE_UNKNOWN)
+            unify(s, &f->return_type, fn->return_type, f->decl->span);
     }
     return fn->return_type;
 }

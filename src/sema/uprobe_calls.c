@@ -26,7 +26,7 @@ static int body_reads_frame(const struct script *script, struct stmt *body, int 
 static int builtin_reads_frame(enum builtin_id id)
 {
     switch (id) {
-    case BUILTIN_UADDR: case BUILTIN_UBACKTRACE: case BUILTIN_PRINT_UBACKTRACE: case BUILTIN_PRINT_USTACK:
+    case BUILTIN_UADDR: case BUILTIN_ADDR: case BUILTIN_UBACKTRACE: case BUILTIN_PRINT_UBACKTRACE: case BUILTIN_PRINT_USTACK:
     case BUILTIN_SPRINT_UBACKTRACE: case BUILTIN_UCALLERS: case BUILTIN_BACKTRACE:
     case BUILTIN_PRINT_BACKTRACE: case BUILTIN_PRINT_STACK:
     case BUILTIN_PRINT_USTACK_FOLDED: case BUILTIN_PRINT_STACK_FOLDED:
@@ -36,25 +36,21 @@ static int builtin_reads_frame(enum builtin_id id)
     }
 }
 
-static const struct function_decl *script_function(const struct script *script, const char *name)
-{
-    for (int i = 0; i < script->function_count; i++)
-        if (strcmp(script->functions[i]->name, name) == 0)
-            return script->functions[i];
-    return NULL;
-}
-
 static int expr_reads_frame(struct expr *e, void *ctx);
 
 static int call_reads_frame(struct frame_walk *w, struct expr *e)
 {
-    const struct builtin *b = builtin_lookup(e->call.name);
-    if (b && builtin_reads_frame(b->id))
+    switch (e->call.target) {
+    case CALL_UNRESOLVED:
         return 1;
-    if (!b) {
-        const struct function_decl *fn = script_function(w->script, e->call.name);
-        if (!fn || w->depth >= CALL_DEPTH_MAX || body_reads_frame(w->script, fn->decl->function.body, w->depth + 1))
+    case CALL_BUILTIN:
+        if (builtin_reads_frame(e->call.builtin->id))
             return 1;
+        break;
+    case CALL_FUNCTION:
+        if (w->depth >= CALL_DEPTH_MAX || body_reads_frame(w->script, e->call.function->decl->function.body, w->depth + 1))
+            return 1;
+        break;
     }
     return ast_expr_children(e, &(struct ast_visitor){expr_reads_frame, NULL, w});
 }
