@@ -2,8 +2,8 @@
  * stapbpf serves them (no /proc files without a kernel module). One thread
  * per file waits in open(2) for a reader or writer; the loop (the one
  * thread that runs probes) runs the file's probes and hands the thread
- * the text. A reader gets the .read probe's $value, then EOF; a writer's
- * text, once it closes, runs the .write probes. The files and directories
+ * the text. A reader gets the .read probe's $value, then EOF; what
+ * writers write runs the .write probes, each read(2)'s worth as it comes. The files and directories
  * go when the session ends. docs/ARCHITECTURE.md says why FIFOs. */
 #include <errno.h>
 #include <fcntl.h>
@@ -58,12 +58,12 @@ static int write_all(int fd, const char *data, size_t size)
 static int handed_over(struct procfs_file *f)
 {
     char byte;
+    ssize_t n;
     if (write_all(f->notify_fd, (const char *)&f->index, sizeof(f->index)) < 0)
         return 0;
-    while (read(f->ready[0], &byte, 1) < 0)
-        if (errno != EINTR)
-            return 0;
-    return 1;
+    while ((n = read(f->ready[0], &byte, 1)) < 0 && errno == EINTR)
+        continue;
+    return n == 1;   /* 0: the session has ended */
 }
 
 /* Until no reader has the FIFO open (a reader that saw EOF may not have
@@ -91,10 +91,18 @@ static void *serve_reads(void *arg)
         int fd = open(f->path, O_WRONLY | O_CLOEXEC);   /* until a reader comes */
         if (fd < 0 && errno == EINTR)
             continue;
-        if (fd < 0 || !handed_over(f))
+        if (fd < 0)
             break;
-        write_all(fd, f->text.data ? f->text.data : "", f->text.len);   /* EPIPE: the reader left */
+        /* the reader gets its text even when the session ends meanwhile
+         * (an error in this probe ends it): close waits for this */
+        pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
+        int served = handed_over(f);
+        if (served)
+            write_all(fd, f->text.data ? f->text.data : "", f->text.len);   /* EPIPE: the reader left */
         close(fd);
+        pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
+        if (!served)
+            break;
         wait_readers_gone(f, inotify_fd);
     }
     if (inotify_fd >= 0)
@@ -113,16 +121,19 @@ static void *serve_writes(void *arg)
             break;
         char buf[4096];
         ssize_t n;
-        strbuf_reset(&f->text);
-        while ((n = read(fd, buf, sizeof(buf))) != 0) {
+        int served = 1;
+        /* each read's worth as it comes, as SystemTap's probe runs for each write(2) */
+        while (served && (n = read(fd, buf, sizeof(buf))) != 0) {
             if (n < 0 && errno == EINTR)
                 continue;
             if (n < 0)
                 break;
+            strbuf_reset(&f->text);
             strbuf_append(&f->text, buf, (size_t)n);
+            served = handed_over(f);
         }
         close(fd);
-        if (!handed_over(f))
+        if (!served)
             break;
     }
     return NULL;
@@ -286,6 +297,11 @@ void session_procfs_close(struct session *s)
     struct procfs_files *files = s->procfs;
     if (!files)
         return;
+    for (int i = 0; i < files->count; i++) {   /* a thread waiting for the loop gives up */
+        if (files->files[i].ready[1] >= 0)
+            close(files->files[i].ready[1]);
+        files->files[i].ready[1] = -1;
+    }
     for (int i = 0; i < files->count; i++) {
         struct procfs_file *f = &files->files[i];
         if (f->started) {
