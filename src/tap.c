@@ -527,7 +527,9 @@ static struct program *tap_compile(struct arena *arena, struct diags *diags, str
     const struct source_file *file = load_script(arena, opts);
     if (!file)
         return NULL;
-    struct parse_options parse_options = {.args = opts->args, .arg_count = opts->arg_count};
+    struct parse_options parse_options = {.args = opts->args, .arg_count = opts->arg_count,
+                                          .macro_dirs = opts->tapset_dirs,
+                                          .macro_dir_count = opts->tapset_dir_count};
     struct ast *ast = parse_source(arena, diags, file, &parse_options);
     if (!ast || diags->error_count)
         return NULL;
