@@ -70,6 +70,8 @@ static void usage(FILE *out)
           "  -c CMD         start CMD, trace it, stop when it exits; target() is its pid\n"
           "  -x PID         set target() to PID\n"
           "  -o FILE        write output to FILE (with -p4: the BPF object)\n"
+          "  -m NAME        name the session: procfs probes' files are in /run/tap/NAME\n"
+          "                 (default tap_PID)\n"
           "  -p N           stop after pass N: 1 parse, 2 resolve, 3 LLVM IR, 4 BPF object, 5 run\n"
           "  -v             report each pass (repeat for more)\n"
           "  -T SECS        end the session after SECS seconds\n"
@@ -233,7 +235,7 @@ static int parse_options(int argc, char **argv, struct options *opts)
     int c;
     long number;
     opterr = 0;   /* one line of our own, not getopt's message and the whole usage */
-    while ((c = getopt_long(argc, argv, ":e:c:x:o:p:vT:G:D:I:d:s:uwWgqtl::L::Vh", long_options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":e:c:x:o:m:p:vT:G:D:I:d:s:uwWgqtl::L::Vh", long_options, NULL)) != -1) {
         switch (c) {
         case 'e': opts->script_text = optarg; break;
         case 'c': opts->runtime.target_command = optarg; break;
@@ -243,6 +245,14 @@ static int parse_options(int argc, char **argv, struct options *opts)
             opts->runtime.target_pid = (pid_t)number;
             break;
         case 'o': opts->output_path = optarg; break;
+        case 'm':   /* SystemTap's module name: here, the procfs files' directory */
+            if (!optarg[0] || strspn(optarg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
+                                  strlen(optarg)) {
+                fprintf(stderr, "ERROR: -m %s: a module name is letters, digits and '_'\n", optarg);
+                return -1;
+            }
+            opts->runtime.module_name = optarg;
+            break;
         case 'p':
             opts->last_pass = optarg[0] >= '1' && optarg[0] <= '5' && !optarg[1] ? optarg[0] - '0' : 0;
             if (opts->last_pass == 0) {   /* "4x" and " 2" too, which atoi took */
@@ -517,7 +527,9 @@ static struct program *tap_compile(struct arena *arena, struct diags *diags, str
     const struct source_file *file = load_script(arena, opts);
     if (!file)
         return NULL;
-    struct parse_options parse_options = {.args = opts->args, .arg_count = opts->arg_count};
+    struct parse_options parse_options = {.args = opts->args, .arg_count = opts->arg_count,
+                                          .macro_dirs = opts->tapset_dirs,
+                                          .macro_dir_count = opts->tapset_dir_count};
     struct ast *ast = parse_source(arena, diags, file, &parse_options);
     if (!ast || diags->error_count)
         return NULL;

@@ -216,6 +216,7 @@ void cg_error_if(struct codegen *cg, LLVMValueRef cond, const char *fail_name, c
 void cg_unwind_if_needed(struct codegen *cg);
 void cg_exit(struct codegen *cg);
 void cg_string_record(struct codegen *cg, enum record_kind kind, uint32_t id, LLVMValueRef text);
+void cg_procfs_value(struct codegen *cg, struct span span, int append, LLVMValueRef text);
 void cg_abort(struct codegen *cg);
 /* An error raised while a try is open: its message for catch, then unwind. */
 void cg_catch_error(struct codegen *cg, const char *message, LLVMValueRef value);

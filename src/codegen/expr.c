@@ -347,6 +347,10 @@ static LLVMValueRef builtin_call(struct codegen *cg, struct expr *e, const struc
     case BUILTIN_SYSTEM:
         cg_string_record(cg, RECORD_COMMAND, 0, cg_expr(cg, e->call.args));
         return cg_const(cg, 0);
+    case BUILTIN_PROCFS_SET:
+    case BUILTIN_PROCFS_APPEND:
+        cg_procfs_value(cg, e->span, b->id == BUILTIN_PROCFS_APPEND, cg_expr(cg, e->call.args));
+        return cg_const(cg, 0);
     case BUILTIN_SWITCH_FILE:
         cg_string_record(cg, RECORD_COMMAND, 1, NULL);
         return cg_const(cg, 0);

@@ -199,6 +199,15 @@ void cg_string_record(struct codegen *cg, enum record_kind kind, uint32_t id, LL
     cg_emit_record(cg, cg->events_map, size, STATE_LOST_EVENTS, fill_string_record, &r);
 }
 
+/* A procfs read probe's `$value = text` (append 0) or `.= text`: the
+ * runtime collects them for the reader; id's upper bits are the error the
+ * runtime reports when they pass the file's maxsize. */
+void cg_procfs_value(struct codegen *cg, struct span span, int append, LLVMValueRef text)
+{
+    uint32_t error = add_error(cg, span, "buffer size exceeded, consider .maxsize(%lld).");
+    cg_string_record(cg, RECORD_PROCFS, error << 1 | (append != 0), text);
+}
+
 static void fill_abort(struct codegen *cg, LLVMValueRef record, void *data)
 {
     LLVMBuildStore(cg->builder, cg_record_header(cg, RECORD_ABORT, 0), record);

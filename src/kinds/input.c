@@ -1,9 +1,9 @@
 /* procfs("__stdin").write: tap's standard input, one byte at a time, as
- * SystemTap's input.char and input.line (tapsets/input.tp) see it. The
+ * SystemTap's input.char and input.line (tapsets/input.tp) see it;
+ * procfs.c's resolver hands these points here. The
  * runtime runs these programs itself (bpf_prog_test_run, as begin) for each
  * byte it reads, in the order read, with the byte at the start of the
- * context; $value is that byte as a string. Other procfs files would need
- * SystemTap's kernel module: refused. */
+ * context; $value is that byte as a string. */
 #include <string.h>
 
 #include <bpf/bpf.h>
@@ -15,11 +15,6 @@
 static int resolve_input(struct sema *s, struct probe_point *point, struct probe *probe)
 {
     struct probe_component *c = point->components, *op = c->next;
-    if (c->arg_kind != PROBE_ARG_STRING || strcmp(c->arg_string, "__stdin") != 0)
-        return sema_point_error(s, point, c->span,
-                                "while resolving probe point: procfs files are not available: tap makes no "
-                                "/proc files (SystemTap's need its kernel module); procfs(\"__stdin\").write, "
-                                "tap's standard input, is the one there is: %s", sema_point_text(s, point));
     if (!op || op->next || strcmp(op->name, "write") != 0 || op->arg_kind != PROBE_ARG_NONE)
         return sema_point_error(s, point, op ? op->span : c->span,
                                 "while resolving probe point: procfs(\"__stdin\") has .write only (tap's "
@@ -65,6 +60,6 @@ static void describe(const struct probe *probe, struct program_probe *out)
 
 const struct probe_kind_ops input_kind = {
     .kind = PROBE_INPUT, .name = "input", .flags = KIND_RUNS_ONCE,
-    .heads = (const char *const[]){"procfs", NULL}, .resolve = resolve_input, .catalogue = catalogue,
+    .resolve = resolve_input, .catalogue = catalogue,
     .lower_target = lower_value, .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_RAW_TRACEPOINT,
 };

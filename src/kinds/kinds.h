@@ -66,6 +66,9 @@ struct probe_kind_ops {
     /* @entry(...) in the probe's own body: 1 when rewritten (then resolved
      * again), 0 after an error; NULL: sema/target_vars.c's */
     int (*lower_entry)(struct sema *s, struct expr *e);
+    /* `$target = v`, `$target .= v` in the probe's own body: 1 when the
+     * assignment was rewritten (then resolved again); NULL: refused */
+    int (*lower_assign)(struct sema *s, struct expr *assign);
     /* codegen: the program's ELF section, and the kind's fields of the
      * program_probe the runtime gets (kind, prog_name, point, cookie,
      * may_skip are filled before) */

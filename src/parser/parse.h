@@ -15,6 +15,10 @@ struct parse_options {
     int arg_count;
     const char *kernel_version;  /* "6.18.44" for kernel_v/kernel_vr; NULL: from uname */
     const char *arch;            /* "x86_64" */
+    /* the tapset directories: their NAME.stpm files' @define macros are
+     * every file's (the user script's), as SystemTap's tapset/NAME.stpm */
+    const char *const *macro_dirs;
+    int macro_dir_count;
 };
 
 /* Parses one file (user script or tapset). Errors go to `diags`; the result is

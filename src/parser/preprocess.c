@@ -1,5 +1,6 @@
 #include "parser/preprocess.h"
 
+#include <dirent.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -763,18 +764,52 @@ static const char library_macros[] =
     "@define this5 %( __this_var5[tid()] %)\n@define this6 %( __this_var6[tid()] %)\n"
     "@define this7 %( __this_var7[tid()] %)\n@define this8 %( __this_var8[tid()] %)\n";
 
+/* The @define's of tokens (anything else after them is ignored). */
+static void define_macros_of(struct pp *pp, const struct token_array *tokens)
+{
+    int count = tokens->count && tokens->items[tokens->count - 1].kind == YYEOF ? tokens->count - 1 : tokens->count;
+    pp_push(pp, tokens->items, count, NULL, pp->eof->span);
+    for (const struct token *t = pp_next_raw(pp, NULL); t->kind == AT_DEFINE; t = pp_next_raw(pp, NULL))
+        pp_define(pp, t);
+    pp->top = NULL;   /* the file's frame is the bottom one, at depth 0 */
+}
+
+static int is_macro_file(const struct dirent *entry)
+{
+    size_t n = strlen(entry->d_name);
+    return n > 5 && strcmp(entry->d_name + n - 5, ".stpm") == 0;
+}
+
+/* Each tapset directory's NAME.stpm files, in name order. */
+static void define_tapset_macros(struct pp *pp, const char *dir)
+{
+    struct dirent **entries;
+    int n = scandir(dir, &entries, is_macro_file, alphasort);
+    for (int i = 0; i < n; i++) {
+        struct source_file *file = source_from_path(pp->arena, arena_printf(pp->arena, "%s/%s", dir,
+                                                                             entries[i]->d_name));
+        struct token_array tokens = {0};
+        if (file) {
+            file->is_tapset = 1;
+            if (!lexer_tokenize(pp->arena, pp->diags, file, &tokens))
+                define_macros_of(pp, &tokens);
+        }
+        free(entries[i]);
+    }
+    if (n >= 0)
+        free(entries);
+}
+
 static void define_library_macros(struct pp *pp)
 {
     struct token_array tokens = {0};
     if (lexer_tokenize_text(pp->arena, pp->diags, library_macros, pp->eof->span, &tokens))
         return;
-    int count = tokens.count && tokens.items[tokens.count - 1].kind == YYEOF ? tokens.count - 1 : tokens.count;
-    pp_push(pp, tokens.items, count, NULL, pp->eof->span);
-    for (const struct token *t = pp_next_raw(pp, NULL); t->kind == AT_DEFINE; t = pp_next_raw(pp, NULL))
-        pp_define(pp, t);
+    define_macros_of(pp, &tokens);
+    for (int i = 0; pp->options && i < pp->options->macro_dir_count; i++)
+        define_tapset_macros(pp, pp->options->macro_dirs[i]);
     for (struct pp_macro *m = pp->macros; m; m = m->next)
         m->library = 1;
-    pp->top = NULL;   /* the file's frame is the bottom one, at depth 0 */
 }
 
 int preprocess(struct arena *arena, struct diags *diags, const struct parse_options *options,

@@ -45,6 +45,8 @@ enum record_kind {
                               * (id 0), print_stack(s) (id 1), print_stack_folded(s) (id 3) */
     RECORD_COMMAND = 9,      /* through tap_events, in its place among the output: system(cmd)
                               * (id 0, cmd follows as warn's message does), switch_file() (id 1) */
+    RECORD_PROCFS = 10,      /* through tap_events: a procfs read probe's $value = (id bit 0 clear)
+                              * or .= (set) text; id >> 1: the error index for a value past maxsize */
 };
 
 #define RECORD_STACK_DEPTH 20    /* frames kept, SystemTap's MAXBACKTRACE */
@@ -174,6 +176,10 @@ struct program_probe {
     char *tp_name;
     char *build_id;          /* PROBE_UPROBE/_URETPROBE: hex build-id of path at
                               * compile time, checked by --run; NULL or "" when none */
+    /* PROBE_PROCFS: path is the file's name under the session's directory */
+    int procfs_write;        /* a .write probe; 0: .read */
+    uint32_t procfs_mode;    /* the file's permissions */
+    uint64_t procfs_maxsize; /* .read: the largest $value, its NUL counted */
     int may_skip;            /* PROBE_UPROBE/_URETPROBE: one of many a wildcard matched:
                               * if the kernel refuses it, a warning and the session goes on */
 };

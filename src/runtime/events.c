@@ -150,6 +150,12 @@ static void on_error(struct session *s, uint32_t id, const void *data, size_t si
         s->end = SESSION_END_ERROR;   /* past MAXERRORS, as the BPF side decided */
 }
 
+void session_report_error(struct session *s, uint32_t id, int64_t value)
+{
+    struct record_error record = {.header = {RECORD_ERROR, id}, .value = value};
+    on_error(s, id, &record, sizeof(record));
+}
+
 static int on_record(void *ctx, void *data, size_t size)
 {
     struct session *s = ctx;
@@ -174,6 +180,9 @@ static int on_record(void *ctx, void *data, size_t size)
     case RECORD_COMMAND:
         session_command(s, header.id, data, size);
         return ++s->batch_records >= BATCH_RECORDS ? -EAGAIN : 0;
+    case RECORD_PROCFS:
+        session_procfs_value(s, header.id, data, size);
+        return 0;
     case RECORD_ABORT:
         s->end = SESSION_END_ABORT;
         return 0;
@@ -282,10 +291,6 @@ int session_run_probes_on(struct session *s, enum probe_kind kind, const void *d
     const struct program *p = s->program;
     int *order = malloc((p->probe_count ? p->probe_count : 1) * sizeof(int));
     int n = 0;
-    char ctx[RAW_TP_CTX_SIZE] = { 0 };
-
-    if (data)
-        memcpy(ctx, data, size < sizeof(ctx) - 1 ? size : sizeof(ctx) - 1);
 
     if (!order)
         return -1;
@@ -295,18 +300,27 @@ int session_run_probes_on(struct session *s, enum probe_kind kind, const void *d
     }
     qsort_r(order, n, sizeof(int), compare_probes, (void *)p);
     for (int k = 0; k < n; k++) {
-        const struct program_probe *probe = &p->probes[order[k]];
-        struct bpf_program *prog = bpf_object__find_program_by_name(s->object, probe->prog_name);
-        LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = ctx, .ctx_size_in = sizeof(ctx));
-
         if ((kind == PROBE_BEGIN && s->end != SESSION_RUNNING) || s->end == SESSION_END_ABORT)
             break;
-        if (bpf_prog_test_run_opts(bpf_program__fd(prog), &opts) < 0)
-            fprintf(stderr, "ERROR: cannot run probe %s: %s\n", probe->point, strerror(errno));
-        session_drain_all(s);
+        session_run_probe(s, &p->probes[order[k]], data, size);
     }
     free(order);
     return 0;
+}
+
+void session_run_probe(struct session *s, const struct program_probe *probe, const void *data, size_t size)
+{
+    char ctx[RAW_TP_CTX_SIZE] = { 0 };
+    struct bpf_program *prog = bpf_object__find_program_by_name(s->object, probe->prog_name);
+    LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = ctx, .ctx_size_in = sizeof(ctx));
+
+    if (data)
+        memcpy(ctx, data, size < sizeof(ctx) - 1 ? size : sizeof(ctx) - 1);
+    if (s->end == SESSION_END_ABORT)
+        return;
+    if (bpf_prog_test_run_opts(bpf_program__fd(prog), &opts) < 0)
+        fprintf(stderr, "ERROR: cannot run probe %s: %s\n", probe->point, strerror(errno));
+    session_drain_all(s);
 }
 
 /* Globals the script writes but never reads, as stap prints them, in

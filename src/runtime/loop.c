@@ -16,7 +16,8 @@
 #include "runtime/session.h"
 
 enum loop_source {
-    SOURCE_EVENTS, SOURCE_CONTROL, SOURCE_SIGNAL, SOURCE_TARGET, SOURCE_TIMER, SOURCE_MAPPINGS, SOURCE_INPUT
+    SOURCE_EVENTS, SOURCE_CONTROL, SOURCE_SIGNAL, SOURCE_TARGET, SOURCE_TIMER, SOURCE_MAPPINGS, SOURCE_INPUT,
+    SOURCE_PROCFS
 };
 
 /* Blocked before the -c child is forked (it restores the mask before exec),
@@ -84,6 +85,9 @@ static int handle(struct session *s, enum loop_source source)
         if (!session_read_input(s))
             epoll_ctl(s->epoll_fd, EPOLL_CTL_DEL, STDIN_FILENO, NULL);   /* its end: nothing more */
         break;
+    case SOURCE_PROCFS:
+        session_procfs_serve(s);
+        break;
     case SOURCE_MAPPINGS:
         mappings_drain(s->mappings);
         session_refresh_symbol_maps(s);
@@ -116,6 +120,9 @@ int session_loop(struct session *s)
     /* drained before their rings fill; without this, only when a frame needs them */
     for (int i = 0; mappings_fd(s->mappings, i) >= 0; i++)
         watch(s, mappings_fd(s->mappings, i), SOURCE_MAPPINGS, 0);
+    int procfs_fd = session_procfs_open(s);
+    if (procfs_fd == -2 || watch(s, procfs_fd, SOURCE_PROCFS, 0) < 0)
+        return -1;
     /* a regular file (epoll refuses it) is read whole now */
     if (session_reads_input(s) && watch(s, STDIN_FILENO, SOURCE_INPUT, 0) < 0 && errno == EPERM)
         while (s->end == SESSION_RUNNING && session_read_input(s))

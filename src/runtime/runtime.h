@@ -23,6 +23,7 @@ struct runtime_options {
     int setting_count;
     uint64_t ringbuf_bytes;      /* -s MB; 0: default */
     int json;                    /* --format=json */
+    const char *module_name;     /* -m: procfs files' directory /run/tap/NAME; NULL: tap_PID */
 };
 
 /* Returns the process exit status (spec/cli.md). Messages go to stderr. */

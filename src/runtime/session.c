@@ -70,6 +70,7 @@ static void session_init(struct session *s, const struct program *program,
     s->out_fd = s->child_go_fd = s->target_pidfd = -1;
     s->epoll_fd = s->signal_fd = s->timer_fd = -1;
     strbuf_init(&s->out);
+    strbuf_init(&s->procfs_value);
 }
 
 static void close_fd(int fd)
@@ -80,6 +81,7 @@ static void close_fd(int fd)
 
 static void session_free(struct session *s)
 {
+    session_procfs_close(s);
     session_detach(s);
     ring_buffer__free(s->events);
     ring_buffer__free(s->control);

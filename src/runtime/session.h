@@ -53,6 +53,14 @@ struct session {
     int raw_link_count, raw_link_cap;
     int uprobe_multi;        /* the kernel has uprobe_multi links */
 
+    /* procfs.c */
+    struct procfs_files *procfs;  /* NULL: no procfs probes */
+    struct strbuf procfs_value;   /* the .read probe's $value so far */
+    int procfs_collecting;        /* a .read probe runs: its records go to procfs_value */
+    uint64_t procfs_maxsize;
+    uint64_t procfs_overflow;     /* the size $value needed past maxsize; 0: fits */
+    uint32_t procfs_overflow_error;
+
     /* events.c */
     struct ring_buffer *events;   /* tap_events */
     struct ring_buffer *control;  /* tap_control: its own manager, never starved */
@@ -111,6 +119,16 @@ void session_command(struct session *s, uint32_t id, const void *data, size_t si
 void session_reap_commands(struct session *s, int wait);
 int session_run_probes(struct session *s, enum probe_kind kind);
 int session_run_probes_on(struct session *s, enum probe_kind kind, const void *data, size_t size);
+/* One probe the runtime runs, with data at the start of its context. */
+void session_run_probe(struct session *s, const struct program_probe *probe, const void *data, size_t size);
+/* A runtime error of the program's error table, as a handler's would be said. */
+void session_report_error(struct session *s, uint32_t id, int64_t value);
+/* procfs.c: the probes' FIFOs; open returns the fd the loop watches (-1:
+ * none, -2: an error, said). */
+int session_procfs_open(struct session *s);
+void session_procfs_serve(struct session *s);
+void session_procfs_value(struct session *s, uint32_t id, const void *data, size_t size);
+void session_procfs_close(struct session *s);
 /* input.c */
 int session_reads_input(const struct session *s);
 int session_read_input(struct session *s);

@@ -20,6 +20,8 @@ static const struct builtin builtins[] = {
     FIXED0("abort", BUILTIN_ABORT, TYPE_VOID),
     FIXED1("system", BUILTIN_SYSTEM, TYPE_VOID, TYPE_STRING),
     FIXED0("switch_file", BUILTIN_SWITCH_FILE, TYPE_VOID),
+    FIXED1("__procfs_value_set", BUILTIN_PROCFS_SET, TYPE_VOID, TYPE_STRING),
+    FIXED1("__procfs_value_append", BUILTIN_PROCFS_APPEND, TYPE_VOID, TYPE_STRING),
     FIXED0("pid", BUILTIN_PID, TYPE_LONG),
     FIXED0("tid", BUILTIN_TID, TYPE_LONG),
     FIXED0("uid", BUILTIN_UID, TYPE_LONG),

@@ -275,6 +275,12 @@ static void resolve_value(struct sema *s, struct expr *e, int value_used)
         resolve_expr(s, e->binary.rhs);
         return;
     case EXPR_ASSIGN:
+        if (e->assign.lhs->kind == EXPR_TARGET && s->probe && s->frame == s->probe->frame &&
+            probe_kind_ops(s->probe->kind)->lower_assign) {
+            if (probe_kind_ops(s->probe->kind)->lower_assign(s, e))
+                resolve_value(s, e, value_used);
+            return;
+        }
         resolve_expr(s, e->assign.rhs);
         resolve_lvalue(s, e->assign.lhs, e->assign.op == ASSIGN_SET ? TARGET_STORE : update_access(value_used));
         return;

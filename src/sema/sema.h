@@ -146,6 +146,14 @@ struct kprobe_probe {
     struct uprobe_site *site;
 };
 
+/* procfs("file").read/.write (kinds/procfs.c): a FIFO the runtime serves. */
+struct procfs_probe {
+    const char *file;            /* relative to the session's directory */
+    int write;                   /* .write; 0: .read */
+    unsigned mode;               /* the file's permissions, after .umask */
+    uint64_t maxsize;            /* .read: .maxsize(N), else MAXSTRINGLEN */
+};
+
 /* One concrete attachment: a probe declaration with several points (or a
  * wildcard) becomes several of these sharing one body. The fields of one
  * kind are its member of the union: read them only for that kind
@@ -163,6 +171,7 @@ struct probe {
         struct uprobe_probe uprobe;
         struct tracepoint_probe tracepoint;
         struct kprobe_probe kprobe;
+        struct procfs_probe procfs;
     };
     const char *function;        /* PROBE_UPROBE/URETPROBE, PROBE_FENTRY/FEXIT: ppfunc() */
     const char *tp_name;         /* PROBE_TRACEPOINT, RAW_TRACEPOINT; the kernel function of FENTRY/FEXIT, KPROBE/KRETPROBE */

@@ -1,3 +1,3 @@
-# procfs files need SystemTap's kernel module: only procfs("__stdin").write
-# (tap's standard input) exists, with one target variable, $value.
-@TAP@ -p2 -e 'probe procfs("stats").read { }'; @TAP@ -p2 -e 'probe procfs("__stdin").read { }'; @TAP@ -p2 -e 'probe procfs("__stdin").write { println($val) }'
+# procfs("__stdin") is tap's standard input: .write only, with one target
+# variable, $value; procfs's other files are kinds/procfs.c's (bad_procfs).
+@TAP@ -p2 -e 'probe procfs("__stdin").read { }'; @TAP@ -p2 -e 'probe procfs("__stdin").write { println($val) }'

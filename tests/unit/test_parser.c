@@ -26,7 +26,7 @@ static struct parsed parse_named(const char *name, const char *src, char **args,
     struct diags diags;
     diags_init(&diags);
     struct source_file *file = source_from_string(&arena, name, src, strlen(src));
-    struct parse_options options = { args, arg_count, "5.10.0-19-amd64", "x86_64" };
+    struct parse_options options = { args, arg_count, "5.10.0-19-amd64", "x86_64", NULL, 0 };
     r.ast = parse_source(&arena, &diags, file, &options);
     char *buf = NULL;
     size_t len = 0;

@@ -1,0 +1,16 @@
+# procfs probe points and $value as SystemTap checks them (tapset-procfs.cxx's
+# messages), each with its place.
+@TAP@ -p2 -e 'probe procfs("/abs").read { $value = "x" }'
+@TAP@ -p2 -e 'probe procfs("a//b").read { $value = "x" }'
+@TAP@ -p2 -e 'probe procfs("a/..").write { }'
+@TAP@ -p2 -e 'probe procfs("a/").write { }'
+@TAP@ -p2 -e 'probe procfs("x").read { $value = "x" } probe procfs("x").write { }'
+@TAP@ -p2 -e 'probe procfs.read.maxsize(0) { $value = "x" }'
+@TAP@ -p2 -e 'probe procfs.write.maxsize(10) { }'
+@TAP@ -p2 -e 'probe procfs("x").umask("a").read { }'
+@TAP@ -p2 -e 'probe procfs("x") { }'
+@TAP@ -p2 -e 'probe procfs.read { println($value) }'
+@TAP@ -p2 -e 'probe procfs.write { $value = "y" }'
+@TAP@ -p2 -e 'probe procfs.read { $value += 1 }'
+@TAP@ -p2 -e 'probe procfs.read { $val = "y" }'
+@TAP@ -m a/b -e 'probe procfs.read { $value = "y" }'
