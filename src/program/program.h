@@ -176,6 +176,9 @@ struct program_probe {
                               * compile time, checked by --run; NULL or "" when none */
     int may_skip;            /* PROBE_UPROBE/_URETPROBE: one of many a wildcard matched:
                               * if the kernel refuses it, a warning and the session goes on */
+    /* PROBE_NETFILTER: the link's protocol family, hook and priority */
+    uint32_t nf_pf, nf_hooknum;
+    int32_t nf_priority;
 };
 
 enum format_arg_kind {

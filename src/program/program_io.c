@@ -61,6 +61,9 @@ static void put_probe(struct strbuf *out, const struct program_probe *p)
     put_string(out, p->build_id);
     put_number(out, p->ref_ctr_offset);
     put_number(out, (unsigned long long)p->may_skip);
+    put_number(out, p->nf_pf);
+    put_number(out, p->nf_hooknum);
+    strbuf_printf(out, " %lld", (long long)p->nf_priority);
     strbuf_putc(out, '\n');
 }
 
@@ -203,6 +206,9 @@ static void read_probe(struct reader *r, struct program_probe *p)
     p->build_id = read_string(r);
     p->ref_ctr_offset = read_number(r);
     p->may_skip = (int)read_number(r);
+    p->nf_pf = (uint32_t)read_number(r);
+    p->nf_hooknum = (uint32_t)read_number(r);
+    p->nf_priority = (int32_t)read_number(r);
     if (!p->prog_name || !p->point || (unsigned)p->kind >= PROBE_KIND_COUNT || p->kind == PROBE_NEVER)
         r->failed = 1;
 }

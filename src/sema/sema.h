@@ -136,6 +136,11 @@ struct kprobe_probe {
     struct uprobe_site *site;
 };
 
+/* PROBE_NETFILTER: the hook of a BPF netfilter link (kinds/netfilter.c). */
+struct netfilter_probe {
+    int pf, hooknum, priority;
+};
+
 /* One concrete attachment: a probe declaration with several points (or a
  * wildcard) becomes several of these sharing one body. The fields of one
  * kind are its member of the union: read them only for that kind
@@ -153,6 +158,7 @@ struct probe {
         struct uprobe_probe uprobe;
         struct tracepoint_probe tracepoint;
         struct kprobe_probe kprobe;
+        struct netfilter_probe netfilter;
     };
     const char *function;        /* PROBE_UPROBE/URETPROBE, PROBE_FENTRY/FEXIT: ppfunc() */
     int kernel_btf_id;           /* PROBE_FENTRY/FEXIT, PROBE_KPROBE/KRETPROBE: the function's BTF FUNC in vmlinux */
