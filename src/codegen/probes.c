@@ -165,7 +165,7 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
         LLVMBuildBr(cg->builder, done);
         cg_position(cg, done);
     }
-    LLVMBuildRet(cg->builder, cg_i32(cg, 0));
+    LLVMBuildRet(cg->builder, cg_i32(cg, kind->returns));
     cg_stack_finish(cg, stack_capture, LLVMGetParam(function, 0));
     cg_target_probe_exit(cg);
     cg->fn = NULL;

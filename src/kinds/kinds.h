@@ -69,6 +69,9 @@ struct probe_kind_ops {
     /* `$target = v`, `$target .= v` in the probe's own body: 1 when the
      * assignment was rewritten (then resolved again); NULL: refused */
     int (*lower_assign)(struct sema *s, struct expr *assign);
+    /* why an assignment to a $target of its body is refused; NULL: the
+     * generic reason (BPF cannot write the traced program's memory) */
+    const char *target_write_refusal;
     /* codegen: the program's ELF section, and the kind's fields of the
      * program_probe the runtime gets (kind, prog_name, point, cookie,
      * may_skip are filled before) */
@@ -76,6 +79,8 @@ struct probe_kind_ops {
     void (*describe)(const struct probe *probe, struct program_probe *out);
     /* runtime */
     int prog_type;               /* enum bpf_prog_type */
+    int expected_attach_type;    /* enum bpf_attach_type the load needs; 0: none */
+    int returns;                 /* what the program returns: netfilter's NF_ACCEPT (1) */
     probe_attacher attach;       /* NULL: not attached (KIND_RUNS_ONCE) */
     /* what an attach error (-errno) means for this kind; NULL: strerror */
     const char *(*attach_error)(const struct program_probe *probe, int err);

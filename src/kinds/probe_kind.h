@@ -24,7 +24,8 @@
     X(PROBE_KPROBE, kprobe_kind)         /* kprobe (or kprobe_multi) on tp_name */           \
     X(PROBE_KRETPROBE, kretprobe_kind)   /* kretprobe (or kretprobe_multi) on tp_name */     \
     X(PROBE_INPUT, input_kind)           /* raw_tp program run for each byte of tap's stdin */ \
-    X(PROBE_PROCFS, procfs_kind)         /* raw_tp program run for a reader or writer of a FIFO */
+    X(PROBE_PROCFS, procfs_kind)         /* raw_tp program run for a reader or writer of a FIFO */ \
+    X(PROBE_NETFILTER, netfilter_kind)   /* BPF netfilter link: pf, hook, priority */
 
 #define PROBE_KIND_ENUMERATOR(kind, ops) kind,
 enum probe_kind {

@@ -182,6 +182,9 @@ struct program_probe {
     uint64_t procfs_maxsize; /* .read: the largest $value, its NUL counted */
     int may_skip;            /* PROBE_UPROBE/_URETPROBE: one of many a wildcard matched:
                               * if the kernel refuses it, a warning and the session goes on */
+    /* PROBE_NETFILTER: the link's protocol family, hook and priority */
+    uint32_t nf_pf, nf_hooknum;
+    int32_t nf_priority;
 };
 
 enum format_arg_kind {

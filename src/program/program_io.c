@@ -64,6 +64,9 @@ static void put_probe(struct strbuf *out, const struct program_probe *p)
     put_number(out, (unsigned long long)p->procfs_write);
     put_number(out, p->procfs_mode);
     put_number(out, p->procfs_maxsize);
+    put_number(out, p->nf_pf);
+    put_number(out, p->nf_hooknum);
+    strbuf_printf(out, " %lld", (long long)p->nf_priority);
     strbuf_putc(out, '\n');
 }
 
@@ -209,6 +212,9 @@ static void read_probe(struct reader *r, struct program_probe *p)
     p->procfs_write = (int)read_number(r);
     p->procfs_mode = (uint32_t)read_number(r);
     p->procfs_maxsize = read_number(r);
+    p->nf_pf = (uint32_t)read_number(r);
+    p->nf_hooknum = (uint32_t)read_number(r);
+    p->nf_priority = (int32_t)read_number(r);
     if (!p->prog_name || !p->point || (unsigned)p->kind >= PROBE_KIND_COUNT || p->kind == PROBE_NEVER)
         r->failed = 1;
 }

@@ -83,6 +83,8 @@ static int configure_programs(struct session *s)
         }
         const struct probe_kind_ops *ops = probe_kind_ops(probe->kind);
         bpf_program__set_type(prog, (enum bpf_prog_type)ops->prog_type);
+        if (ops->expected_attach_type)
+            bpf_program__set_expected_attach_type(prog, (enum bpf_attach_type)ops->expected_attach_type);
         if (s->uprobe_multi && (ops->flags & KIND_UPROBE_MULTI))
             bpf_program__set_expected_attach_type(prog, (enum bpf_attach_type)48 /* uprobe_multi */);
         bpf_program__set_autoattach(prog, false);

@@ -239,6 +239,11 @@ static void resolve_lvalue(struct sema *s, struct expr *e, enum target_access ac
         resolve_list(s, e->index.indices);
         return;
     case EXPR_TARGET:
+        if (s->probe && probe_kind_ops(s->probe->kind)->target_write_refusal) {
+            diag_error(s->diags, e->span, "%s", probe_kind_ops(s->probe->kind)->target_write_refusal);
+            return;
+        }
+        __attribute__((fallthrough));
     case EXPR_CAST:
     case EXPR_VAR:
         diag_error(s->diags, e->span,

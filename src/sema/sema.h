@@ -154,6 +154,11 @@ struct procfs_probe {
     uint64_t maxsize;            /* .read: .maxsize(N), else MAXSTRINGLEN */
 };
 
+/* PROBE_NETFILTER: the hook of a BPF netfilter link (kinds/netfilter.c). */
+struct netfilter_probe {
+    int pf, hooknum, priority;
+};
+
 /* One concrete attachment: a probe declaration with several points (or a
  * wildcard) becomes several of these sharing one body. The fields of one
  * kind are its member of the union: read them only for that kind
@@ -172,6 +177,9 @@ struct probe {
         struct tracepoint_probe tracepoint;
         struct kprobe_probe kprobe;
         struct procfs_probe procfs;
+};
+
+        struct netfilter_probe netfilter;
     };
     const char *function;        /* PROBE_UPROBE/URETPROBE, PROBE_FENTRY/FEXIT: ppfunc() */
     const char *tp_name;         /* PROBE_TRACEPOINT, RAW_TRACEPOINT; the kernel function of FENTRY/FEXIT, KPROBE/KRETPROBE */

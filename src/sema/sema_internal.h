@@ -126,6 +126,10 @@ int tracepoint_lower_argument(struct sema *s, struct probe *probe, struct expr *
 typedef struct expr *(*btf_argument_reader)(struct sema *s, struct expr *e, int index, int size, int is_signed);
 int sema_lower_btf_argument(struct sema *s, struct btf *btf, const struct btf_type *proto, int is_return,
                             struct expr *e, btf_argument_reader read);
+/* e is word `index` of the context (read as above), of BTF type type_id,
+ * then its ->member and [N] components; 1 done, 0 after an error. */
+int sema_lower_btf_word(struct sema *s, struct btf *btf, struct expr *e, int index, int type_id,
+                        btf_argument_reader read);
 /* "$preempt, $prev, ..." ("" without BTF or prototype) */
 const char *tracepoint_argument_names(struct sema *s, const char *tracepoint);
 int tracepoint_has_argument(struct sema *s, const char *tracepoint, const char *name);

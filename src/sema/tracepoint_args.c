@@ -283,8 +283,6 @@ const char *tracepoint_argument_names(struct sema *s, const char *tracepoint)
     return text;
 }
 
-static int lower_argument_at(struct sema *s, struct btf *btf, struct expr *e, int index, int type_id,
-                             btf_argument_reader read);
 
 int tracepoint_lower_argument(struct sema *s, struct probe *probe, struct expr *e)
 {
@@ -304,7 +302,7 @@ int tracepoint_lower_argument(struct sema *s, struct probe *probe, struct expr *
     if (e->target.pretty || e->target.address_of)
         return place_error(s, e->span, "pretty printing and & of tracepoint arguments are not supported");
     probe->tracepoint.raw = 1;
-    return lower_argument_at(s, btf, e, index, type_id, NULL);
+    return sema_lower_btf_word(s, btf, e, index, type_id, NULL);
 }
 
 /* $name, or $return (the word after the arguments), of a function whose
@@ -319,12 +317,12 @@ int sema_lower_btf_argument(struct sema *s, struct btf *btf, const struct btf_ty
         return -1;
     if (e->target.pretty || e->target.address_of)
         return place_error(s, e->span, "pretty printing and & of kernel function arguments are not supported");
-    return lower_argument_at(s, btf, e, index, type_id, read);
+    return sema_lower_btf_word(s, btf, e, index, type_id, read);
 }
 
 /* Argument `index` of the context (read: NULL for the context's u64s), of
  * BTF type type_id, then e's ->member and [N] components. */
-static int lower_argument_at(struct sema *s, struct btf *btf, struct expr *e, int index, int type_id,
+int sema_lower_btf_word(struct sema *s, struct btf *btf, struct expr *e, int index, int type_id,
                              btf_argument_reader read)
 {
     struct kplace place = {.type_id = type_id};

@@ -4,8 +4,9 @@
  * same on [::1]; "udp", a datagram of 321 bytes from a connected socket
  * to a bound one on 127.0.0.1, then the sender disconnected; "udp6", one of
  * 123 bytes to [::1]:9 (sent, not received); "file=PATH", 4321 bytes written
- * to PATH, read back with pread and read, PATH removed. Sizes are what the
- * scripts match on. */
+ * to PATH, read back with pread and read, PATH removed; "filev=PATH", 1234
+ * bytes written to PATH with writev (1000 + 234), read back with readv (34 +
+ * 1200), PATH removed. Sizes are what the scripts match on. */
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 static void check(int ok, const char *what)
@@ -105,6 +107,18 @@ static void file_round_trip(const char *path)
     unlink(path);
 }
 
+static void filev_round_trip(const char *path)
+{
+    static char buf[1234];
+    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+    check(fd >= 0, "open");
+    struct iovec out[2] = {{buf, 1000}, {buf + 1000, 234}}, in[2] = {{buf, 34}, {buf + 34, 1200}};
+    check(writev(fd, out, 2) == sizeof buf, "writev");
+    check(lseek(fd, 0, SEEK_SET) == 0 && readv(fd, in, 2) == sizeof buf, "readv");
+    close(fd);
+    unlink(path);
+}
+
 static void udp6_send(void)
 {
     static char buf[123];
@@ -126,6 +140,8 @@ int main(int argc, char **argv)
             udp_round_trip();
         else if (strcmp(argv[i], "udp6") == 0)
             udp6_send();
+        else if (strncmp(argv[i], "filev=", 6) == 0)
+            filev_round_trip(argv[i] + 6);
         else if (strncmp(argv[i], "file=", 5) == 0)
             file_round_trip(argv[i] + 5);
         else
