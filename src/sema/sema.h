@@ -177,8 +177,6 @@ struct probe {
         struct tracepoint_probe tracepoint;
         struct kprobe_probe kprobe;
         struct procfs_probe procfs;
-};
-
         struct netfilter_probe netfilter;
     };
     const char *function;        /* PROBE_UPROBE/URETPROBE, PROBE_FENTRY/FEXIT: ppfunc() */

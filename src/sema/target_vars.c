@@ -770,38 +770,15 @@ static int lower_at_entry(struct lowering *l, struct expr *e)
  * Nonzero (and an error reported) when one cannot. */
 static int entry_call_refused(struct expr *e, void *ctx)
 {
-<<<<<<< HEAD
     struct lowering *l = ctx;
     if (ast_expr_children(e, &(struct ast_visitor){entry_call_refused, NULL, l}))
-=======
-    switch (e->kind) {
-    case EXPR_USER_READ: return entry_calls_ok(l, e->user_read.address);
-    case EXPR_UNARY: return entry_calls_ok(l, e->unary.operand);
-    case EXPR_BINARY: return entry_calls_ok(l, e->binary.lhs) && entry_calls_ok(l, e->binary.rhs);
-    case EXPR_TERNARY:
-        return entry_calls_ok(l, e->ternary.cond) && entry_calls_ok(l, e->ternary.then_expr) &&
-               entry_calls_ok(l, e->ternary.else_expr);
-    case EXPR_CALL: {
-        for (struct expr *arg = e->call.args; arg; arg = arg->next)
-            if (!entry_calls_ok(l, arg))
-                return 0;
-        l->e = e;
-        if (e->call.target != CALL_BUILTIN)
-            return 1;   /* a script function, or an error already reported */
-        const struct builtin *b = e->call.builtin;
-        if (b->return_type == TYPE_VOID)
-            return target_lower_error(l, "@entry needs a value: %s() returns none", b->name);
-        if (b->id >= BUILTIN_UBACKTRACE)
-            return target_lower_error(l, "@entry(%s(...)): stacks and symbols are read where the probe fires",
-                                      b->name);
->>>>>>> ovl
         return 1;
     if (e->kind != EXPR_CALL)
         return 0;
-    const struct builtin *b = builtin_lookup(e->call.name);
     l->e = e;
-    if (!e->sema_data || (void *)b != e->sema_data)
+    if (e->call.target != CALL_BUILTIN)
         return 0;   /* a script function, or an error already reported */
+    const struct builtin *b = e->call.builtin;
     if (b->return_type == TYPE_VOID)
         return !target_lower_error(l, "@entry needs a value: %s() returns none", b->name);
     if (b->id >= BUILTIN_UBACKTRACE)

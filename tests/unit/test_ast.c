@@ -33,7 +33,7 @@ static struct stmt *parse_body(const char *src)
     struct diags diags;
     diags_init(&diags);
     struct source_file *file = source_from_string(&arena, "t.tp", src, strlen(src));
-    struct parse_options options = {NULL, 0, "6.1.0", "x86_64"};
+    struct parse_options options = {.kernel_version = "6.1.0", .arch = "x86_64"};
     struct ast *ast = parse_source(&arena, &diags, file, &options);
     CHECK(ast && diags.error_count == 0);
     for (const struct diag *d = diags.head; d; d = d->next)
