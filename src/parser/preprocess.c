@@ -752,7 +752,7 @@ static const char library_macros[] =
     "@define prints1(s) %( foreach ([__a] in @s -) { print(\"[\", __a, \"] \") @prints(@s[__a]) } %)\n"
     "@define prints2(s) %( foreach ([__a, __b] in @s -) {\n"
     "    print(\"[\", __a, \",\", __b, \"] \") @prints(@s[__a, __b]) } %)\n"
-    /* container_of.stpm: the offset is the member's address in a struct at 0 */
+    /* offsetof.stpm and container_of.stpm: the offset is the member's address in a struct at 0 */
     "@define module_offsetof(module, type, member) %( ( & @cast(0, @type, @module)->@member ) %)\n"
     "@define offsetof(type, member) %( @module_offsetof(\"kernel\", @type, @member) %)\n"
     "@define container_of(ptr, type, member) %( @module_container_of(@ptr, \"kernel\", @type, @member) %)\n"
