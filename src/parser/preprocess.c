@@ -780,12 +780,22 @@ static int is_macro_file(const struct dirent *entry)
     return n > 5 && strcmp(entry->d_name + n - 5, ".stpm") == 0;
 }
 
-/* Each tapset directory's NAME.stpm files, in name order. */
-static void define_tapset_macros(struct pp *pp, const char *dir)
+/* Each tapset directory's NAME.stpm files, in name order; a name an
+ * earlier directory has is that one's (as tapset files are). */
+static void define_tapset_macros(struct pp *pp, int d)
 {
+    const char *dir = pp->options->macro_dirs[d];
     struct dirent **entries;
     int n = scandir(dir, &entries, is_macro_file, alphasort);
     for (int i = 0; i < n; i++) {
+        int earlier = 0;
+        for (int e = 0; e < d && !earlier; e++)
+            earlier = access(arena_printf(pp->arena, "%s/%s", pp->options->macro_dirs[e], entries[i]->d_name),
+                             F_OK) == 0;
+        if (earlier) {
+            free(entries[i]);
+            continue;
+        }
         struct source_file *file = source_from_path(pp->arena, arena_printf(pp->arena, "%s/%s", dir,
                                                                              entries[i]->d_name));
         struct token_array tokens = {0};
@@ -807,7 +817,7 @@ static void define_library_macros(struct pp *pp)
         return;
     define_macros_of(pp, &tokens);
     for (int i = 0; pp->options && i < pp->options->macro_dir_count; i++)
-        define_tapset_macros(pp, pp->options->macro_dirs[i]);
+        define_tapset_macros(pp, i);
     for (struct pp_macro *m = pp->macros; m; m = m->next)
         m->library = 1;
 }
