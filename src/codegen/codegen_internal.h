@@ -137,9 +137,11 @@ struct codegen {
     uint32_t hist_record, hist_key;  /* stats.c: a printed histogram's image and key in scratch, shared by
                                       * every print (one ends before the next starts), 0 until used */
     LLVMValueRef escape_callbacks[2];/* string_functions.c: text_str's and string_quoted's, NULL until used */
-    /* expr.c's cg_expr, set by the driver: the feature files evaluate their
-     * operands through cg_operand(), so they sit below the dispatcher */
+    /* expr.c's cg_expr and stmt.c's cg_stmt, set by the driver: the feature
+     * files evaluate their operands and bodies through cg_operand() and
+     * cg_statement(), so they sit below the two dispatchers */
     LLVMValueRef (*expr)(struct codegen *cg, struct expr *e);
+    void (*stmt)(struct codegen *cg, struct stmt *st);
 };
 
 /* strings.c */
@@ -166,15 +168,25 @@ LLVMValueRef cg_concat_onto(struct codegen *cg, LLVMValueRef target, struct expr
 /* expr.c */
 LLVMValueRef cg_expr(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_condition(struct codegen *cg, struct expr *e);   /* i1 */
-int cg_is_builtin_call(const struct expr *call);
 
 /* stmt.c */
 void cg_stmt(struct codegen *cg, struct stmt *st);
-/* A bpf_loop whose every iteration first runs hook (inside the callback):
- * it returns an i1, false ends the loop; then body (break/continue work). */
-typedef LLVMValueRef (*cg_loop_hook)(struct codegen *cg, void *data);
-void cg_loop_custom(struct codegen *cg, struct stmt *st, struct stmt *body, cg_loop_hook hook, void *hook_data);
 int cg_script_has_try(const struct script *script);
+
+/* loops.c: a bpf_loop whose every iteration first runs hook when given
+ * (inside the callback: it returns an i1, false ends the loop), then body
+ * (break/continue work), then step. */
+typedef LLVMValueRef (*cg_loop_hook)(struct codegen *cg, void *data);
+void cg_loop(struct codegen *cg, struct stmt *st, struct stmt *body, struct expr *step, cg_loop_hook hook,
+             void *hook_data);
+/* Why a loop callback stopped, in frame field FRAME_LOOP_EXIT. */
+enum loop_exit { LOOP_RUNNING, LOOP_DONE, LOOP_RETURN, LOOP_UNWIND };
+void cg_loop_stop(struct codegen *cg, enum loop_exit exit);   /* leave the callback with exit */
+LLVMValueRef cg_frame_field(struct codegen *cg, int field);
+void cg_add_try_depth(struct codegen *cg, int delta);
+/* break, continue and return leave this function's open trys without
+ * passing through their landings. */
+void cg_close_trys(struct codegen *cg);
 
 /* output.c */
 void cg_output_call(struct codegen *cg, struct expr *call, int builtin_id);
@@ -233,6 +245,7 @@ void cg_foreach(struct codegen *cg, struct stmt *st);
 LLVMTypeRef cg_frame_type(struct codegen *cg, const struct frame_layout *layout);
 void cg_setup_frame(struct codegen *cg, struct frame_layout *layout);
 void cg_define_user_functions(struct codegen *cg);
+int cg_is_builtin_call(const struct expr *call);
 LLVMValueRef cg_call_user(struct codegen *cg, struct expr *call);
 /* The same, a string result left in the callee's return slot (valid until
  * its next call) rather than copied. */

@@ -401,12 +401,6 @@ static LLVMValueRef builtin_call(struct codegen *cg, struct expr *e, const struc
     return cg_const(cg, 0);
 }
 
-int cg_is_builtin_call(const struct expr *call)
-{
-    const struct builtin *b = builtin_lookup(call->call.name);
-    return b && (const void *)b == call->sema_data;
-}
-
 static LLVMValueRef call(struct codegen *cg, struct expr *e)
 {
     if (cg_is_builtin_call(e))

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "codegen/codegen_internal.h"
+#include "sema/builtins.h"
 
 struct function_code {
     LLVMTypeRef type;
@@ -113,7 +114,7 @@ static void define_clone(struct codegen *cg, struct function_decl *fn, int depth
         else
             LLVMBuildStore(cg->builder, arg, cg_local_ptr(cg, fn->params[i]));
     }
-    cg_stmt(cg, fn->decl->function.body);
+    cg_statement(cg, fn->decl->function.body);
     if (cg_block_open(cg))
         LLVMBuildBr(cg->builder, state.return_block);
 
@@ -225,7 +226,7 @@ LLVMValueRef cg_call_user_result(struct codegen *cg, struct expr *call)
     args[0] = cg->fn->scratch;
     int count = 1;
     for (struct expr *a = call->call.args; a && count < 16; a = a->next)
-        args[count++] = cg_expr(cg, a);
+        args[count++] = cg_operand(cg, a);
     cg_set_location(cg, call->span);
     int depth = clone_depth(cg, fn);
     if (depth >= code->clone_count) {
@@ -237,6 +238,12 @@ LLVMValueRef cg_call_user_result(struct codegen *cg, struct expr *call)
     LLVMValueRef result = LLVMBuildCall2(cg->builder, code->type, code->clones[depth], args, (unsigned)count, "");
     cg_unwind_if_needed(cg);
     return result;
+}
+
+int cg_is_builtin_call(const struct expr *call)
+{
+    const struct builtin *b = builtin_lookup(call->call.name);
+    return b && (const void *)b == call->sema_data;
 }
 
 LLVMValueRef cg_call_user(struct codegen *cg, struct expr *call)

@@ -19,6 +19,7 @@ struct codegen;
 struct fn_state;
 struct symbol;
 struct expr;
+struct stmt;
 
 /* ir.c */
 LLVMValueRef cg_helper(struct codegen *cg, int helper_id, LLVMTypeRef return_type,
@@ -26,6 +27,7 @@ LLVMValueRef cg_helper(struct codegen *cg, int helper_id, LLVMTypeRef return_typ
 LLVMValueRef cg_const(struct codegen *cg, int64_t value);
 LLVMValueRef cg_i32(struct codegen *cg, int32_t value);
 LLVMValueRef cg_operand(struct codegen *cg, struct expr *e);   /* cg->expr(cg, e) */
+void cg_statement(struct codegen *cg, struct stmt *st);        /* cg->stmt(cg, st) */
 void cg_set_location(struct codegen *cg, struct span span);
 LLVMValueRef cg_new_function(struct codegen *cg, const char *name, LLVMTypeRef type,
                              const char *section, const char **param_names, int internal);
