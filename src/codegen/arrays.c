@@ -354,14 +354,12 @@ LLVMValueRef cg_array_element(struct codegen *cg, struct cg_array *a, LLVMValueR
     LLVMBuildStore(cg->builder, LLVMBuildAdd(cg->builder, seq, cg_const(cg, 1), ""), seq_index);
     LLVMBuildBr(cg->builder, numbered);
     cg_position(cg, numbered);
-    LLVMValueRef args[4] = {a->map, key, fresh, cg_const(cg, BPF_NOEXIST)};
-    LLVMValueRef status = cg_helper(cg, BPF_FUNC_map_update_elem, cg->i64, args, 4);
+    LLVMValueRef status = cg_map_update(cg, a->map, key, fresh, BPF_NOEXIST);
     LLVMBuildCondBr(cg->builder, is_map_full(cg, status), full, retry);
     cg_position(cg, full);
     if (a->symbol->wrap) {
         evict_oldest(cg, a, span);
-        LLVMValueRef again_args[4] = {a->map, key, fresh, cg_const(cg, BPF_NOEXIST)};
-        LLVMValueRef second = cg_helper(cg, BPF_FUNC_map_update_elem, cg->i64, again_args, 4);
+        LLVMValueRef second = cg_map_update(cg, a->map, key, fresh, BPF_NOEXIST);
         LLVMBasicBlockRef still_full = cg_block(cg, "still_full");
         LLVMBuildCondBr(cg->builder, is_map_full(cg, second), still_full, retry);
         cg_position(cg, still_full);

@@ -12,6 +12,7 @@
 #include "base/arena.h"
 #include "base/diag.h"
 #include "codegen/codegen.h"
+#include "codegen/ir.h"
 #include "program/program.h"
 #include "sema/sema.h"
 
@@ -136,90 +137,12 @@ struct codegen {
     uint32_t hist_record, hist_key;  /* stats.c: a printed histogram's image and key in scratch, shared by
                                       * every print (one ends before the next starts), 0 until used */
     LLVMValueRef escape_callbacks[2];/* string_functions.c: text_str's and string_quoted's, NULL until used */
-    /* expr.c's cg_expr, set by the driver: the feature files evaluate their
-     * operands through cg_operand(), so they sit below the dispatcher */
+    /* expr.c's cg_expr and stmt.c's cg_stmt, set by the driver: the feature
+     * files evaluate their operands and bodies through cg_operand() and
+     * cg_statement(), so they sit below the two dispatchers */
     LLVMValueRef (*expr)(struct codegen *cg, struct expr *e);
+    void (*stmt)(struct codegen *cg, struct stmt *st);
 };
-
-/* ir.c */
-LLVMValueRef cg_helper(struct codegen *cg, int helper_id, LLVMTypeRef return_type,
-                       LLVMValueRef *args, unsigned count);
-LLVMValueRef cg_const(struct codegen *cg, int64_t value);
-LLVMValueRef cg_i32(struct codegen *cg, int32_t value);
-LLVMValueRef cg_operand(struct codegen *cg, struct expr *e);   /* cg->expr(cg, e) */
-void cg_set_location(struct codegen *cg, struct span span);
-LLVMValueRef cg_new_function(struct codegen *cg, const char *name, LLVMTypeRef type,
-                             const char *section, const char **param_names, int internal);
-LLVMBasicBlockRef cg_block(struct codegen *cg, const char *name);
-void cg_position(struct codegen *cg, LLVMBasicBlockRef block);
-int cg_block_open(struct codegen *cg);   /* current block has no terminator yet */
-LLVMValueRef cg_entry_alloca(struct codegen *cg, LLVMTypeRef type, const char *name);
-/* if (cond) { ... }: branches to a new then block and stays there; the
- * done block it returns is where cg_end_if() branches and goes on. */
-LLVMBasicBlockRef cg_if(struct codegen *cg, LLVMValueRef cond, const char *then_name, const char *done_name);
-void cg_end_if(struct codegen *cg, LLVMBasicBlockRef done);
-LLVMValueRef cg_compare(struct codegen *cg, LLVMIntPredicate predicate, LLVMValueRef value, int64_t constant);
-LLVMValueRef cg_signed_divide(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs, int is_modulo);
-
-/* callbacks.c: a function the kernel calls back (bpf_loop: (index, ctx); with map_callback,
- * bpf_for_each_map_elem: (map, key, value, ctx)), inheriting the caller's
- * context; cg_end_callback() returns to generating the caller. */
-LLVMValueRef cg_begin_callback(struct codegen *cg, const char *prefix, int map_callback, struct fn_state *state);
-void cg_callback_entry(struct codegen *cg, struct fn_state *state, struct span span, int64_t miss_result);
-void cg_end_callback(struct codegen *cg, struct fn_state *state);
-/* bpf_loop(count <= MAXSTRINGLEN): body(cg, index, data) runs in the callback
- * and ends every path returning 0 (go on) or 1 (stop). */
-typedef void (*cg_loop_body)(struct codegen *cg, LLVMValueRef index, void *data);
-void cg_bounded_loop(struct codegen *cg, struct span span, LLVMValueRef count, cg_loop_body body, void *data);
-/* The same for a count known at compile time (no clamp), e.g. the CPU count. */
-void cg_counted_loop(struct codegen *cg, struct span span, uint32_t times, cg_loop_body body, void *data);
-/* The callback of such a loop, and bpf_loop(count clamped to 0..MAXSTRINGLEN, fn, ctx). */
-LLVMValueRef cg_loop_callback(struct codegen *cg, const char *prefix, struct span span, cg_loop_body body, void *data);
-void cg_call_loop(struct codegen *cg, LLVMValueRef count, LLVMValueRef fn, LLVMValueRef ctx);
-
-/* data.c: .data, maps, scratch, and the memory helpers every feature uses (copy,
- * zero, map lookup, locals, user reads, a clamp the verifier cannot see through) */
-void cg_define_data(struct codegen *cg);
-void cg_define_maps(struct codegen *cg);
-LLVMValueRef cg_state_field(struct codegen *cg, int field);  /* ptr to a tap_state u64 */
-LLVMValueRef cg_global_ptr(struct codegen *cg, const struct symbol *global);
-LLVMValueRef cg_scratch_ptr(struct codegen *cg, uint32_t offset);
-LLVMValueRef cg_scratch_at(struct codegen *cg, LLVMValueRef offset);   /* an i64 offset */
-uint32_t cg_alloc_string_slot(struct codegen *cg);
-uint32_t cg_alloc_scratch(struct codegen *cg, uint32_t size);
-/* A BTF-defined map: the global (fields: 2 for ring buffers, 4 with key and
- * value) now, its BTF once sizes are final. */
-LLVMValueRef cg_map_global(struct codegen *cg, const char *name, int fields);
-void cg_map_btf(struct codegen *cg, LLVMValueRef map, int type, uint64_t max_entries, uint32_t key_size,
-                uint32_t value_size);
-LLVMValueRef cg_load_scratch(struct codegen *cg);            /* lookup this CPU's scratch */
-void cg_finish_data(struct codegen *cg);
-LLVMValueRef cg_opaque_clamp(struct codegen *cg, LLVMValueRef value, int64_t max);
-LLVMValueRef cg_map_lookup(struct codegen *cg, LLVMValueRef map, LLVMValueRef key);
-void cg_zero(struct codegen *cg, LLVMValueRef ptr, uint32_t size);
-void cg_copy(struct codegen *cg, LLVMValueRef dst, LLVMValueRef src, uint32_t size);
-LLVMValueRef cg_local_ptr(struct codegen *cg, const struct symbol *sym);
-LLVMValueRef cg_user_memory_read(struct codegen *cg, int helper_id, LLVMValueRef args[3]);
-
-/* records.c: ring records (reserve, fill, submit; a full ring counts a lost
- * event in lost_field, none when < 0) and runtime errors */
-typedef void (*cg_record_filler)(struct codegen *cg, LLVMValueRef record, void *data);
-void cg_emit_record(struct codegen *cg, LLVMValueRef ring, uint32_t size, int lost_field, cg_record_filler fill,
-                    void *data);
-void cg_emit_bytes(struct codegen *cg, LLVMValueRef bytes, LLVMValueRef size);
-LLVMValueRef cg_record_header(struct codegen *cg, enum record_kind kind, uint32_t id);
-LLVMValueRef cg_record_at(struct codegen *cg, LLVMValueRef record, uint32_t offset);
-void cg_raise_error(struct codegen *cg, struct span span, const char *message, LLVMValueRef value);
-/* The same when cond holds, the builder going on where it does not. */
-void cg_error_if(struct codegen *cg, LLVMValueRef cond, const char *fail_name, const char *ok_name, struct span span,
-                 const char *message, LLVMValueRef value);
-void cg_unwind_if_needed(struct codegen *cg);
-void cg_exit(struct codegen *cg);
-void cg_string_record(struct codegen *cg, enum record_kind kind, uint32_t id, LLVMValueRef text);
-void cg_procfs_value(struct codegen *cg, struct span span, int append, LLVMValueRef text);
-void cg_abort(struct codegen *cg);
-/* An error raised while a try is open: its message for catch, then unwind. */
-void cg_catch_error(struct codegen *cg, const char *message, LLVMValueRef value);
 
 /* strings.c */
 LLVMValueRef cg_string_literal(struct codegen *cg, const char *text, int len);
@@ -245,21 +168,28 @@ LLVMValueRef cg_concat_onto(struct codegen *cg, LLVMValueRef target, struct expr
 /* expr.c */
 LLVMValueRef cg_expr(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_condition(struct codegen *cg, struct expr *e);   /* i1 */
-int cg_is_builtin_call(const struct expr *call);
 
 /* stmt.c */
 void cg_stmt(struct codegen *cg, struct stmt *st);
-/* A bpf_loop whose every iteration first runs hook (inside the callback):
- * it returns an i1, false ends the loop; then body (break/continue work). */
-typedef LLVMValueRef (*cg_loop_hook)(struct codegen *cg, void *data);
-void cg_loop_custom(struct codegen *cg, struct stmt *st, struct stmt *body, cg_loop_hook hook, void *hook_data);
 int cg_script_has_try(const struct script *script);
+
+/* loops.c: a bpf_loop whose every iteration first runs hook when given
+ * (inside the callback: it returns an i1, false ends the loop), then body
+ * (break/continue work), then step. */
+typedef LLVMValueRef (*cg_loop_hook)(struct codegen *cg, void *data);
+void cg_loop(struct codegen *cg, struct stmt *st, struct stmt *body, struct expr *step, cg_loop_hook hook,
+             void *hook_data);
+/* Why a loop callback stopped, in frame field FRAME_LOOP_EXIT. */
+enum loop_exit { LOOP_RUNNING, LOOP_DONE, LOOP_RETURN, LOOP_UNWIND };
+void cg_loop_stop(struct codegen *cg, enum loop_exit exit);   /* leave the callback with exit */
+LLVMValueRef cg_frame_field(struct codegen *cg, int field);
+void cg_add_try_depth(struct codegen *cg, int delta);
+/* break, continue and return leave this function's open trys without
+ * passing through their landings. */
+void cg_close_trys(struct codegen *cg);
 
 /* output.c */
 void cg_output_call(struct codegen *cg, struct expr *call, int builtin_id);
-/* context.c: `size` bytes of kernel memory at base + offset, zero-extended
- * (0 when unreadable). */
-LLVMValueRef cg_read_kernel(struct codegen *cg, LLVMValueRef base, long offset, int size);
 
 /* arrays.c: arrays and statistics are BPF hash maps, one per global */
 struct cg_array {
@@ -315,6 +245,7 @@ void cg_foreach(struct codegen *cg, struct stmt *st);
 LLVMTypeRef cg_frame_type(struct codegen *cg, const struct frame_layout *layout);
 void cg_setup_frame(struct codegen *cg, struct frame_layout *layout);
 void cg_define_user_functions(struct codegen *cg);
+int cg_is_builtin_call(const struct expr *call);
 LLVMValueRef cg_call_user(struct codegen *cg, struct expr *call);
 /* The same, a string result left in the callee's return slot (valid until
  * its next call) rather than copied. */

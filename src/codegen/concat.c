@@ -24,7 +24,7 @@ static LLVMValueRef part_value(struct codegen *cg, struct expr *part)
 {
     if (part->kind == EXPR_CALL && !cg_is_builtin_call(part))
         return cg_call_user_result(cg, part);
-    return cg_expr(cg, part);
+    return cg_operand(cg, part);
 }
 
 LLVMValueRef cg_concat(struct codegen *cg, struct expr *e, LLVMValueRef into)
@@ -50,7 +50,7 @@ LLVMValueRef cg_concat_onto(struct codegen *cg, LLVMValueRef target, struct expr
     if (split)
         concat_parts(e, parts, 0);
     else
-        whole = cg_expr(cg, e);
+        whole = cg_operand(cg, e);
     cg_set_location(cg, e->span);
     /* its length: the string copied onto itself (byte by byte, unchanged) */
     LLVMValueRef length = cg_string_append(cg, target, NULL, target);

@@ -57,23 +57,6 @@ static const struct task_offsets *task_offsets(struct codegen *cg)
     return o;
 }
 
-/* *(u64 *)(base + offset) from kernel memory; 0 when unreadable. */
-LLVMValueRef cg_read_kernel(struct codegen *cg, LLVMValueRef base, long offset, int size)
-{
-    /* One slot per function: each read's value is loaded right away, and a
-     * slot per read made the frame outgrow 6.1's 512 bytes across calls. */
-    if (!cg->fn->kernel_read_slot)
-        cg->fn->kernel_read_slot = cg_entry_alloca(cg, cg->i64, "kread");
-    LLVMValueRef slot = cg->fn->kernel_read_slot;
-    LLVMBuildStore(cg->builder, cg_const(cg, 0), slot);
-    LLVMValueRef address = LLVMBuildAdd(cg->builder, base, cg_const(cg, offset), "");
-    LLVMValueRef args[3] = {slot, LLVMConstInt(cg->i32, (unsigned)size, 0),
-                            LLVMBuildIntToPtr(cg->builder, address, cg->ptr, "")};
-    cg_helper(cg, BPF_FUNC_probe_read_kernel, cg->i64, args, 3);
-    LLVMValueRef value = LLVMBuildLoad2(cg->builder, cg->i64, slot, "");
-    return size == 8 ? value : LLVMBuildAnd(cg->builder, value, cg_const(cg, (1ll << (size * 8)) - 1), "");
-}
-
 static LLVMValueRef current_task(struct codegen *cg)
 {
     return cg_helper(cg, BPF_FUNC_get_current_task, cg->i64, NULL, 0);

@@ -251,6 +251,29 @@ LLVMValueRef cg_map_lookup(struct codegen *cg, LLVMValueRef map, LLVMValueRef ke
     return cg_helper(cg, BPF_FUNC_map_lookup_elem, cg->ptr, args, 2);
 }
 
+LLVMValueRef cg_map_update(struct codegen *cg, LLVMValueRef map, LLVMValueRef key, LLVMValueRef value, int flags)
+{
+    LLVMValueRef args[4] = {map, key, value, cg_const(cg, flags)};
+    return cg_helper(cg, BPF_FUNC_map_update_elem, cg->i64, args, 4);
+}
+
+/* *(u64 *)(base + offset) from kernel memory; 0 when unreadable. */
+LLVMValueRef cg_read_kernel(struct codegen *cg, LLVMValueRef base, long offset, int size)
+{
+    /* One slot per function: each read's value is loaded right away, and a
+     * slot per read made the frame outgrow 6.1's 512 bytes across calls. */
+    if (!cg->fn->kernel_read_slot)
+        cg->fn->kernel_read_slot = cg_entry_alloca(cg, cg->i64, "kread");
+    LLVMValueRef slot = cg->fn->kernel_read_slot;
+    LLVMBuildStore(cg->builder, cg_const(cg, 0), slot);
+    LLVMValueRef address = LLVMBuildAdd(cg->builder, base, cg_const(cg, offset), "");
+    LLVMValueRef args[3] = {slot, LLVMConstInt(cg->i32, (unsigned)size, 0),
+                            LLVMBuildIntToPtr(cg->builder, address, cg->ptr, "")};
+    cg_helper(cg, BPF_FUNC_probe_read_kernel, cg->i64, args, 3);
+    LLVMValueRef value = LLVMBuildLoad2(cg->builder, cg->i64, slot, "");
+    return size == 8 ? value : LLVMBuildAnd(cg->builder, value, cg_const(cg, (1ll << (size * 8)) - 1), "");
+}
+
 /* A .rodata block of zeros of at least `size` bytes: a map value, so helpers
  * accept it as a source (LLVM expands only small memsets for BPF). */
 static LLVMValueRef zeros(struct codegen *cg, uint32_t size)

@@ -405,11 +405,6 @@ static LLVMValueRef builtin_call(struct codegen *cg, struct expr *e, const struc
     return cg_const(cg, 0);
 }
 
-int cg_is_builtin_call(const struct expr *call)
-{
-    return call->call.target == CALL_BUILTIN;
-}
-
 static LLVMValueRef call(struct codegen *cg, struct expr *e)
 {
     if (cg_is_builtin_call(e))

@@ -289,7 +289,7 @@ void cg_foreach(struct codegen *cg, struct stmt *st)
         w->slice = cg_slice_key(cg, w->a, st->foreach.slice, w->wildcard);
     if (st->foreach.limit) {
         w->has_limit = 1;
-        LLVMValueRef limit = cg_expr(cg, st->foreach.limit);
+        LLVMValueRef limit = cg_operand(cg, st->foreach.limit);
         LLVMBuildStore(cg->builder, limit, at(cg, w->limit));
         LLVMBuildStore(cg->builder, cg_const(cg, 0), at(cg, w->count));
     }
@@ -298,6 +298,6 @@ void cg_foreach(struct codegen *cg, struct stmt *st)
     int depth = cg->foreach_depth;
     if (depth < 16)
         cg->foreach_arrays[cg->foreach_depth++] = w->a->symbol;
-    cg_loop_custom(cg, st, st->foreach.body, next_element, w);
+    cg_loop(cg, st, st->foreach.body, NULL, next_element, w);
     cg->foreach_depth = depth;
 }

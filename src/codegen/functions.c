@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "codegen/codegen_internal.h"
+#include "sema/builtins.h"
 
 struct function_code {
     LLVMTypeRef type;
@@ -117,7 +118,7 @@ static void define_clone(struct codegen *cg, struct function_decl *fn, int depth
         else
             LLVMBuildStore(cg->builder, arg, cg_local_ptr(cg, fn->params[i]));
     }
-    cg_stmt(cg, fn->decl->function.body);
+    cg_statement(cg, fn->decl->function.body);
     if (cg_block_open(cg))
         LLVMBuildBr(cg->builder, state.return_block);
 
@@ -290,12 +291,17 @@ LLVMValueRef cg_call_user_result(struct codegen *cg, struct expr *call)
     args[0] = cg->fn->scratch;
     int count = 1;
     for (struct expr *a = call->call.args; a && count < 16; a = a->next)
-        args[count++] = cg_expr(cg, a);
+        args[count++] = cg_operand(cg, a);
     cg_set_location(cg, call->span);
     LLVMValueRef result = chain_has_next(call->call.function) ? call_chain(cg, call, args, count)
                                                               : call_overload(cg, call, call->call.function, args, count);
     cg_unwind_if_needed(cg);
     return result;
+}
+
+int cg_is_builtin_call(const struct expr *call)
+{
+    return call->call.target == CALL_BUILTIN;
 }
 
 LLVMValueRef cg_call_user(struct codegen *cg, struct expr *call)

@@ -22,6 +22,13 @@ LLVMValueRef cg_operand(struct codegen *cg, struct expr *e)
     return cg->expr(cg, e);
 }
 
+/* A body of a feature (a loop's, a function's): run by the statement
+ * dispatcher. */
+void cg_statement(struct codegen *cg, struct stmt *st)
+{
+    cg->stmt(cg, st);
+}
+
 /* BPF helpers are called through their number cast to a function pointer. */
 LLVMValueRef cg_helper(struct codegen *cg, int helper_id, LLVMTypeRef return_type,
                        LLVMValueRef *args, unsigned count)

@@ -185,7 +185,7 @@ struct program *codegen_emit(struct arena *arena, struct diags *diags, const str
 {
     double started = now_ms();
     struct codegen cg = {.arena = arena, .diags = diags, .options = options, .script = script,
-                         .expr = cg_expr};
+                         .expr = cg_expr, .stmt = cg_stmt};
     cg.program = calloc(1, sizeof(*cg.program));
     cg.string_size = options->string_size;
     cg.program->string_size = options->string_size;

@@ -666,9 +666,8 @@ const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe
         LLVMBuildStore(cg->builder, cg_const(cg, TAIL_STATE_IN_FUNCTION),
                        cg_scratch_ptr(cg, values + cg_entry_state_offset(cg, ret)));
     LLVMValueRef cfa = LLVMBuildAdd(cg->builder, load_register(cg, pt_regs_offset[7]), cg_const(cg, 8), "cfa");
-    LLVMValueRef args[4] = {cg_entry_map(cg, ret), cg_entry_key(cg, cfa), cg_scratch_ptr(cg, values),
-                            cg_const(cg, BPF_ANY)};
-    cg_helper(cg, BPF_FUNC_map_update_elem, cg->i64, args, 4);
+    LLVMValueRef map = cg_entry_map(cg, ret), key = cg_entry_key(cg, cfa);
+    cg_map_update(cg, map, key, cg_scratch_ptr(cg, values), BPF_ANY);
     LLVMBuildBr(cg->builder, done);
     cg_position(cg, done);
     LLVMBuildRet(cg->builder, cg_i32(cg, 0));

@@ -239,8 +239,7 @@ static void want_rows(struct codegen *cg, LLVMValueRef mapping)
     cg_position(cg, insert);
     LLVMValueRef one = search_var(cg, SEARCH_FOUND);   /* free once the mapping is found */
     LLVMBuildStore(b, cg_const(cg, 1), one);
-    LLVMValueRef args[4] = {map, mapping, one, cg_const(cg, BPF_NOEXIST)};
-    cg_helper(cg, BPF_FUNC_map_update_elem, cg->i64, args, 4);
+    cg_map_update(cg, map, mapping, one, BPF_NOEXIST);
     LLVMBuildBr(b, done);
     cg_position(cg, done);
 }
@@ -638,8 +637,7 @@ static void note_origin(struct codegen *cg, LLVMValueRef text)
     LLVMValueRef pid = cg_scratch_ptr(cg, cg_alloc_scratch(cg, 8));
     LLVMBuildStore(b, LLVMBuildLShr(b, cg_helper(cg, BPF_FUNC_get_current_pid_tgid, cg->i64, NULL, 0),
                                     cg_const(cg, 32), ""), pid);
-    LLVMValueRef args[4] = {cg->stack_origins, key, pid, cg_const(cg, BPF_ANY)};
-    cg_helper(cg, BPF_FUNC_map_update_elem, cg->i64, args, 4);
+    cg_map_update(cg, cg->stack_origins, key, pid, BPF_ANY);
 }
 
 /* ubacktrace()/backtrace(): the addresses as hex, separated by spaces

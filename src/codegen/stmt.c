@@ -1,7 +1,5 @@
-/* Statements. Loops become bpf_loop() callbacks that share the enclosing
- * function's frame, so the verifier checks each body once however many
- * times it runs, and a runaway loop is a runtime error, never a rejection.
- * try/catch: see try_stmt. */
+/* Statements: the statement dispatcher (cg->stmt). Loops are loops.c's
+ * bpf_loop() callbacks; try/catch: see try_stmt. */
 #include <stdio.h>
 #include <string.h>
 
@@ -10,133 +8,17 @@
 #include "base/strbuf.h"
 #include "codegen/codegen_internal.h"
 
-/* Why a loop callback stopped, in frame field FRAME_LOOP_EXIT. */
-enum loop_exit { LOOP_RUNNING, LOOP_DONE, LOOP_RETURN, LOOP_UNWIND };
-
-static LLVMValueRef frame_field(struct codegen *cg, int field)
+static LLVMValueRef loop_condition(struct codegen *cg, void *cond)
 {
-    return LLVMBuildStructGEP2(cg->builder, cg->fn->frame_type, cg->fn->frame, (unsigned)field, "");
-}
-
-static void set_loop_exit(struct codegen *cg, enum loop_exit exit)
-{
-    LLVMBuildStore(cg->builder, cg_const(cg, exit), frame_field(cg, FRAME_LOOP_EXIT));
-}
-
-/* Ends the current callback iteration: 0 goes on, 1 stops the loop. */
-static void loop_return(struct codegen *cg, int stop)
-{
-    LLVMBuildRet(cg->builder, cg_const(cg, stop));
-}
-
-/* The callback: long body(u64 index, void *unused); the frame is found again
- * in this CPU's scratch. */
-static LLVMValueRef loop_callback(struct codegen *cg, struct expr *cond, struct stmt *body, struct expr *step,
-                                  cg_loop_hook hook, void *hook_data)
-{
-    struct fn_state state;
-    LLVMValueRef fn = cg_begin_callback(cg, "loop", 0, &state);
-    state.kind = FN_LOOP_BODY;
-    state.open_trys = 0;
-
-    cg_callback_entry(cg, &state, body ? body->span : (struct span){.line = 1, .col = 1}, 1);
-    state.unwind_block = cg_block(cg, "unwind");
-    state.continue_block = cg_block(cg, "continue");
-    state.frame = cg_scratch_ptr(cg, state.frame_offset);
-    if (cond) {
-        LLVMBasicBlockRef run = cg_block(cg, "run"), done = cg_block(cg, "done");
-        LLVMBuildCondBr(cg->builder, cg_condition(cg, cond), run, done);
-        cg_position(cg, done);
-        set_loop_exit(cg, LOOP_DONE);
-        loop_return(cg, 1);
-        cg_position(cg, run);
-    }
-    if (hook) {
-        LLVMBasicBlockRef run = cg_block(cg, "run"), done = cg_block(cg, "done");
-        LLVMBuildCondBr(cg->builder, hook(cg, hook_data), run, done);
-        cg_position(cg, done);
-        set_loop_exit(cg, LOOP_DONE);
-        loop_return(cg, 1);
-        cg_position(cg, run);
-    }
-    cg_stmt(cg, body);
-    if (cg_block_open(cg))
-        LLVMBuildBr(cg->builder, state.continue_block);
-    cg_position(cg, state.continue_block);
-    if (step)
-        cg_expr(cg, step);
-    loop_return(cg, 0);
-
-    cg_position(cg, state.unwind_block);
-    set_loop_exit(cg, LOOP_UNWIND);
-    loop_return(cg, 1);
-
-    cg_end_callback(cg, &state);
-    cg_set_location(cg, body ? body->span : (struct span){.line = 1, .col = 1});
-    return fn;
-}
-
-static void add_try_depth(struct codegen *cg, int delta)
-{
-    LLVMValueRef depth = cg_scratch_ptr(cg, SCRATCH_TRY_DEPTH);
-    LLVMBuildStore(cg->builder, LLVMBuildAdd(cg->builder, LLVMBuildLoad2(cg->builder, cg->i64, depth, ""),
-                                             cg_const(cg, delta), ""), depth);
-}
-
-/* break, continue and return leave this function's open trys without
- * passing through their landings. */
-static void close_trys(struct codegen *cg)
-{
-    if (cg->fn->open_trys)
-        add_try_depth(cg, -cg->fn->open_trys);
-}
-
-/* After a loop: go on, or carry a return or an unwind outwards. */
-static void after_loop(struct codegen *cg, struct span span, LLVMValueRef iterations)
-{
-    struct fn_state *fn = cg->fn;
-    LLVMValueRef exit = LLVMBuildLoad2(cg->builder, cg->i64, frame_field(cg, FRAME_LOOP_EXIT), "exit");
-    LLVMBasicBlockRef after = cg_block(cg, "after_loop"), runaway = cg_block(cg, "runaway"),
-                      returned = cg_block(cg, "returned");
-    LLVMValueRef dispatch = LLVMBuildSwitch(cg->builder, exit, fn->unwind_block, 3);
-    LLVMAddCase(dispatch, cg_const(cg, LOOP_DONE), after);
-    LLVMAddCase(dispatch, cg_const(cg, LOOP_RUNNING), runaway);
-    LLVMAddCase(dispatch, cg_const(cg, LOOP_RETURN), returned);
-
-    cg_position(cg, runaway);
-    cg_raise_error(cg, span, "MAXACTION exceeded: a loop ran more than %lld iterations", iterations);
-
-    cg_position(cg, returned);
-    close_trys(cg);
-    if (fn->kind == FN_LOOP_BODY) {
-        set_loop_exit(cg, LOOP_RETURN);
-        loop_return(cg, 1);
-    } else {
-        LLVMBuildBr(cg->builder, fn->return_block ? fn->return_block : fn->unwind_block);
-    }
-    cg_position(cg, after);
-}
-
-static void loop_with(struct codegen *cg, struct stmt *st, struct expr *cond, struct stmt *body,
-                      struct expr *step, cg_loop_hook hook, void *hook_data)
-{
-    LLVMValueRef callback = loop_callback(cg, cond, body, step, hook, hook_data);
-    set_loop_exit(cg, LOOP_RUNNING);
-    LLVMValueRef limit = LLVMConstInt(cg->i32, (unsigned long long)cg->options->max_action, 0);
-    LLVMValueRef args[4] = {limit, callback, LLVMConstNull(cg->ptr), cg_const(cg, 0)};
-    cg_set_location(cg, st->span);
-    cg_helper(cg, BPF_FUNC_loop, cg->i64, args, 4);
-    after_loop(cg, st->span, cg_const(cg, cg->options->max_action));
+    return cg_condition(cg, cond);
 }
 
 static void loop(struct codegen *cg, struct stmt *st, struct expr *cond, struct stmt *body, struct expr *step)
 {
-    loop_with(cg, st, cond, body, step, NULL, NULL);
-}
-
-void cg_loop_custom(struct codegen *cg, struct stmt *st, struct stmt *body, cg_loop_hook hook, void *hook_data)
-{
-    loop_with(cg, st, NULL, body, NULL, hook, hook_data);
+    if (cond)
+        cg_loop(cg, st, body, step, loop_condition, cond);
+    else
+        cg_loop(cg, st, body, step, NULL, NULL);
 }
 
 static void if_stmt(struct codegen *cg, struct stmt *st)
@@ -163,12 +45,11 @@ static void return_stmt(struct codegen *cg, struct stmt *st)
         if (st->expr->type == TYPE_STRING)
             cg_string_copy(cg, cg_scratch_ptr(cg, fn->return_slot_offset), value);
         else
-            LLVMBuildStore(cg->builder, value, frame_field(cg, FRAME_RETVAL));
+            LLVMBuildStore(cg->builder, value, cg_frame_field(cg, FRAME_RETVAL));
     }
-    close_trys(cg);
+    cg_close_trys(cg);
     if (fn->kind == FN_LOOP_BODY) {
-        set_loop_exit(cg, LOOP_RETURN);
-        loop_return(cg, 1);
+        cg_loop_stop(cg, LOOP_RETURN);
     } else {
         LLVMBuildBr(cg->builder, fn->return_block);
     }
@@ -183,13 +64,12 @@ static void next_stmt(struct codegen *cg)
 
 static void break_or_continue(struct codegen *cg, struct stmt *st)
 {
-    close_trys(cg);
+    cg_close_trys(cg);
     if (st->kind == STMT_CONTINUE) {
         LLVMBuildBr(cg->builder, cg->fn->continue_block);
         return;
     }
-    set_loop_exit(cg, LOOP_DONE);
-    loop_return(cg, 1);
+    cg_loop_stop(cg, LOOP_DONE);
 }
 
 /* try/catch. An error raised while a try is open on this CPU is caught:
@@ -204,19 +84,19 @@ static void try_stmt(struct codegen *cg, struct stmt *st)
     LLVMBasicBlockRef outer_unwind = fn->unwind_block;
     LLVMBasicBlockRef landing = cg_block(cg, "try_landing"), caught = cg_block(cg, "catch"),
                       done = cg_block(cg, "try_done");
-    add_try_depth(cg, 1);
+    cg_add_try_depth(cg, 1);
     fn->unwind_block = landing;
     fn->open_trys++;
     cg_stmt(cg, st->try_stmt.body);
     fn->unwind_block = outer_unwind;
     fn->open_trys--;
     if (cg_block_open(cg)) {
-        add_try_depth(cg, -1);
+        cg_add_try_depth(cg, -1);
         LLVMBuildBr(cg->builder, done);
     }
 
     cg_position(cg, landing);
-    add_try_depth(cg, -1);
+    cg_add_try_depth(cg, -1);
     LLVMValueRef unwind = cg_scratch_ptr(cg, SCRATCH_UNWIND);
     LLVMValueRef reason = LLVMBuildLoad2(cg->builder, cg->i64, unwind, "");
     LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntEQ, reason, UNWIND_CAUGHT),

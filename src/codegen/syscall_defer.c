@@ -148,8 +148,8 @@ void cg_defer_check(struct codegen *cg, const struct probe *probe, const struct 
     uint32_t value = cg_alloc_scratch(cg, 8 + words * 8);
     LLVMBuildStore(b, cg_current_mm(cg), cg_scratch_ptr(cg, value));
     copy_words(cg, cg_scratch_ptr(cg, value + 8), cg->fn->record, words);
-    LLVMValueRef update[4] = {defer_map(cg), d->key, cg_scratch_ptr(cg, value), cg_const(cg, BPF_ANY)};
-    LLVMValueRef saved = cg_helper(cg, BPF_FUNC_map_update_elem, cg->i64, update, 4);
+    LLVMValueRef map = defer_map(cg);
+    LLVMValueRef saved = cg_map_update(cg, map, d->key, cg_scratch_ptr(cg, value), BPF_ANY);
     LLVMBasicBlockRef full = cg_block(cg, "defer_full");
     LLVMBuildCondBr(b, cg_compare(cg, LLVMIntEQ, saved, 0), done, full);
     cg_position(cg, full);

@@ -1,0 +1,109 @@
+/* The codegen layer: what every feature file builds with (constants,
+ * blocks, if and error-if, comparisons, helper calls, maps, scratch and
+ * probe reads, ring records, callbacks and bounded loops), and the two
+ * dispatch points through which a feature evaluates an operand or a
+ * statement without depending on expr.c or stmt.c. Feature files use these
+ * rather than raw LLVMBuild* calls where one fits. Implemented in ir.c,
+ * callbacks.c, data.c and records.c, which call no feature file. */
+#ifndef TAP_CODEGEN_IR_H
+#define TAP_CODEGEN_IR_H
+
+#include <llvm-c/Core.h>
+
+#include <stdint.h>
+
+#include "base/source.h"
+#include "program/program.h"
+
+struct codegen;
+struct fn_state;
+struct symbol;
+struct expr;
+struct stmt;
+
+/* ir.c */
+LLVMValueRef cg_helper(struct codegen *cg, int helper_id, LLVMTypeRef return_type,
+                       LLVMValueRef *args, unsigned count);
+LLVMValueRef cg_const(struct codegen *cg, int64_t value);
+LLVMValueRef cg_i32(struct codegen *cg, int32_t value);
+LLVMValueRef cg_operand(struct codegen *cg, struct expr *e);   /* cg->expr(cg, e) */
+void cg_statement(struct codegen *cg, struct stmt *st);        /* cg->stmt(cg, st) */
+void cg_set_location(struct codegen *cg, struct span span);
+LLVMValueRef cg_new_function(struct codegen *cg, const char *name, LLVMTypeRef type,
+                             const char *section, const char **param_names, int internal);
+LLVMBasicBlockRef cg_block(struct codegen *cg, const char *name);
+void cg_position(struct codegen *cg, LLVMBasicBlockRef block);
+int cg_block_open(struct codegen *cg);   /* current block has no terminator yet */
+LLVMValueRef cg_entry_alloca(struct codegen *cg, LLVMTypeRef type, const char *name);
+/* if (cond) { ... }: branches to a new then block and stays there; the
+ * done block it returns is where cg_end_if() branches and goes on. */
+LLVMBasicBlockRef cg_if(struct codegen *cg, LLVMValueRef cond, const char *then_name, const char *done_name);
+void cg_end_if(struct codegen *cg, LLVMBasicBlockRef done);
+LLVMValueRef cg_compare(struct codegen *cg, LLVMIntPredicate predicate, LLVMValueRef value, int64_t constant);
+LLVMValueRef cg_signed_divide(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs, int is_modulo);
+
+/* callbacks.c: a function the kernel calls back (bpf_loop: (index, ctx); with map_callback,
+ * bpf_for_each_map_elem: (map, key, value, ctx)), inheriting the caller's
+ * context; cg_end_callback() returns to generating the caller. */
+LLVMValueRef cg_begin_callback(struct codegen *cg, const char *prefix, int map_callback, struct fn_state *state);
+void cg_callback_entry(struct codegen *cg, struct fn_state *state, struct span span, int64_t miss_result);
+void cg_end_callback(struct codegen *cg, struct fn_state *state);
+/* bpf_loop(count <= MAXSTRINGLEN): body(cg, index, data) runs in the callback
+ * and ends every path returning 0 (go on) or 1 (stop). */
+typedef void (*cg_loop_body)(struct codegen *cg, LLVMValueRef index, void *data);
+void cg_bounded_loop(struct codegen *cg, struct span span, LLVMValueRef count, cg_loop_body body, void *data);
+/* The same for a count known at compile time (no clamp), e.g. the CPU count. */
+void cg_counted_loop(struct codegen *cg, struct span span, uint32_t times, cg_loop_body body, void *data);
+/* The callback of such a loop, and bpf_loop(count clamped to 0..MAXSTRINGLEN, fn, ctx). */
+LLVMValueRef cg_loop_callback(struct codegen *cg, const char *prefix, struct span span, cg_loop_body body, void *data);
+void cg_call_loop(struct codegen *cg, LLVMValueRef count, LLVMValueRef fn, LLVMValueRef ctx);
+
+/* data.c: .data, maps, scratch, and the memory helpers every feature uses (copy,
+ * zero, map lookup, locals, user reads, a clamp the verifier cannot see through) */
+void cg_define_data(struct codegen *cg);
+void cg_define_maps(struct codegen *cg);
+LLVMValueRef cg_state_field(struct codegen *cg, int field);  /* ptr to a tap_state u64 */
+LLVMValueRef cg_global_ptr(struct codegen *cg, const struct symbol *global);
+LLVMValueRef cg_scratch_ptr(struct codegen *cg, uint32_t offset);
+LLVMValueRef cg_scratch_at(struct codegen *cg, LLVMValueRef offset);   /* an i64 offset */
+uint32_t cg_alloc_string_slot(struct codegen *cg);
+uint32_t cg_alloc_scratch(struct codegen *cg, uint32_t size);
+/* A BTF-defined map: the global (fields: 2 for ring buffers, 4 with key and
+ * value) now, its BTF once sizes are final. */
+LLVMValueRef cg_map_global(struct codegen *cg, const char *name, int fields);
+void cg_map_btf(struct codegen *cg, LLVMValueRef map, int type, uint64_t max_entries, uint32_t key_size,
+                uint32_t value_size);
+LLVMValueRef cg_load_scratch(struct codegen *cg);            /* lookup this CPU's scratch */
+void cg_finish_data(struct codegen *cg);
+LLVMValueRef cg_opaque_clamp(struct codegen *cg, LLVMValueRef value, int64_t max);
+LLVMValueRef cg_map_lookup(struct codegen *cg, LLVMValueRef map, LLVMValueRef key);
+/* bpf_map_update_elem(map, key, value, flags (BPF_ANY ...)): 0 or -errno. */
+LLVMValueRef cg_map_update(struct codegen *cg, LLVMValueRef map, LLVMValueRef key, LLVMValueRef value, int flags);
+/* `size` bytes of kernel memory at base + offset, zero-extended (0 when unreadable). */
+LLVMValueRef cg_read_kernel(struct codegen *cg, LLVMValueRef base, long offset, int size);
+void cg_zero(struct codegen *cg, LLVMValueRef ptr, uint32_t size);
+void cg_copy(struct codegen *cg, LLVMValueRef dst, LLVMValueRef src, uint32_t size);
+LLVMValueRef cg_local_ptr(struct codegen *cg, const struct symbol *sym);
+LLVMValueRef cg_user_memory_read(struct codegen *cg, int helper_id, LLVMValueRef args[3]);
+
+/* records.c: ring records (reserve, fill, submit; a full ring counts a lost
+ * event in lost_field, none when < 0) and runtime errors */
+typedef void (*cg_record_filler)(struct codegen *cg, LLVMValueRef record, void *data);
+void cg_emit_record(struct codegen *cg, LLVMValueRef ring, uint32_t size, int lost_field, cg_record_filler fill,
+                    void *data);
+void cg_emit_bytes(struct codegen *cg, LLVMValueRef bytes, LLVMValueRef size);
+LLVMValueRef cg_record_header(struct codegen *cg, enum record_kind kind, uint32_t id);
+LLVMValueRef cg_record_at(struct codegen *cg, LLVMValueRef record, uint32_t offset);
+void cg_raise_error(struct codegen *cg, struct span span, const char *message, LLVMValueRef value);
+/* The same when cond holds, the builder going on where it does not. */
+void cg_error_if(struct codegen *cg, LLVMValueRef cond, const char *fail_name, const char *ok_name, struct span span,
+                 const char *message, LLVMValueRef value);
+void cg_unwind_if_needed(struct codegen *cg);
+void cg_exit(struct codegen *cg);
+void cg_string_record(struct codegen *cg, enum record_kind kind, uint32_t id, LLVMValueRef text);
+void cg_procfs_value(struct codegen *cg, struct span span, int append, LLVMValueRef text);
+void cg_abort(struct codegen *cg);
+/* An error raised while a try is open: its message for catch, then unwind. */
+void cg_catch_error(struct codegen *cg, const char *message, LLVMValueRef value);
+
+#endif
