@@ -26,6 +26,7 @@ struct procfs_file {
     char *path;              /* absolute */
     const struct program_probe *probe;   /* the first probe on it */
     int ready[2];            /* loop -> thread: the text is ready / taken */
+    int inode_fd;            /* O_PATH: reopens the FIFO after unlink, to release who waits in open */
     int notify_fd;           /* thread -> loop: its index */
     uint32_t index;
     struct strbuf text;      /* .read: the reply; .write: what was written */
@@ -163,6 +164,7 @@ static struct procfs_file *add_file(struct procfs_files *files, const struct pro
     f->index = (uint32_t)files->count++;
     f->notify_fd = files->notify[1];
     f->ready[0] = f->ready[1] = -1;
+    f->inode_fd = -1;
     strbuf_init(&f->text);
     return f;
 }
@@ -175,7 +177,8 @@ static int open_file(struct procfs_files *files, struct procfs_file *f)
         return -1;
     snprintf(f->path, size, "%s/%s", files->dir, f->probe->path);
     if (make_parents(files->dir, f->path) < 0 || mkfifo(f->path, 0600) < 0 ||
-        chmod(f->path, f->probe->procfs_mode) < 0 || pipe2(f->ready, O_CLOEXEC) < 0) {
+        chmod(f->path, f->probe->procfs_mode) < 0 || pipe2(f->ready, O_CLOEXEC) < 0 ||
+        (f->inode_fd = open(f->path, O_PATH | O_CLOEXEC)) < 0) {
         fprintf(stderr, "ERROR: cannot make the procfs file %s: %s\n", f->path, strerror(errno));
         return -1;
     }
@@ -284,6 +287,20 @@ void session_procfs_serve(struct session *s)
     write_all(f->ready[1], "", 1);
 }
 
+/* A reader (writer) that came to a gone file's open(2) after its thread
+ * stopped waits for a writer (reader) that never comes: open the unlinked
+ * FIFO's other end once, so it sees EOF (EPIPE) instead of hanging. */
+static void release_waiters(struct procfs_file *f)
+{
+    char self[64];
+    snprintf(self, sizeof(self), "/proc/self/fd/%d", f->inode_fd);
+    int fd = open(self, (f->probe->procfs_write ? O_RDONLY : O_WRONLY) | O_NONBLOCK | O_CLOEXEC);
+    if (fd >= 0)
+        close(fd);
+    close(f->inode_fd);
+    f->inode_fd = -1;
+}
+
 static void close_pair(int fds[2])
 {
     for (int i = 0; i < 2; i++)
@@ -310,6 +327,8 @@ void session_procfs_close(struct session *s)
         }
         if (f->path) {
             unlink(f->path);
+            if (f->inode_fd >= 0)
+                release_waiters(f);
             for (char *slash; (slash = strrchr(f->path, '/')) && slash > f->path + strlen(files->dir);) {
                 *slash = 0;
                 rmdir(f->path);   /* its parents, once empty */
