@@ -30,6 +30,11 @@ int session_block_signals(struct session *s)
     sigemptyset(&mask);
     sigaddset(&mask, SIGINT);
     sigaddset(&mask, SIGTERM);
+    /* a hangup ends the session cleanly too (end probes, files removed),
+     * unless it is ignored (nohup): a blocked signal is never dropped */
+    struct sigaction hangup;
+    if (sigaction(SIGHUP, NULL, &hangup) == 0 && hangup.sa_handler != SIG_IGN)
+        sigaddset(&mask, SIGHUP);
     if (sigprocmask(SIG_BLOCK, &mask, &s->saved_mask) < 0)
         return -1;
     s->signal_fd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
