@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -27,6 +26,7 @@ struct procfs_file {
     const struct program_probe *probe;   /* the first probe on it */
     int ready[2];            /* loop -> thread: the text is ready / taken */
     int inode_fd;            /* O_PATH: reopens the FIFO after unlink, to release who waits in open */
+    char *renew_path;        /* .read: the next reader's FIFO, made here, renamed to path */
     int notify_fd;           /* thread -> loop: its index */
     uint32_t index;
     struct strbuf text;      /* .read: the reply; .write: what was written */
@@ -67,27 +67,38 @@ static int handed_over(struct procfs_file *f)
     return n == 1;   /* 0: the session has ended */
 }
 
-/* Until no reader has the FIFO open (a reader that saw EOF may not have
- * closed yet: opening for it again would run the probe twice). */
-static void wait_readers_gone(struct procfs_file *f, int inotify_fd)
+/* Opens the FIFO's other end once and closes it: whoever waits in open(2)
+ * or has not read its EOF yet gets EOF (EPIPE), not a hang. */
+static void release_inode(int inode_fd, int write_end)
 {
-    char events[sizeof(struct inotify_event) + NAME_MAX + 1];
-    for (;;) {
-        int fd = open(f->path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-        if (fd < 0)
-            return;   /* ENXIO: no reader */
+    char self[64];
+    snprintf(self, sizeof(self), "/proc/self/fd/%d", inode_fd);
+    int fd = open(self, (write_end ? O_WRONLY : O_RDONLY) | O_NONBLOCK | O_CLOEXEC);
+    if (fd >= 0)
         close(fd);
-        if (inotify_fd < 0 || read(inotify_fd, events, sizeof(events)) < 0)
-            usleep(10000);
+}
+
+/* A served reader may not have read its EOF yet: opening the same FIFO for
+ * the next reader would hand it a second text. So each reader gets a fresh
+ * FIFO, renamed over the path (no moment without a file); the old one is
+ * released for anyone who got to it after the close. */
+static int renew_fifo(struct procfs_file *f)
+{
+    if (mkfifo(f->renew_path, 0600) < 0 || chmod(f->renew_path, f->probe->procfs_mode) < 0 ||
+        rename(f->renew_path, f->path) < 0) {
+        unlink(f->renew_path);
+        return -1;
     }
+    int old = f->inode_fd;
+    f->inode_fd = open(f->path, O_PATH | O_CLOEXEC);
+    release_inode(old, 1);
+    close(old);
+    return f->inode_fd < 0 ? -1 : 0;
 }
 
 static void *serve_reads(void *arg)
 {
     struct procfs_file *f = arg;
-    int inotify_fd = inotify_init1(IN_CLOEXEC);
-    if (inotify_fd >= 0)
-        inotify_add_watch(inotify_fd, f->path, IN_CLOSE_NOWRITE);
     for (;;) {
         int fd = open(f->path, O_WRONLY | O_CLOEXEC);   /* until a reader comes */
         if (fd < 0 && errno == EINTR)
@@ -101,13 +112,11 @@ static void *serve_reads(void *arg)
         if (served)
             write_all(fd, f->text.data ? f->text.data : "", f->text.len);   /* EPIPE: the reader left */
         close(fd);
+        served = served && renew_fifo(f) == 0;
         pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
         if (!served)
             break;
-        wait_readers_gone(f, inotify_fd);
     }
-    if (inotify_fd >= 0)
-        close(inotify_fd);
     return NULL;
 }
 
@@ -176,6 +185,10 @@ static int open_file(struct procfs_files *files, struct procfs_file *f)
     if (!f->path)
         return -1;
     snprintf(f->path, size, "%s/%s", files->dir, f->probe->path);
+    size_t renew_size = strlen(files->dir) + 32;
+    if (!(f->renew_path = malloc(renew_size)))
+        return -1;
+    snprintf(f->renew_path, renew_size, "%s/.renew-%u", files->dir, f->index);
     if (make_parents(files->dir, f->path) < 0 || mkfifo(f->path, 0600) < 0 ||
         chmod(f->path, f->probe->procfs_mode) < 0 || pipe2(f->ready, O_CLOEXEC) < 0 ||
         (f->inode_fd = open(f->path, O_PATH | O_CLOEXEC)) < 0) {
@@ -288,15 +301,10 @@ void session_procfs_serve(struct session *s)
 }
 
 /* A reader (writer) that came to a gone file's open(2) after its thread
- * stopped waits for a writer (reader) that never comes: open the unlinked
- * FIFO's other end once, so it sees EOF (EPIPE) instead of hanging. */
+ * stopped waits for a writer (reader) that never comes: release it. */
 static void release_waiters(struct procfs_file *f)
 {
-    char self[64];
-    snprintf(self, sizeof(self), "/proc/self/fd/%d", f->inode_fd);
-    int fd = open(self, (f->probe->procfs_write ? O_RDONLY : O_WRONLY) | O_NONBLOCK | O_CLOEXEC);
-    if (fd >= 0)
-        close(fd);
+    release_inode(f->inode_fd, !f->probe->procfs_write);
     close(f->inode_fd);
     f->inode_fd = -1;
 }
@@ -336,7 +344,10 @@ void session_procfs_close(struct session *s)
         }
         close_pair(f->ready);
         strbuf_free(&f->text);
+        if (f->renew_path)
+            unlink(f->renew_path);   /* ENOENT but for a failed rename */
         free(f->path);
+        free(f->renew_path);
     }
     if (files->dir) {
         rmdir(files->dir);
