@@ -740,7 +740,8 @@ static void pp_cook_probe_headers(struct pp *pp, const struct token_array *in, s
     }
 }
 
-/* SystemTap's library macros (its tapset/NAME.stpm files), in every file. */
+/* The language's own library macros, in every file; the rest are the
+ * tapset directories' NAME.stpm files (define_tapset_macros). */
 static const char library_macros[] =
     "@define choose_defined(value_if_defined, alternate) %(\n"
     "    ( @defined(@value_if_defined) ? (@value_if_defined) : (@alternate) ) %)\n"
@@ -751,18 +752,7 @@ static const char library_macros[] =
     "           @count(@s), @min(@s), @max(@s), @sum(@s), @avg(@s)) %)\n"
     "@define prints1(s) %( foreach ([__a] in @s -) { print(\"[\", __a, \"] \") @prints(@s[__a]) } %)\n"
     "@define prints2(s) %( foreach ([__a, __b] in @s -) {\n"
-    "    print(\"[\", __a, \",\", __b, \"] \") @prints(@s[__a, __b]) } %)\n"
-    /* offsetof.stpm and container_of.stpm: the offset is the member's address in a struct at 0 */
-    "@define module_offsetof(module, type, member) %( ( & @cast(0, @type, @module)->@member ) %)\n"
-    "@define offsetof(type, member) %( @module_offsetof(\"kernel\", @type, @member) %)\n"
-    "@define container_of(ptr, type, member) %( @module_container_of(@ptr, \"kernel\", @type, @member) %)\n"
-    "@define module_container_of(ptr, module, type, member) %(\n"
-    "    @cast(@ptr - @module_offsetof(@module, @type, @member), @type, @module) %)\n"
-    /* macros.stpm: a value per thread, from one probe to another (tapsets/this.tp) */
-    "@define this1 %( __this_var1[tid()] %)\n@define this2 %( __this_var2[tid()] %)\n"
-    "@define this3 %( __this_var3[tid()] %)\n@define this4 %( __this_var4[tid()] %)\n"
-    "@define this5 %( __this_var5[tid()] %)\n@define this6 %( __this_var6[tid()] %)\n"
-    "@define this7 %( __this_var7[tid()] %)\n@define this8 %( __this_var8[tid()] %)\n";
+    "    print(\"[\", __a, \",\", __b, \"] \") @prints(@s[__a, __b]) } %)\n";
 
 /* The @define's of tokens (anything else after them is ignored). */
 static void define_macros_of(struct pp *pp, const struct token_array *tokens)
