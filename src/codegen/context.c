@@ -82,32 +82,6 @@ static LLVMValueRef user_mode(struct codegen *cg)
     return LLVMBuildZExt(cg->builder, cg_compare(cg, LLVMIntEQ, ring, 3), cg->i64, "");
 }
 
-/* SystemTap's addr(): the instruction pointer of the registers the probe
- * has: the probed address in a process probe, where a timer.profile or perf
- * sample interrupted (user or kernel), a kprobe's; 0 where there are none
- * (tracepoints, timers, begin/end). Functions do not know their caller's
- * registers: refused there rather than a wrong 0. */
-static LLVMValueRef probe_addr(struct codegen *cg, struct expr *e)
-{
-    const struct probe *probe = cg->fn->probe;
-    if (cg->fn->kind != FN_PROBE) {
-        diag_error(cg->diags, e->span, "addr() is read in the probe's own body, outside functions and loops (assign it to a variable there)");
-        return cg_const(cg, 0);
-    }
-    if (!probe)
-        return cg_const(cg, 0);
-    if (probe_is_uprobe(probe))
-        return cg_target_builtin(cg, e, BUILTIN_UADDR);
-    if (probe->kind != PROBE_PROFILE && probe->kind != PROBE_PERF && probe->kind != PROBE_KPROBE &&
-        probe->kind != PROBE_KRETPROBE)
-        return cg_const(cg, 0);
-    /* the context starts with the pt_regs (bpf_perf_event_data's first
-     * member for samples); ip is its 17th word */
-    LLVMValueRef at = cg_const(cg, 16 * 8);
-    return LLVMBuildLoad2(cg->builder, cg->i64,
-                          LLVMBuildGEP2(cg->builder, cg->i8, LLVMGetParam(cg->fn->function, 0), &at, 1, ""), "");
-}
-
 LLVMValueRef cg_context_call(struct codegen *cg, struct expr *e, int builtin_id)
 {
     const struct task_offsets *o = task_offsets(cg);
@@ -150,8 +124,6 @@ LLVMValueRef cg_context_call(struct codegen *cg, struct expr *e, int builtin_id)
         return current_task(cg);
     case BUILTIN_USER_MODE:
         return user_mode(cg);
-    case BUILTIN_ADDR:
-        return probe_addr(cg, e);
     }
     return cg_const(cg, 0);
 }

@@ -389,10 +389,10 @@ static LLVMValueRef builtin_call(struct codegen *cg, struct expr *e, const struc
     case BUILTIN_STRLEN: return cg_string_length(cg, cg_expr(cg, e->call.args));
     case BUILTIN_USER_STRING: case BUILTIN_USER_STRING_N: case BUILTIN_USER_STRING2:
     case BUILTIN_USER_STRING_QUOTED: case BUILTIN_USER_INTEGER: case BUILTIN_UADDR: case BUILTIN_PPFUNC:
-    case BUILTIN_TAP_FORMAT:
+    case BUILTIN_TAP_FORMAT: case BUILTIN_ADDR:
         return cg_target_builtin(cg, e, (int)b->id);
     case BUILTIN_PPID: case BUILTIN_PEXECNAME: case BUILTIN_EUID: case BUILTIN_JIFFIES: case BUILTIN_TASK_CURRENT:
-    case BUILTIN_USER_MODE: case BUILTIN_ADDR:
+    case BUILTIN_USER_MODE:
     case BUILTIN_ARG_START: case BUILTIN_ARG_END: case BUILTIN_ENV_START: case BUILTIN_ENV_END:
         return cg_context_call(cg, e, (int)b->id);
     case BUILTIN_UBACKTRACE: case BUILTIN_PRINT_UBACKTRACE: case BUILTIN_PRINT_USTACK:

@@ -459,6 +459,32 @@ static LLVMValueRef tap_format(struct codegen *cg, struct expr *call)
     return slot;
 }
 
+/* SystemTap's addr(): the instruction pointer of the registers the probe
+ * has: the probed address in a process probe, where a timer.profile or perf
+ * sample interrupted (user or kernel), a kprobe's; 0 where there are none
+ * (tracepoints, timers, begin/end). Functions do not know their caller's
+ * registers: refused there rather than a wrong 0. */
+static LLVMValueRef probe_addr(struct codegen *cg, struct expr *e)
+{
+    const struct probe *probe = cg->fn->probe;
+    if (cg->fn->kind != FN_PROBE) {
+        diag_error(cg->diags, e->span, "addr() is read in the probe's own body, outside functions and loops (assign it to a variable there)");
+        return cg_const(cg, 0);
+    }
+    if (!probe)
+        return cg_const(cg, 0);
+    if (probe_is_uprobe(probe))
+        return load_register(cg, pt_regs_offset[DWARF_REG_IP]);
+    if (probe->kind != PROBE_PROFILE && probe->kind != PROBE_PERF && probe->kind != PROBE_KPROBE &&
+        probe->kind != PROBE_KRETPROBE)
+        return cg_const(cg, 0);
+    /* the context starts with the pt_regs (bpf_perf_event_data's first
+     * member for samples); ip is its 17th word */
+    LLVMValueRef at = cg_const(cg, 16 * 8);
+    return LLVMBuildLoad2(cg->builder, cg->i64,
+                          LLVMBuildGEP2(cg->builder, cg->i8, LLVMGetParam(cg->fn->function, 0), &at, 1, ""), "");
+}
+
 LLVMValueRef cg_target_builtin(struct codegen *cg, struct expr *call, int builtin_id)
 {
     const struct probe *probe = cg->fn->probe;
@@ -469,6 +495,8 @@ LLVMValueRef cg_target_builtin(struct codegen *cg, struct expr *call, int builti
         return user_string(cg, call, builtin_id);
     case BUILTIN_USER_INTEGER:
         return user_integer(cg, call);
+    case BUILTIN_ADDR:
+        return probe_addr(cg, call);
     case BUILTIN_UADDR:
         return in_process_probe ? load_register(cg, pt_regs_offset[DWARF_REG_IP]) : cg_stack_user_pc(cg);
     case BUILTIN_TAP_FORMAT:
