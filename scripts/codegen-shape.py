@@ -25,7 +25,9 @@ def objects():
     found = glob.glob(os.path.join(BUILD, "**", "src", "codegen", "*.c.o"), recursive=True)
     by_file = {}
     for path in found:
-        by_file.setdefault(os.path.basename(path)[:-len(".c.o")], path)
+        name = os.path.basename(path)[:-len(".c.o")]
+        if os.path.exists(os.path.join(SRC, name + ".c")):   # not a renamed file's stale object
+            by_file.setdefault(name, path)
     return by_file
 
 
