@@ -22,14 +22,15 @@ if [[ ${TAP_VM:-1} != 0 ]]; then
   # 6.1 runs under multi-threaded TCG (single-threaded, its ~600 cases would take twice as long);
   # about one run in two there soft-locks at a code-patching site and panics, and the cases left
   # rerun in a fresh VM: up to 5 runs, each keeping what the last one finished.
-  VM_ATTEMPTS=5 bash "$top/tests/vm/goldens.sh" "$top/build" || vm_failed=1
+  # A stage's budget (VM_STAGE_BUDGET, reruns included) keeps a broken VM from running past CI's time.
+  VM_ATTEMPTS=5 VM_STAGE_BUDGET=2400 bash "$top/tests/vm/goldens.sh" "$top/build" || vm_failed=1
   mapfile -t kernel_dependent < <(cd "$top/tests/golden" && ls -- *.tp *.cmd | sed -E 's/\.(tp|cmd)$//' | sort -u |
     grep -E '^(kernel_|stack_|reliab_kill_|uprobe_(multi|refused|return|safety|call_sites|library)|data_hist|ops_division_each_isa|cache_bpf_isa|run_object|users_readme_oneliner_)')
   # 6.12 under multi-threaded TCG oopses at a text_poke site about one run in three (a
   # cross-vCPU code-patching race of the emulator): one host thread for both vCPUs there,
   # which is slower, so each case gets twice the time.
   # The kernel's DWARF (an 860 MB package) is fetched for 6.1 only: vmlinux-dwarf cases are not run on 6.12.
-  VM_KVER=6.12 VM_TCG_THREAD=single GOLDEN_TIMEOUT=240 VM_DEBUGINFO=0 \
+  VM_KVER=6.12 VM_TCG_THREAD=single GOLDEN_TIMEOUT=240 VM_DEBUGINFO=0 VM_STAGE_BUDGET=1200 \
     bash "$top/tests/vm/goldens.sh" "$top/build" "${kernel_dependent[@]}" || vm_failed=1
   exit "$vm_failed"
 fi

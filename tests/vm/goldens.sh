@@ -7,7 +7,8 @@
 # VM_RETRY_MAX=5 such cases), and fails the run if it fails there too. A VM that dies under the cases
 # (exit 125: a TCG code-patching race, about one run in three on 6.12) or whose kernel oopsed is
 # started again (VM_ATTEMPTS runs in all, default 3) for the cases it had not finished or that failed
-# in it. Per-case logs: BUILD_DIR/vm/KVER/CASE.log; the guest's console: console.N.log beside them.
+# in it; a VM in which no case ends for VM_STALL seconds (default twice GOLDEN_TIMEOUT, plus 60) is ended
+# and treated the same way. Per-case logs: BUILD_DIR/vm/KVER/CASE.log; the guest's console: console.N.log beside them.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -46,19 +47,35 @@ fi
 out=$build/vm/$VM_KVER
 rm -rf "$out" && mkdir -p "$out" || exit 2
 start=$(date +%s)
-# A VM that dies under the cases (exit 125), or whose kernel oopsed (a TCG code-patching race at a
-# text_poke site: the oops kills whichever case was patching and can take the VM down), is started
-# again for the cases it left unfinished or failed, up to VM_ATTEMPTS runs in all. The oops is shown,
-# never hidden: a case that fails again in a clean VM fails the stage.
-oops_re='Oops:|BUG:|general protection fault|invalid opcode:|kernel BUG at|Kernel panic'
+golden_timeout=${GOLDEN_TIMEOUT:-120}
+# A guest in which no case has ended for twice a case's time has hung (run-in-vm.sh's VM_STALL): it is
+# ended and its cases rerun in a fresh VM, as for one that died, instead of holding the stage for the
+# whole VM_TIMEOUT. VM_STAGE_BUDGET (seconds, default none) bounds the whole stage, reruns included.
+stall=${VM_STALL:-$((2 * golden_timeout + 60))}
+vm_time_left() {
+  local t=${VM_TIMEOUT:-3000}
+  if [[ -n ${VM_STAGE_BUDGET:-} ]]; then
+    local left=$((start + VM_STAGE_BUDGET - $(date +%s)))
+    ((left >= 120)) || return 1
+    ((left < t)) && t=$left
+  fi
+  echo "$t"
+}
+# A VM that dies under the cases (exit 125), or whose kernel oopsed or stalled (a TCG code-patching
+# race at a text_poke site: the oops kills whichever case was patching and can take the VM down; or
+# both vCPUs stop, RCU's kthread starved), is started again for the cases it left unfinished or failed,
+# up to VM_ATTEMPTS runs in all. run-in-vm.sh ends it as soon as its console shows the oops or stall
+# (VM_BROKEN_RE). The oops is shown, never hidden: a case that fails again in a clean VM fails the stage.
+oops_re='Oops:|BUG:|general protection fault|invalid opcode:|kernel BUG at|Kernel panic|detected stall|blocked for more than'
 attempts=${VM_ATTEMPTS:-3}
 for ((attempt = 1; attempt <= attempts; attempt++)); do
   pending=()
   for c in "${to_run[@]}"; do [[ -f $out/$c.rc ]] || pending+=("$c"); done
   ((${#pending[@]})) || break
   console=$out/console.$attempt.log
-  VM_OUT=$out VM_KEEP_DIR=$top VM_TIMEOUT=${VM_TIMEOUT:-3000} VM_CONSOLE=$console \
-    bash "$here/run-in-vm.sh" env GOLDEN_TIMEOUT="${GOLDEN_TIMEOUT:-120}" \
+  vm_timeout=$(vm_time_left) || { echo "vm/$VM_KVER: the stage's ${VM_STAGE_BUDGET}s are spent; ${#pending[@]} cases not run" >&2; break; }
+  VM_OUT=$out VM_KEEP_DIR=$top VM_TIMEOUT=$vm_timeout VM_STALL=$stall VM_BROKEN_RE=$oops_re VM_CONSOLE=$console \
+    bash "$here/run-in-vm.sh" env GOLDEN_TIMEOUT="$golden_timeout" \
     bash "$here/guest-goldens.sh" "$build/tap" "$top/tests/golden" "$build/tests/programs" "$out" "${pending[@]}"
   rc=$?
   oopsed=0
@@ -69,13 +86,13 @@ for ((attempt = 1; attempt <= attempts; attempt++)); do
   fi
   ((rc == 125 || oopsed)) || break
   ((attempt < attempts)) || break
-  if ((oopsed)); then
-    # what failed in a VM whose kernel was broken runs again in a clean one
+  if ((oopsed || rc == 125)); then
+    # what failed in a VM whose kernel was broken, that died or hung runs again in a clean one
     for c in "${pending[@]}"; do
       [[ $(cat "$out/$c.rc" 2>/dev/null) == 0 ]] || rm -f "$out/$c.rc" "$out/$c.log"
     done
   fi
-  echo "vm/$VM_KVER: the VM died or its kernel oopsed (exit $rc); once more for the cases left" >&2
+  echo "vm/$VM_KVER: the VM died, hung or its kernel oopsed (exit $rc); once more for the cases left" >&2
 done
 
 # A case that failed with the VM alive gets one more run, alone (one case at a time) in a fresh VM:
@@ -95,15 +112,18 @@ if ((${#retry[@]} && ${#retry[@]} <= ${VM_RETRY_MAX:-5})); then
     mv "$out/$c.log" "$out/$c.first.log"
     rm -f "$out/$c.rc"
   done
-  VM_OUT=$out VM_KEEP_DIR=$top VM_TIMEOUT=${VM_TIMEOUT:-3000} VM_CONSOLE=$out/console.retry.log \
-    bash "$here/run-in-vm.sh" env GOLDEN_TIMEOUT="${GOLDEN_TIMEOUT:-120}" GUEST_JOBS=1 \
+  vm_timeout=$(vm_time_left) || vm_timeout=120
+  VM_OUT=$out VM_KEEP_DIR=$top VM_TIMEOUT=$vm_timeout VM_STALL=$stall VM_BROKEN_RE=$oops_re VM_CONSOLE=$out/console.retry.log \
+    bash "$here/run-in-vm.sh" env GOLDEN_TIMEOUT="$golden_timeout" GUEST_JOBS=1 \
     bash "$here/guest-goldens.sh" "$build/tap" "$top/tests/golden" "$build/tests/programs" "$out" "${retry[@]}"
   for c in "${retry[@]}"; do
     [[ $(cat "$out/$c.rc" 2>/dev/null) == 0 ]] && echo "vm/$VM_KVER: golden/$c passed when run alone (failed in the suite: see above)" >&2
   done
 fi
 
-passed=0 failed=() lacking=()
+# The report ends with what a reader of a CI log's tail needs: the not-run reasons first, then each
+# failed case's log, then the counts and the failed names on one line.
+passed=0 failed=() lacking=() unfinished=()
 for c in "${to_run[@]}"; do
   rc=$(cat "$out/$c.rc" 2>/dev/null)
   if [[ $rc == 0 ]]; then
@@ -112,17 +132,21 @@ for c in "${to_run[@]}"; do
     lacking+=("$c")   # CASE.needs names a feature this kernel lacks (or has, with !)
   else
     failed+=("$c")
-    [[ -f $out/$c.log ]] && cat "$out/$c.log" || echo "golden/$c: no result (the VM ended before it)"
+    [[ -n $rc ]] || unfinished+=("$c")
   fi
 done
-not_run=$((${#cases[@]} - ${#to_run[@]} + ${#lacking[@]}))
-echo "vm/$VM_KVER: $passed passed, ${#failed[@]} failed, $not_run not run (expected to fail: $(basename "$expected_file"), or lacking a feature: CASE.needs), $(($(date +%s) - start)) s"
 for c in "${cases[@]}"; do
   [[ -z ${reason[$c]:-} ]] || echo "  not run: $c: ${reason[$c]}"
 done
 for c in "${lacking[@]}"; do echo "  not run: $c: $(head -1 "$out/$c.log")"; done
+for c in "${failed[@]}"; do
+  [[ -z $(cat "$out/$c.rc" 2>/dev/null) ]] || cat "$out/$c.log"
+done
+((${#unfinished[@]} == 0)) || echo "vm/$VM_KVER: no result for ${#unfinished[@]} cases (the VM ended before they did): ${unfinished[*]:0:20}$( ((${#unfinished[@]} <= 20)) || echo " ...")"
 for c in "${retry[@]}"; do
   [[ $(cat "$out/$c.rc" 2>/dev/null) != 0 ]] || echo "  passed alone, failed in the suite: $c"
 done
-for c in "${failed[@]}"; do echo "  FAILED: $c"; done
+not_run=$((${#cases[@]} - ${#to_run[@]} + ${#lacking[@]}))
+echo "vm/$VM_KVER: $passed passed, ${#failed[@]} failed, $not_run not run (expected to fail: $(basename "$expected_file"), or lacking a feature: CASE.needs), $(($(date +%s) - start)) s"
+((${#failed[@]} == 0)) || echo "vm/$VM_KVER: FAILED: ${failed[*]:0:40}$( ((${#failed[@]} <= 40)) || echo " ...")"
 ((${#failed[@]} == 0))

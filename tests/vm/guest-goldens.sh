@@ -2,12 +2,27 @@
 # Runs inside the VM (see goldens.sh): guest-goldens.sh TAP GOLDEN_DIR PROGRAMS_DIR OUT_DIR CASE...
 # Runs the cases $(nproc) at a time (GUEST_JOBS if set); each leaves OUT_DIR/CASE.log (run-golden.sh's output) and then
 # OUT_DIR/CASE.rc, so a run the VM cut short can go on with the cases that have no .rc.
+# Cases take seconds here; GUEST_TIMEOUTS_MAX (4) of them in a row that run out of time mean a broken
+# guest (a task stuck in the kernel holding what every attach needs), not four slow cases: the run
+# stops there and exits 125, as a VM that died does, so goldens.sh reruns what is left in a fresh VM.
 set -u
 tap=$1 golden=$2 programs=$3 out=$4
 shift 4
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-export here tap golden programs out
+timeouts=$out/.timeouts-in-a-row
+echo 0 >"$timeouts"
+export here tap golden programs out timeouts max=${GUEST_TIMEOUTS_MAX:-4}
 echo "kernel $(uname -r): $# cases" >&2
 printf '%s\n' "$@" | xargs -P "${GUEST_JOBS:-$(nproc)}" -I{} bash -c '
   bash "$here/../run-golden.sh" "$tap" "$golden" "$1" "$programs" >"$out/$1.log" 2>&1
-  echo $? >"$out/$1.rc"' _ {}
+  echo $? >"$out/$1.rc"
+  n=0
+  grep -q "^golden/$1: timed out after" "$out/$1.log" && n=$(($(cat "$timeouts") + 1))
+  echo "$n" >"$timeouts"
+  ((n < max)) || exit 255   # xargs stops at once' _ {}
+rc=$?
+if (($(cat "$timeouts") >= ${GUEST_TIMEOUTS_MAX:-4})); then
+  echo "guest-goldens: $(cat "$timeouts") cases in a row ran out of time: the guest looks broken; stopping this VM" >&2
+  exit 125
+fi
+exit "$rc"

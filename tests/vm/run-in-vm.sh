@@ -38,6 +38,10 @@
 #   VM_APPEND   extra kernel command line          VM_KEEP=1 keep the run dir (console log) afterwards
 #   VM_VERBOSE=1  copy the guest's kernel console log to stderr at the end
 #   VM_CONSOLE=FILE  copy the guest's kernel console log to FILE at the end (goldens.sh looks for oopses)
+#   VM_STALL=S  with VM_OUT: end the VM when no file under VM_OUT has changed for S seconds (a guest
+#               that hangs without panicking), and exit 125 as for a VM that died; default 0: never
+#   VM_BROKEN_RE=ERE  end the VM as soon as its kernel console has a line matching ERE (an oops, an RCU
+#               stall), and exit 125 the same way; default: never
 #
 # Needs qemu-system-x86, busybox-static, kmod, cpio (scripts/install-deps.sh installs them). The guest's
 # /init is guest-init.sh beside this script.
@@ -55,6 +59,8 @@ VM_OVERLAY=${VM_OVERLAY:-0}
 VM_9P_CACHE=${VM_9P_CACHE:-loose}
 VM_TCG_THREAD=${VM_TCG_THREAD:-multi}
 VM_DEBUGINFO=${VM_DEBUGINFO:-0}
+VM_STALL=${VM_STALL:-0}
+VM_BROKEN_RE=${VM_BROKEN_RE:-}
 
 die() { echo "run-in-vm: $*" >&2; exit 125; }
 
@@ -145,6 +151,32 @@ fi
 exec 9>&-
 
 # ---------------------------------------------------------------- one run
+# watch_guest PID: ends the VM (timeout's PID: it passes the signal on to qemu) as soon as the guest's
+# console has a line matching VM_BROKEN_RE (leaving it in $RUN/broken), or once no file under VM_OUT
+# has changed for VM_STALL seconds (leaving $RUN/stalled). A hung guest (both vCPUs stuck without a
+# soft-lockup panic, RCU's kthread starved) otherwise holds the caller for the whole VM_TIMEOUT.
+watch_guest() {
+	local vm=$1 last now
+	last=$(date +%s)
+	touch "$RUN/progress"
+	while sleep 10; do
+		now=$(date +%s)
+		if [ -n "$VM_BROKEN_RE" ] && grep -Em1 "$VM_BROKEN_RE" "$RUN/console.log" >"$RUN/broken.line" 2>/dev/null; then
+			mv "$RUN/broken.line" "$RUN/broken"
+			kill -TERM "$vm" 2>/dev/null
+			return
+		fi
+		[ -n "$VM_OUT" ] && [ "$VM_STALL" -gt 0 ] || continue
+		touch "$RUN/progress.next"
+		if [ -n "$(find "$VM_OUT" -newer "$RUN/progress" -print -quit 2>/dev/null)" ]; then last=$now; fi
+		mv "$RUN/progress.next" "$RUN/progress"
+		if [ $((now - last)) -ge "$VM_STALL" ]; then
+			touch "$RUN/stalled"
+			kill -TERM "$vm" 2>/dev/null
+			return
+		fi
+	done
+}
 mkdir -p "$VM_DIR/runs"
 RUN=$(mktemp -d "$VM_DIR/runs/run.XXXXXX") || die "mktemp failed"
 cleanup() { [ "${VM_KEEP:-0}" = 1 ] || rm -rf "$RUN"; }
@@ -186,12 +218,29 @@ timeout --foreground -k 10 "$VM_TIMEOUT" qemu-system-x86_64 \
 	-device virtio-rng-pci \
 	-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
 	-virtfs "local,path=$RUN,mount_tag=vmrun,security_model=none" \
-	"${out_args[@]}" </dev/null 2>"$RUN/qemu.err"
+	"${out_args[@]}" </dev/null 2>"$RUN/qemu.err" &
+vm=$!
+watchdog=""
+if { [ -n "$VM_OUT" ] && [ "$VM_STALL" -gt 0 ]; } || [ -n "$VM_BROKEN_RE" ]; then
+	watch_guest "$vm" & watchdog=$!
+fi
+wait "$vm"
 qrc=$?
+[ -z "$watchdog" ] || { kill "$watchdog" 2>/dev/null; wait "$watchdog" 2>/dev/null; }
 exec 5>&- 6>&-
 wait "$cat_out" "$cat_err"
 [ "${VM_VERBOSE:-0}" = 1 ] && cat "$RUN/console.log" >&2
 [ -n "${VM_CONSOLE:-}" ] && cp "$RUN/console.log" "$VM_CONSOLE"
+if [ -f "$RUN/broken" ]; then
+	echo "run-in-vm: the guest's kernel is broken ($(cat "$RUN/broken")); ended it. Console tail:" >&2
+	tail -30 "$RUN/console.log" >&2
+	exit 125
+fi
+if [ -f "$RUN/stalled" ]; then
+	echo "run-in-vm: nothing under $VM_OUT changed for ${VM_STALL}s: the guest hung; ended it. Console tail:" >&2
+	tail -30 "$RUN/console.log" >&2
+	exit 125
+fi
 if [ $qrc -eq 124 ] || [ $qrc -eq 137 ]; then
 	echo "run-in-vm: timed out after ${VM_TIMEOUT}s; console tail:" >&2
 	tail -20 "$RUN/console.log" >&2
