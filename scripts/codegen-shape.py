@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """The shape of src/codegen, measured the same way each time (issue 16).
 
-Usage: scripts/codegen-shape.py [BUILD_DIR]   (default: build)
+Usage: scripts/codegen-shape.py [--check] [BUILD_DIR]   (default: build)
+
+--check: exit 1 when the files call each other in a cycle (ctest's
+shape/codegen_layers runs it so, after the build).
 
 - call cycle: a file calls another when its object has an undefined symbol
   the other defines (nm); the cycle is the largest strongly connected
@@ -17,12 +20,16 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BUILD = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build")
+ARGS = [a for a in sys.argv[1:] if a != "--check"]
+CHECK = "--check" in sys.argv[1:]
+BUILD = ARGS[0] if ARGS else os.path.join(ROOT, "build")
 SRC = os.path.join(ROOT, "src", "codegen")
 
 
 def objects():
-    found = glob.glob(os.path.join(BUILD, "**", "src", "codegen", "*.c.o"), recursive=True)
+    # CMake's place for them first: a recursive walk of a large build tree is slow
+    found = glob.glob(os.path.join(BUILD, "CMakeFiles", "*", "src", "codegen", "*.c.o")) or \
+        glob.glob(os.path.join(BUILD, "**", "src", "codegen", "*.c.o"), recursive=True)
     by_file = {}
     for path in found:
         name = os.path.basename(path)[:-len(".c.o")]
@@ -31,16 +38,21 @@ def objects():
     return by_file
 
 
-def symbols(path):
-    defined, undefined = set(), set()
-    out = subprocess.run(["nm", path], check=True, capture_output=True, text=True).stdout
+def symbols(objs):
+    """{file: (defined, undefined)} from one nm run over every object."""
+    names = {path: name for name, path in objs.items()}
+    out = subprocess.run(["nm", *objs.values()], check=True, capture_output=True, text=True).stdout
+    result, current = {}, None
     for line in out.splitlines():
+        if line.endswith(":") and line[:-1] in names:
+            current = result.setdefault(names[line[:-1]], (set(), set()))
+            continue
         parts = line.split()
         if len(parts) == 2 and parts[0] == "U":
-            undefined.add(parts[1])
+            current[1].add(parts[1])
         elif len(parts) == 3 and parts[1] in "TDBR":
-            defined.add(parts[2])
-    return defined, undefined
+            current[0].add(parts[2])
+    return result
 
 
 def cycles(graph):
@@ -76,7 +88,7 @@ def main():
     objs = objects()
     if not objs:
         sys.exit(f"no codegen objects under {BUILD}: build first")
-    syms = {name: symbols(path) for name, path in objs.items()}
+    syms = symbols(objs)
     owner = {}
     for name, (defined, _) in syms.items():
         for s in defined:
@@ -108,6 +120,9 @@ def main():
         if decl:
             fields += decl.count(",") + 1
     print(f"struct codegen fields: {fields}")
+    if CHECK and found:
+        sys.exit("codegen files call each other in a cycle: break it with a dispatch point or by moving the "
+                 "shared piece a layer down (docs/ARCHITECTURE.md, Codegen)")
 
 
 main()

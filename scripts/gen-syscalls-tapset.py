@@ -76,7 +76,27 @@ def entry_alias(name, args):
 # SystemTap's names where they differ from NAME_uaddr
 EXTRA_NAMES = {
     "futex": ["futex_uaddr = uaddr_uaddr"],
+    "sendto": ["s = fd", "buf_uaddr = buff_uaddr", "to_uaddr = addr_uaddr", "tolen = addr_len"],
+    "sendmsg": ["s = fd"],
+    "recvfrom": ["s = fd", "buf_uaddr = ubuf_uaddr", "len = size", "addrlen_uaddr = addr_len_uaddr"],
+    "recvmsg": ["s = fd"],
 }
+
+# SystemTap's aliases of syscalls this architecture does not have (x86_64's
+# libc sends with sendto): SystemTap's gate on a number that never comes
+# (__NR_syscall_max + 1), so they never fire; here they are `never`, with
+# SystemTap's variables (a kernel with the tracepoint gets the plain alias).
+ABSENT = {
+    "send": ["s", "buf_uaddr", "len", "flags"],
+    "recv": ["s", "buf_uaddr", "len", "flags"],
+}
+
+
+def absent_aliases(name, variables):
+    zeros = "".join(f"    {v} = 0\n" for v in variables)
+    return (f'probe {names_of(name)} = never {{\n    name = "{name}"\n{zeros}    argstr = ""\n}}\n'
+            f'probe {names_of(name, ".return")} = never {{\n'
+            f'    name = "{name}"\n    retval = 0\n    retstr = ""\n}}\n')
 
 
 def syscall_names():
@@ -117,7 +137,11 @@ def main():
               "# and retstr. nd_syscall.NAME and nd1_syscall.NAME are the same aliases.\n\n")
     events = sorted(os.listdir(os.path.join(EVENTS, "syscalls")))
     names = sorted(e[len("sys_enter_"):] for e in events if e.startswith("sys_enter_"))
+    names = sorted(names + [n for n in ABSENT if n not in names])
     for name in names:
+        if f"sys_enter_{name}" not in events:
+            out.write(absent_aliases(name, ABSENT[name]))
+            continue
         args = fields("syscalls", f"sys_enter_{name}")
         body = "\n".join("    " + line for line in entry_alias(name, args))
         out.write(f'probe {names_of(name)} = kernel.trace("syscalls:sys_enter_{name}") {{\n{body}\n}}\n')
@@ -136,6 +160,9 @@ def main():
     else:
         out.write('    return "sys_" . _tap_dec(nr)\n')
     out.write("}\n")
+    out.write('\n# SystemTap\'s syscall_table.stp: the name of syscall number nr (x86_64;\n'
+              '# "sys_N" where SystemTap\'s table has none, which it gives as "").\n'
+              'function syscall_name:string(nr:long) {\n    return _tap_syscall_name(nr)\n}\n')
 
 
 main()

@@ -196,3 +196,17 @@ void debug_file_end(struct debug_file *df)
     free(df->search_path);
     memset(df, 0, sizeof(*df));
 }
+
+int64_t debug_file_offset(Elf *elf, uint64_t address)
+{
+    size_t count;
+    if (elf_getphdrnum(elf, &count) < 0)
+        return -1;
+    for (size_t i = 0; i < count; i++) {
+        GElf_Phdr mem, *p = gelf_getphdr(elf, (int)i, &mem);
+        if (p && p->p_type == PT_LOAD && (p->p_flags & PF_X) && address >= p->p_vaddr &&
+            address < p->p_vaddr + p->p_memsz)
+            return (int64_t)(address - p->p_vaddr + p->p_offset);
+    }
+    return -1;
+}

@@ -11,6 +11,7 @@
 #define TAP_BASE_DEBUG_FILE_H
 
 #include <elfutils/libdwfl.h>
+#include <stdint.h>
 
 /* libdwfl keeps pointers to callbacks and search_path: a debug_file
  * stays where it was begun until it ends. */
@@ -36,5 +37,9 @@ Dwarf *debug_file_dwarf(struct debug_file *df, const char **file);
 Elf *debug_file_symtab(struct debug_file *df);
 
 void debug_file_end(struct debug_file *df);
+
+/* The file offset of a file address (a vaddr, as DWARF and symbols give it)
+ * in an executable PT_LOAD of elf; -1 outside. */
+int64_t debug_file_offset(Elf *elf, uint64_t address);
 
 #endif

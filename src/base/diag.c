@@ -99,6 +99,13 @@ static void render_source(struct strbuf *out, struct span span, const char *labe
     strbuf_printf(out, "%s %.*s\n", label, (int)len, line);
     strbuf_repeat(out, ' ', prefix + (size_t)(span.col > 0 ? span.col - 1 : 0));
     strbuf_puts(out, "^\n");
+    /* SystemTap's chain of macro uses, innermost first */
+    if (span.expanded_from) {
+        strbuf_puts(out, "\tin expansion of macro: ");
+        span_describe(out, *span.expanded_from);
+        strbuf_putc(out, '\n');
+        render_source(out, *span.expanded_from, label);
+    }
 }
 
 void diag_render(const struct diag *d, struct strbuf *out)

@@ -34,6 +34,9 @@ struct span {
     int line, col;           /* 1-based position of the token's first byte */
     int len;                 /* bytes the token covers on that line */
     unsigned char token_class;
+    /* a macro body's token: the macro use it was expanded at (whose own
+     * expanded_from says where that use came from); NULL elsewhere */
+    const struct span *expanded_from;
 };
 
 struct source_file *source_from_string(struct arena *arena, const char *name,

@@ -10,6 +10,21 @@
 
 #include "codegen/codegen_internal.h"
 
+/* arrays.c's state. */
+struct arrays_state {
+    LLVMValueRef seq_map;             /* tap_seq: the next insertion number */
+    uint32_t insert_buffer;          /* scratch: a new element's value */
+    const struct symbol *iterated[16];   /* arrays being walked by enclosing foreach loops */
+    int iterated_depth;              /* how many of them */
+};
+
+static struct arrays_state *arrays_state(struct codegen *cg)
+{
+    if (!cg->arrays_state)
+        cg->arrays_state = ARENA_NEW(cg->arena, struct arrays_state);
+    return cg->arrays_state;
+}
+
 #define DEFAULT_MAX_ENTRIES 2048
 #define E2BIG_ERRNO 7
 
@@ -153,8 +168,8 @@ void cg_define_arrays(struct codegen *cg)
     }
     if (!max_value)
         return;
-    cg->insert_buffer = cg_alloc_scratch(cg, max_value);
-    cg->seq_map = cg_map_global(cg, "tap_seq", 4);
+    arrays_state(cg)->insert_buffer = cg_alloc_scratch(cg, max_value);
+    arrays_state(cg)->seq_map = cg_map_global(cg, "tap_seq", 4);
 }
 
 static int64_t max_entries_of(struct codegen *cg, const struct symbol *g)
@@ -198,8 +213,8 @@ static void describe_map(struct codegen *cg, struct cg_array *a, const char *map
 void cg_finish_arrays(struct codegen *cg)
 {
     const struct script *script = cg->script;
-    if (cg->seq_map)
-        cg_map_btf(cg, cg->seq_map, BPF_MAP_TYPE_ARRAY, 1, 4, 8);
+    if (arrays_state(cg)->seq_map)
+        cg_map_btf(cg, arrays_state(cg)->seq_map, BPF_MAP_TYPE_ARRAY, 1, 4, 8);
     cg->program->maps = calloc((size_t)script->global_count + 1, sizeof(*cg->program->maps));
     for (int i = 0; i < script->global_count; i++) {
         struct cg_array *a = cg->arrays[i];
@@ -213,12 +228,6 @@ void cg_finish_arrays(struct codegen *cg)
         const char *name = LLVMGetValueName(a->map);
         describe_map(cg, a, name);
     }
-}
-
-static LLVMValueRef byte_at(struct codegen *cg, LLVMValueRef base, uint32_t offset)
-{
-    LLVMValueRef index = cg_const(cg, offset);
-    return LLVMBuildGEP2(cg->builder, cg->i8, base, &index, 1, "");
 }
 
 /* The key in a scratch area of its own (values first: evaluating an index
@@ -235,16 +244,16 @@ LLVMValueRef cg_array_key(struct codegen *cg, struct cg_array *a, struct expr *i
     }
     LLVMValueRef key = cg_scratch_ptr(cg, cg_alloc_scratch(cg, a->key_size));
     if (g->key_count == 0) {
-        LLVMBuildStore(cg->builder, LLVMConstInt(cg->i32, 0, 0), key);
+        cg_store(cg, LLVMConstInt(cg->i32, 0, 0), key);
         return key;
     }
     for (int i = 0; i < count && i < g->key_count; i++) {
-        LLVMValueRef field = byte_at(cg, key, a->key_offsets[i]);
+        LLVMValueRef field = cg_byte_at(cg, key, a->key_offsets[i]);
         if (g->key_types[i] == TYPE_STRING) {
             cg_zero(cg, field, cg->string_size);
             cg_string_copy(cg, field, values[i]);
         } else {
-            LLVMBuildStore(cg->builder, values[i], field);
+            cg_store(cg, values[i], field);
         }
     }
     return key;
@@ -274,9 +283,9 @@ static LLVMValueRef evict_callback(struct codegen *cg, struct cg_array *a, uint3
     cg_position(cg, entry);
     cg_set_location(cg, span);
     state.scratch = cg_load_scratch(cg);
-    LLVMBuildCondBr(b, LLVMBuildIsNull(b, state.scratch, ""), skip, run);
+    LLVMBuildCondBr(b, cg_is_null(cg, state.scratch), skip, run);
     cg_position(cg, skip);
-    LLVMBuildRet(b, cg_const(cg, 0));
+    cg_callback_return(cg, 0);
     cg_position(cg, run);
     cg_copy(cg, cg_scratch_ptr(cg, cand_key), LLVMGetParam(fn, 1), a->key_size);
     LLVMValueRef seq;
@@ -284,18 +293,18 @@ static LLVMValueRef evict_callback(struct codegen *cg, struct cg_array *a, uint3
         seq = cg_stat_seq(cg, a, cg_scratch_ptr(cg, cand_key));
     } else {
         LLVMValueRef offset = cg_const(cg, a->seq_offset);
-        seq = LLVMBuildLoad2(b, cg->i64, LLVMBuildGEP2(b, cg->i8, LLVMGetParam(fn, 2), &offset, 1, ""), "");
+        seq = cg_load(cg, cg_byte_ptr(cg, LLVMGetParam(fn, 2), offset));
     }
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildLoad2(b, cg->i64, cg_scratch_ptr(cg, have), ""),
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, cg_load(cg, cg_scratch_ptr(cg, have)),
                                      cg_const(cg, 0), ""), take, check);
     cg_position(cg, check);
-    LLVMValueRef older = LLVMBuildICmp(b, LLVMIntULT, seq, LLVMBuildLoad2(b, cg->i64, cg_scratch_ptr(cg, best_seq), ""), "");
+    LLVMValueRef older = LLVMBuildICmp(b, LLVMIntULT, seq, cg_load(cg, cg_scratch_ptr(cg, best_seq)), "");
     LLVMBuildCondBr(b, older, take, skip);
     cg_position(cg, take);
-    LLVMBuildStore(b, seq, cg_scratch_ptr(cg, best_seq));
-    LLVMBuildStore(b, cg_const(cg, 1), cg_scratch_ptr(cg, have));
+    cg_store(cg, seq, cg_scratch_ptr(cg, best_seq));
+    cg_store(cg, cg_const(cg, 1), cg_scratch_ptr(cg, have));
     cg_copy(cg, cg_scratch_ptr(cg, best_key), cg_scratch_ptr(cg, cand_key), a->key_size);
-    LLVMBuildRet(b, cg_const(cg, 0));
+    cg_callback_return(cg, 0);
     cg_end_callback(cg, &state);
     cg_set_location(cg, span);
     return fn;
@@ -306,12 +315,12 @@ static void evict_oldest(struct codegen *cg, struct cg_array *a, struct span spa
 {
     uint32_t best_key = cg_alloc_scratch(cg, a->key_size), cand_key = cg_alloc_scratch(cg, a->key_size);
     uint32_t best_seq = cg_alloc_scratch(cg, 8), have = cg_alloc_scratch(cg, 8);
-    LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, have));
+    cg_store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, have));
     LLVMValueRef callback = evict_callback(cg, a, best_key, best_seq, have, cand_key, span);
     LLVMValueRef args[4] = {a->map, callback, LLVMConstNull(cg->ptr), cg_const(cg, 0)};
     cg_helper(cg, BPF_FUNC_for_each_map_elem, cg->i64, args, 4);
     LLVMValueRef found = LLVMBuildICmp(cg->builder, LLVMIntNE,
-                                       LLVMBuildLoad2(cg->builder, cg->i64, cg_scratch_ptr(cg, have), ""),
+                                       cg_load(cg, cg_scratch_ptr(cg, have)),
                                        cg_const(cg, 0), "");
     LLVMBasicBlockRef done = cg_if(cg, found, "evict", "evicted");
     LLVMValueRef del[2] = {a->map, cg_scratch_ptr(cg, best_key)};
@@ -337,21 +346,20 @@ LLVMValueRef cg_array_element(struct codegen *cg, struct cg_array *a, LLVMValueR
     LLVMBasicBlockRef insert = cg_block(cg, "elem_insert"), retry = cg_block(cg, "elem_retry"),
                       full = cg_block(cg, "elem_full"), missing = cg_block(cg, "elem_missing"),
                       done = cg_block(cg, "elem_done");
-    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, found, ""), insert, done);
+    LLVMBuildCondBr(cg->builder, cg_is_null(cg, found), insert, done);
 
     cg_position(cg, insert);
-    LLVMValueRef fresh = cg_scratch_ptr(cg, cg->insert_buffer);
+    LLVMValueRef fresh = cg_scratch_ptr(cg, arrays_state(cg)->insert_buffer);
     cg_zero(cg, fresh, a->value_size);
-    LLVMValueRef seq_index = cg_scratch_ptr(cg, cg->insert_buffer + a->seq_offset);
-    LLVMBuildStore(cg->builder, LLVMConstInt(cg->i32, 0, 0), seq_index);   /* key 0 of tap_seq */
-    LLVMValueRef counter = cg_map_lookup(cg, cg->seq_map, seq_index);
+    LLVMValueRef seq_index = cg_scratch_ptr(cg, arrays_state(cg)->insert_buffer + a->seq_offset);
+    cg_store(cg, LLVMConstInt(cg->i32, 0, 0), seq_index);   /* key 0 of tap_seq */
+    LLVMValueRef counter = cg_map_lookup(cg, arrays_state(cg)->seq_map, seq_index);
     LLVMBasicBlockRef numbered = cg_block(cg, "numbered"), number = cg_block(cg, "number");
-    LLVMBuildStore(cg->builder, cg_const(cg, 0), seq_index);
-    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, counter, ""), numbered, number);
+    cg_store(cg, cg_const(cg, 0), seq_index);
+    LLVMBuildCondBr(cg->builder, cg_is_null(cg, counter), numbered, number);
     cg_position(cg, number);
-    LLVMValueRef seq = LLVMBuildAtomicRMW(cg->builder, LLVMAtomicRMWBinOpAdd, counter, cg_const(cg, 1),
-                                          LLVMAtomicOrderingMonotonic, 0);
-    LLVMBuildStore(cg->builder, LLVMBuildAdd(cg->builder, seq, cg_const(cg, 1), ""), seq_index);
+    LLVMValueRef seq = cg_atomic_add(cg, counter, cg_const(cg, 1));
+    cg_store(cg, LLVMBuildAdd(cg->builder, seq, cg_const(cg, 1), ""), seq_index);
     LLVMBuildBr(cg->builder, numbered);
     cg_position(cg, numbered);
     LLVMValueRef status = cg_map_update(cg, a->map, key, fresh, BPF_NOEXIST);
@@ -360,34 +368,47 @@ LLVMValueRef cg_array_element(struct codegen *cg, struct cg_array *a, LLVMValueR
     if (a->symbol->wrap) {
         evict_oldest(cg, a, span);
         LLVMValueRef second = cg_map_update(cg, a->map, key, fresh, BPF_NOEXIST);
-        LLVMBasicBlockRef still_full = cg_block(cg, "still_full");
-        LLVMBuildCondBr(cg->builder, is_map_full(cg, second), still_full, retry);
-        cg_position(cg, still_full);
+        cg_continue_if(cg, is_map_full(cg, second), "still_full", retry);
     }
     raise_full(cg, a, span);
 
     cg_position(cg, retry);
     LLVMValueRef again = cg_map_lookup(cg, a->map, key);
     LLVMBasicBlockRef retry_end = LLVMGetInsertBlock(cg->builder);
-    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, again, ""), missing, done);
+    LLVMBuildCondBr(cg->builder, cg_is_null(cg, again), missing, done);
     /* Inserted and gone at once: only another CPU's delete does that. */
     cg_position(cg, missing);
     raise_full(cg, a, span);
 
     cg_position(cg, done);
-    LLVMValueRef phi = LLVMBuildPhi(cg->builder, cg->ptr, "elem");
-    LLVMValueRef values[2] = {found, again};
-    LLVMBasicBlockRef blocks[2] = {start, retry_end};
-    LLVMAddIncoming(phi, values, blocks, 2);
-    return phi;
+    return cg_phi2(cg, cg->ptr, "elem", found, start, again, retry_end);
+
+}
+
+/* A foreach over `array` generates its body: the previous nesting, for
+ * cg_iteration_end(). */
+int cg_iteration_begin(struct codegen *cg, const struct symbol *array)
+{
+    struct arrays_state *s = arrays_state(cg);
+    int depth = s->iterated_depth;
+    if (depth < 16)
+        s->iterated[s->iterated_depth++] = array;
+    return depth;
+}
+
+void cg_iteration_end(struct codegen *cg, int depth)
+{
+    arrays_state(cg)->iterated_depth = depth;
 }
 
 /* The spec forbids modifying an array inside its own foreach (where it can
  * be seen: the loop body itself, not functions it calls). */
-void cg_check_not_iterated(struct codegen *cg, const struct symbol *array, struct span span)
+void cg_check_not_iterated
+(struct codegen *cg, const struct symbol *array, struct span span)
 {
-    for (int i = 0; i < cg->foreach_depth; i++)
-        if (cg->foreach_arrays[i] == array) {
+    for (int i = 0; i < arrays_state(cg)->iterated_depth; i++)
+        if (arrays_state(cg)->iterated[i] == array) {
+
             diag_error(cg->diags, span, "array %s modified inside a foreach over it", array->name);
             return;
         }
@@ -416,29 +437,20 @@ LLVMValueRef cg_array_read(struct codegen *cg, struct expr *e)
     LLVMValueRef found = cg_map_lookup(cg, a->map, key);
     int is_string = a->symbol->type == TYPE_STRING;
     LLVMValueRef slot = is_string ? cg_scratch_ptr(cg, cg_alloc_string_slot(cg)) : NULL;
-    LLVMBasicBlockRef hit = cg_block(cg, "read_hit"), miss = cg_block(cg, "read_miss"),
-                      done = cg_block(cg, "read_done");
-    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, found, ""), miss, hit);
-    cg_position(cg, hit);
+    struct cg_if_else branch = cg_if_present(cg, found, "read_hit", "read_miss", "read_done");
     LLVMValueRef value = NULL;
     if (is_string)
         cg_string_copy(cg, slot, found);
     else
-        value = LLVMBuildLoad2(cg->builder, cg->i64, found, "");
+        value = cg_load(cg, found);
     LLVMBasicBlockRef hit_end = LLVMGetInsertBlock(cg->builder);
-    LLVMBuildBr(cg->builder, done);
-    cg_position(cg, miss);
+    cg_else(cg, &branch);
     if (is_string)
-        LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, 0, 0), slot);
-    LLVMBuildBr(cg->builder, done);
-    cg_position(cg, done);
+        cg_store(cg, LLVMConstInt(cg->i8, 0, 0), slot);
+    cg_end_if_else(cg, &branch);
     if (is_string)
         return slot;
-    LLVMValueRef phi = LLVMBuildPhi(cg->builder, cg->i64, "");
-    LLVMValueRef values[2] = {value, cg_const(cg, 0)};
-    LLVMBasicBlockRef blocks[2] = {hit_end, miss};
-    LLVMAddIncoming(phi, values, blocks, 2);
-    return phi;
+    return cg_phi2(cg, cg->i64, "", value, hit_end, cg_const(cg, 0), branch.otherwise);
 }
 
 int cg_is_wildcard(const struct expr *e)
@@ -465,12 +477,12 @@ uint32_t cg_slice_key(struct codegen *cg, struct cg_array *a, struct expr *indic
         if (wildcard[k])
             continue;
         LLVMValueRef value = cg_operand(cg, e);
-        LLVMValueRef field = byte_at(cg, cg_scratch_ptr(cg, slice), a->key_offsets[k]);
+        LLVMValueRef field = cg_byte_at(cg, cg_scratch_ptr(cg, slice), a->key_offsets[k]);
         if (a->symbol->key_types[k] == TYPE_STRING) {
             cg_zero(cg, field, cg->string_size);
             cg_string_copy(cg, field, value);
         } else {
-            LLVMBuildStore(cg->builder, value, field);
+            cg_store(cg, value, field);
         }
     }
     return slice;
@@ -484,15 +496,13 @@ void cg_slice_match(struct codegen *cg, struct cg_array *a, LLVMValueRef key, ui
     for (int k = 0; k < a->symbol->key_count; k++) {
         if (wildcard[k])
             continue;
-        LLVMValueRef x = byte_at(cg, key, a->key_offsets[k]);
-        LLVMValueRef y = byte_at(cg, cg_scratch_ptr(cg, slice), a->key_offsets[k]);
+        LLVMValueRef x = cg_byte_at(cg, key, a->key_offsets[k]);
+        LLVMValueRef y = cg_byte_at(cg, cg_scratch_ptr(cg, slice), a->key_offsets[k]);
         LLVMValueRef same = a->symbol->key_types[k] == TYPE_STRING
             ? cg_compare(cg, LLVMIntEQ, cg_string_compare(cg, x, y), 0)
-            : LLVMBuildICmp(cg->builder, LLVMIntEQ, LLVMBuildLoad2(cg->builder, cg->i64, x, ""),
-                            LLVMBuildLoad2(cg->builder, cg->i64, y, ""), "");
-        LLVMBasicBlockRef match = cg_block(cg, "slice_match");
-        LLVMBuildCondBr(cg->builder, same, match, differ);
-        cg_position(cg, match);
+            : LLVMBuildICmp(cg->builder, LLVMIntEQ, cg_load(cg, x),
+                            cg_load(cg, y), "");
+        cg_continue_if(cg, same, "slice_match", differ);
     }
 }
 
@@ -506,28 +516,28 @@ static LLVMValueRef slice_walk(struct codegen *cg, struct cg_array *a, struct ex
     int wildcard[MAX_ARRAY_KEYS] = {0};
     uint32_t slice = cg_slice_key(cg, a, indices, wildcard);
     uint32_t found = cg_alloc_scratch(cg, 8);
-    LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, found));
+    cg_store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, found));
     struct fn_state state;
     LLVMValueRef fn = cg_begin_callback(cg, delete_matches ? "delete_slice" : "in_slice", 1, &state);
     cg_callback_entry(cg, &state, span, 0);
     LLVMBasicBlockRef run = LLVMGetInsertBlock(cg->builder), skip = cg_block(cg, "skip");
     cg_position(cg, skip);
-    LLVMBuildRet(cg->builder, cg_const(cg, 0));
+    cg_callback_return(cg, 0);
     cg_position(cg, run);
     cg_slice_match(cg, a, LLVMGetParam(fn, 1), slice, wildcard, skip);
     if (delete_matches) {
         LLVMValueRef args[2] = {LLVMGetParam(fn, 0), LLVMGetParam(fn, 1)};
         cg_helper(cg, BPF_FUNC_map_delete_elem, cg->i64, args, 2);
-        LLVMBuildRet(cg->builder, cg_const(cg, 0));
+        cg_callback_return(cg, 0);
     } else {
-        LLVMBuildStore(cg->builder, cg_const(cg, 1), cg_scratch_ptr(cg, found));
-        LLVMBuildRet(cg->builder, cg_const(cg, 1));
+        cg_store(cg, cg_const(cg, 1), cg_scratch_ptr(cg, found));
+        cg_callback_return(cg, 1);
     }
     cg_end_callback(cg, &state);
     cg_set_location(cg, span);
     LLVMValueRef args[4] = {a->map, fn, LLVMConstNull(cg->ptr), cg_const(cg, 0)};
     cg_helper(cg, BPF_FUNC_for_each_map_elem, cg->i64, args, 4);
-    return LLVMBuildLoad2(cg->builder, cg->i64, cg_scratch_ptr(cg, found), "");
+    return cg_load(cg, cg_scratch_ptr(cg, found));
 }
 
 LLVMValueRef cg_array_in(struct codegen *cg, struct expr *e)
@@ -555,7 +565,7 @@ static LLVMValueRef delete_callback(struct codegen *cg, struct span span)
     cg_set_location(cg, (struct span){.line = 1, .col = 1});
     LLVMValueRef args[2] = {LLVMGetParam(fn, 0), LLVMGetParam(fn, 1)};
     cg_helper(cg, BPF_FUNC_map_delete_elem, cg->i64, args, 2);
-    LLVMBuildRet(cg->builder, cg_const(cg, 0));
+    cg_callback_return(cg, 0);
     cg_end_callback(cg, &state);
     cg_set_location(cg, span);
     return fn;
@@ -590,13 +600,13 @@ void cg_delete(struct codegen *cg, struct stmt *st)
         return;
     }
     if (a) {   /* a scalar statistic: every CPU's element back to zero */
-        cg_stat_reset(cg, a);
+        cg_stat_reset(cg, a, cg_array_key(cg, a, NULL));
         return;
     }
     const struct symbol *sym = e->symbol;
     LLVMValueRef ptr = sym->kind == SYMBOL_GLOBAL ? cg_global_ptr(cg, sym) : cg_local_ptr(cg, sym);
     if (sym->type == TYPE_STRING)
-        LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, 0, 0), ptr);
+        cg_store(cg, LLVMConstInt(cg->i8, 0, 0), ptr);
     else
-        LLVMBuildStore(cg->builder, cg_const(cg, 0), ptr);
+        cg_store(cg, cg_const(cg, 0), ptr);
 }

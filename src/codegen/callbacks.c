@@ -39,9 +39,9 @@ void cg_callback_entry(struct codegen *cg, struct fn_state *state, struct span s
     cg_position(cg, entry);
     cg_set_location(cg, span);
     state->scratch = cg_load_scratch(cg);
-    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, state->scratch, ""), miss, run);
+    LLVMBuildCondBr(cg->builder, cg_is_null(cg, state->scratch), miss, run);
     cg_position(cg, miss);
-    LLVMBuildRet(cg->builder, cg_const(cg, miss_result));
+    cg_callback_return(cg, miss_result);
     cg_position(cg, run);
 }
 

@@ -79,12 +79,13 @@ struct fn_state {
     uint32_t *entry_strings;         /* FN_PROBE, probed_thread.c: per @entry string value, its scratch slot */
 };
 
-/* probed_thread.c: a probe's register copy, and which of its words are read. */
-struct register_copy {
-    LLVMValueRef *stores;
-    uint64_t read;
-    struct register_copy *next;
-};
+struct timing_state;
+struct stack_state;
+struct probed_thread_state;
+struct string_functions_state;
+struct stats_state;
+struct arrays_state;
+struct catch_state;
 
 struct codegen {
     struct arena *arena;
@@ -105,8 +106,6 @@ struct codegen {
     LLVMTypeRef data_type;
     int *global_field;               /* per global index: field in data_type, -1 for arrays */
     LLVMValueRef events_map, control_map, scratch_map;
-    LLVMValueRef timing_map;         /* timing.c: tap_timing with -t, else NULL */
-    int *timing_slot;                /* timing.c: per probe index, its program's first slot */
     LLVMValueRef strcmp_fn;
     uint32_t string_size;
     uint32_t scratch_size;           /* grows as slots are allocated */
@@ -114,29 +113,19 @@ struct codegen {
     int format_capacity, error_capacity;
     struct fn_state *fn;
     struct task_offsets *task_offsets;   /* context.c: task_struct layout from BTF */
-    uint32_t regs_offset;            /* probed_thread.c: the probed thread's registers in scratch, 0 until used */
-    int functions_read_registers;    /* probed_thread.c: a user function reads them: every copy stays */
-    struct register_copy *register_copies;
     struct cg_array **arrays;        /* per global index: arrays and statistics, else NULL */
     int callback_count;              /* foreach, delete and string-loop callbacks */
-    uint32_t tokenize_buffer, tokenize_position;
-    LLVMValueRef seq_map;            /* tap_seq: the next insertion number */
-    uint32_t insert_buffer;          /* scratch: a new element's value */
-    const struct symbol *foreach_arrays[16];   /* arrays being walked by enclosing foreach */
-    int foreach_depth;   /* tokenize()'s state in scratch, 0 until used */
-    int has_try;                     /* the script has a try block: errors may be caught */
-    uint32_t caught_message;         /* scratch string slot: a caught error's message, 0 until used */
-    uint32_t stack_offset;           /* stack.c: captured stacks in scratch, 0 until used */
-    int stack_needs_in_functions;    /* stack.c: stacks used inside user functions */
-    LLVMValueRef symbol_maps[3];     /* stack.c: tap_sym_files, _names, _paths, NULL until used */
-    uint32_t symbol_search;          /* stack.c: the symbol search's variables in scratch */
-    LLVMValueRef unwind_maps[2];     /* stack.c: tap_unwind_files, _rows, NULL until used */
-    LLVMValueRef stack_origins;      /* stack.c: tap_stack_origins, NULL until used */
     uint32_t user_memory_gone;       /* syscall_defer.c: in a deferred handler, the scratch u64 saying
                                       * execve replaced the entry's user memory; 0 elsewhere */
-    uint32_t hist_record, hist_key;  /* stats.c: a printed histogram's image and key in scratch, shared by
-                                      * every print (one ends before the next starts), 0 until used */
-    LLVMValueRef escape_callbacks[2];/* string_functions.c: text_str's and string_quoted's, NULL until used */
+    /* Each feature's own state: declared in its file, allocated there on
+     * first use (NULL until then). */
+    struct timing_state *timing;                     /* timing.c */
+    struct stack_state *stack;                       /* stack.c */
+    struct probed_thread_state *probed_thread;       /* probed_thread.c */
+    struct string_functions_state *string_functions; /* string_functions.c */
+    struct stats_state *stats;                       /* stats.c */
+    struct arrays_state *arrays_state;               /* arrays.c */
+    struct catch_state *catch_state;                 /* records.c: set when the script has a try */
     /* expr.c's cg_expr and stmt.c's cg_stmt, set by the driver: the feature
      * files evaluate their operands and bodies through cg_operand() and
      * cg_statement(), so they sit below the two dispatchers */
@@ -208,7 +197,11 @@ struct cg_array {
     int map_index;                   /* in program->maps */
 };
 void cg_define_arrays(struct codegen *cg);
+/* foreach bodies: modifying the array walked is an error there */
+int cg_iteration_begin(struct codegen *cg, const struct symbol *array);
+void cg_iteration_end(struct codegen *cg, int depth);
 void cg_check_not_iterated(struct codegen *cg, const struct symbol *array, struct span span);
+
 void cg_finish_arrays(struct codegen *cg);
 struct cg_array *cg_array_of(struct codegen *cg, const struct symbol *sym);
 LLVMValueRef cg_array_key(struct codegen *cg, struct cg_array *a, struct expr *indices);
@@ -229,8 +222,32 @@ LLVMValueRef cg_stat_extract(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_hist_bucket(struct codegen *cg, struct expr *e);
 void cg_hist_print(struct codegen *cg, struct expr *hist, struct span print_span);
 LLVMValueRef cg_stat_value(struct codegen *cg, struct cg_array *a, LLVMValueRef key, enum stat_op op);
+
+/* stat_elements.c: a statistic's per-CPU elements (below arrays.c and
+ * stats.c). An element and an aggregate are i64 fields: */
+enum stat_field {
+    STAT_FIELD_COUNT,
+    STAT_FIELD_SUM,
+    STAT_FIELD_MIN,
+    STAT_FIELD_MAX,
+    STAT_FIELD_AVG_S,      /* Welford's running mean, scaled by 2^shift */
+    STAT_FIELD_M2,         /* Welford's sum of squared differences, scaled */
+    STAT_FIELD_VARIANCE_S, /* this CPU's variance, scaled */
+    STAT_FIELD_BUCKET,     /* cg_stat_aggregate(): the requested bucket */
+    STAT_FIELD_SEQ,        /* cg_stat_aggregate(): the insertion number (the inserting CPU's) */
+    STAT_FIELDS
+};
+LLVMValueRef cg_stat_field(struct codegen *cg, LLVMValueRef base, int field);
+/* Calls visit(elem) for this key's element on every possible CPU that has
+ * one; visit ends by branching to the block it is given. */
+typedef void (*cg_cpu_elem_visit)(struct codegen *cg, LLVMValueRef elem, LLVMBasicBlockRef next, void *data);
+void cg_stat_each_cpu(struct codegen *cg, struct cg_array *a, LLVMValueRef key, cg_cpu_elem_visit visit,
+                      void *data);
+/* Sums every CPU's element into STAT_FIELDS i64s in scratch (count 0 when
+ * the element does not exist); bucket: index of a bucket to sum too, or NULL. */
+LLVMValueRef cg_stat_aggregate(struct codegen *cg, struct cg_array *a, LLVMValueRef key, LLVMValueRef bucket);
 LLVMValueRef cg_stat_seq(struct codegen *cg, struct cg_array *a, LLVMValueRef key);
-void cg_stat_reset(struct codegen *cg, struct cg_array *a);
+void cg_stat_reset(struct codegen *cg, struct cg_array *a, LLVMValueRef key);
 
 /* string_functions.c, regex.c */
 LLVMValueRef cg_string_builtin(struct codegen *cg, struct expr *call, int builtin_id);

@@ -76,8 +76,7 @@ static LLVMValueRef user_mode(struct codegen *cg)
         return cg_const(cg, 0);
     /* bpf_perf_event_data starts with the pt_regs; cs is its 18th word */
     LLVMValueRef at = cg_const(cg, 17 * 8);
-    LLVMValueRef cs = LLVMBuildLoad2(cg->builder, cg->i64,
-                                     LLVMBuildGEP2(cg->builder, cg->i8, LLVMGetParam(cg->fn->function, 0), &at, 1, ""), "");
+    LLVMValueRef cs = cg_load(cg, cg_byte_ptr(cg, LLVMGetParam(cg->fn->function, 0), at));
     LLVMValueRef ring = LLVMBuildAnd(cg->builder, cs, cg_const(cg, 3), "");
     return LLVMBuildZExt(cg->builder, cg_compare(cg, LLVMIntEQ, ring, 3), cg->i64, "");
 }
@@ -156,7 +155,7 @@ int cg_read_vma_file(struct codegen *cg, LLVMValueRef vma, LLVMValueRef out, str
                               cg_read_kernel(cg, base, o->vm_pgoff, 8), cg_read_kernel(cg, base, o->vm_end, 8)};
     for (int i = 0; i < 5; i++) {
         LLVMValueRef at = cg_const(cg, 8 * i);
-        LLVMBuildStore(cg->builder, values[i], LLVMBuildGEP2(cg->builder, cg->i8, out, &at, 1, ""));
+        cg_store(cg, values[i], cg_byte_ptr(cg, out, at));
     }
     return 0;
 }
@@ -176,9 +175,8 @@ LLVMValueRef cg_in_target_tree(struct codegen *cg, LLVMValueRef target)
         return LLVMBuildICmp(cg->builder, LLVMIntEQ, tgid, target, "");
     LLVMBasicBlockRef yes = cg_block(cg, "in_tree"), no = cg_block(cg, "not_in_tree"),
                       done = cg_block(cg, "tree_done");
-    LLVMBasicBlockRef next = cg_block(cg, "ancestors");
-    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, tgid, target, ""), yes, next);
-    cg_position(cg, next);
+    cg_jump_if(cg, LLVMBuildICmp(cg->builder, LLVMIntEQ, tgid, target, ""), yes, "ancestors");
+
     LLVMValueRef task = current_task(cg);
     for (int level = 0; level < ANCESTOR_DEPTH; level++) {
         task = cg_read_kernel(cg, task, o->real_parent, 8);

@@ -226,7 +226,7 @@ LLVMValueRef cg_load_scratch(struct codegen *cg)
 {
     LLVMValueRef cpu = cg_helper(cg, BPF_FUNC_get_smp_processor_id, cg->i64, NULL, 0);
     LLVMValueRef key = cg_entry_alloca(cg, cg->i32, "cpu");
-    LLVMBuildStore(cg->builder, LLVMBuildTrunc(cg->builder, cpu, cg->i32, ""), key);
+    cg_store(cg, LLVMBuildTrunc(cg->builder, cpu, cg->i32, ""), key);
     LLVMValueRef args[2] = {cg->scratch_map, key};
     return cg_helper(cg, BPF_FUNC_map_lookup_elem, cg->ptr, args, 2);
 }
@@ -237,9 +237,9 @@ LLVMValueRef cg_load_scratch(struct codegen *cg)
 LLVMValueRef cg_opaque_clamp(struct codegen *cg, LLVMValueRef index, int64_t max)
 {
     LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_scratch(cg, 8));
-    LLVMValueRef store = LLVMBuildStore(cg->builder, index, slot);
+    LLVMValueRef store = cg_store(cg, index, slot);
     LLVMSetVolatile(store, 1);
-    LLVMValueRef loaded = LLVMBuildLoad2(cg->builder, cg->i64, slot, "");
+    LLVMValueRef loaded = cg_load(cg, slot);
     LLVMSetVolatile(loaded, 1);
     LLVMValueRef too_big = cg_compare(cg, LLVMIntUGT, loaded, max);
     return LLVMBuildSelect(cg->builder, too_big, cg_const(cg, max), loaded, "");
@@ -265,12 +265,12 @@ LLVMValueRef cg_read_kernel(struct codegen *cg, LLVMValueRef base, long offset, 
     if (!cg->fn->kernel_read_slot)
         cg->fn->kernel_read_slot = cg_entry_alloca(cg, cg->i64, "kread");
     LLVMValueRef slot = cg->fn->kernel_read_slot;
-    LLVMBuildStore(cg->builder, cg_const(cg, 0), slot);
+    cg_store(cg, cg_const(cg, 0), slot);
     LLVMValueRef address = LLVMBuildAdd(cg->builder, base, cg_const(cg, offset), "");
     LLVMValueRef args[3] = {slot, LLVMConstInt(cg->i32, (unsigned)size, 0),
                             LLVMBuildIntToPtr(cg->builder, address, cg->ptr, "")};
     cg_helper(cg, BPF_FUNC_probe_read_kernel, cg->i64, args, 3);
-    LLVMValueRef value = LLVMBuildLoad2(cg->builder, cg->i64, slot, "");
+    LLVMValueRef value = cg_load(cg, slot);
     return size == 8 ? value : LLVMBuildAnd(cg->builder, value, cg_const(cg, (1ll << (size * 8)) - 1), "");
 }
 
@@ -324,18 +324,11 @@ LLVMValueRef cg_user_memory_read(struct codegen *cg, int helper_id, LLVMValueRef
     if (!cg->user_memory_gone)
         return cg_helper(cg, helper_id, cg->i64, args, 3);
     LLVMBuilderRef b = cg->builder;
-    LLVMValueRef gone = LLVMBuildLoad2(b, cg->i64, cg_scratch_ptr(cg, cg->user_memory_gone), "");
-    LLVMBasicBlockRef before = LLVMGetInsertBlock(b), read = cg_block(cg, "user_memory"),
-                      done = cg_block(cg, "user_memory_read");
-    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntNE, gone, 0), done, read);
-    cg_position(cg, read);
+    LLVMValueRef gone = cg_load(cg, cg_scratch_ptr(cg, cg->user_memory_gone));
+    LLVMBasicBlockRef before = LLVMGetInsertBlock(b);
+    LLVMBasicBlockRef done = cg_if_not(cg, cg_compare(cg, LLVMIntNE, gone, 0), "user_memory", "user_memory_read");
     LLVMValueRef result = cg_helper(cg, helper_id, cg->i64, args, 3);
     LLVMBasicBlockRef read_end = LLVMGetInsertBlock(b);
-    LLVMBuildBr(b, done);
-    cg_position(cg, done);
-    LLVMValueRef phi = LLVMBuildPhi(b, cg->i64, "");
-    LLVMValueRef values[2] = {cg_const(cg, -14), result};
-    LLVMBasicBlockRef blocks[2] = {before, read_end};
-    LLVMAddIncoming(phi, values, blocks, 2);
-    return phi;
+    cg_end_if(cg, done);
+    return cg_phi2(cg, cg->i64, "", cg_const(cg, -14), before, result, read_end);
 }

@@ -5,6 +5,7 @@
 #include <linux/bpf.h>
 
 #include "codegen/codegen_internal.h"
+#include "codegen/kernel_symbols.h"
 #include "sema/builtins.h"
 
 
@@ -58,6 +59,10 @@ static LLVMValueRef bool_to_long(struct codegen *cg, LLVMValueRef bit)
 
 LLVMValueRef cg_condition(struct codegen *cg, struct expr *e)
 {
+    if (e->type == TYPE_VOID) {   /* a call with no value, as an operand of && or || */
+        cg_expr(cg, e);
+        return LLVMConstInt(cg->i1, 0, 0);
+    }
     LLVMValueRef value = cg_expr(cg, e);
     return cg_compare(cg, LLVMIntNE, value, 0);
 }
@@ -95,20 +100,13 @@ static LLVMValueRef logical(struct codegen *cg, struct expr *e)
     int is_and = e->binary.op == BINARY_LOGAND;
     LLVMValueRef lhs = cg_condition(cg, e->binary.lhs);
     LLVMBasicBlockRef lhs_block = LLVMGetInsertBlock(cg->builder);
-    LLVMBasicBlockRef rhs_block = cg_block(cg, "logic_rhs"), done = cg_block(cg, "logic_done");
-    if (is_and)
-        LLVMBuildCondBr(cg->builder, lhs, rhs_block, done);
-    else
-        LLVMBuildCondBr(cg->builder, lhs, done, rhs_block);
-    cg_position(cg, rhs_block);
+    /* the right side only when the left does not decide */
+    LLVMBasicBlockRef done = is_and ? cg_if(cg, lhs, "logic_rhs", "logic_done")
+                                    : cg_if_not(cg, lhs, "logic_rhs", "logic_done");
     LLVMValueRef rhs = cg_condition(cg, e->binary.rhs);
     LLVMBasicBlockRef rhs_end = LLVMGetInsertBlock(cg->builder);
-    LLVMBuildBr(cg->builder, done);
-    cg_position(cg, done);
-    LLVMValueRef phi = LLVMBuildPhi(cg->builder, cg->i1, "");
-    LLVMValueRef values[2] = {LLVMConstInt(cg->i1, is_and ? 0 : 1, 0), rhs};
-    LLVMBasicBlockRef blocks[2] = {lhs_block, rhs_end};
-    LLVMAddIncoming(phi, values, blocks, 2);
+    cg_end_if(cg, done);
+    LLVMValueRef phi = cg_phi2(cg, cg->i1, "", LLVMConstInt(cg->i1, is_and ? 0 : 1, 0), lhs_block, rhs, rhs_end);
     return bool_to_long(cg, phi);
 }
 
@@ -169,8 +167,7 @@ static const int assign_to_binary[] = {
 /* x += d on a shared global: one atomic add, so both CPUs' updates count. */
 static LLVMValueRef atomic_add(struct codegen *cg, LLVMValueRef ptr, LLVMValueRef delta)
 {
-    LLVMValueRef old = LLVMBuildAtomicRMW(cg->builder, LLVMAtomicRMWBinOpAdd, ptr, delta,
-                                          LLVMAtomicOrderingMonotonic, 0);
+    LLVMValueRef old = cg_atomic_add(cg, ptr, delta);
     return LLVMBuildAdd(cg->builder, old, delta, "");
 }
 
@@ -204,7 +201,7 @@ static int concat_in_place(struct codegen *cg, struct expr *e)
     const struct expr *lhs = e->assign.lhs;
     return e->assign.op == ASSIGN_SET && e->assign.rhs->kind == EXPR_BINARY &&
            e->assign.rhs->binary.op == BINARY_CONCAT && lhs->kind == EXPR_IDENT && lhs->symbol &&
-           lhs->symbol->kind != SYMBOL_GLOBAL && lhs->symbol->type == TYPE_STRING && !cg->has_try &&
+           lhs->symbol->kind != SYMBOL_GLOBAL && lhs->symbol->type == TYPE_STRING && !cg_catch_enabled(cg) &&
            leaves_alone(e->assign.rhs, lhs->symbol);
 }
 
@@ -218,7 +215,7 @@ static int append_in_place(struct codegen *cg, struct expr *e)
     if (e->assign.op != ASSIGN_CONCAT || lhs->kind != EXPR_IDENT || !lhs->symbol ||
         lhs->symbol->kind == SYMBOL_GLOBAL || lhs->symbol->type != TYPE_STRING || !leaves_alone(rhs, lhs->symbol))
         return 0;
-    return rhs->kind == EXPR_BINARY && rhs->binary.op == BINARY_CONCAT && !cg->has_try ? 2 : 1;
+    return rhs->kind == EXPR_BINARY && rhs->binary.op == BINARY_CONCAT && !cg_catch_enabled(cg) ? 2 : 1;
 }
 
 static LLVMValueRef assign(struct codegen *cg, struct expr *e)
@@ -241,14 +238,14 @@ static LLVMValueRef assign(struct codegen *cg, struct expr *e)
         return target.ptr;
     }
     if (op == ASSIGN_SET) {
-        LLVMBuildStore(cg->builder, rhs, target.ptr);
+        cg_store(cg, rhs, target.ptr);
         return rhs;
     }
     if (target.is_shared && (op == ASSIGN_ADD || op == ASSIGN_SUB))
         return atomic_add(cg, target.ptr, op == ASSIGN_ADD ? rhs : LLVMBuildNeg(cg->builder, rhs, ""));
-    LLVMValueRef old = LLVMBuildLoad2(cg->builder, cg->i64, target.ptr, "");
+    LLVMValueRef old = cg_load(cg, target.ptr);
     LLVMValueRef value = arithmetic(cg, e->span, assign_to_binary[op], old, rhs);
-    LLVMBuildStore(cg->builder, value, target.ptr);
+    cg_store(cg, value, target.ptr);
     return value;
 }
 
@@ -262,8 +259,8 @@ static LLVMValueRef incdec(struct codegen *cg, struct expr *e)
     if (target.is_shared) {
         updated = atomic_add(cg, target.ptr, delta);
     } else {
-        updated = LLVMBuildAdd(cg->builder, LLVMBuildLoad2(cg->builder, cg->i64, target.ptr, ""), delta, "");
-        LLVMBuildStore(cg->builder, updated, target.ptr);
+        updated = LLVMBuildAdd(cg->builder, cg_load(cg, target.ptr), delta, "");
+        cg_store(cg, updated, target.ptr);
     }
     return e->incdec.prefix ? updated : LLVMBuildSub(cg->builder, updated, delta, "");
 }
@@ -271,28 +268,20 @@ static LLVMValueRef incdec(struct codegen *cg, struct expr *e)
 static LLVMValueRef ternary(struct codegen *cg, struct expr *e)
 {
     LLVMValueRef cond = cg_condition(cg, e->ternary.cond);
-    LLVMBasicBlockRef then_block = cg_block(cg, "then"), else_block = cg_block(cg, "else"),
-                      done = cg_block(cg, "ternary_done");
-    LLVMBuildCondBr(cg->builder, cond, then_block, else_block);
-    cg_position(cg, then_block);
+    struct cg_if_else branch = cg_if_else(cg, cond, "then", "else", "ternary_done");
     LLVMValueRef then_value = cg_expr(cg, e->ternary.then_expr);
     LLVMBasicBlockRef then_end = LLVMGetInsertBlock(cg->builder);
-    LLVMBuildBr(cg->builder, done);
-    cg_position(cg, else_block);
+    cg_else(cg, &branch);
     LLVMValueRef else_value = cg_expr(cg, e->ternary.else_expr);
     LLVMBasicBlockRef else_end = LLVMGetInsertBlock(cg->builder);
-    LLVMBuildBr(cg->builder, done);
-    cg_position(cg, done);
-    LLVMValueRef phi = LLVMBuildPhi(cg->builder, LLVMTypeOf(then_value), "");
-    LLVMValueRef values[2] = {then_value, else_value};
-    LLVMBasicBlockRef blocks[2] = {then_end, else_end};
-    LLVMAddIncoming(phi, values, blocks, 2);
-    return phi;
+    cg_end_if_else(cg, &branch);
+    return cg_phi2(cg, LLVMTypeOf(then_value), "", then_value, then_end, else_value, else_end);
+
 }
 
 static LLVMValueRef state_load(struct codegen *cg, int field)
 {
-    return LLVMBuildLoad2(cg->builder, cg->i64, cg_state_field(cg, field), "");
+    return cg_load(cg, cg_state_field(cg, field));
 }
 
 static LLVMValueRef wall_clock(struct codegen *cg, int64_t unit_ns)
@@ -399,7 +388,11 @@ static LLVMValueRef builtin_call(struct codegen *cg, struct expr *e, const struc
     case BUILTIN_BACKTRACE: case BUILTIN_PRINT_BACKTRACE: case BUILTIN_PRINT_STACK:
     case BUILTIN_USYMNAME: case BUILTIN_USYMDATA: case BUILTIN_UMODNAME: case BUILTIN_SPRINT_UBACKTRACE:
     case BUILTIN_UCALLERS: case BUILTIN_PRINT_USTACK_FOLDED: case BUILTIN_PRINT_STACK_FOLDED:
+    case BUILTIN_SPRINT_BACKTRACE: case BUILTIN_USYMFILELINE: case BUILTIN_USYMFILE: case BUILTIN_USYMLINE:
         return cg_stack_builtin(cg, e, (int)b->id);
+    case BUILTIN_SYMNAME: return cg_kernel_symbol_builtin(cg, e, KSYM_NAME);
+    case BUILTIN_SYMDATA: return cg_kernel_symbol_builtin(cg, e, KSYM_DATA);
+    case BUILTIN_MODNAME: return cg_kernel_symbol_builtin(cg, e, KSYM_MODULE);
     default: return cg_string_builtin(cg, e, (int)b->id);
     }
     return cg_const(cg, 0);

@@ -39,17 +39,6 @@ static LLVMValueRef at(struct codegen *cg, uint32_t offset)
     return cg_scratch_ptr(cg, offset);
 }
 
-static LLVMValueRef byte_at(struct codegen *cg, LLVMValueRef base, uint32_t offset)
-{
-    LLVMValueRef index = cg_const(cg, offset);
-    return LLVMBuildGEP2(cg->builder, cg->i8, base, &index, 1, "");
-}
-
-static LLVMValueRef load(struct codegen *cg, LLVMValueRef ptr)
-{
-    return LLVMBuildLoad2(cg->builder, cg->i64, ptr, "");
-}
-
 static LLVMValueRef sign(struct codegen *cg, LLVMValueRef a, LLVMValueRef b)
 {
     LLVMBuilderRef bd = cg->builder;
@@ -61,10 +50,10 @@ static LLVMValueRef sign(struct codegen *cg, LLVMValueRef a, LLVMValueRef b)
 static LLVMValueRef compare_key(struct codegen *cg, struct walk *w, int k, LLVMValueRef x, LLVMValueRef y)
 {
     const struct symbol *g = w->a->symbol;
-    LLVMValueRef fx = byte_at(cg, x, w->a->key_offsets[k]), fy = byte_at(cg, y, w->a->key_offsets[k]);
+    LLVMValueRef fx = cg_byte_at(cg, x, w->a->key_offsets[k]), fy = cg_byte_at(cg, y, w->a->key_offsets[k]);
     if (g->key_types[k] == TYPE_STRING)
         return cg_string_compare(cg, fx, fy);
-    return sign(cg, load(cg, fx), load(cg, fy));
+    return sign(cg, cg_load(cg, fx), cg_load(cg, fy));
 }
 
 /* <0, 0, >0: where element x (key, sort value, insertion number) stands
@@ -75,44 +64,38 @@ static LLVMValueRef compare(struct codegen *cg, struct walk *w, LLVMValueRef x_k
 {
     LLVMBuilderRef b = cg->builder;
     if (w->by == SORT_INSERTION)
-        return sign(cg, load(cg, x_seq), load(cg, y_seq));
+        return sign(cg, cg_load(cg, x_seq), cg_load(cg, y_seq));
     LLVMValueRef c;
     if (w->by == SORT_VALUE)
-        c = w->value_is_string ? cg_string_compare(cg, x_sort, y_sort) : sign(cg, load(cg, x_sort), load(cg, y_sort));
+        c = w->value_is_string ? cg_string_compare(cg, x_sort, y_sort) : sign(cg, cg_load(cg, x_sort), cg_load(cg, y_sort));
     else
         c = compare_key(cg, w, w->key, x_key, y_key);
     if (w->direction < 0)
         c = LLVMBuildNeg(b, c, "");
     LLVMBasicBlockRef first = LLVMGetInsertBlock(b);
-    LLVMBasicBlockRef tie = cg_block(cg, "compare_tie"), done = cg_block(cg, "compared");
-    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntNE, c, 0), done, tie);
-    cg_position(cg, tie);
-    LLVMValueRef by_seq = sign(cg, load(cg, x_seq), load(cg, y_seq));
-    LLVMBuildBr(b, done);
-    cg_position(cg, done);
-    LLVMValueRef phi = LLVMBuildPhi(b, cg->i64, "order");
-    LLVMValueRef values[2] = {c, by_seq};
-    LLVMBasicBlockRef blocks[2] = {first, tie};
-    LLVMAddIncoming(phi, values, blocks, 2);
-    return phi;
+    LLVMBasicBlockRef done = cg_if_not(cg, cg_compare(cg, LLVMIntNE, c, 0), "compare_tie", "compared");
+    LLVMBasicBlockRef tie = LLVMGetInsertBlock(b);
+    LLVMValueRef by_seq = sign(cg, cg_load(cg, x_seq), cg_load(cg, y_seq));
+    cg_end_if(cg, done);
+    return cg_phi2(cg, cg->i64, "order", c, first, by_seq, tie);
 }
 
 /* The element's sort value into cand_sort. */
 static void candidate_sort_value(struct codegen *cg, struct walk *w, LLVMValueRef value)
 {
     LLVMValueRef seq = w->a->is_stats ? cg_stat_seq(cg, w->a, at(cg, w->cand_key))
-                                      : load(cg, LLVMBuildGEP2(cg->builder, cg->i8, value,
+                                      : cg_load(cg, LLVMBuildGEP2(cg->builder, cg->i8, value,
                                                                (LLVMValueRef[]){cg_const(cg, w->a->seq_offset)}, 1, ""));
-    LLVMBuildStore(cg->builder, seq, at(cg, w->cand_seq));
+    cg_store(cg, seq, at(cg, w->cand_seq));
     if (w->by != SORT_VALUE)
         return;
     LLVMValueRef to = at(cg, w->cand_sort);
     if (w->a->is_stats)
-        LLVMBuildStore(cg->builder, cg_stat_value(cg, w->a, at(cg, w->cand_key), w->stat), to);
+        cg_store(cg, cg_stat_value(cg, w->a, at(cg, w->cand_key), w->stat), to);
     else if (w->value_is_string)
         cg_string_copy(cg, to, value);
     else
-        LLVMBuildStore(cg->builder, load(cg, value), to);
+        cg_store(cg, cg_load(cg, value), to);
 }
 
 /* long scan(map, key, value, ctx): keeps the smallest element after `last`. */
@@ -124,7 +107,7 @@ static LLVMValueRef scan_callback(struct codegen *cg, struct walk *w)
     cg_callback_entry(cg, &state, w->st->span, 0);
     LLVMBasicBlockRef run = LLVMGetInsertBlock(b), skip = cg_block(cg, "skip");
     cg_position(cg, skip);
-    LLVMBuildRet(b, cg_const(cg, 0));
+    cg_callback_return(cg, 0);
     cg_position(cg, run);
 
     LLVMValueRef cand_key = at(cg, w->cand_key);
@@ -135,7 +118,7 @@ static LLVMValueRef scan_callback(struct codegen *cg, struct walk *w)
     LLVMValueRef cand_sort = at(cg, w->cand_sort);
 
     LLVMBasicBlockRef after_last = cg_block(cg, "after_last"), check_last = cg_block(cg, "check_last");
-    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntNE, load(cg, at(cg, w->have_last)), 0),
+    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntNE, cg_load(cg, at(cg, w->have_last)), 0),
                     check_last, after_last);
     cg_position(cg, check_last);
     LLVMValueRef cand_seq = at(cg, w->cand_seq);
@@ -145,7 +128,7 @@ static LLVMValueRef scan_callback(struct codegen *cg, struct walk *w)
 
     cg_position(cg, after_last);
     LLVMBasicBlockRef take = cg_block(cg, "take"), check_best = cg_block(cg, "check_best");
-    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntNE, load(cg, at(cg, w->have_best)), 0),
+    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntNE, cg_load(cg, at(cg, w->have_best)), 0),
                     check_best, take);
     cg_position(cg, check_best);
     LLVMValueRef vs_best = compare(cg, w, at(cg, w->cand_key), at(cg, w->cand_sort), at(cg, w->cand_seq),
@@ -154,11 +137,11 @@ static LLVMValueRef scan_callback(struct codegen *cg, struct walk *w)
 
     cg_position(cg, take);
     cg_copy(cg, at(cg, w->best_key), at(cg, w->cand_key), w->a->key_size);
-    LLVMBuildStore(b, load(cg, at(cg, w->cand_seq)), at(cg, w->best_seq));
+    cg_store(cg, cg_load(cg, at(cg, w->cand_seq)), at(cg, w->best_seq));
     if (w->by == SORT_VALUE)
         cg_copy(cg, at(cg, w->best_sort), cand_sort, w->sort_size);
-    LLVMBuildStore(b, cg_const(cg, 1), at(cg, w->have_best));
-    LLVMBuildRet(b, cg_const(cg, 0));
+    cg_store(cg, cg_const(cg, 1), at(cg, w->have_best));
+    cg_callback_return(cg, 0);
 
     cg_end_callback(cg, &state);
     cg_set_location(cg, w->st->span);
@@ -177,55 +160,53 @@ static LLVMValueRef next_element(struct codegen *cg, void *data)
                       done = cg_block(cg, "foreach_next_done");
     LLVMValueRef more = cg_const(cg, 1);
     if (w->has_limit) {
-        LLVMValueRef count = load(cg, at(cg, w->count));
-        more = LLVMBuildICmp(b, LLVMIntSLT, count, load(cg, at(cg, w->limit)), "");
-        LLVMBuildStore(b, LLVMBuildAdd(b, count, cg_const(cg, 1), ""), at(cg, w->count));
+        LLVMValueRef count = cg_load(cg, at(cg, w->count));
+        more = LLVMBuildICmp(b, LLVMIntSLT, count, cg_load(cg, at(cg, w->limit)), "");
+        cg_store(cg, LLVMBuildAdd(b, count, cg_const(cg, 1), ""), at(cg, w->count));
     } else {
         more = LLVMConstInt(cg->i1, 1, 0);
     }
     LLVMBuildCondBr(b, more, scan, done);
 
     cg_position(cg, scan);
-    LLVMBuildStore(b, cg_const(cg, 0), at(cg, w->have_best));
+    cg_store(cg, cg_const(cg, 0), at(cg, w->have_best));
     LLVMValueRef args[4] = {w->a->map, scan_callback(cg, w), LLVMConstNull(cg->ptr), cg_const(cg, 0)};
     cg_helper(cg, BPF_FUNC_for_each_map_elem, cg->i64, args, 4);
-    LLVMValueRef have = cg_compare(cg, LLVMIntNE, load(cg, at(cg, w->have_best)), 0);
+    LLVMValueRef have = cg_compare(cg, LLVMIntNE, cg_load(cg, at(cg, w->have_best)), 0);
     LLVMBasicBlockRef scan_end = LLVMGetInsertBlock(b);
     LLVMBuildCondBr(b, have, found, done);
 
     cg_position(cg, found);
     LLVMValueRef best = at(cg, w->best_key);
     cg_copy(cg, at(cg, w->last_key), best, w->a->key_size);
-    LLVMBuildStore(b, load(cg, at(cg, w->best_seq)), at(cg, w->last_seq));
+    cg_store(cg, cg_load(cg, at(cg, w->best_seq)), at(cg, w->last_seq));
     if (w->by == SORT_VALUE)
         cg_copy(cg, at(cg, w->last_sort), at(cg, w->best_sort), w->sort_size);
-    LLVMBuildStore(b, cg_const(cg, 1), at(cg, w->have_last));
+    cg_store(cg, cg_const(cg, 1), at(cg, w->have_last));
     int k = 0;
     for (struct foreach_key *fk = st->foreach.keys; fk; fk = fk->next, k++) {
         if (!fk->symbol)
             continue;
-        LLVMValueRef field = byte_at(cg, best, w->a->key_offsets[k]);
+        LLVMValueRef field = cg_byte_at(cg, best, w->a->key_offsets[k]);
         if (fk->symbol->type == TYPE_STRING)
             cg_string_copy(cg, cg_local_ptr(cg, fk->symbol), field);
         else
-            LLVMBuildStore(b, load(cg, field), cg_local_ptr(cg, fk->symbol));
+            cg_store(cg, cg_load(cg, field), cg_local_ptr(cg, fk->symbol));
     }
     const struct symbol *v = st->foreach.value_symbol;
     if (v) {
         LLVMValueRef to = cg_local_ptr(cg, v);
         if (w->a->is_stats) {
-            LLVMBuildStore(b, cg_stat_value(cg, w->a, best, w->stat), to);
+            cg_store(cg, cg_stat_value(cg, w->a, best, w->stat), to);
         } else {
             LLVMValueRef elem = cg_map_lookup(cg, w->a->map, best);
-            LLVMBasicBlockRef hit = cg_block(cg, "value_hit"), miss = cg_block(cg, "value_miss");
-            LLVMBuildCondBr(b, LLVMBuildIsNull(b, elem, ""), miss, hit);
-            cg_position(cg, hit);
+            LLVMBasicBlockRef miss = cg_if_not(cg, cg_is_null(cg, elem), "value_hit", "value_miss");
             if (v->type == TYPE_STRING)
                 cg_string_copy(cg, to, elem);
             else
-                LLVMBuildStore(b, load(cg, elem), to);
-            LLVMBuildBr(b, miss);
-            cg_position(cg, miss);
+                cg_store(cg, cg_load(cg, elem), to);
+            cg_end_if(cg, miss);
+
         }
     }
     LLVMBasicBlockRef found_end = LLVMGetInsertBlock(b);
@@ -290,14 +271,13 @@ void cg_foreach(struct codegen *cg, struct stmt *st)
     if (st->foreach.limit) {
         w->has_limit = 1;
         LLVMValueRef limit = cg_operand(cg, st->foreach.limit);
-        LLVMBuildStore(cg->builder, limit, at(cg, w->limit));
-        LLVMBuildStore(cg->builder, cg_const(cg, 0), at(cg, w->count));
+        cg_store(cg, limit, at(cg, w->limit));
+        cg_store(cg, cg_const(cg, 0), at(cg, w->count));
     }
     cg_set_location(cg, st->span);
-    LLVMBuildStore(cg->builder, cg_const(cg, 0), at(cg, w->have_last));
-    int depth = cg->foreach_depth;
-    if (depth < 16)
-        cg->foreach_arrays[cg->foreach_depth++] = w->a->symbol;
+    cg_store(cg, cg_const(cg, 0), at(cg, w->have_last));
+    int depth = cg_iteration_begin(cg, w->a->symbol);
     cg_loop(cg, st, st->foreach.body, NULL, next_element, w);
-    cg->foreach_depth = depth;
+    cg_iteration_end(cg, depth);
+
 }

@@ -52,13 +52,12 @@ void cg_setup_frame(struct codegen *cg, struct frame_layout *layout)
     fn->frame = cg_scratch_ptr(cg, fn->frame_offset);
     fn->string_slots = ARENA_ARRAY(cg->arena, uint32_t, layout->local_count + 1);
     for (int i = 0; i < FRAME_LOCALS + layout->local_count; i++)
-        LLVMBuildStore(cg->builder, cg_const(cg, 0),
-                       LLVMBuildStructGEP2(cg->builder, fn->frame_type, fn->frame, (unsigned)i, ""));
+        cg_store(cg, cg_const(cg, 0), LLVMBuildStructGEP2(cg->builder, fn->frame_type, fn->frame, (unsigned)i, ""));
     for (int i = 0; i < layout->local_count; i++) {
         if (layout->locals[i]->type != TYPE_STRING)
             continue;
         fn->string_slots[i] = cg_alloc_string_slot(cg);
-        LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, 0, 0), cg_scratch_ptr(cg, fn->string_slots[i]));
+        cg_store(cg, LLVMConstInt(cg->i8, 0, 0), cg_scratch_ptr(cg, fn->string_slots[i]));
     }
 }
 
@@ -108,7 +107,7 @@ static void define_clone(struct codegen *cg, struct function_decl *fn, int depth
     cg_setup_frame(cg, &fn->frame);
     if (fn->return_type == TYPE_STRING) {
         state.return_slot_offset = cg_alloc_string_slot(cg);
-        LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, 0, 0), cg_scratch_ptr(cg, state.return_slot_offset));
+        cg_store(cg, LLVMConstInt(cg->i8, 0, 0), cg_scratch_ptr(cg, state.return_slot_offset));
     }
     /* Parameters are values: strings are copied into the callee's slots. */
     for (int i = 0; i < fn->param_count; i++) {
@@ -116,7 +115,7 @@ static void define_clone(struct codegen *cg, struct function_decl *fn, int depth
         if (fn->params[i]->type == TYPE_STRING)
             cg_string_copy(cg, cg_local_ptr(cg, fn->params[i]), arg);
         else
-            LLVMBuildStore(cg->builder, arg, cg_local_ptr(cg, fn->params[i]));
+            cg_store(cg, arg, cg_local_ptr(cg, fn->params[i]));
     }
     cg_statement(cg, fn->decl->function.body);
     if (cg_block_open(cg))
@@ -125,8 +124,7 @@ static void define_clone(struct codegen *cg, struct function_decl *fn, int depth
     cg_position(cg, state.return_block);
     LLVMValueRef result = fn->return_type == TYPE_STRING
         ? cg_scratch_ptr(cg, state.return_slot_offset)
-        : LLVMBuildLoad2(cg->builder, cg->i64,
-                         LLVMBuildStructGEP2(cg->builder, state.frame_type, state.frame, FRAME_RETVAL, ""), "");
+        : cg_load(cg, LLVMBuildStructGEP2(cg->builder, state.frame_type, state.frame, FRAME_RETVAL, ""));
     LLVMBuildRet(cg->builder, result);
     cg_position(cg, state.unwind_block);
     LLVMBuildRet(cg->builder, fn->return_type == TYPE_STRING ? cg_scratch_ptr(cg, state.return_slot_offset)
@@ -266,11 +264,11 @@ static LLVMValueRef call_chain(struct codegen *cg, const struct expr *call, LLVM
         LLVMValueRef result = call_overload(cg, call, fn, args, count);
         results[n] = result;
         from[n++] = LLVMGetInsertBlock(cg->builder);
-        LLVMValueRef unwind = LLVMBuildLoad2(cg->builder, cg->i64, unwind_slot, "");
-        LLVMBasicBlockRef nexted = cg_block(cg, fn->next_overload ? "next_overload" : "overloads_exhausted");
-        LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntEQ, unwind, UNWIND_NEXT), nexted, done);
-        cg_position(cg, nexted);
-        LLVMBuildStore(cg->builder, cg_const(cg, 0), unwind_slot);
+        LLVMValueRef unwind = cg_load(cg, unwind_slot);
+        cg_continue_if(cg, cg_compare(cg, LLVMIntEQ, unwind, UNWIND_NEXT),
+                       fn->next_overload ? "next_overload" : "overloads_exhausted", done);
+
+        cg_store(cg, cg_const(cg, 0), unwind_slot);
     }
     cg_raise_error(cg, call->span, "all functions exhausted", cg_const(cg, 0));
     cg_position(cg, cg_block(cg, "after_exhausted"));

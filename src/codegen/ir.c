@@ -1,6 +1,7 @@
 /* The builders every codegen file uses: constants, blocks, allocas, BPF
  * helper calls, new functions with the debug info BTF needs. They call
  * nothing else of codegen. */
+#include <stdbool.h>
 #include <string.h>
 
 #include "codegen/codegen_internal.h"
@@ -161,4 +162,106 @@ void cg_end_if(struct codegen *cg, LLVMBasicBlockRef done)
 LLVMValueRef cg_compare(struct codegen *cg, LLVMIntPredicate predicate, LLVMValueRef value, int64_t constant)
 {
     return LLVMBuildICmp(cg->builder, predicate, value, cg_const(cg, constant), "");
+}
+
+/* if (!cond) { then }: as cg_if, the branch's targets swapped. */
+LLVMBasicBlockRef cg_if_not(struct codegen *cg, LLVMValueRef cond, const char *then_name, const char *done_name)
+{
+    LLVMBasicBlockRef then = cg_block(cg, then_name), done = cg_block(cg, done_name);
+    LLVMBuildCondBr(cg->builder, cond, done, then);
+    cg_position(cg, then);
+    return done;
+}
+
+/* The then-block runs when cond is true, or when it is false if negated. */
+static struct cg_if_else if_else(struct codegen *cg, LLVMValueRef cond, bool negated, const char *then_name,
+                                 const char *else_name, const char *done_name)
+{
+    LLVMBasicBlockRef then = cg_block(cg, then_name);
+    struct cg_if_else branch = {cg_block(cg, else_name), cg_block(cg, done_name)};
+    LLVMBuildCondBr(cg->builder, cond, negated ? branch.otherwise : then, negated ? then : branch.otherwise);
+    cg_position(cg, then);
+    return branch;
+}
+
+struct cg_if_else cg_if_else(struct codegen *cg, LLVMValueRef cond, const char *then_name, const char *else_name,
+                             const char *done_name)
+{
+    return if_else(cg, cond, false, then_name, else_name, done_name);
+}
+
+struct cg_if_else cg_if_present(struct codegen *cg, LLVMValueRef ptr, const char *then_name, const char *else_name,
+                                const char *done_name)
+{
+    return if_else(cg, cg_is_null(cg, ptr), true, then_name, else_name, done_name);
+}
+
+void cg_else(struct codegen *cg, const struct cg_if_else *branch)
+{
+    LLVMBuildBr(cg->builder, branch->done);
+    cg_position(cg, branch->otherwise);
+}
+
+void cg_end_if_else(struct codegen *cg, const struct cg_if_else *branch)
+{
+    cg_end_if(cg, branch->done);
+}
+
+void cg_continue_if(struct codegen *cg, LLVMValueRef cond, const char *name, LLVMBasicBlockRef otherwise)
+{
+    LLVMBasicBlockRef next = cg_block(cg, name);
+    LLVMBuildCondBr(cg->builder, cond, next, otherwise);
+    cg_position(cg, next);
+}
+
+void cg_jump_if(struct codegen *cg, LLVMValueRef cond, LLVMBasicBlockRef target, const char *name)
+{
+    LLVMBasicBlockRef next = cg_block(cg, name);
+    LLVMBuildCondBr(cg->builder, cond, target, next);
+    cg_position(cg, next);
+}
+
+LLVMValueRef cg_phi2(struct codegen *cg, LLVMTypeRef type, const char *name, LLVMValueRef value_a, LLVMBasicBlockRef block_a,
+                     LLVMValueRef value_b, LLVMBasicBlockRef block_b)
+{
+    LLVMValueRef phi = LLVMBuildPhi(cg->builder, type, name);
+    LLVMValueRef values[2] = {value_a, value_b};
+    LLVMBasicBlockRef blocks[2] = {block_a, block_b};
+    LLVMAddIncoming(phi, values, blocks, 2);
+    return phi;
+}
+
+LLVMValueRef cg_is_null(struct codegen *cg, LLVMValueRef ptr)
+{
+    return LLVMBuildIsNull(cg->builder, ptr, "");
+}
+
+LLVMValueRef cg_load(struct codegen *cg, LLVMValueRef ptr)
+{
+    return LLVMBuildLoad2(cg->builder, cg->i64, ptr, "");
+}
+
+LLVMValueRef cg_store(struct codegen *cg, LLVMValueRef value, LLVMValueRef ptr)
+{
+    return LLVMBuildStore(cg->builder, value, ptr);
+}
+
+LLVMValueRef cg_byte_ptr(struct codegen *cg, LLVMValueRef base, LLVMValueRef offset)
+{
+    return LLVMBuildGEP2(cg->builder, cg->i8, base, &offset, 1, "");
+}
+
+LLVMValueRef cg_byte_at(struct codegen *cg, LLVMValueRef base, int64_t offset)
+{
+    return cg_byte_ptr(cg, base, cg_const(cg, offset));
+}
+
+LLVMValueRef cg_atomic_add(struct codegen *cg, LLVMValueRef ptr, LLVMValueRef delta)
+{
+    return LLVMBuildAtomicRMW(cg->builder, LLVMAtomicRMWBinOpAdd, ptr, delta, LLVMAtomicOrderingMonotonic, 0);
+}
+
+void cg_callback_return(struct codegen *cg, int64_t result)
+{
+    LLVMBuildRet(cg->builder, cg_const(cg, result));
 }

@@ -39,7 +39,40 @@ LLVMValueRef cg_entry_alloca(struct codegen *cg, LLVMTypeRef type, const char *n
  * done block it returns is where cg_end_if() branches and goes on. */
 LLVMBasicBlockRef cg_if(struct codegen *cg, LLVMValueRef cond, const char *then_name, const char *done_name);
 void cg_end_if(struct codegen *cg, LLVMBasicBlockRef done);
+/* if (!cond) { ... }: the same for a condition that says when to skip
+ * (the branch goes to done where it holds; no negation is built). */
+LLVMBasicBlockRef cg_if_not(struct codegen *cg, LLVMValueRef cond, const char *then_name, const char *done_name);
+/* if (cond) { ... } else { ... }: three blocks made in that order; the
+ * builder starts in then, cg_else() goes on to the else block and
+ * cg_end_if_else() to done (each closing the open block with a branch). */
+struct cg_if_else {
+    LLVMBasicBlockRef otherwise, done;
+};
+struct cg_if_else cg_if_else(struct codegen *cg, LLVMValueRef cond, const char *then_name, const char *else_name,
+                             const char *done_name);
+/* The same for if (ptr != NULL), e.g. a map lookup's value: branches on ptr being NULL. */
+struct cg_if_else cg_if_present(struct codegen *cg, LLVMValueRef ptr, const char *then_name, const char *else_name,
+                                const char *done_name);
+void cg_else(struct codegen *cg, const struct cg_if_else *branch);
+void cg_end_if_else(struct codegen *cg, const struct cg_if_else *branch);
+/* Guards: go on in a new block `name` where cond holds (cg_continue_if) or
+ * where it fails (cg_jump_if, which branches to target where it holds). */
+void cg_continue_if(struct codegen *cg, LLVMValueRef cond, const char *name, LLVMBasicBlockRef otherwise);
+void cg_jump_if(struct codegen *cg, LLVMValueRef cond, LLVMBasicBlockRef target, const char *name);
+/* A two-way phi named name: value_a coming from block_a, value_b from block_b. */
+LLVMValueRef cg_phi2(struct codegen *cg, LLVMTypeRef type, const char *name, LLVMValueRef value_a, LLVMBasicBlockRef block_a,
+                     LLVMValueRef value_b, LLVMBasicBlockRef block_b);
 LLVMValueRef cg_compare(struct codegen *cg, LLVMIntPredicate predicate, LLVMValueRef value, int64_t constant);
+LLVMValueRef cg_is_null(struct codegen *cg, LLVMValueRef ptr);          /* an i1 */
+/* *ptr += delta, atomically (a count other CPUs update too); the old value. */
+LLVMValueRef cg_atomic_add(struct codegen *cg, LLVMValueRef ptr, LLVMValueRef delta);
+/* ret i64 result from a callback: 0 goes on, 1 stops (bpf_loop, bpf_for_each_map_elem). */
+void cg_callback_return(struct codegen *cg, int64_t result);
+/* base + offset bytes: offset an i64 value, or a constant (cg_byte_at). */
+LLVMValueRef cg_byte_ptr(struct codegen *cg, LLVMValueRef base, LLVMValueRef offset);
+LLVMValueRef cg_byte_at(struct codegen *cg, LLVMValueRef base, int64_t offset);
+LLVMValueRef cg_load(struct codegen *cg, LLVMValueRef ptr);             /* an i64 */
+LLVMValueRef cg_store(struct codegen *cg, LLVMValueRef value, LLVMValueRef ptr);   /* the store */
 LLVMValueRef cg_signed_divide(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs, int is_modulo);
 
 /* callbacks.c: a function the kernel calls back (bpf_loop: (index, ctx); with map_callback,
@@ -105,5 +138,12 @@ void cg_procfs_value(struct codegen *cg, struct span span, int append, LLVMValue
 void cg_abort(struct codegen *cg);
 /* An error raised while a try is open: its message for catch, then unwind. */
 void cg_catch_error(struct codegen *cg, const char *message, LLVMValueRef value);
+/* try/catch, enabled once when the script has a try block: errors may
+ * then be caught, their message kept in a scratch slot that catch reads. */
+
+void cg_enable_catch(struct codegen *cg);
+int cg_catch_enabled(const struct codegen *cg);
+LLVMValueRef cg_caught_message(struct codegen *cg);
+
 
 #endif

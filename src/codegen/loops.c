@@ -14,13 +14,13 @@ LLVMValueRef cg_frame_field(struct codegen *cg, int field)
 
 static void set_loop_exit(struct codegen *cg, enum loop_exit exit)
 {
-    LLVMBuildStore(cg->builder, cg_const(cg, exit), cg_frame_field(cg, FRAME_LOOP_EXIT));
+    cg_store(cg, cg_const(cg, exit), cg_frame_field(cg, FRAME_LOOP_EXIT));
 }
 
 /* Ends the current callback iteration: 0 goes on, 1 stops the loop. */
 static void loop_return(struct codegen *cg, int stop)
 {
-    LLVMBuildRet(cg->builder, cg_const(cg, stop));
+    cg_callback_return(cg, stop);
 }
 
 /* The callback: long body(u64 index, void *unused); the frame is found again
@@ -65,7 +65,7 @@ static LLVMValueRef loop_callback(struct codegen *cg, struct stmt *body, struct 
 void cg_add_try_depth(struct codegen *cg, int delta)
 {
     LLVMValueRef depth = cg_scratch_ptr(cg, SCRATCH_TRY_DEPTH);
-    LLVMBuildStore(cg->builder, LLVMBuildAdd(cg->builder, LLVMBuildLoad2(cg->builder, cg->i64, depth, ""),
+    cg_store(cg, LLVMBuildAdd(cg->builder, cg_load(cg, depth),
                                              cg_const(cg, delta), ""), depth);
 }
 

@@ -209,9 +209,8 @@ struct program *codegen_emit(struct arena *arena, struct diags *diags, const str
         cg_define_timing(&cg);
         cg_define_arrays(&cg);
         cg_define_string_functions(&cg);
-        cg.has_try = cg_script_has_try(script);
-        if (cg.has_try)
-            cg.caught_message = cg_alloc_string_slot(&cg);
+        if (cg_script_has_try(script))
+            cg_enable_catch(&cg);
         cg_define_user_functions(&cg);
         cg_define_probes(&cg);
         cg_target_drop_unread_copies(&cg);

@@ -23,12 +23,12 @@ struct print_record {
 static void fill_print(struct codegen *cg, LLVMValueRef record, void *data)
 {
     struct print_record *print = data;
-    LLVMBuildStore(cg->builder, cg_record_header(cg, RECORD_PRINTF, print->format_id), record);
+    cg_store(cg, cg_record_header(cg, RECORD_PRINTF, print->format_id), record);
     for (int i = 0; i < print->format->arg_count; i++) {
         const struct format_arg *arg = &print->format->args[i];
         LLVMValueRef slot = cg_record_at(cg, record, arg->offset);
         if (arg->kind == FORMAT_ARG_LONG)
-            LLVMBuildStore(cg->builder, print->values[i], slot);
+            cg_store(cg, print->values[i], slot);
         else if (arg->kind == FORMAT_ARG_MEMORY)
             cg_copy(cg, slot, cg_scratch_ptr(cg, print->memory[i]), arg->size);
         else
@@ -99,7 +99,7 @@ static void read_memory(struct codegen *cg, struct expr *format_expr, const char
                                                  cg_compare(cg, LLVMIntSGT, precision, 0),
                                                  precision, cg_const(cg, 1), "");
                 print->memory[arg] = cg_alloc_scratch(cg, 8 + cg->string_size);
-                LLVMBuildStore(cg->builder, n, cg_scratch_ptr(cg, print->memory[arg]));
+                cg_store(cg, n, cg_scratch_ptr(cg, print->memory[arg]));
                 cg_user_bytes(cg, format_expr->span, print->values[arg], n, print->memory[arg] + 8);
             }
             arg++;

@@ -13,6 +13,27 @@
 #include "kinds/kinds.h"
 #include "sema/builtins.h"
 
+/* A probe's register copy, and which of its words are read. */
+struct register_copy {
+    LLVMValueRef *stores;
+    uint64_t read;
+    struct register_copy *next;
+};
+
+/* probed_thread.c's state. */
+struct probed_thread_state {
+    uint32_t regs_offset;            /* the probed thread's registers in scratch, 0 until used */
+    int functions_read_registers;    /* a user function reads them: every copy stays */
+    struct register_copy *register_copies;
+};
+
+static struct probed_thread_state *thread_state(struct codegen *cg)
+{
+    if (!cg->probed_thread)
+        cg->probed_thread = ARENA_NEW(cg->arena, struct probed_thread_state);
+    return cg->probed_thread;
+}
+
 #define PT_REGS_WORDS 21            /* x86_64 struct pt_regs */
 #define REGS_BIAS_WORD PT_REGS_WORDS
 #define REGS_SNAPSHOT_WORD (PT_REGS_WORDS + 1)
@@ -31,15 +52,9 @@ static const int pt_regs_offset[17] = {
 
 static uint32_t regs_area(struct codegen *cg)
 {
-    if (!cg->regs_offset)
-        cg->regs_offset = cg_alloc_scratch(cg, REGS_AREA_SIZE);
-    return cg->regs_offset;
-}
-
-static LLVMValueRef byte_offset(struct codegen *cg, LLVMValueRef base, int64_t offset)
-{
-    LLVMValueRef index = cg_const(cg, offset);
-    return LLVMBuildGEP2(cg->builder, cg->i8, base, &index, 1, "");
+    if (!thread_state(cg)->regs_offset)
+        thread_state(cg)->regs_offset = cg_alloc_scratch(cg, REGS_AREA_SIZE);
+    return thread_state(cg)->regs_offset;
 }
 
 static void restore_snapshots(struct codegen *cg, const struct probe *probe);
@@ -51,7 +66,7 @@ _Static_assert(COPY_WORDS <= 64, "the words a probe reads are a 64-bit mask");
 static void copy_word(struct codegen *cg, int word, LLVMValueRef value)
 {
     cg->fn->register_stores[word] =
-        LLVMBuildStore(cg->builder, value, cg_scratch_ptr(cg, regs_area(cg) + (uint32_t)word * 8));
+        cg_store(cg, value, cg_scratch_ptr(cg, regs_area(cg) + (uint32_t)word * 8));
 }
 
 void cg_target_probe_entry(struct codegen *cg, LLVMValueRef ctx)
@@ -63,7 +78,7 @@ void cg_target_probe_entry(struct codegen *cg, LLVMValueRef ctx)
     cg->fn->register_stores = ARENA_ARRAY(cg->arena, LLVMValueRef, COPY_WORDS);
     memset(cg->fn->register_stores, 0, sizeof(LLVMValueRef) * COPY_WORDS);
     for (int i = 0; i < PT_REGS_WORDS; i++)
-        copy_word(cg, i, LLVMBuildLoad2(cg->builder, cg->i64, byte_offset(cg, ctx, i * 8), "reg"));
+        copy_word(cg, i, LLVMBuildLoad2(cg->builder, cg->i64, cg_byte_at(cg, ctx, i * 8), "reg"));
     /* bpf_get_func_ip gives the probed address as mapped (the function for
      * a uretprobe, where the uprobe was placed): minus the file address, the
      * load bias of a PIE or library. */
@@ -74,7 +89,7 @@ void cg_target_probe_entry(struct codegen *cg, LLVMValueRef ctx)
          * runs with regs->ip at the probed address (the kernel has stepped
          * back over its int3: measured on 6.1). A uretprobe's regs->ip is
          * the return address: no fallback there. */
-        LLVMValueRef trap = LLVMBuildLoad2(cg->builder, cg->i64, byte_offset(cg, ctx, 128), "trap");
+        LLVMValueRef trap = LLVMBuildLoad2(cg->builder, cg->i64, cg_byte_at(cg, ctx, 128), "trap");
         ip = LLVMBuildSelect(cg->builder, cg_compare(cg, LLVMIntEQ, ip, 0), trap, ip, "");
     }
     LLVMValueRef vaddr = cg_cookie_is_vaddr(probe) ? cg_helper(cg, BPF_FUNC_get_attach_cookie, cg->i64, args, 1)
@@ -100,8 +115,8 @@ void cg_target_probe_exit(struct codegen *cg)
     if (!fn->register_stores)
         return;
     struct register_copy *copy = ARENA_NEW(cg->arena, struct register_copy);
-    *copy = (struct register_copy){fn->register_stores, fn->registers_read, cg->register_copies};
-    cg->register_copies = copy;
+    *copy = (struct register_copy){fn->register_stores, fn->registers_read, thread_state(cg)->register_copies};
+    thread_state(cg)->register_copies = copy;
 }
 
 /* An instruction and, after it, whatever only it used (a load from ctx, a
@@ -136,9 +151,9 @@ static void erase_with_operands(LLVMValueRef inst)
 
 void cg_target_drop_unread_copies(struct codegen *cg)
 {
-    if (cg->functions_read_registers)
+    if (thread_state(cg)->functions_read_registers)
         return;
-    for (struct register_copy *copy = cg->register_copies; copy; copy = copy->next)
+    for (struct register_copy *copy = thread_state(cg)->register_copies; copy; copy = copy->next)
         for (int word = 0; word < COPY_WORDS; word++)
             if (copy->stores[word] && !(copy->read >> word & 1))
                 erase_with_operands(copy->stores[word]);
@@ -210,8 +225,8 @@ static LLVMValueRef load_register(struct codegen *cg, int byte)
     if (root->kind == FN_PROBE)
         root->registers_read |= 1ull << (byte / 8);
     else
-        cg->functions_read_registers = 1;
-    return LLVMBuildLoad2(cg->builder, cg->i64, cg_scratch_ptr(cg, regs_area(cg) + (uint32_t)byte), "");
+        thread_state(cg)->functions_read_registers = 1;
+    return cg_load(cg, cg_scratch_ptr(cg, regs_area(cg) + (uint32_t)byte));
 }
 
 LLVMValueRef cg_register(struct codegen *cg, struct expr *e)
@@ -240,7 +255,7 @@ LLVMValueRef cg_register(struct codegen *cg, struct expr *e)
 static LLVMValueRef read_user(struct codegen *cg, LLVMValueRef address, int size, LLVMValueRef *word)
 {
     *word = cg_scratch_ptr(cg, cg_alloc_scratch(cg, 8));
-    LLVMBuildStore(cg->builder, cg_const(cg, 0), *word);
+    cg_store(cg, cg_const(cg, 0), *word);
     LLVMValueRef args[3] = {*word, LLVMConstInt(cg->i32, (unsigned)size, 0), address};
     return cg_user_memory_read(cg, BPF_FUNC_probe_read_user, args);
 }
@@ -265,11 +280,7 @@ static LLVMValueRef extend(struct codegen *cg, LLVMValueRef word, int size, int 
 static void fault_check(struct codegen *cg, struct span span, LLVMValueRef result, LLVMValueRef address,
                         const char *message)
 {
-    LLVMBasicBlockRef fault = cg_block(cg, "user_fault"), ok = cg_block(cg, "user_ok");
-    LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntSLT, result, 0), fault, ok);
-    cg_position(cg, fault);
-    cg_raise_error(cg, span, message, address);
-    cg_position(cg, ok);
+    cg_error_if(cg, cg_compare(cg, LLVMIntSLT, result, 0), "user_fault", "user_ok", span, message, address);
 }
 
 LLVMValueRef cg_user_read(struct codegen *cg, struct expr *e)
@@ -279,7 +290,7 @@ LLVMValueRef cg_user_read(struct codegen *cg, struct expr *e)
     LLVMValueRef word;
     if (e->user_read.kernel) {   /* a kernel variable (vmlinux DWARF): the kernel's memory */
         word = cg_scratch_ptr(cg, cg_alloc_scratch(cg, 8));
-        LLVMBuildStore(cg->builder, cg_const(cg, 0), word);
+        cg_store(cg, cg_const(cg, 0), word);
         LLVMValueRef args[3] = {word, LLVMConstInt(cg->i32, (unsigned)e->user_read.size, 0), address};
         LLVMValueRef result = cg_helper(cg, BPF_FUNC_probe_read_kernel, cg->i64, args, 3);
         fault_check(cg, e->span, result, address, "kernel memory fault at 0x%llx");
@@ -318,7 +329,7 @@ static LLVMValueRef user_integer(struct codegen *cg, struct expr *call)
     LLVMValueRef result;
     if (kernel) {
         word = cg_scratch_ptr(cg, cg_alloc_scratch(cg, 8));
-        LLVMBuildStore(cg->builder, cg_const(cg, 0), word);
+        cg_store(cg, cg_const(cg, 0), word);
         LLVMValueRef args[3] = {word, LLVMConstInt(cg->i32, (unsigned)size, 0), address};
         result = cg_helper(cg, BPF_FUNC_probe_read_kernel, cg->i64, args, 3);
     } else {
@@ -353,11 +364,7 @@ static LLVMValueRef read_user_string(struct codegen *cg, LLVMValueRef slot, LLVM
     LLVMValueRef second = cg_helper(cg, BPF_FUNC_probe_read_user_str, cg->i64, again, 3);
     LLVMBasicBlockRef retry_end = LLVMGetInsertBlock(cg->builder);
     cg_end_if(cg, done);
-    LLVMValueRef phi = LLVMBuildPhi(cg->builder, cg->i64, "");
-    LLVMValueRef values[2] = {first, second};
-    LLVMBasicBlockRef blocks[2] = {before, retry_end};
-    LLVMAddIncoming(phi, values, blocks, 2);
-    return phi;
+    return cg_phi2(cg, cg->i64, "", first, before, second, retry_end);
 }
 
 static LLVMValueRef clamp_length(struct codegen *cg, LLVMValueRef n)
@@ -375,20 +382,16 @@ static LLVMValueRef clamp_length(struct codegen *cg, LLVMValueRef n)
  * in hex (as SystemTap shows it), never an empty string. */
 static void quoted_fault(struct codegen *cg, LLVMValueRef slot, LLVMValueRef address)
 {
-    LLVMBasicBlockRef null = cg_block(cg, "quoted_null"), hex = cg_block(cg, "quoted_hex"),
-                      done = cg_block(cg, "quoted_fault_done");
-    LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntEQ, address, 0), null, hex);
-    cg_position(cg, null);
+    struct cg_if_else branch = cg_if_else(cg, cg_compare(cg, LLVMIntEQ, address, 0), "quoted_null", "quoted_hex",
+                                          "quoted_fault_done");
     cg_string_copy(cg, slot, cg_string_literal(cg, "NULL", 4));
-    LLVMBuildBr(cg->builder, done);
-    cg_position(cg, hex);
+    cg_else(cg, &branch);
     LLVMValueRef value = cg_entry_alloca(cg, cg->i64, "address");
-    LLVMBuildStore(cg->builder, address, value);
+    cg_store(cg, address, value);
     LLVMValueRef args[5] = {slot, LLVMConstInt(cg->i32, cg->string_size, 0),
                             cg_string_literal(cg, "0x%llx", 6), value, LLVMConstInt(cg->i32, 8, 0)};
     cg_helper(cg, BPF_FUNC_snprintf, cg->i64, args, 5);
-    LLVMBuildBr(cg->builder, done);
-    cg_position(cg, done);
+    cg_end_if_else(cg, &branch);
 }
 
 static LLVMValueRef user_string(struct codegen *cg, struct expr *call, int id)
@@ -398,38 +401,27 @@ static LLVMValueRef user_string(struct codegen *cg, struct expr *call, int id)
     LLVMValueRef extra = address_expr->next ? cg_operand(cg, address_expr->next) : NULL;
     cg_set_location(cg, call->span);
     LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
-    LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, 0, 0), slot);
+    cg_store(cg, LLVMConstInt(cg->i8, 0, 0), slot);
     LLVMValueRef limit = id == BUILTIN_USER_STRING_N ? clamp_length(cg, extra) : cg_const(cg, cg->string_size);
     if (id == BUILTIN_USER_STRING_QUOTED) {
         LLVMValueRef result = read_user_string(cg, slot, address, limit, is_kernel_read(call));
-        LLVMBasicBlockRef fault = cg_block(cg, "quoted_fault"), ok = cg_block(cg, "quoted_ok"),
-                          done = cg_block(cg, "quoted_done");
         /* a fault is negative; 0 is an empty string on older kernels (6.1
          * and 6.12 leave the NUL out of strncpy_from_user_nofault's count) */
-        LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntSLT, result, 0), fault, ok);
-        cg_position(cg, fault);
+        struct cg_if_else branch = cg_if_else(cg, cg_compare(cg, LLVMIntSLT, result, 0), "quoted_fault", "quoted_ok",
+                                              "quoted_done");
         quoted_fault(cg, slot, address);
         LLVMBasicBlockRef fault_end = LLVMGetInsertBlock(cg->builder);
-        LLVMBuildBr(cg->builder, done);
-        cg_position(cg, ok);
+        cg_else(cg, &branch);
         LLVMValueRef quoted = cg_string_quoted(cg, call->span, slot);
         LLVMBasicBlockRef ok_end = LLVMGetInsertBlock(cg->builder);
-        LLVMBuildBr(cg->builder, done);
-        cg_position(cg, done);
-        LLVMValueRef phi = LLVMBuildPhi(cg->builder, cg->ptr, "");
-        LLVMValueRef values[2] = {slot, quoted};
-        LLVMBasicBlockRef blocks[2] = {fault_end, ok_end};
-        LLVMAddIncoming(phi, values, blocks, 2);
-        return phi;
+        cg_end_if_else(cg, &branch);
+        return cg_phi2(cg, cg->ptr, "", slot, fault_end, quoted, ok_end);
     }
     LLVMValueRef result = read_user_string(cg, slot, address, limit, is_kernel_read(call));
     if (id == BUILTIN_USER_STRING2) {
-        LLVMBasicBlockRef fault = cg_block(cg, "string_fault"), done = cg_block(cg, "string_done");
-        LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntSLT, result, 0), fault, done);
-        cg_position(cg, fault);
+        LLVMBasicBlockRef done = cg_if(cg, cg_compare(cg, LLVMIntSLT, result, 0), "string_fault", "string_done");
         cg_string_copy(cg, slot, extra);
-        LLVMBuildBr(cg->builder, done);
-        cg_position(cg, done);
+        cg_end_if(cg, done);
         return slot;
     }
     fault_check(cg, call->span, result, address, is_kernel_read(call) ? "kernel string copy fault at 0x%llx"
@@ -448,7 +440,7 @@ static LLVMValueRef tap_format(struct codegen *cg, struct expr *call)
     uint32_t data = cg_alloc_scratch(cg, (uint32_t)(count ? count : 1) * 8);
     int i = 0;
     for (struct expr *a = format->next; a; a = a->next, i++)
-        LLVMBuildStore(cg->builder, cg_operand(cg, a), cg_scratch_ptr(cg, data + (uint32_t)i * 8));
+        cg_store(cg, cg_operand(cg, a), cg_scratch_ptr(cg, data + (uint32_t)i * 8));
     cg_set_location(cg, call->span);
     LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
     LLVMValueRef args[5] = {slot, LLVMConstInt(cg->i32, cg->string_size, 0),
@@ -481,8 +473,7 @@ static LLVMValueRef probe_addr(struct codegen *cg, struct expr *e)
     /* the context starts with the pt_regs (bpf_perf_event_data's first
      * member for samples); ip is its 17th word */
     LLVMValueRef at = cg_const(cg, 16 * 8);
-    return LLVMBuildLoad2(cg->builder, cg->i64,
-                          LLVMBuildGEP2(cg->builder, cg->i8, LLVMGetParam(cg->fn->function, 0), &at, 1, ""), "");
+    return cg_load(cg, cg_byte_ptr(cg, LLVMGetParam(cg->fn->function, 0), at));
 }
 
 LLVMValueRef cg_target_builtin(struct codegen *cg, struct expr *call, int builtin_id)
@@ -586,8 +577,8 @@ LLVMValueRef cg_entry_key(struct codegen *cg, LLVMValueRef cfa)
     LLVMValueRef sp = cfa;
     LLVMValueRef zero = cg_i32(cg, 0), one = cg_i32(cg, 1);
     LLVMValueRef first[2] = {zero, zero}, second[2] = {zero, one};
-    LLVMBuildStore(cg->builder, id, LLVMBuildGEP2(cg->builder, key_type, key, first, 2, ""));
-    LLVMBuildStore(cg->builder, sp, LLVMBuildGEP2(cg->builder, key_type, key, second, 2, ""));
+    cg_store(cg, id, LLVMBuildGEP2(cg->builder, key_type, key, first, 2, ""));
+    cg_store(cg, sp, LLVMBuildGEP2(cg->builder, key_type, key, second, 2, ""));
     return key;
 }
 
@@ -603,13 +594,12 @@ static void restore_snapshots(struct codegen *cg, const struct probe *probe)
     LLVMValueRef key = cg_entry_key(cg, cfa);
     LLVMValueRef args[2] = {map, key};
     LLVMValueRef values = cg_helper(cg, BPF_FUNC_map_lookup_elem, cg->ptr, args, 2);
-    LLVMBasicBlockRef missing = cg_block(cg, "no_entry"), found = cg_block(cg, "entry_found");
-    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, values, ""), missing, found);
-    cg_position(cg, missing);
+    LLVMBasicBlockRef found = cg_if(cg, cg_is_null(cg, values), "no_entry", "entry_found");
     LLVMBuildBr(cg->builder, cg->fn->unwind_block);
     cg_position(cg, found);
+
     for (int i = 0; i < probe->entry_count; i++) {
-        LLVMValueRef at = byte_offset(cg, values, entry_value_offset(cg, probe, i));
+        LLVMValueRef at = cg_byte_at(cg, values, entry_value_offset(cg, probe, i));
         if (probe->entry_values[i]->type == TYPE_STRING) {
             if (!cg->fn->entry_strings)
                 cg->fn->entry_strings = ARENA_ARRAY(cg->arena, uint32_t, MAX_ENTRY_SNAPSHOTS);
@@ -617,8 +607,8 @@ static void restore_snapshots(struct codegen *cg, const struct probe *probe)
             cg_string_copy(cg, cg_scratch_ptr(cg, cg->fn->entry_strings[i]), at);
             continue;
         }
-        LLVMValueRef value = LLVMBuildLoad2(cg->builder, cg->i64, at, "");
-        LLVMBuildStore(cg->builder, value, cg_scratch_ptr(cg, regs_area(cg) + (uint32_t)(REGS_SNAPSHOT_WORD + i) * 8));
+        LLVMValueRef value = cg_load(cg, at);
+        cg_store(cg, value, cg_scratch_ptr(cg, regs_area(cg) + (uint32_t)(REGS_SNAPSHOT_WORD + i) * 8));
     }
     if (probe->kind == PROBE_URETPROBE || probe->kind == PROBE_KRETPROBE || probe_uprobe(probe)->at_returns) {
         LLVMValueRef del[2] = {map, key};
@@ -679,7 +669,7 @@ const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe
     cg_position(cg, start);
     cg_set_location(cg, ret->span);
     state.scratch = cg_load_scratch(cg);
-    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, state.scratch, ""), done, run);
+    LLVMBuildCondBr(cg->builder, cg_is_null(cg, state.scratch), done, run);
     cg_position(cg, run);
     cg_target_probe_entry(cg, LLVMGetParam(function, 0));
     uint32_t values = cg_alloc_scratch(cg, entry_record_size(cg, ret));
@@ -688,11 +678,10 @@ const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe
         if (ret->entry_values[i]->type == TYPE_STRING)
             cg_string_copy(cg, to, cg_operand(cg, ret->entry_values[i]));
         else
-            LLVMBuildStore(cg->builder, cg_operand(cg, ret->entry_values[i]), to);
+            cg_store(cg, cg_operand(cg, ret->entry_values[i]), to);
     }
     if (probe_uprobe(ret)->tail_count)
-        LLVMBuildStore(cg->builder, cg_const(cg, TAIL_STATE_IN_FUNCTION),
-                       cg_scratch_ptr(cg, values + cg_entry_state_offset(cg, ret)));
+        cg_store(cg, cg_const(cg, TAIL_STATE_IN_FUNCTION), cg_scratch_ptr(cg, values + cg_entry_state_offset(cg, ret)));
     LLVMValueRef cfa = LLVMBuildAdd(cg->builder, load_register(cg, pt_regs_offset[7]), cg_const(cg, 8), "cfa");
     LLVMValueRef map = cg_entry_map(cg, ret), key = cg_entry_key(cg, cfa);
     cg_map_update(cg, map, key, cg_scratch_ptr(cg, values), BPF_ANY);

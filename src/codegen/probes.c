@@ -84,14 +84,11 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
     }
     if (!(kind->flags & KIND_RUNS_AT_END)) {
         /* After exit() or an error, only end and error probes still run. */
-        LLVMValueRef exiting = LLVMBuildLoad2(cg->builder, cg->i64, cg_state_field(cg, STATE_EXITING), "");
-        LLVMBasicBlockRef live = cg_block(cg, "live");
-        LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntNE, exiting, 0),
-                        skip, live);
-        cg_position(cg, live);
+        LLVMValueRef exiting = cg_load(cg, cg_state_field(cg, STATE_EXITING));
+        cg_jump_if(cg, cg_compare(cg, LLVMIntNE, exiting, 0), skip, "live");
     }
     if (kind->flags & KIND_USER_PROCESS) {
-        LLVMValueRef target = LLVMBuildLoad2(cg->builder, cg->i64, cg_state_field(cg, STATE_TARGET_PID), "");
+        LLVMValueRef target = cg_load(cg, cg_state_field(cg, STATE_TARGET_PID));
         LLVMBasicBlockRef filter = cg_block(cg, "filter"), wanted = cg_block(cg, "wanted");
         LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntEQ, target, 0),
                         wanted, filter);
@@ -100,11 +97,10 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
         cg_position(cg, wanted);
     }
     state.scratch = cg_load_scratch(cg);
-    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, state.scratch, ""), no_scratch, run);
+    LLVMBuildCondBr(cg->builder, cg_is_null(cg, state.scratch), no_scratch, run);
 
     cg_position(cg, no_scratch);
-    LLVMBuildAtomicRMW(cg->builder, LLVMAtomicRMWBinOpAdd, cg_state_field(cg, STATE_SKIPPED), cg_const(cg, 1),
-                       LLVMAtomicOrderingMonotonic, 0);
+    cg_atomic_add(cg, cg_state_field(cg, STATE_SKIPPED), cg_const(cg, 1));
     LLVMBuildBr(cg->builder, skip);
 
     cg_position(cg, run);
@@ -120,15 +116,15 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
         release = cg_block(cg, "release");
         LLVMBuildCondBr(cg->builder, LLVMBuildExtractValue(cg->builder, owner, 1, ""), own, no_scratch);
         cg_position(cg, release);
-        LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, SCRATCH_BUSY));
+        cg_store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, SCRATCH_BUSY));
         LLVMBuildBr(cg->builder, skip);
         cg_position(cg, own);
     }
     uint32_t timing_start = cg_timing_start(cg);
     release = cg_timing_end(cg, timing_start, release);
-    LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, SCRATCH_UNWIND));
-    if (cg->has_try)
-        LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, SCRATCH_TRY_DEPTH));
+    cg_store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, SCRATCH_UNWIND));
+    if (cg_catch_enabled(cg))
+        cg_store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, SCRATCH_TRY_DEPTH));
     cg_setup_frame(cg, probe->frame);
     if (kind->flags & (KIND_USER_PROCESS | KIND_PT_REGS))
         cg_target_probe_entry(cg, LLVMGetParam(function, 0));
@@ -138,9 +134,8 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
     LLVMBasicBlockRef body = cg_block(cg, "body");
     if (defer.at_exit) {
         /* a deferred handler passed its condition at the entry */
-        LLVMBasicBlockRef at_entry = cg_block(cg, "at_entry");
-        LLVMBuildCondBr(cg->builder, defer.at_exit, body, at_entry);
-        cg_position(cg, at_entry);
+        cg_jump_if(cg, defer.at_exit, body, "at_entry");
+
     }
     if (probe->condition) {
         LLVMBasicBlockRef holds = cg_block(cg, "condition_holds");

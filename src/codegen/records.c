@@ -18,8 +18,7 @@ LLVMValueRef cg_record_header(struct codegen *cg, enum record_kind kind, uint32_
 /* Returns the count before. */
 static LLVMValueRef atomic_increment(struct codegen *cg, int state_field)
 {
-    return LLVMBuildAtomicRMW(cg->builder, LLVMAtomicRMWBinOpAdd, cg_state_field(cg, state_field), cg_const(cg, 1),
-                       LLVMAtomicOrderingMonotonic, 0);
+    return cg_atomic_add(cg, cg_state_field(cg, state_field), cg_const(cg, 1));
 }
 
 /* A wakeup per record costs the traced thread an irq_work and user space a
@@ -30,15 +29,15 @@ static LLVMValueRef events_submit_flags(struct codegen *cg, LLVMValueRef ring)
 {
     LLVMValueRef query[2] = {ring, cg_const(cg, BPF_RB_AVAIL_DATA)};
     LLVMValueRef unread = cg_helper(cg, BPF_FUNC_ringbuf_query, cg->i64, query, 2);
-    LLVMValueRef limit = LLVMBuildLoad2(cg->builder, cg->i64, cg_state_field(cg, STATE_WAKEUP_BYTES), "");
+    LLVMValueRef limit = cg_load(cg, cg_state_field(cg, STATE_WAKEUP_BYTES));
     LLVMValueRef now = cg_helper(cg, BPF_FUNC_ktime_get_ns, cg->i64, NULL, 0);
     LLVMValueRef last_ptr = cg_state_field(cg, STATE_LAST_WAKEUP);
-    LLVMValueRef since = LLVMBuildSub(cg->builder, now, LLVMBuildLoad2(cg->builder, cg->i64, last_ptr, ""), "");
+    LLVMValueRef since = LLVMBuildSub(cg->builder, now, cg_load(cg, last_ptr), "");
     LLVMValueRef due = LLVMBuildOr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntUGE, unread, limit, ""),
                                    LLVMBuildICmp(cg->builder, LLVMIntUGE, since,
                                                  cg_const(cg, (int64_t)TAP_WAKEUP_PERIOD_NS), ""), "");
     LLVMBasicBlockRef done = cg_if(cg, due, "wakeup", "wakeup_done");
-    LLVMBuildStore(cg->builder, now, last_ptr);
+    cg_store(cg, now, last_ptr);
     cg_end_if(cg, done);
     return LLVMBuildSelect(cg->builder, due, cg_const(cg, BPF_RB_FORCE_WAKEUP), cg_const(cg, BPF_RB_NO_WAKEUP), "");
 }
@@ -48,20 +47,15 @@ void cg_emit_record(struct codegen *cg, LLVMValueRef ring, uint32_t size, int lo
 {
     LLVMValueRef args[3] = {ring, cg_const(cg, size), cg_const(cg, 0)};
     LLVMValueRef record = cg_helper(cg, BPF_FUNC_ringbuf_reserve, cg->ptr, args, 3);
-    LLVMBasicBlockRef got = cg_block(cg, "record"), lost = cg_block(cg, "record_lost"),
-                      done = cg_block(cg, "record_done");
-    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, record, ""), lost, got);
-    cg_position(cg, got);
+    struct cg_if_else branch = cg_if_present(cg, record, "record", "record_lost", "record_done");
     fill(cg, record, data);
     LLVMValueRef flags = ring == cg->events_map ? events_submit_flags(cg, ring) : cg_const(cg, 0);
     LLVMValueRef submit[2] = {record, flags};
     cg_helper(cg, BPF_FUNC_ringbuf_submit, cg->void_type, submit, 2);
-    LLVMBuildBr(cg->builder, done);
-    cg_position(cg, lost);
+    cg_else(cg, &branch);
     if (lost_field >= 0)
         atomic_increment(cg, lost_field);
-    LLVMBuildBr(cg->builder, done);
-    cg_position(cg, done);
+    cg_end_if_else(cg, &branch);
 }
 
 /* A tap_events record already built in memory, its size known only at run
@@ -78,7 +72,7 @@ void cg_emit_bytes(struct codegen *cg, LLVMValueRef bytes, LLVMValueRef size)
 LLVMValueRef cg_record_at(struct codegen *cg, LLVMValueRef record, uint32_t offset)
 {
     LLVMValueRef index = cg_const(cg, offset);
-    return LLVMBuildGEP2(cg->builder, cg->i8, record, &index, 1, "");
+    return cg_byte_ptr(cg, record, index);
 }
 
 struct error_record {
@@ -90,12 +84,12 @@ struct error_record {
 static void fill_error(struct codegen *cg, LLVMValueRef record, void *data)
 {
     struct error_record *error = data;
-    LLVMBuildStore(cg->builder, cg_record_header(cg, RECORD_ERROR, error->error_id), record);
+    cg_store(cg, cg_record_header(cg, RECORD_ERROR, error->error_id), record);
     LLVMValueRef value_slot = cg_record_at(cg, record, offsetof(struct record_error, value));
     if (error->has_text)
         cg_string_copy(cg, cg_record_at(cg, record, sizeof(struct record_error)), error->value);
     else
-        LLVMBuildStore(cg->builder, error->value, value_slot);
+        cg_store(cg, error->value, value_slot);
 }
 
 static uint32_t add_error(struct codegen *cg, struct span span, const char *message)
@@ -115,17 +109,35 @@ static uint32_t add_error(struct codegen *cg, struct span span, const char *mess
     return (uint32_t)program->error_count++;
 }
 
+/* records.c's try/catch state: only a script with a try has one. */
+struct catch_state {
+    uint32_t message;            /* scratch string slot: a caught error's message */
+};
+
+void cg_enable_catch(struct codegen *cg)
+{
+    cg->catch_state = ARENA_NEW(cg->arena, struct catch_state);
+    cg->catch_state->message = cg_alloc_string_slot(cg);
+}
+
+int cg_catch_enabled(const struct codegen *cg)
+{
+    return cg->catch_state != NULL;
+}
+
+LLVMValueRef cg_caught_message(struct codegen *cg)
+{
+    return cg_scratch_ptr(cg, cg->catch_state->message);
+}
+
 /* Ends the handler with a runtime error, or unwinds to the open try that
  * catches it. message NULL: value is a string
  * (error("...")); else message may format value with one %lld or %llx. */
 void cg_raise_error(struct codegen *cg, struct span span, const char *message, LLVMValueRef value)
 {
-    if (cg->has_try) {
-        LLVMValueRef depth = LLVMBuildLoad2(cg->builder, cg->i64, cg_scratch_ptr(cg, SCRATCH_TRY_DEPTH), "");
-        LLVMBasicBlockRef caught = cg_block(cg, "caught"), report = cg_block(cg, "report");
-        LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntNE, depth, 0),
-                        caught, report);
-        cg_position(cg, caught);
+    if (cg_catch_enabled(cg)) {
+        LLVMValueRef depth = cg_load(cg, cg_scratch_ptr(cg, SCRATCH_TRY_DEPTH));
+        LLVMBasicBlockRef report = cg_if(cg, cg_compare(cg, LLVMIntNE, depth, 0), "caught", "report");
         cg_catch_error(cg, message, value);
         cg_position(cg, report);
     }
@@ -133,7 +145,7 @@ void cg_raise_error(struct codegen *cg, struct span span, const char *message, L
         /* --suppress-handler-errors: as `catch { next }` around every
          * handler; only the count at the end says it happened */
         atomic_increment(cg, STATE_ERROR_COUNT);
-        LLVMBuildStore(cg->builder, cg_const(cg, UNWIND_ERROR), cg_scratch_ptr(cg, SCRATCH_UNWIND));
+        cg_store(cg, cg_const(cg, UNWIND_ERROR), cg_scratch_ptr(cg, SCRATCH_UNWIND));
         LLVMBuildBr(cg->builder, cg->fn->unwind_block);
         return;
     }
@@ -146,34 +158,31 @@ void cg_raise_error(struct codegen *cg, struct span span, const char *message, L
         /* -D MAXERRORS=N: the session survives N errors; the handler still ends */
         LLVMValueRef past = cg_compare(cg, LLVMIntSGE, before, cg->options->max_errors);
         LLVMBasicBlockRef go_on = cg_if(cg, past, "past_max_errors", "unwind_error");
-        LLVMBuildStore(cg->builder, cg_const(cg, 1), cg_state_field(cg, STATE_EXITING));
+        cg_store(cg, cg_const(cg, 1), cg_state_field(cg, STATE_EXITING));
         cg_end_if(cg, go_on);
     } else {
-        LLVMBuildStore(cg->builder, cg_const(cg, 1), cg_state_field(cg, STATE_EXITING));
+        cg_store(cg, cg_const(cg, 1), cg_state_field(cg, STATE_EXITING));
     }
-    LLVMBuildStore(cg->builder, cg_const(cg, UNWIND_ERROR), cg_scratch_ptr(cg, SCRATCH_UNWIND));
+    cg_store(cg, cg_const(cg, UNWIND_ERROR), cg_scratch_ptr(cg, SCRATCH_UNWIND));
     LLVMBuildBr(cg->builder, cg->fn->unwind_block);
 }
 
 /* After a call: a callee that raised an error or ran `next` unwinds us too. */
 void cg_unwind_if_needed(struct codegen *cg)
 {
-    LLVMValueRef unwind = LLVMBuildLoad2(cg->builder, cg->i64, cg_scratch_ptr(cg, SCRATCH_UNWIND), "");
-    LLVMBasicBlockRef go_on = cg_block(cg, "no_unwind");
-    LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntNE, unwind, 0),
-                    cg->fn->unwind_block, go_on);
-    cg_position(cg, go_on);
+    LLVMValueRef unwind = cg_load(cg, cg_scratch_ptr(cg, SCRATCH_UNWIND));
+    cg_jump_if(cg, cg_compare(cg, LLVMIntNE, unwind, 0), cg->fn->unwind_block, "no_unwind");
 }
 
 static void fill_exit(struct codegen *cg, LLVMValueRef record, void *data)
 {
-    LLVMBuildStore(cg->builder, cg_record_header(cg, RECORD_EXIT, 0), record);
+    cg_store(cg, cg_record_header(cg, RECORD_EXIT, 0), record);
 }
 
 void cg_exit(struct codegen *cg)
 {
     cg_emit_record(cg, cg->control_map, sizeof(struct record_header), -1, fill_exit, NULL);
-    LLVMBuildStore(cg->builder, cg_const(cg, 1), cg_state_field(cg, STATE_EXITING));
+    cg_store(cg, cg_const(cg, 1), cg_state_field(cg, STATE_EXITING));
 }
 
 struct string_record {
@@ -185,7 +194,7 @@ struct string_record {
 static void fill_string_record(struct codegen *cg, LLVMValueRef record, void *data)
 {
     const struct string_record *r = data;
-    LLVMBuildStore(cg->builder, cg_record_header(cg, r->kind, r->id), record);
+    cg_store(cg, cg_record_header(cg, r->kind, r->id), record);
     if (r->text)
         cg_string_copy(cg, cg_record_at(cg, record, sizeof(struct record_header)), r->text);
 }
@@ -210,7 +219,7 @@ void cg_procfs_value(struct codegen *cg, struct span span, int append, LLVMValue
 
 static void fill_abort(struct codegen *cg, LLVMValueRef record, void *data)
 {
-    LLVMBuildStore(cg->builder, cg_record_header(cg, RECORD_ABORT, 0), record);
+    cg_store(cg, cg_record_header(cg, RECORD_ABORT, 0), record);
 }
 
 /* abort(): like exit(), but the handler stops here and no end probe runs;
@@ -218,8 +227,8 @@ static void fill_abort(struct codegen *cg, LLVMValueRef record, void *data)
 void cg_abort(struct codegen *cg)
 {
     cg_emit_record(cg, cg->control_map, sizeof(struct record_header), -1, fill_abort, NULL);
-    LLVMBuildStore(cg->builder, cg_const(cg, 1), cg_state_field(cg, STATE_EXITING));
-    LLVMBuildStore(cg->builder, cg_const(cg, UNWIND_ERROR), cg_scratch_ptr(cg, SCRATCH_UNWIND));
+    cg_store(cg, cg_const(cg, 1), cg_state_field(cg, STATE_EXITING));
+    cg_store(cg, cg_const(cg, UNWIND_ERROR), cg_scratch_ptr(cg, SCRATCH_UNWIND));
     LLVMBuildBr(cg->builder, cg->fn->unwind_block);
 }
 
@@ -227,7 +236,8 @@ void cg_abort(struct codegen *cg)
  * text), into the caught-message slot; then unwind. */
 void cg_catch_error(struct codegen *cg, const char *message, LLVMValueRef value)
 {
-    LLVMValueRef to = cg_scratch_ptr(cg, cg->caught_message);
+    LLVMValueRef to = cg_caught_message(cg);
+
     if (!message) {
         cg_string_copy(cg, to, value);
     } else {
@@ -247,7 +257,7 @@ void cg_catch_error(struct codegen *cg, const char *message, LLVMValueRef value)
             }
         }
         uint32_t data = cg_alloc_scratch(cg, 8);
-        LLVMBuildStore(cg->builder, value, cg_scratch_ptr(cg, data));
+        cg_store(cg, value, cg_scratch_ptr(cg, data));
         LLVMValueRef args[5] = {to, LLVMConstInt(cg->i32, cg->string_size, 0),
                                 cg_string_literal(cg, format.data, (int)format.len + 1),
                                 hole ? cg_scratch_ptr(cg, data) : LLVMConstNull(cg->ptr),
@@ -255,7 +265,7 @@ void cg_catch_error(struct codegen *cg, const char *message, LLVMValueRef value)
         cg_helper(cg, BPF_FUNC_snprintf, cg->i64, args, 5);
         strbuf_free(&format);
     }
-    LLVMBuildStore(cg->builder, cg_const(cg, UNWIND_CAUGHT), cg_scratch_ptr(cg, SCRATCH_UNWIND));
+    cg_store(cg, cg_const(cg, UNWIND_CAUGHT), cg_scratch_ptr(cg, SCRATCH_UNWIND));
     LLVMBuildBr(cg->builder, cg->fn->unwind_block);
 }
 
@@ -264,9 +274,8 @@ void cg_catch_error(struct codegen *cg, const char *message, LLVMValueRef value)
 void cg_error_if(struct codegen *cg, LLVMValueRef cond, const char *fail_name, const char *ok_name, struct span span,
                  const char *message, LLVMValueRef value)
 {
-    LLVMBasicBlockRef fail = cg_block(cg, fail_name), ok = cg_block(cg, ok_name);
-    LLVMBuildCondBr(cg->builder, cond, fail, ok);
-    cg_position(cg, fail);
+    LLVMBasicBlockRef ok = cg_if(cg, cond, fail_name, ok_name);
     cg_raise_error(cg, span, message, value);
+
     cg_position(cg, ok);
 }

@@ -30,7 +30,7 @@ struct run {
 
 static LLVMValueRef byte_from(struct codegen *cg, LLVMValueRef base, LLVMValueRef index)
 {
-    LLVMValueRef p = LLVMBuildGEP2(cg->builder, cg->i8, base, &index, 1, "");
+    LLVMValueRef p = cg_byte_ptr(cg, base, index);
     return LLVMBuildZExt(cg->builder, LLVMBuildLoad2(cg->builder, cg->i8, p, ""), cg->i64, "");
 }
 
@@ -45,21 +45,21 @@ static LLVMValueRef step_callback(struct codegen *cg, struct run *r, struct span
     cg_position(cg, entry);
     cg_set_location(cg, span);
     state.scratch = cg_load_scratch(cg);
-    LLVMBuildCondBr(b, LLVMBuildIsNull(b, state.scratch, ""), stop, run);
+    LLVMBuildCondBr(b, cg_is_null(cg, state.scratch), stop, run);
     cg_position(cg, stop);
-    LLVMBuildRet(b, cg_const(cg, 1));
+    cg_callback_return(cg, 1);
     cg_position(cg, run);
     LLVMValueRef index = LLVMBuildAnd(b, LLVMGetParam(fn, 0), cg_const(cg, cg->string_size - 1), "");
     LLVMValueRef c = byte_from(cg, cg_scratch_ptr(cg, r->slot), index);
     LLVMValueRef state_ptr = cg_scratch_ptr(cg, r->state);
-    LLVMValueRef current = LLVMBuildLoad2(b, cg->i64, state_ptr, "");
+    LLVMValueRef current = cg_load(cg, state_ptr);
     LLVMValueRef at = LLVMBuildAdd(b, LLVMBuildMul(b, current, cg_const(cg, 256), ""), c, "");
     at = cg_opaque_clamp(cg, at, (int64_t)r->states * 256 - 1);
     LLVMValueRef next = byte_from(cg, r->table, at);
-    LLVMBuildStore(b, next, state_ptr);
+    cg_store(cg, next, state_ptr);
     LLVMBuildCondBr(b, cg_compare(cg, LLVMIntEQ, next, REGEX_DEAD), stop, go);
     cg_position(cg, go);
-    LLVMBuildRet(b, cg_const(cg, 0));
+    cg_callback_return(cg, 0);
     cg_end_callback(cg, &state);
     cg_set_location(cg, span);
     return fn;
@@ -92,11 +92,11 @@ LLVMValueRef cg_regex_match(struct codegen *cg, struct expr *e)
     LLVMValueRef copied = cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
     LLVMValueRef length = LLVMBuildSelect(b, cg_compare(cg, LLVMIntSLT, copied, 1),
                                           cg_const(cg, 0), LLVMBuildSub(b, copied, cg_const(cg, 1), ""), "");
-    LLVMBuildStore(b, cg_const(cg, 0), cg_scratch_ptr(cg, r.state));
+    cg_store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, r.state));
     LLVMValueRef loop_args[4] = {LLVMBuildTrunc(b, length, cg->i32, ""), step_callback(cg, &r, e->span),
                                  LLVMConstNull(cg->ptr), cg_const(cg, 0)};
     cg_helper(cg, BPF_FUNC_loop, cg->i64, loop_args, 4);
-    LLVMValueRef final = LLVMBuildLoad2(b, cg->i64, cg_scratch_ptr(cg, r.state), "");
+    LLVMValueRef final = cg_load(cg, cg_scratch_ptr(cg, r.state));
     LLVMValueRef dead = cg_compare(cg, LLVMIntEQ, final, REGEX_DEAD);
     LLVMValueRef at = cg_opaque_clamp(cg, final, dfa.count);
     LLVMValueRef accepted = cg_compare(cg, LLVMIntNE, byte_from(cg, accept, at), 0);

@@ -18,7 +18,7 @@ enum { PT_REGS_SP = 152 };   /* x86_64 struct pt_regs */
 
 static void set_state(struct codegen *cg, LLVMValueRef state, int value, LLVMBasicBlockRef done)
 {
-    LLVMBuildStore(cg->builder, cg_const(cg, value), state);
+    cg_store(cg, cg_const(cg, value), state);
     LLVMBuildBr(cg->builder, done);
 }
 
@@ -26,7 +26,7 @@ static void set_state(struct codegen *cg, LLVMValueRef state, int value, LLVMBas
 static void keep_tail_state(struct codegen *cg, const struct probe *ret, LLVMValueRef ctx, LLVMBasicBlockRef done)
 {
     LLVMValueRef index = cg_const(cg, PT_REGS_SP);
-    LLVMValueRef sp = LLVMBuildLoad2(cg->builder, cg->i64, LLVMBuildGEP2(cg->builder, cg->i8, ctx, &index, 1, ""), "sp");
+    LLVMValueRef sp = LLVMBuildLoad2(cg->builder, cg->i64, cg_byte_ptr(cg, ctx, index), "sp");
     LLVMValueRef map = cg_entry_map(cg, ret);
     LLVMValueRef key = cg_entry_key(cg, LLVMBuildAdd(cg->builder, sp, cg_const(cg, 8), "cfa"));
     LLVMValueRef lookup[2] = {map, key};
@@ -34,7 +34,7 @@ static void keep_tail_state(struct codegen *cg, const struct probe *ret, LLVMVal
     LLVMBasicBlockRef found = cg_block(cg, "record"), jump = cg_block(cg, "tail_jump"),
                       member = cg_block(cg, "member_entry"), entered = cg_block(cg, "entered_by_jump"),
                       stale = cg_block(cg, "stale");
-    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, record, ""), done, found);
+    LLVMBuildCondBr(cg->builder, cg_is_null(cg, record), done, found);
     cg_position(cg, found);
     index = cg_const(cg, cg_entry_state_offset(cg, ret));
     LLVMValueRef state = LLVMBuildGEP2(cg->builder, cg->i8, record, &index, 1, "state");
@@ -45,7 +45,7 @@ static void keep_tail_state(struct codegen *cg, const struct probe *ret, LLVMVal
     cg_position(cg, jump);
     set_state(cg, state, TAIL_STATE_JUMPING, done);
     cg_position(cg, member);
-    LLVMValueRef was = LLVMBuildLoad2(cg->builder, cg->i64, state, "");
+    LLVMValueRef was = cg_load(cg, state);
     LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntEQ, was, TAIL_STATE_JUMPING),
                     entered, stale);
     cg_position(cg, entered);

@@ -13,8 +13,27 @@
 #include <linux/bpf.h>
 
 #include "codegen/codegen_internal.h"
+#include "codegen/kernel_symbols.h"
 #include "sema/builtins.h"
 #include "sema/uprobe_site.h"
+
+/* stack.c's state: scratch areas and maps, each 0/NULL until used. */
+struct stack_state {
+    uint32_t offset;                 /* captured stacks in scratch */
+    int needs_in_functions;          /* stacks used inside user functions */
+    LLVMValueRef symbol_maps[3];     /* tap_sym_files, _names, _paths */
+    uint32_t symbol_search;          /* the symbol search's variables in scratch */
+    LLVMValueRef unwind_maps[2];     /* tap_unwind_files, _rows */
+    LLVMValueRef line_maps[3];       /* tap_line_files, _rows, _sources */
+    LLVMValueRef origins;            /* tap_stack_origins */
+};
+
+static struct stack_state *stack_state(struct codegen *cg)
+{
+    if (!cg->stack)
+        cg->stack = ARENA_NEW(cg->arena, struct stack_state);
+    return cg->stack;
+}
 
 enum stack_need { STACK_USER = 1, STACK_USER_BUILD_ID = 2, STACK_KERNEL = 4 };
 
@@ -60,9 +79,9 @@ enum stack_need { STACK_USER = 1, STACK_USER_BUILD_ID = 2, STACK_KERNEL = 4 };
 
 static uint32_t area(struct codegen *cg)
 {
-    if (!cg->stack_offset)
-        cg->stack_offset = cg_alloc_scratch(cg, AREA_SIZE);
-    return cg->stack_offset;
+    if (!stack_state(cg)->offset)
+        stack_state(cg)->offset = cg_alloc_scratch(cg, AREA_SIZE);
+    return stack_state(cg)->offset;
 }
 
 /* Records what the function being generated needs: its probe captures it;
@@ -76,7 +95,7 @@ static void need(struct codegen *cg, int needs)
     if (root->kind == FN_PROBE)
         root->stack_needs |= needs;
     else
-        cg->stack_needs_in_functions |= needs;
+        stack_state(cg)->needs_in_functions |= needs;
 }
 
 LLVMBasicBlockRef cg_stack_begin(struct codegen *cg)
@@ -197,24 +216,31 @@ static void push_frame(struct codegen *cg, LLVMValueRef ret)
 
 static uint32_t search_area(struct codegen *cg);
 static LLVMValueRef find_mapping(struct codegen *cg, LLVMValueRef address, struct span span);
+static LLVMValueRef mapped_offset(struct codegen *cg, LLVMValueRef address);
 static LLVMValueRef search_var(struct codegen *cg, uint32_t field);
 static LLVMValueRef field_ptr(struct codegen *cg, LLVMValueRef base, uint32_t offset);
-static void search_step(struct codegen *cg, LLVMValueRef map, LLVMTypeRef start_type, LLVMValueRef low,
-                        LLVMValueRef high, LLVMValueRef target);
+/* A file's entries in a table: {first, count} at the start of its value. */
+struct file_range {
+    LLVMValueRef first, count;   /* i64 */
+};
+
+static struct file_range file_range(struct codegen *cg, LLVMValueRef file);
+static LLVMValueRef search_range(struct codegen *cg, LLVMValueRef map, LLVMTypeRef start_type, int steps,
+                                 struct file_range range, LLVMValueRef low, LLVMValueRef high, LLVMValueRef target);
 
 #define ROW_SEARCH_STEPS 22      /* binary search: up to 4M rows */
 
 /* The two unwind tables, defined together (the runtime fills them). */
 static LLVMValueRef unwind_map(struct codegen *cg, int which)
 {
-    if (!cg->unwind_maps[0]) {
-        cg->unwind_maps[0] = cg_map_global(cg, "tap_unwind_files", 4);
-        cg_map_btf(cg, cg->unwind_maps[0], BPF_MAP_TYPE_HASH, 1, sizeof(struct symbol_map_key),
+    if (!stack_state(cg)->unwind_maps[0]) {
+        stack_state(cg)->unwind_maps[0] = cg_map_global(cg, "tap_unwind_files", 4);
+        cg_map_btf(cg, stack_state(cg)->unwind_maps[0], BPF_MAP_TYPE_HASH, 1, sizeof(struct symbol_map_key),
                    sizeof(struct unwind_file));
-        cg->unwind_maps[1] = cg_map_global(cg, "tap_unwind_rows", 4);
-        cg_map_btf(cg, cg->unwind_maps[1], BPF_MAP_TYPE_ARRAY, 1, 4, sizeof(struct unwind_row));
+        stack_state(cg)->unwind_maps[1] = cg_map_global(cg, "tap_unwind_rows", 4);
+        cg_map_btf(cg, stack_state(cg)->unwind_maps[1], BPF_MAP_TYPE_ARRAY, 1, 4, sizeof(struct unwind_row));
     }
-    return cg->unwind_maps[which];
+    return stack_state(cg)->unwind_maps[which];
 }
 
 /* A file the walk met without rows, counted by (device, inode) in
@@ -258,10 +284,7 @@ static void find_row(struct codegen *cg, LLVMValueRef address, struct span span)
     LLVMBuildCondBr(b, find_mapping(cg, address, span), mapped, done);
     cg_position(cg, mapped);
     LLVMValueRef mapping = search_var(cg, SEARCH_MAPPING);
-    LLVMValueRef start = LLVMBuildLoad2(b, cg->i64, field_ptr(cg, mapping, 16), "");
-    LLVMValueRef page_offset = LLVMBuildLoad2(b, cg->i64, field_ptr(cg, mapping, 24), "");
-    LLVMValueRef target = LLVMBuildAdd(b, LLVMBuildSub(b, address, start, ""),
-                                       LLVMBuildShl(b, page_offset, cg_const(cg, 12), ""), "");
+    LLVMValueRef target = mapped_offset(cg, address);
     store_area(cg, AREA_WALK + WALK_OFFSET, target);
     LLVMValueRef file = cg_map_lookup(cg, unwind_map(cg, 0), mapping);
     LLVMBasicBlockRef unknown = cg_block(cg, "row_file_wanted");
@@ -270,14 +293,10 @@ static void find_row(struct codegen *cg, LLVMValueRef address, struct span span)
     want_rows(cg, mapping);
     LLVMBuildBr(b, done);
     cg_position(cg, has_file);
-    LLVMValueRef first = LLVMBuildZExt(b, LLVMBuildLoad2(b, cg->i32, file, ""), cg->i64, "");
-    LLVMValueRef count = LLVMBuildZExt(b, LLVMBuildLoad2(b, cg->i32, field_ptr(cg, file, 4), ""), cg->i64, "");
+    struct file_range range = file_range(cg, file);
+    LLVMValueRef first = range.first;
     LLVMValueRef low = search_var(cg, SEARCH_LOW), high = search_var(cg, SEARCH_HIGH);
-    LLVMBuildStore(b, first, low);
-    LLVMBuildStore(b, LLVMBuildAdd(b, first, count, ""), high);
-    for (int i = 0; i < ROW_SEARCH_STEPS; i++)
-        search_step(cg, unwind_map(cg, 1), cg->i32, low, high, target);
-    LLVMValueRef last = LLVMBuildSub(b, LLVMBuildLoad2(b, cg->i64, low, ""), cg_const(cg, 1), "");
+    LLVMValueRef last = search_range(cg, unwind_map(cg, 1), cg->i32, ROW_SEARCH_STEPS, range, low, high, target);
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGE, last, first, ""), check, done);
     cg_position(cg, check);
     LLVMValueRef key = search_var(cg, SEARCH_KEY);
@@ -502,14 +521,15 @@ static void task_stack_when_empty(struct codegen *cg)
 void cg_stack_finish(struct codegen *cg, LLVMBasicBlockRef capture, LLVMValueRef ctx)
 {
     const struct fn_state *fn = cg->fn;
-    int needs = fn->stack_needs | cg->stack_needs_in_functions;
+    int needs = fn->stack_needs | stack_state(cg)->needs_in_functions;
     LLVMBasicBlockRef after = LLVMGetNextBasicBlock(capture);
     cg_position(cg, capture);
     cg_set_location(cg, fn->probe->span);
     if (needs & STACK_USER)
         search_area(cg);
-    if (cg->symbol_search)   /* the mapping found by an earlier run is not this one's */
-        LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, cg->symbol_search + SEARCH_MAPPING_END));
+    if (stack_state(cg)->symbol_search)   /* the mapping found by an earlier run is not this one's */
+        LLVMBuildStore(cg->builder, cg_const(cg, 0),
+                       cg_scratch_ptr(cg, stack_state(cg)->symbol_search + SEARCH_MAPPING_END));
     enum probe_kind kind = fn->probe->kind;
     if (needs && (kind == PROBE_BEGIN || kind == PROBE_END || kind == PROBE_ERROR)) {
         /* run by tap itself: no stack of a traced thread */
@@ -625,9 +645,9 @@ static void print_stack(struct codegen *cg, struct expr *call, int kernel, int f
 static void note_origin(struct codegen *cg, LLVMValueRef text)
 {
     LLVMBuilderRef b = cg->builder;
-    if (!cg->stack_origins) {
-        cg->stack_origins = cg_map_global(cg, "tap_stack_origins", 4);
-        cg_map_btf(cg, cg->stack_origins, BPF_MAP_TYPE_LRU_HASH, STACK_ORIGINS, (uint32_t)cg->string_size, 8);
+    if (!stack_state(cg)->origins) {
+        stack_state(cg)->origins = cg_map_global(cg, "tap_stack_origins", 4);
+        cg_map_btf(cg, stack_state(cg)->origins, BPF_MAP_TYPE_LRU_HASH, STACK_ORIGINS, (uint32_t)cg->string_size, 8);
     }
     cg->program->user_frames = 1;
     LLVMValueRef key = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
@@ -637,7 +657,7 @@ static void note_origin(struct codegen *cg, LLVMValueRef text)
     LLVMValueRef pid = cg_scratch_ptr(cg, cg_alloc_scratch(cg, 8));
     LLVMBuildStore(b, LLVMBuildLShr(b, cg_helper(cg, BPF_FUNC_get_current_pid_tgid, cg->i64, NULL, 0),
                                     cg_const(cg, 32), ""), pid);
-    cg_map_update(cg, cg->stack_origins, key, pid, BPF_ANY);
+    cg_map_update(cg, stack_state(cg)->origins, key, pid, BPF_ANY);
 }
 
 /* ubacktrace()/backtrace(): the addresses as hex, separated by spaces
@@ -687,27 +707,44 @@ static LLVMValueRef hex_addresses(struct codegen *cg, int kernel, int first, LLV
     return slot;
 }
 
-/* --- usymname(), usymdata(), umodname() -------------------------------------
+/* --- usymname(), usymdata(), umodname(), usymfileline() ---------------------
  * bpf_find_vma finds the mapping that holds the address in the current
  * process, its file's (device, inode) the file in tap_sym_files, and a
  * binary search in tap_sym_names (both filled by the runtime) the function,
- * so the result is a real string. Addresses in no indexed file get
- * SystemTap's fallbacks (hex, "<unknown>"). */
+ * so the result is a real string; usymfileline() and its kin search the
+ * file's line rows the same way (tap_line_*). Addresses in no indexed file
+ * get SystemTap's fallbacks (hex, "<unknown>"). */
 
 #define SEARCH_STEPS 20          /* binary search: files of up to 2^20 functions */
 
-/* The three tables, all defined on first use (the runtime fills them together). */
+/* Three tables the runtime fills together, all defined on first use: the
+ * files (HASH by struct symbol_map_key), their entries and the paths (ARRAYs). */
+static LLVMValueRef file_tables(struct codegen *cg, LLVMValueRef maps[3], const char *const names[3],
+                                const uint32_t value_sizes[3], int which)
+{
+    for (int i = 0; i < 3 && !maps[2]; i++) {
+        maps[i] = cg_map_global(cg, names[i], 4);
+        cg_map_btf(cg, maps[i], i ? BPF_MAP_TYPE_ARRAY : BPF_MAP_TYPE_HASH, 1,
+                   i ? 4 : sizeof(struct symbol_map_key), value_sizes[i]);
+    }
+    return maps[which];
+}
+
 static LLVMValueRef symbol_map(struct codegen *cg, int which)
 {
     static const char *const names[3] = {"tap_sym_files", "tap_sym_names", "tap_sym_paths"};
     static const uint32_t value_sizes[3] = {sizeof(struct symbol_map_file), sizeof(struct symbol_map_entry),
                                             SYMBOL_PATH_SIZE};
-    for (int i = 0; i < 3 && !cg->symbol_maps[2]; i++) {
-        cg->symbol_maps[i] = cg_map_global(cg, names[i], 4);
-        cg_map_btf(cg, cg->symbol_maps[i], i ? BPF_MAP_TYPE_ARRAY : BPF_MAP_TYPE_HASH, 1, i ? 4 : 16,
-                   value_sizes[i]);
-    }
-    return cg->symbol_maps[which];
+    return file_tables(cg, stack_state(cg)->symbol_maps, names, value_sizes, which);
+}
+
+/* usymfileline() & co.: the line rows (program.h), indexed as the symbols are. */
+static LLVMValueRef line_map(struct codegen *cg, int which)
+{
+    static const char *const names[3] = {"tap_line_files", "tap_line_rows", "tap_line_sources"};
+    static const uint32_t value_sizes[3] = {sizeof(struct line_map_file), sizeof(struct line_map_row),
+                                            SYMBOL_PATH_SIZE};
+    return file_tables(cg, stack_state(cg)->line_maps, names, value_sizes, which);
 }
 
 static LLVMValueRef field_ptr(struct codegen *cg, LLVMValueRef base, uint32_t offset)
@@ -719,9 +756,9 @@ static LLVMValueRef field_ptr(struct codegen *cg, LLVMValueRef base, uint32_t of
 
 static uint32_t search_area(struct codegen *cg)
 {
-    if (!cg->symbol_search)
-        cg->symbol_search = cg_alloc_scratch(cg, SEARCH_SIZE);
-    return cg->symbol_search;
+    if (!stack_state(cg)->symbol_search)
+        stack_state(cg)->symbol_search = cg_alloc_scratch(cg, SEARCH_SIZE);
+    return stack_state(cg)->symbol_search;
 }
 
 static LLVMValueRef search_var(struct codegen *cg, uint32_t field)
@@ -729,11 +766,12 @@ static LLVMValueRef search_var(struct codegen *cg, uint32_t field)
     return cg_scratch_ptr(cg, search_area(cg) + field);
 }
 
-static LLVMValueRef lookup_index(struct codegen *cg, int which, LLVMValueRef index)
+/* The value at `index` of an ARRAY table. */
+static LLVMValueRef lookup_index(struct codegen *cg, LLVMValueRef map, LLVMValueRef index)
 {
     LLVMValueRef key = search_var(cg, SEARCH_KEY);
     LLVMBuildStore(cg->builder, LLVMBuildTrunc(cg->builder, index, cg->i32, ""), key);
-    return cg_map_lookup(cg, symbol_map(cg, which), key);
+    return cg_map_lookup(cg, map, key);
 }
 
 /* What resolve() found: -1 where it found nothing. */
@@ -825,6 +863,16 @@ static LLVMValueRef find_mapping(struct codegen *cg, LLVMValueRef address, struc
                         LLVMBuildICmp(b, LLVMIntULT, address, end, ""), "");
 }
 
+/* The file offset of `address` in the mapping find_mapping found. */
+static LLVMValueRef mapped_offset(struct codegen *cg, LLVMValueRef address)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMValueRef mapping = search_var(cg, SEARCH_MAPPING);
+    LLVMValueRef start = LLVMBuildLoad2(b, cg->i64, field_ptr(cg, mapping, 16), "");
+    LLVMValueRef page_offset = LLVMBuildLoad2(b, cg->i64, field_ptr(cg, mapping, 24), "");
+    return LLVMBuildAdd(b, LLVMBuildSub(b, address, start, ""), LLVMBuildShl(b, page_offset, cg_const(cg, 12), ""), "");
+}
+
 /* One step of the search, in `map` (an ARRAY whose values start with their
  * start, of start_type), for the last entry starting at or before target. */
 static void search_step(struct codegen *cg, LLVMValueRef map, LLVMTypeRef start_type, LLVMValueRef low,
@@ -850,62 +898,125 @@ static void search_step(struct codegen *cg, LLVMValueRef map, LLVMTypeRef start_
     cg_position(cg, next);
 }
 
-static struct resolved resolve(struct codegen *cg, LLVMValueRef address, struct span span)
+static struct file_range file_range(struct codegen *cg, LLVMValueRef file)
 {
-    LLVMValueRef path = search_var(cg, SEARCH_PATH), entry = search_var(cg, SEARCH_ENTRY);
-    LLVMValueRef offset = search_var(cg, SEARCH_OFFSET);
-    LLVMValueRef low = search_var(cg, SEARCH_LOW), high = search_var(cg, SEARCH_HIGH);
-    LLVMBuildStore(cg->builder, cg_const(cg, -1), path);
-    LLVMBuildStore(cg->builder, cg_const(cg, -1), entry);
-    LLVMBuildStore(cg->builder, cg_const(cg, 0), offset);
-    LLVMBasicBlockRef has_file = cg_block(cg, "sym_file"), done = cg_block(cg, "sym_done"),
-                      mapped = cg_block(cg, "sym_mapped");
-    LLVMBuildCondBr(cg->builder, find_mapping(cg, address, span), mapped, done);
+    LLVMBuilderRef b = cg->builder;
+    return (struct file_range){LLVMBuildZExt(b, LLVMBuildLoad2(b, cg->i32, file, ""), cg->i64, ""),
+                               LLVMBuildZExt(b, LLVMBuildLoad2(b, cg->i32, field_ptr(cg, file, 4), ""), cg->i64, "")};
+}
+
+/* The last of the range's entries in `map` starting at or before target
+ * (binary search between *low and *high); below range.first when none does. */
+static LLVMValueRef search_range(struct codegen *cg, LLVMValueRef map, LLVMTypeRef start_type, int steps,
+                                 struct file_range range, LLVMValueRef low, LLVMValueRef high, LLVMValueRef target)
+{
+    LLVMBuilderRef b = cg->builder;
+    LLVMBuildStore(b, range.first, low);
+    LLVMBuildStore(b, LLVMBuildAdd(b, range.first, range.count, ""), high);
+    for (int i = 0; i < steps; i++)
+        search_step(cg, map, start_type, low, high, target);
+    return LLVMBuildSub(b, LLVMBuildLoad2(b, cg->i64, low, ""), cg_const(cg, 1), "");
+}
+
+/* A search under way in resolve() or resolve_line(): its variables (made
+ * once, at its start), the address's file offset, the file's value in its
+ * table, and the block where it ends. */
+struct search {
+    LLVMValueRef path, entry, offset, low, high;
+    LLVMValueRef target, file;
+    LLVMBasicBlockRef done;
+};
+
+/* Their start: nothing found yet (-1 in path and entry); the mapping of
+ * `address`, its file offset, the file in table(cg, 0); to done when
+ * either is missing, else on in the block that has the file. */
+static struct search resolve_file(struct codegen *cg, LLVMValueRef address,
+                                  LLVMValueRef (*table)(struct codegen *, int), struct span span)
+{
+    struct search r = {search_var(cg, SEARCH_PATH), search_var(cg, SEARCH_ENTRY), search_var(cg, SEARCH_OFFSET),
+                       search_var(cg, SEARCH_LOW), search_var(cg, SEARCH_HIGH), NULL, NULL, NULL};
+    LLVMBuildStore(cg->builder, cg_const(cg, -1), r.path);
+    LLVMBuildStore(cg->builder, cg_const(cg, -1), r.entry);
+    LLVMBuildStore(cg->builder, cg_const(cg, 0), r.offset);
+    LLVMBasicBlockRef has_file = cg_block(cg, "sym_file"), mapped;
+    r.done = cg_block(cg, "sym_done");
+    mapped = cg_block(cg, "sym_mapped");
+    LLVMBuildCondBr(cg->builder, find_mapping(cg, address, span), mapped, r.done);
     cg_position(cg, mapped);
     LLVMValueRef mapping = search_var(cg, SEARCH_MAPPING);
-    LLVMValueRef start = LLVMBuildLoad2(cg->builder, cg->i64, field_ptr(cg, mapping, 16), "");
-    LLVMValueRef page_offset = LLVMBuildLoad2(cg->builder, cg->i64, field_ptr(cg, mapping, 24), "");
-    LLVMValueRef target = LLVMBuildAdd(cg->builder, LLVMBuildSub(cg->builder, address, start, ""),
-                                       LLVMBuildShl(cg->builder, page_offset, cg_const(cg, 12), ""), "");
-    LLVMBuildStore(cg->builder, target, offset);
-    LLVMValueRef file = cg_map_lookup(cg, symbol_map(cg, 0), mapping);
-    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, file, ""), done, has_file);
+    r.target = mapped_offset(cg, address);
+    LLVMBuildStore(cg->builder, r.target, r.offset);
+    r.file = cg_map_lookup(cg, table(cg, 0), mapping);
+    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, r.file, ""), r.done, has_file);
     cg_position(cg, has_file);
-    LLVMValueRef first = LLVMBuildZExt(cg->builder, LLVMBuildLoad2(cg->builder, cg->i32, file, ""), cg->i64, "");
-    LLVMValueRef count = LLVMBuildZExt(cg->builder, LLVMBuildLoad2(cg->builder, cg->i32, field_ptr(cg, file, 4), ""),
-                                       cg->i64, "");
-    LLVMBuildStore(cg->builder, LLVMBuildZExt(cg->builder, LLVMBuildLoad2(cg->builder, cg->i32, field_ptr(cg, file, 8), ""),
-                                              cg->i64, ""), path);
-    LLVMBuildStore(cg->builder, first, low);
-    LLVMBuildStore(cg->builder, LLVMBuildAdd(cg->builder, first, count, ""), high);
-    for (int i = 0; i < SEARCH_STEPS; i++)
-        search_step(cg, symbol_map(cg, 1), cg->i64, low, high, target);
+    return r;
+}
+
+/* What the search found, once it has ended at its done block. */
+static struct resolved resolved_at(struct codegen *cg, const struct search *r)
+{
+    cg_position(cg, r->done);
+    return (struct resolved){LLVMBuildLoad2(cg->builder, cg->i64, r->path, ""),
+                             LLVMBuildLoad2(cg->builder, cg->i64, r->entry, ""),
+                             LLVMBuildLoad2(cg->builder, cg->i64, r->offset, "")};
+}
+
+static struct resolved resolve(struct codegen *cg, LLVMValueRef address, struct span span)
+{
+    struct search r = resolve_file(cg, address, symbol_map, span);
+    struct file_range range = file_range(cg, r.file);
+    LLVMValueRef first = range.first;
+    LLVMBuildStore(cg->builder, LLVMBuildZExt(cg->builder, LLVMBuildLoad2(cg->builder, cg->i32, field_ptr(cg, r.file, 8), ""),
+                                              cg->i64, ""), r.path);
     /* the last entry at or before the offset, if it covers it */
-    LLVMValueRef last = LLVMBuildSub(cg->builder, LLVMBuildLoad2(cg->builder, cg->i64, low, ""), cg_const(cg, 1), "");
+    LLVMValueRef last = search_range(cg, symbol_map(cg, 1), cg->i64, SEARCH_STEPS, range, r.low, r.high, r.target);
     LLVMBasicBlockRef check = cg_block(cg, "sym_check"), covers = cg_block(cg, "sym_covers");
     LLVMValueRef after_first = LLVMBuildICmp(cg->builder, LLVMIntSGE, last, first, "");
-    LLVMBuildCondBr(cg->builder, after_first, check, done);
+    LLVMBuildCondBr(cg->builder, after_first, check, r.done);
     cg_position(cg, check);
-    LLVMValueRef symbol = lookup_index(cg, 1, last);
+    LLVMValueRef symbol = lookup_index(cg, symbol_map(cg, 1), last);
     LLVMBasicBlockRef read = cg_block(cg, "sym_read");
-    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, symbol, ""), done, read);
+    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, symbol, ""), r.done, read);
     cg_position(cg, read);
     LLVMValueRef function = LLVMBuildLoad2(cg->builder, cg->i64, symbol, "");
     LLVMValueRef size = LLVMBuildLoad2(cg->builder, cg->i64, field_ptr(cg, symbol, 8), "");
-    LLVMValueRef inside = LLVMBuildICmp(cg->builder, LLVMIntULT, LLVMBuildSub(cg->builder, target, function, ""), size, "");
-    LLVMBuildCondBr(cg->builder, inside, covers, done);
+    LLVMValueRef inside = LLVMBuildICmp(cg->builder, LLVMIntULT, LLVMBuildSub(cg->builder, r.target, function, ""), size, "");
+    LLVMBuildCondBr(cg->builder, inside, covers, r.done);
     cg_position(cg, covers);
-    LLVMBuildStore(cg->builder, last, entry);
-    LLVMBuildBr(cg->builder, done);
-    cg_position(cg, done);
-    return (struct resolved){LLVMBuildLoad2(cg->builder, cg->i64, path, ""),
-                             LLVMBuildLoad2(cg->builder, cg->i64, entry, ""),
-                             LLVMBuildLoad2(cg->builder, cg->i64, offset, "")};
+    LLVMBuildStore(cg->builder, last, r.entry);
+    LLVMBuildBr(cg->builder, r.done);
+    return resolved_at(cg, &r);
+}
+
+/* The line row covering `address` (the last at or before its file offset):
+ * entry, the row when it gives a line; path, its source when it names one;
+ * -1 where not (no row, or a gap between sequences). */
+static struct resolved resolve_line(struct codegen *cg, LLVMValueRef address, struct span span)
+{
+    LLVMBuilderRef b = cg->builder;
+    struct search r = resolve_file(cg, address, line_map, span);
+    struct file_range range = file_range(cg, r.file);
+    LLVMValueRef last = search_range(cg, line_map(cg, 1), cg->i32, ROW_SEARCH_STEPS, range, r.low, r.high, r.target);
+    LLVMBasicBlockRef check = cg_block(cg, "line_check"), found = cg_block(cg, "line_found");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGE, last, range.first, ""), check, r.done);
+    cg_position(cg, check);
+    LLVMValueRef row = lookup_index(cg, line_map(cg, 1), last);
+    LLVMBuildCondBr(b, LLVMBuildIsNull(b, row, ""), r.done, found);
+    cg_position(cg, found);
+    LLVMValueRef source = LLVMBuildLoad2(b, cg->i32, field_ptr(cg, row, offsetof(struct line_map_row, source)), "");
+    LLVMValueRef line = LLVMBuildLoad2(b, cg->i32, field_ptr(cg, row, offsetof(struct line_map_row, line)), "");
+    LLVMValueRef named = LLVMBuildICmp(b, LLVMIntNE, source, cg_i32(cg, (int32_t)LINE_NO_SOURCE), "");
+    LLVMBuildStore(b, LLVMBuildSelect(b, named, LLVMBuildZExt(b, source, cg->i64, ""), cg_const(cg, -1), ""), r.path);
+    LLVMValueRef has_line = LLVMBuildAnd(b, named, LLVMBuildICmp(b, LLVMIntNE, line, cg_i32(cg, 0), ""), "");
+    LLVMBuildStore(b, LLVMBuildSelect(b, has_line, last, cg_const(cg, -1), ""), r.entry);
+    LLVMBuildBr(b, r.done);
+    return resolved_at(cg, &r);
 }
 
 /* How a resolved address is written: a bpf_snprintf format and its values
- * for each of: a function found, only its file known, nothing known. */
-enum symbol_value { V_NAME, V_OFFSET, V_SIZE, V_PATH, V_ADDRESS, V_FILE_OFFSET };
+ * for each of: a function found, only its file known, nothing known (for
+ * a line: a row with a line, a row with only its source, nothing known). */
+enum symbol_value { V_NAME, V_OFFSET, V_SIZE, V_PATH, V_ADDRESS, V_FILE_OFFSET, V_LINE };
 
 struct symbol_case {
     const char *format;
@@ -924,6 +1035,12 @@ static const struct symbol_text umodname_text = {
 static const struct symbol_text usymdata_text = {
     {"%s+0x%lx/0x%lx [%s]", 4, {V_NAME, V_OFFSET, V_SIZE, V_PATH}},
     {"0x%lx [%s+0x%lx]", 3, {V_ADDRESS, V_PATH, V_FILE_OFFSET}}, {"0x%lx", 1, {V_ADDRESS}}};
+/* SystemTap's: "file:line", the file where the line is 0, else the address */
+static const struct symbol_text usymfileline_text = {
+    {"%s:%lu", 2, {V_PATH, V_LINE}}, {"%s", 1, {V_PATH}}, {"0x%lx", 1, {V_ADDRESS}}};
+static const struct symbol_text usymfile_text = {{"%s", 1, {V_PATH}}, {"%s", 1, {V_PATH}}, {"0x%lx", 1, {V_ADDRESS}}};
+static const struct symbol_text usymline_text = {
+    {"%lu", 1, {V_LINE}}, {"0x%lx", 1, {V_ADDRESS}}, {"0x%lx", 1, {V_ADDRESS}}};
 /* sprint_ubacktrace(): SystemTap's simple form, one line a frame */
 static const struct symbol_text frame_text = {
     {"%s+0x%lx [%s]\n", 3, {V_NAME, V_OFFSET, V_PATH}},
@@ -943,6 +1060,9 @@ static LLVMValueRef symbol_value(struct codegen *cg, const struct symbol_values 
     case V_PATH: return v->path;
     case V_ADDRESS: return v->address;
     case V_FILE_OFFSET: return v->file_offset;
+    case V_LINE:
+        return LLVMBuildZExt(cg->builder, LLVMBuildLoad2(cg->builder, cg->i32, field_ptr(cg, v->symbol,
+                             offsetof(struct line_map_row, line)), ""), cg->i64, "");
     }
     return cg_const(cg, 0);
 }
@@ -967,21 +1087,22 @@ static void write_case(struct codegen *cg, LLVMValueRef dst, LLVMValueRef room, 
 
 /* A map value by index, branching to `missing` when absent (never, once
  * resolve() found the index; the verifier wants the check). */
-static LLVMValueRef lookup_or(struct codegen *cg, int which, LLVMValueRef index, LLVMBasicBlockRef missing)
+static LLVMValueRef lookup_or(struct codegen *cg, LLVMValueRef map, LLVMValueRef index, LLVMBasicBlockRef missing)
 {
-    LLVMValueRef value = lookup_index(cg, which, index);
+    LLVMValueRef value = lookup_index(cg, map, index);
     LLVMBasicBlockRef present = cg_block(cg, "sym_present");
     LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, value, ""), missing, present);
     cg_position(cg, present);
     return value;
 }
 
-/* Resolves `address` and writes it into dst (room bytes) as `text` says;
+/* Writes what resolve() or resolve_line() found for `address` (r indexes
+ * table(cg, 1) and table(cg, 2)) into dst (room bytes) as `text` says;
  * returns what bpf_snprintf returned. */
-static LLVMValueRef write_symbol(struct codegen *cg, LLVMValueRef address, const struct symbol_text *text,
-                                 LLVMValueRef dst, LLVMValueRef room, struct span span)
+static LLVMValueRef write_resolved(struct codegen *cg, LLVMValueRef address, struct resolved r,
+                                   LLVMValueRef (*table)(struct codegen *, int), const struct symbol_text *text,
+                                   LLVMValueRef dst, LLVMValueRef room)
 {
-    struct resolved r = resolve(cg, address, span);
     LLVMValueRef written = search_var(cg, SEARCH_WRITTEN);
     struct symbol_values v = {address, r.file_offset, NULL, NULL};
     LLVMBasicBlockRef function = cg_block(cg, "sym_function"), not_function = cg_block(cg, "sym_not_function"),
@@ -990,14 +1111,14 @@ static LLVMValueRef write_symbol(struct codegen *cg, LLVMValueRef address, const
     LLVMValueRef zero = cg_const(cg, 0);
     LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntSGE, r.entry, zero, ""), function, not_function);
     cg_position(cg, function);
-    v.symbol = lookup_or(cg, 1, r.entry, none);
-    v.path = lookup_or(cg, 2, r.path, none);
+    v.symbol = lookup_or(cg, table(cg, 1), r.entry, none);
+    v.path = lookup_or(cg, table(cg, 2), r.path, none);
     write_case(cg, dst, room, &text->function, &v, written);
     LLVMBuildBr(cg->builder, done);
     cg_position(cg, not_function);
     LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntSGE, r.path, zero, ""), file, none);
     cg_position(cg, file);
-    v.path = lookup_or(cg, 2, r.path, none);
+    v.path = lookup_or(cg, table(cg, 2), r.path, none);
     write_case(cg, dst, room, &text->file, &v, written);
     LLVMBuildBr(cg->builder, done);
     cg_position(cg, none);
@@ -1007,23 +1128,38 @@ static LLVMValueRef write_symbol(struct codegen *cg, LLVMValueRef address, const
     return LLVMBuildLoad2(cg->builder, cg->i64, written, "");
 }
 
-/* usymname(a): the function; usymdata(a): "f+0x4/0x14 [path]"; umodname(a): the file. */
+static LLVMValueRef write_symbol(struct codegen *cg, LLVMValueRef address, const struct symbol_text *text,
+                                 LLVMValueRef dst, LLVMValueRef room, struct span span)
+{
+    return write_resolved(cg, address, resolve(cg, address, span), symbol_map, text, dst, room);
+}
+
+/* usymname(a): the function; usymdata(a): "f+0x4/0x14 [path]"; umodname(a): the file;
+ * usymfileline(a): "file:line", usymfile(a), usymline(a) its parts. */
 static LLVMValueRef symbol_string(struct codegen *cg, struct expr *call, int builtin_id)
 {
     LLVMValueRef address = cg_operand(cg, call->call.args);
     cg_set_location(cg, call->span);
-    const struct symbol_text *text = builtin_id == BUILTIN_USYMNAME ? &usymname_text
-                                   : builtin_id == BUILTIN_UMODNAME ? &umodname_text : &usymdata_text;
+    const struct symbol_text *text = builtin_id == BUILTIN_USYMNAME     ? &usymname_text
+                                   : builtin_id == BUILTIN_UMODNAME     ? &umodname_text
+                                   : builtin_id == BUILTIN_USYMFILELINE ? &usymfileline_text
+                                   : builtin_id == BUILTIN_USYMFILE     ? &usymfile_text
+                                   : builtin_id == BUILTIN_USYMLINE     ? &usymline_text : &usymdata_text;
     LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
-    write_symbol(cg, address, text, slot, cg_const(cg, cg->string_size), call->span);
+    LLVMValueRef room = cg_const(cg, cg->string_size);
+    if (text == &usymfileline_text || text == &usymfile_text || text == &usymline_text)
+        write_resolved(cg, address, resolve_line(cg, address, call->span), line_map, text, slot, room);
+    else
+        write_symbol(cg, address, text, slot, room, call->span);
     return slot;
 }
 
-/* sprint_ubacktrace(): a bpf_loop over the captured frames, each appending
- * its line; the string ends when it is full. */
+/* sprint_ubacktrace(), sprint_backtrace(): a bpf_loop over the captured
+ * frames, each appending its line; the string ends when it is full. */
 struct sprint_state {
     uint32_t slot, length;       /* scratch offsets */
     struct span span;
+    int kernel;
 };
 
 static void sprint_frame(struct codegen *cg, LLVMValueRef index, void *data)
@@ -1031,27 +1167,34 @@ static void sprint_frame(struct codegen *cg, LLVMValueRef index, void *data)
     const struct sprint_state *sp = data;
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef at = LLVMBuildMul(b, LLVMBuildAnd(b, index, cg_const(cg, 31), ""), cg_const(cg, 8), "");
-    LLVMValueRef address = LLVMBuildLoad2(b, cg->i64, LLVMBuildGEP2(b, cg->i8, cg_scratch_ptr(cg, area(cg) + AREA_USER_IPS),
-                                                                    &at, 1, ""), "");
+    uint32_t ips = area(cg) + (sp->kernel ? AREA_KERNEL_IPS : AREA_USER_IPS);
+    LLVMValueRef address = LLVMBuildLoad2(b, cg->i64, LLVMBuildGEP2(b, cg->i8, cg_scratch_ptr(cg, ips), &at, 1, ""), "");
     LLVMValueRef used = LLVMBuildLoad2(b, cg->i64, cg_scratch_ptr(cg, sp->length), "");
     /* masked so the verifier sees a bound; the scratch slack covers offset + room */
     LLVMValueRef offset = LLVMBuildAnd(b, used, cg_const(cg, cg->string_size - 1), "");
     LLVMValueRef room = LLVMBuildSub(b, cg_const(cg, cg->string_size), offset, "");
-    LLVMValueRef dst = LLVMBuildGEP2(b, cg->i8, cg_scratch_ptr(cg, sp->slot), &offset, 1, "");
-    LLVMValueRef written = write_symbol(cg, address, &frame_text, dst, room, sp->span);
+    LLVMValueRef written;
+    if (sp->kernel) {
+        written = cg_kernel_symbol(cg, address, KSYM_FRAME, sp->slot, offset, room, sp->span);
+    } else {
+        LLVMValueRef dst = LLVMBuildGEP2(b, cg->i8, cg_scratch_ptr(cg, sp->slot), &offset, 1, "");
+        written = write_symbol(cg, address, &frame_text, dst, room, sp->span);
+    }
     LLVMValueRef grown = LLVMBuildAdd(b, used, LLVMBuildSub(b, written, cg_const(cg, 1), ""), "");
     LLVMBuildStore(b, grown, cg_scratch_ptr(cg, sp->length));
     LLVMValueRef full = cg_compare(cg, LLVMIntSGE, grown, cg->string_size - 1);
     LLVMBuildRet(b, LLVMBuildZExt(b, full, cg->i64, ""));
 }
 
-static LLVMValueRef sprint_ubacktrace(struct codegen *cg, struct expr *call)
+/* SystemTap's simple form: "f+0x1a [file]\n" a frame (the kernel's: "[kernel]"
+ * or the module's, kernel_symbols.c). */
+static LLVMValueRef sprint_backtrace(struct codegen *cg, struct expr *call, int kernel)
 {
-    need(cg, STACK_USER);
-    struct sprint_state sp = {cg_alloc_string_slot(cg), cg_alloc_scratch(cg, 8), call->span};
+    need(cg, kernel ? STACK_KERNEL : STACK_USER);
+    struct sprint_state sp = {cg_alloc_string_slot(cg), cg_alloc_scratch(cg, 8), call->span, kernel};
     LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, 0, 0), cg_scratch_ptr(cg, sp.slot));
     LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, sp.length));
-    cg_bounded_loop(cg, call->span, load_area(cg, AREA_USER_COUNT), sprint_frame, &sp);
+    cg_bounded_loop(cg, call->span, load_area(cg, kernel ? AREA_KERNEL_COUNT : AREA_USER_COUNT), sprint_frame, &sp);
     return cg_scratch_ptr(cg, sp.slot);
 }
 
@@ -1059,9 +1202,10 @@ LLVMValueRef cg_stack_builtin(struct codegen *cg, struct expr *call, int builtin
 {
     switch (builtin_id) {
     case BUILTIN_USYMNAME: case BUILTIN_USYMDATA: case BUILTIN_UMODNAME:
+    case BUILTIN_USYMFILELINE: case BUILTIN_USYMFILE: case BUILTIN_USYMLINE:
         return symbol_string(cg, call, builtin_id);
-    case BUILTIN_SPRINT_UBACKTRACE:
-        return sprint_ubacktrace(cg, call);
+    case BUILTIN_SPRINT_UBACKTRACE: case BUILTIN_SPRINT_BACKTRACE:
+        return sprint_backtrace(cg, call, builtin_id == BUILTIN_SPRINT_BACKTRACE);
     case BUILTIN_PRINT_UBACKTRACE: case BUILTIN_PRINT_USTACK: case BUILTIN_PRINT_USTACK_FOLDED:
         print_stack(cg, call, 0, builtin_id == BUILTIN_PRINT_USTACK_FOLDED);
         break;

@@ -14,27 +14,19 @@
 
 #include "codegen/codegen_internal.h"
 
-#define FIELD_COUNT 0
-#define FIELD_SUM 1
-#define FIELD_MIN 2
-#define FIELD_MAX 3
-#define FIELD_AVG_S 4      /* Welford's running mean, scaled by 2^shift */
-#define FIELD_M2 5         /* Welford's sum of squared differences, scaled */
-#define FIELD_VARIANCE_S 6 /* this CPU's variance, scaled */
-#define FIELD_BUCKET 7     /* aggregate(): the requested bucket */
-#define FIELD_SEQ 8        /* aggregate(): the insertion number (the inserting CPU's) */
-#define FIELDS 9
+/* stats.c's state. */
+struct stats_state {
+    uint32_t hist_record, hist_key;  /* a printed histogram's image and key in scratch, shared by
+                                      * every print (one ends before the next starts), 0 until used */
+};
 
-static LLVMValueRef field_ptr(struct codegen *cg, LLVMValueRef base, int field)
+static struct stats_state *stats_state(struct codegen *cg)
 {
-    LLVMValueRef index = cg_const(cg, field);
-    return LLVMBuildGEP2(cg->builder, cg->i64, base, &index, 1, "");
+    if (!cg->stats)
+        cg->stats = ARENA_NEW(cg->arena, struct stats_state);
+    return cg->stats;
 }
 
-static LLVMValueRef load(struct codegen *cg, LLVMValueRef ptr)
-{
-    return LLVMBuildLoad2(cg->builder, cg->i64, ptr, "");
-}
 
 static LLVMValueRef log_bucket(struct codegen *cg, LLVMValueRef v)
 {
@@ -76,19 +68,19 @@ static void welford_add(struct codegen *cg, struct cg_array *a, LLVMValueRef ele
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef first = cg_compare(cg, LLVMIntEQ, count, 0);
     LLVMValueRef scaled = LLVMBuildShl(b, v, cg_const(cg, a->variance_shift), "");
-    LLVMValueRef avg = load(cg, field_ptr(cg, elem, FIELD_AVG_S));
+    LLVMValueRef avg = cg_load(cg, cg_stat_field(cg, elem, STAT_FIELD_AVG_S));
     LLVMValueRef delta = LLVMBuildSExt(b, LLVMBuildTrunc(b, LLVMBuildSub(b, scaled, avg, ""), cg->i32, ""), cg->i64, "");
     LLVMValueRef new_avg = LLVMBuildAdd(b, avg, cg_signed_divide(cg, delta, LLVMBuildAdd(b, count, cg_const(cg, 1), ""), 0), "");
     new_avg = LLVMBuildSelect(b, first, scaled, new_avg, "");
-    LLVMValueRef m2 = LLVMBuildAdd(b, load(cg, field_ptr(cg, elem, FIELD_M2)),
+    LLVMValueRef m2 = LLVMBuildAdd(b, cg_load(cg, cg_stat_field(cg, elem, STAT_FIELD_M2)),
                                    LLVMBuildMul(b, delta, LLVMBuildSub(b, scaled, new_avg, ""), ""), "");
     m2 = LLVMBuildSelect(b, first, cg_const(cg, 0), m2, "");
     LLVMValueRef divisor = LLVMBuildSelect(b, first, cg_const(cg, 1), count, "");
-    LLVMValueRef variance = LLVMBuildSelect(b, first, load(cg, field_ptr(cg, elem, FIELD_VARIANCE_S)),
+    LLVMValueRef variance = LLVMBuildSelect(b, first, cg_load(cg, cg_stat_field(cg, elem, STAT_FIELD_VARIANCE_S)),
                                             cg_signed_divide(cg, m2, divisor, 0), "");
-    LLVMBuildStore(b, new_avg, field_ptr(cg, elem, FIELD_AVG_S));
-    LLVMBuildStore(b, m2, field_ptr(cg, elem, FIELD_M2));
-    LLVMBuildStore(b, variance, field_ptr(cg, elem, FIELD_VARIANCE_S));
+    cg_store(cg, new_avg, cg_stat_field(cg, elem, STAT_FIELD_AVG_S));
+    cg_store(cg, m2, cg_stat_field(cg, elem, STAT_FIELD_M2));
+    cg_store(cg, variance, cg_stat_field(cg, elem, STAT_FIELD_VARIANCE_S));
 }
 
 void cg_stat_add(struct codegen *cg, struct expr *e)
@@ -105,19 +97,19 @@ void cg_stat_add(struct codegen *cg, struct expr *e)
     LLVMValueRef key = stat_key(cg, a, lhs);
     cg_set_location(cg, e->span);
     LLVMValueRef elem = cg_array_element(cg, a, key, e->span);
-    LLVMValueRef count = load(cg, field_ptr(cg, elem, FIELD_COUNT));
+    LLVMValueRef count = cg_load(cg, cg_stat_field(cg, elem, STAT_FIELD_COUNT));
     LLVMValueRef first = cg_compare(cg, LLVMIntEQ, count, 0);
-    LLVMValueRef min = load(cg, field_ptr(cg, elem, FIELD_MIN));
-    LLVMValueRef max = load(cg, field_ptr(cg, elem, FIELD_MAX));
+    LLVMValueRef min = cg_load(cg, cg_stat_field(cg, elem, STAT_FIELD_MIN));
+    LLVMValueRef max = cg_load(cg, cg_stat_field(cg, elem, STAT_FIELD_MAX));
     LLVMValueRef new_min = LLVMBuildSelect(b, LLVMBuildOr(b, first, LLVMBuildICmp(b, LLVMIntSLT, v, min, ""), ""),
                                            v, min, "");
     LLVMValueRef new_max = LLVMBuildSelect(b, LLVMBuildOr(b, first, LLVMBuildICmp(b, LLVMIntSGT, v, max, ""), ""),
                                            v, max, "");
-    LLVMBuildStore(b, LLVMBuildAdd(b, count, cg_const(cg, 1), ""), field_ptr(cg, elem, FIELD_COUNT));
-    LLVMBuildStore(b, new_min, field_ptr(cg, elem, FIELD_MIN));
-    LLVMBuildStore(b, new_max, field_ptr(cg, elem, FIELD_MAX));
-    LLVMValueRef sum = field_ptr(cg, elem, FIELD_SUM);
-    LLVMBuildStore(b, LLVMBuildAdd(b, load(cg, sum), v, ""), sum);
+    cg_store(cg, LLVMBuildAdd(b, count, cg_const(cg, 1), ""), cg_stat_field(cg, elem, STAT_FIELD_COUNT));
+    cg_store(cg, new_min, cg_stat_field(cg, elem, STAT_FIELD_MIN));
+    cg_store(cg, new_max, cg_stat_field(cg, elem, STAT_FIELD_MAX));
+    LLVMValueRef sum = cg_stat_field(cg, elem, STAT_FIELD_SUM);
+    cg_store(cg, LLVMBuildAdd(b, cg_load(cg, sum), v, ""), sum);
     if (a->has_variance)
         welford_add(cg, a, elem, count, v);
     if (a->hist == PROGRAM_HIST_NONE)
@@ -125,129 +117,25 @@ void cg_stat_add(struct codegen *cg, struct expr *e)
     LLVMValueRef bucket = a->hist == PROGRAM_HIST_LOG ? log_bucket(cg, v) : linear_bucket(cg, a, v);
     LLVMValueRef index = LLVMBuildAdd(b, bucket, cg_const(cg, sizeof(struct stat_value) / 8), "");
     LLVMValueRef slot = LLVMBuildGEP2(b, cg->i64, elem, &index, 1, "");
-    LLVMBuildStore(b, LLVMBuildAdd(b, load(cg, slot), cg_const(cg, 1), ""), slot);
+    cg_store(cg, LLVMBuildAdd(b, cg_load(cg, slot), cg_const(cg, 1), ""), slot);
 }
 
 static LLVMValueRef variance(struct codegen *cg, struct cg_array *a, LLVMValueRef key, LLVMValueRef acc,
                              LLVMValueRef count);
 
-/* Calls visit(elem) for this key's element on every possible CPU that has
- * one; visit ends by branching to the block it is given. */
-typedef void (*cpu_elem_visit)(struct codegen *cg, LLVMValueRef elem, LLVMBasicBlockRef next, void *data);
-
-static void for_each_cpu_elem(struct codegen *cg, struct cg_array *a, LLVMValueRef key, cpu_elem_visit visit,
-                              void *data)
-{
-    LLVMBuilderRef b = cg->builder;
-    int cpus = libbpf_num_possible_cpus();
-    if (cpus < 1)
-        cpus = 1;
-    LLVMBasicBlockRef entry = LLVMGetInsertBlock(b);
-    LLVMBasicBlockRef head = cg_block(cg, "cpu"), have = cg_block(cg, "cpu_have"),
-                      next = cg_block(cg, "cpu_next"), done = cg_block(cg, "cpu_done");
-    LLVMBuildBr(b, head);
-    cg_position(cg, head);
-    LLVMValueRef cpu = LLVMBuildPhi(b, cg->i64, "cpu");
-    LLVMValueRef args[3] = {a->map, key, LLVMBuildTrunc(b, cpu, cg->i32, "")};
-    LLVMValueRef elem = cg_helper(cg, BPF_FUNC_map_lookup_percpu_elem, cg->ptr, args, 3);
-    LLVMBuildCondBr(b, LLVMBuildIsNull(b, elem, ""), next, have);
-    cg_position(cg, have);
-    visit(cg, elem, next, data);
-    cg_position(cg, next);
-    LLVMValueRef cpu_next = LLVMBuildAdd(b, cpu, cg_const(cg, 1), "");
-    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntULT, cpu_next, cpus), head, done);
-    LLVMValueRef values[2] = {cg_const(cg, 0), cpu_next};
-    LLVMBasicBlockRef blocks[2] = {entry, next};
-    LLVMAddIncoming(cpu, values, blocks, 2);
-    cg_position(cg, done);
-}
-
-struct aggregate_visit {
-    struct cg_array *a;
-    LLVMValueRef acc, bucket;
-};
-
-/* Adds one CPU's element into the accumulator; branches to `next`. */
-static void aggregate_one(struct codegen *cg, LLVMValueRef elem, LLVMBasicBlockRef next, void *data)
-{
-    struct aggregate_visit *v = data;
-    LLVMBuilderRef b = cg->builder;
-    LLVMValueRef acc = v->acc, bucket = v->bucket;
-    struct cg_array *a = v->a;
-    LLVMBasicBlockRef merge = cg_block(cg, "agg_merge");
-    LLVMValueRef count = load(cg, field_ptr(cg, elem, FIELD_COUNT));
-    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntEQ, count, 0), next, merge);
-
-    cg_position(cg, merge);
-    LLVMValueRef total = load(cg, field_ptr(cg, acc, FIELD_COUNT));
-    LLVMValueRef first = cg_compare(cg, LLVMIntEQ, total, 0);
-    LLVMValueRef min = load(cg, field_ptr(cg, elem, FIELD_MIN)), max = load(cg, field_ptr(cg, elem, FIELD_MAX));
-    LLVMValueRef acc_min = load(cg, field_ptr(cg, acc, FIELD_MIN)), acc_max = load(cg, field_ptr(cg, acc, FIELD_MAX));
-    LLVMBuildStore(b, LLVMBuildSelect(b, LLVMBuildOr(b, first, LLVMBuildICmp(b, LLVMIntSLT, min, acc_min, ""), ""),
-                                      min, acc_min, ""), field_ptr(cg, acc, FIELD_MIN));
-    LLVMBuildStore(b, LLVMBuildSelect(b, LLVMBuildOr(b, first, LLVMBuildICmp(b, LLVMIntSGT, max, acc_max, ""), ""),
-                                      max, acc_max, ""), field_ptr(cg, acc, FIELD_MAX));
-    LLVMBuildStore(b, LLVMBuildAdd(b, total, count, ""), field_ptr(cg, acc, FIELD_COUNT));
-    LLVMValueRef sum = field_ptr(cg, acc, FIELD_SUM);
-    LLVMBuildStore(b, LLVMBuildAdd(b, load(cg, sum), load(cg, field_ptr(cg, elem, FIELD_SUM)), ""), sum);
-    LLVMValueRef seq = load(cg, field_ptr(cg, elem, (int)(a->seq_offset / 8)));
-    LLVMValueRef acc_seq = load(cg, field_ptr(cg, acc, FIELD_SEQ));
-    LLVMBuildStore(b, LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, seq, acc_seq, ""), seq, acc_seq, ""),
-                   field_ptr(cg, acc, FIELD_SEQ));
-    if (bucket) {
-        LLVMValueRef index = LLVMBuildAdd(b, bucket, cg_const(cg, sizeof(struct stat_value) / 8), "");
-        LLVMValueRef from = LLVMBuildGEP2(b, cg->i64, elem, &index, 1, "");
-        LLVMValueRef slot = field_ptr(cg, acc, FIELD_BUCKET);
-        LLVMBuildStore(b, LLVMBuildAdd(b, load(cg, slot), load(cg, from), ""), slot);
-    }
-    LLVMBuildBr(b, next);
-}
-
-/* Sums every CPU's element into FIELDS i64s in scratch (count 0 when the
- * element does not exist); bucket: index of a bucket to sum too, or NULL. */
-static LLVMValueRef aggregate(struct codegen *cg, struct cg_array *a, LLVMValueRef key, LLVMValueRef bucket)
-{
-    LLVMBuilderRef b = cg->builder;
-    LLVMValueRef acc = cg_scratch_ptr(cg, cg_alloc_scratch(cg, FIELDS * 8));
-    for (int i = 0; i < FIELDS; i++)
-        LLVMBuildStore(b, cg_const(cg, 0), field_ptr(cg, acc, i));
-    struct aggregate_visit visit = {a, acc, bucket};
-    for_each_cpu_elem(cg, a, key, aggregate_one, &visit);
-    return acc;
-}
-
-static void zero_one(struct codegen *cg, LLVMValueRef elem, LLVMBasicBlockRef next, void *data)
-{
-    cg_zero(cg, elem, *(uint32_t *)data);
-    LLVMBuildBr(cg->builder, next);
-}
-
-/* delete s: a scalar statistic is a PERCPU_ARRAY element, which cannot be
- * deleted: zero it on every CPU. */
-void cg_stat_reset(struct codegen *cg, struct cg_array *a)
-{
-    LLVMValueRef key = cg_array_key(cg, a, NULL);
-    for_each_cpu_elem(cg, a, key, zero_one, &a->value_size);
-}
-
-LLVMValueRef cg_stat_seq(struct codegen *cg, struct cg_array *a, LLVMValueRef key)
-{
-    return load(cg, field_ptr(cg, aggregate(cg, a, key, NULL), FIELD_SEQ));
-}
-
 /* An extractor's value without raising errors (sorting foreach): 0 when empty. */
 LLVMValueRef cg_stat_value(struct codegen *cg, struct cg_array *a, LLVMValueRef key, enum stat_op op)
 {
     LLVMBuilderRef b = cg->builder;
-    LLVMValueRef acc = aggregate(cg, a, key, NULL);
-    LLVMValueRef count = load(cg, field_ptr(cg, acc, FIELD_COUNT));
+    LLVMValueRef acc = cg_stat_aggregate(cg, a, key, NULL);
+    LLVMValueRef count = cg_load(cg, cg_stat_field(cg, acc, STAT_FIELD_COUNT));
     LLVMValueRef safe = LLVMBuildSelect(b, cg_compare(cg, LLVMIntEQ, count, 0),
                                         cg_const(cg, 1), count, "");
     switch (op) {
-    case STAT_SUM: return load(cg, field_ptr(cg, acc, FIELD_SUM));
-    case STAT_MIN: return load(cg, field_ptr(cg, acc, FIELD_MIN));
-    case STAT_MAX: return load(cg, field_ptr(cg, acc, FIELD_MAX));
-    case STAT_AVG: return cg_signed_divide(cg, load(cg, field_ptr(cg, acc, FIELD_SUM)), safe, 0);
+    case STAT_SUM: return cg_load(cg, cg_stat_field(cg, acc, STAT_FIELD_SUM));
+    case STAT_MIN: return cg_load(cg, cg_stat_field(cg, acc, STAT_FIELD_MIN));
+    case STAT_MAX: return cg_load(cg, cg_stat_field(cg, acc, STAT_FIELD_MAX));
+    case STAT_AVG: return cg_signed_divide(cg, cg_load(cg, cg_stat_field(cg, acc, STAT_FIELD_SUM)), safe, 0);
     case STAT_VARIANCE: return variance(cg, a, key, acc, count);
     default: return count;
     }
@@ -255,12 +143,9 @@ LLVMValueRef cg_stat_value(struct codegen *cg, struct cg_array *a, LLVMValueRef 
 
 static LLVMValueRef require_values(struct codegen *cg, struct span span, LLVMValueRef acc)
 {
-    LLVMValueRef count = load(cg, field_ptr(cg, acc, FIELD_COUNT));
-    LLVMBasicBlockRef empty = cg_block(cg, "empty_aggregate"), ok = cg_block(cg, "aggregate_ok");
-    LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntEQ, count, 0), empty, ok);
-    cg_position(cg, empty);
-    cg_raise_error(cg, span, "empty aggregate", cg_const(cg, 0));
-    cg_position(cg, ok);
+    LLVMValueRef count = cg_load(cg, cg_stat_field(cg, acc, STAT_FIELD_COUNT));
+    cg_error_if(cg, cg_compare(cg, LLVMIntEQ, count, 0), "empty_aggregate", "aggregate_ok", span, "empty aggregate",
+                cg_const(cg, 0));
     return count;
 }
 
@@ -273,13 +158,13 @@ static void variance_one(struct codegen *cg, LLVMValueRef elem, LLVMBasicBlockRe
 {
     struct variance_visit *v = data;
     LLVMBuilderRef b = cg->builder;
-    LLVMValueRef n = load(cg, field_ptr(cg, elem, FIELD_COUNT));
-    LLVMValueRef d = LLVMBuildSub(b, load(cg, field_ptr(cg, elem, FIELD_AVG_S)), v->mean, "");
+    LLVMValueRef n = cg_load(cg, cg_stat_field(cg, elem, STAT_FIELD_COUNT));
+    LLVMValueRef d = LLVMBuildSub(b, cg_load(cg, cg_stat_field(cg, elem, STAT_FIELD_AVG_S)), v->mean, "");
     LLVMValueRef part = LLVMBuildAdd(b, LLVMBuildMul(b, LLVMBuildMul(b, n, d, ""), d, ""),
                                      LLVMBuildMul(b, LLVMBuildSub(b, n, cg_const(cg, 1), ""),
-                                                  load(cg, field_ptr(cg, elem, FIELD_VARIANCE_S)), ""), "");
+                                                  cg_load(cg, cg_stat_field(cg, elem, STAT_FIELD_VARIANCE_S)), ""), "");
     part = LLVMBuildSelect(b, cg_compare(cg, LLVMIntEQ, n, 0), cg_const(cg, 0), part, "");
-    LLVMBuildStore(b, LLVMBuildAdd(b, load(cg, v->total), part, ""), v->total);
+    cg_store(cg, LLVMBuildAdd(b, cg_load(cg, v->total), part, ""), v->total);
     LLVMBuildBr(b, next);
 }
 
@@ -292,15 +177,15 @@ static LLVMValueRef variance(struct codegen *cg, struct cg_array *a, LLVMValueRe
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef some = LLVMBuildSelect(b, cg_compare(cg, LLVMIntEQ, count, 0),
                                         cg_const(cg, 1), count, "");
-    LLVMValueRef scaled_sum = LLVMBuildShl(b, load(cg, field_ptr(cg, acc, FIELD_SUM)),
+    LLVMValueRef scaled_sum = LLVMBuildShl(b, cg_load(cg, cg_stat_field(cg, acc, STAT_FIELD_SUM)),
                                            cg_const(cg, a->variance_shift), "");
     struct variance_visit visit = {cg_signed_divide(cg, scaled_sum, some, 0),
                                    cg_scratch_ptr(cg, cg_alloc_scratch(cg, 8))};
-    LLVMBuildStore(b, cg_const(cg, 0), visit.total);
-    for_each_cpu_elem(cg, a, key, variance_one, &visit);
+    cg_store(cg, cg_const(cg, 0), visit.total);
+    cg_stat_each_cpu(cg, a, key, variance_one, &visit);
     LLVMValueRef less = LLVMBuildSub(b, count, cg_const(cg, 1), "");
     LLVMValueRef single = cg_compare(cg, LLVMIntSLE, less, 0);
-    LLVMValueRef scaled = cg_signed_divide(cg, load(cg, visit.total),
+    LLVMValueRef scaled = cg_signed_divide(cg, cg_load(cg, visit.total),
                                         LLVMBuildSelect(b, single, cg_const(cg, 1), less, ""), 0);
     scaled = LLVMBuildSelect(b, single, cg_const(cg, 0), scaled, "");
     return LLVMBuildAShr(b, scaled, cg_const(cg, 2 * a->variance_shift), "");
@@ -320,17 +205,17 @@ LLVMValueRef cg_stat_extract(struct codegen *cg, struct expr *e)
     }
     LLVMValueRef key = stat_key(cg, a, operand);
     cg_set_location(cg, e->span);
-    LLVMValueRef acc = aggregate(cg, a, key, NULL);
+    LLVMValueRef acc = cg_stat_aggregate(cg, a, key, NULL);
     switch (e->stat.op) {
-    case STAT_COUNT: return load(cg, field_ptr(cg, acc, FIELD_COUNT));
-    case STAT_SUM: return load(cg, field_ptr(cg, acc, FIELD_SUM));
+    case STAT_COUNT: return cg_load(cg, cg_stat_field(cg, acc, STAT_FIELD_COUNT));
+    case STAT_SUM: return cg_load(cg, cg_stat_field(cg, acc, STAT_FIELD_SUM));
     default: break;
     }
     LLVMValueRef count = require_values(cg, e->span, acc);
     switch (e->stat.op) {
-    case STAT_MIN: return load(cg, field_ptr(cg, acc, FIELD_MIN));
-    case STAT_MAX: return load(cg, field_ptr(cg, acc, FIELD_MAX));
-    case STAT_AVG: return cg_signed_divide(cg, load(cg, field_ptr(cg, acc, FIELD_SUM)), count, 0);
+    case STAT_MIN: return cg_load(cg, cg_stat_field(cg, acc, STAT_FIELD_MIN));
+    case STAT_MAX: return cg_load(cg, cg_stat_field(cg, acc, STAT_FIELD_MAX));
+    case STAT_AVG: return cg_signed_divide(cg, cg_load(cg, cg_stat_field(cg, acc, STAT_FIELD_SUM)), count, 0);
     case STAT_VARIANCE: return variance(cg, a, key, acc, count);
     default: return cg_const(cg, 0);
     }
@@ -353,8 +238,8 @@ LLVMValueRef cg_hist_bucket(struct codegen *cg, struct expr *e)
     cg_set_location(cg, e->span);
     cg_error_if(cg, cg_compare(cg, LLVMIntUGE, index, a->bucket_count), "bucket_out_of_range", "bucket_ok", e->span,
                 "histogram index out of range", index);
-    LLVMValueRef acc = aggregate(cg, a, key, cg_opaque_clamp(cg, index, a->bucket_count - 1));
-    return load(cg, field_ptr(cg, acc, FIELD_BUCKET));
+    LLVMValueRef acc = cg_stat_aggregate(cg, a, key, cg_opaque_clamp(cg, index, a->bucket_count - 1));
+    return cg_load(cg, cg_stat_field(cg, acc, STAT_FIELD_BUCKET));
 }
 
 /* print(@hist_*(s)) sends the buckets as they are now, summed over every
@@ -375,34 +260,33 @@ LLVMValueRef cg_hist_bucket(struct codegen *cg, struct expr *e)
 
 static LLVMValueRef hist_slot(struct codegen *cg, uint32_t offset)
 {
-    return cg_scratch_ptr(cg, cg->hist_record + offset);
+    return cg_scratch_ptr(cg, stats_state(cg)->hist_record + offset);
 }
 
 static void add_cpu_buckets(struct codegen *cg, LLVMValueRef cpu, void *data)
 {
     struct cg_array *a = data;
     LLVMBuilderRef b = cg->builder;
-    LLVMValueRef args[3] = {a->map, cg_scratch_ptr(cg, cg->hist_key), LLVMBuildTrunc(b, cpu, cg->i32, "")};
+    LLVMValueRef args[3] = {a->map, cg_scratch_ptr(cg, stats_state(cg)->hist_key), LLVMBuildTrunc(b, cpu, cg->i32, "")};
     LLVMValueRef elem = cg_helper(cg, BPF_FUNC_map_lookup_percpu_elem, cg->ptr, args, 3);
     LLVMBasicBlockRef entry = cg_block(cg, "buckets"), head = cg_block(cg, "bucket_add"),
                       done = cg_block(cg, "buckets_done");
-    LLVMBuildCondBr(b, LLVMBuildIsNull(b, elem, ""), done, entry);
+    LLVMBuildCondBr(b, cg_is_null(cg, elem), done, entry);
     cg_position(cg, entry);
-    LLVMValueRef from = field_ptr(cg, elem, (int)(sizeof(struct stat_value) / 8));
+    LLVMValueRef from = cg_stat_field(cg, elem, (int)(sizeof(struct stat_value) / 8));
     LLVMValueRef to = hist_slot(cg, HIST_BUCKETS);
     LLVMBuildBr(b, head);
     cg_position(cg, head);
     LLVMValueRef i = LLVMBuildPhi(b, cg->i64, "bucket");
     LLVMValueRef slot = LLVMBuildGEP2(b, cg->i64, to, &i, 1, "");
-    LLVMBuildStore(b, LLVMBuildAdd(b, load(cg, slot), load(cg, LLVMBuildGEP2(b, cg->i64, from, &i, 1, "")), ""),
-                   slot);
+    cg_store(cg, LLVMBuildAdd(b, cg_load(cg, slot), cg_load(cg, LLVMBuildGEP2(b, cg->i64, from, &i, 1, "")), ""), slot);
     LLVMValueRef next = LLVMBuildAdd(b, i, cg_const(cg, 1), "");
     LLVMBuildCondBr(b, cg_compare(cg, LLVMIntULT, next, a->bucket_count), head, done);
     LLVMValueRef values[2] = {cg_const(cg, 0), next};
     LLVMBasicBlockRef blocks[2] = {entry, head};
     LLVMAddIncoming(i, values, blocks, 2);
     cg_position(cg, done);
-    LLVMBuildRet(b, cg_const(cg, 0));
+    cg_callback_return(cg, 0);
 }
 
 /* Bucket i non-empty: the first such sets lo (which starts at the bucket
@@ -412,22 +296,20 @@ static void note_bucket(struct codegen *cg, LLVMValueRef index, void *data)
     struct cg_array *a = data;
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef i = cg_opaque_clamp(cg, index, a->bucket_count - 1);
-    LLVMValueRef count = load(cg, LLVMBuildGEP2(b, cg->i64, hist_slot(cg, HIST_BUCKETS), &i, 1, ""));
-    LLVMBasicBlockRef set = cg_block(cg, "bucket_used"), done = cg_block(cg, "bucket_noted");
-    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntEQ, count, 0), done, set);
-    cg_position(cg, set);
-    LLVMValueRef lo = load(cg, hist_slot(cg, HIST_LO));
-    LLVMBuildStore(b, LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, i, lo, ""), i, lo, ""), hist_slot(cg, HIST_LO));
-    LLVMBuildStore(b, i, hist_slot(cg, HIST_HI));
-    LLVMBuildBr(b, done);
-    cg_position(cg, done);
-    LLVMBuildRet(b, cg_const(cg, 0));
+    LLVMValueRef count = cg_load(cg, LLVMBuildGEP2(b, cg->i64, hist_slot(cg, HIST_BUCKETS), &i, 1, ""));
+    LLVMBasicBlockRef done = cg_if_not(cg, cg_compare(cg, LLVMIntEQ, count, 0), "bucket_used", "bucket_noted");
+    LLVMValueRef lo = cg_load(cg, hist_slot(cg, HIST_LO));
+    cg_store(cg, LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, i, lo, ""), i, lo, ""), hist_slot(cg, HIST_LO));
+    cg_store(cg, i, hist_slot(cg, HIST_HI));
+    cg_end_if(cg, done);
+
+    cg_callback_return(cg, 0);
 }
 
 /* The scratch areas every print shares, sized for the largest statistic. */
 static void reserve_hist_areas(struct codegen *cg)
 {
-    if (cg->hist_record)
+    if (stats_state(cg)->hist_record)
         return;
     uint32_t key_size = 0, buckets = 0;
     for (int i = 0; i < cg->script->global_count; i++) {
@@ -437,8 +319,8 @@ static void reserve_hist_areas(struct codegen *cg)
             buckets = (uint32_t)a->bucket_count > buckets ? (uint32_t)a->bucket_count : buckets;
         }
     }
-    cg->hist_key = cg_alloc_scratch(cg, key_size);
-    cg->hist_record = cg_alloc_scratch(cg, HIST_BUCKETS + 2 * 8 * buckets);
+    stats_state(cg)->hist_key = cg_alloc_scratch(cg, key_size);
+    stats_state(cg)->hist_record = cg_alloc_scratch(cg, HIST_BUCKETS + 2 * 8 * buckets);
 }
 
 void cg_hist_print(struct codegen *cg, struct expr *e, struct span print_span)
@@ -454,15 +336,15 @@ void cg_hist_print(struct codegen *cg, struct expr *e, struct span print_span)
     LLVMValueRef key = stat_key(cg, a, e->stat.operand);
     cg_set_location(cg, e->span);
     reserve_hist_areas(cg);
-    cg_copy(cg, cg_scratch_ptr(cg, cg->hist_key), key, a->key_size);
+    cg_copy(cg, cg_scratch_ptr(cg, stats_state(cg)->hist_key), key, a->key_size);
     cg_zero(cg, hist_slot(cg, HIST_BUCKETS), 8 * (uint32_t)a->bucket_count);
     int cpus = libbpf_num_possible_cpus();
     cg_counted_loop(cg, e->span, (uint32_t)(cpus > 0 ? cpus : 1), add_cpu_buckets, a);
-    LLVMBuildStore(b, cg_const(cg, a->bucket_count), hist_slot(cg, HIST_LO));
-    LLVMBuildStore(b, cg_const(cg, 0), hist_slot(cg, HIST_HI));
+    cg_store(cg, cg_const(cg, a->bucket_count), hist_slot(cg, HIST_LO));
+    cg_store(cg, cg_const(cg, 0), hist_slot(cg, HIST_HI));
     cg_counted_loop(cg, e->span, (uint32_t)a->bucket_count, note_bucket, a);
 
-    LLVMValueRef lo = load(cg, hist_slot(cg, HIST_LO)), hi = load(cg, hist_slot(cg, HIST_HI));
+    LLVMValueRef lo = cg_load(cg, hist_slot(cg, HIST_LO)), hi = cg_load(cg, hist_slot(cg, HIST_HI));
     LLVMValueRef empty = cg_compare(cg, LLVMIntEQ, lo, a->bucket_count);
     /* No bucket counts anything: the statistic is empty (every value has a
      * bucket, out of range ones too). SystemTap's print says so, an error
@@ -472,12 +354,12 @@ void cg_hist_print(struct codegen *cg, struct expr *e, struct span print_span)
     LLVMValueRef span = LLVMBuildSelect(b, empty, cg_const(cg, 0),
                                         LLVMBuildAdd(b, LLVMBuildSub(b, hi, lo, ""), cg_const(cg, 1), ""), "");
     LLVMValueRef counts = cg_opaque_clamp(cg, span, a->bucket_count);
-    LLVMValueRef start = LLVMBuildAdd(b, cg_const(cg, cg->hist_record + HIST_BUCKETS - 16),
+    LLVMValueRef start = LLVMBuildAdd(b, cg_const(cg, stats_state(cg)->hist_record + HIST_BUCKETS - 16),
                                       LLVMBuildShl(b, first, cg_const(cg, 3), ""), "");
     LLVMValueRef record = cg_scratch_at(cg, start);
-    LLVMBuildStore(b, cg_const(cg, (int64_t)(RECORD_HIST | ((uint64_t)a->map_index << 32))), record);
+    cg_store(cg, cg_const(cg, (int64_t)(RECORD_HIST | ((uint64_t)a->map_index << 32))), record);
     LLVMValueRef eight = cg_const(cg, 8);
-    LLVMBuildStore(b, first, LLVMBuildGEP2(b, cg->i8, record, &eight, 1, ""));
+    cg_store(cg, first, cg_byte_ptr(cg, record, eight));
     LLVMValueRef size = LLVMBuildAdd(b, cg_const(cg, 16), LLVMBuildShl(b, counts, cg_const(cg, 3), ""), "");
     cg_emit_bytes(cg, record, size);
 }

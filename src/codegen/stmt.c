@@ -45,7 +45,7 @@ static void return_stmt(struct codegen *cg, struct stmt *st)
         if (st->expr->type == TYPE_STRING)
             cg_string_copy(cg, cg_scratch_ptr(cg, fn->return_slot_offset), value);
         else
-            LLVMBuildStore(cg->builder, value, cg_frame_field(cg, FRAME_RETVAL));
+            cg_store(cg, value, cg_frame_field(cg, FRAME_RETVAL));
     }
     cg_close_trys(cg);
     if (fn->kind == FN_LOOP_BODY) {
@@ -58,7 +58,7 @@ static void return_stmt(struct codegen *cg, struct stmt *st)
 static void next_stmt(struct codegen *cg)
 {
     if (cg->fn->kind != FN_PROBE)
-        LLVMBuildStore(cg->builder, cg_const(cg, UNWIND_NEXT), cg_scratch_ptr(cg, SCRATCH_UNWIND));
+        cg_store(cg, cg_const(cg, UNWIND_NEXT), cg_scratch_ptr(cg, SCRATCH_UNWIND));
     LLVMBuildBr(cg->builder, cg->fn->unwind_block);
 }
 
@@ -98,16 +98,16 @@ static void try_stmt(struct codegen *cg, struct stmt *st)
     cg_position(cg, landing);
     cg_add_try_depth(cg, -1);
     LLVMValueRef unwind = cg_scratch_ptr(cg, SCRATCH_UNWIND);
-    LLVMValueRef reason = LLVMBuildLoad2(cg->builder, cg->i64, unwind, "");
+    LLVMValueRef reason = cg_load(cg, unwind);
     LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntEQ, reason, UNWIND_CAUGHT),
                     caught, outer_unwind);
     cg_position(cg, caught);
     cg_set_location(cg, st->span);
-    LLVMBuildStore(cg->builder, cg_const(cg, UNWIND_NONE), unwind);
+    cg_store(cg, cg_const(cg, UNWIND_NONE), unwind);
     const struct symbol *msg = st->try_stmt.catch_symbol;
     if (msg) {
         LLVMValueRef to = msg->kind == SYMBOL_GLOBAL ? cg_global_ptr(cg, msg) : cg_local_ptr(cg, msg);
-        cg_string_copy(cg, to, cg_scratch_ptr(cg, cg->caught_message));
+        cg_string_copy(cg, to, cg_caught_message(cg));
     }
     cg_stmt(cg, st->try_stmt.catch_body);
     if (cg_block_open(cg))

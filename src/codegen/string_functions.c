@@ -20,6 +20,19 @@
 #include "base/format.h"
 #include "sema/builtins.h"
 
+/* string_functions.c's state, each 0/NULL until used. */
+struct string_functions_state {
+    uint32_t tokenize_buffer, tokenize_position;   /* tokenize()'s state in scratch */
+    LLVMValueRef escape_callbacks[2];   /* text_str's and string_quoted's */
+};
+
+static struct string_functions_state *string_state(struct codegen *cg)
+{
+    if (!cg->string_functions)
+        cg->string_functions = ARENA_NEW(cg->arena, struct string_functions_state);
+    return cg->string_functions;
+}
+
 #define MAX_SNPRINTF_ARGS 12
 
 static LLVMValueRef mask(struct codegen *cg, LLVMValueRef i)
@@ -32,7 +45,7 @@ static LLVMValueRef char_ptr_at(struct codegen *cg, LLVMValueRef slot, LLVMValue
 {
     LLVMValueRef base = cg_scratch_at(cg, slot);
     LLVMValueRef index = mask(cg, i);
-    return LLVMBuildGEP2(cg->builder, cg->i8, base, &index, 1, "");
+    return cg_byte_ptr(cg, base, index);
 }
 
 static LLVMValueRef char_ptr(struct codegen *cg, uint32_t slot, LLVMValueRef i)
@@ -52,22 +65,12 @@ static LLVMValueRef char_at(struct codegen *cg, uint32_t slot, LLVMValueRef i)
 
 static void put_char_at(struct codegen *cg, LLVMValueRef slot, LLVMValueRef i, LLVMValueRef c)
 {
-    LLVMBuildStore(cg->builder, LLVMBuildTrunc(cg->builder, c, cg->i8, ""), char_ptr_at(cg, slot, i));
+    cg_store(cg, LLVMBuildTrunc(cg->builder, c, cg->i8, ""), char_ptr_at(cg, slot, i));
 }
 
 static void put_char(struct codegen *cg, uint32_t slot, LLVMValueRef i, LLVMValueRef c)
 {
     put_char_at(cg, cg_const(cg, slot), i, c);
-}
-
-static LLVMValueRef load(struct codegen *cg, LLVMValueRef ptr)
-{
-    return LLVMBuildLoad2(cg->builder, cg->i64, ptr, "");
-}
-
-static void store(struct codegen *cg, LLVMValueRef value, LLVMValueRef ptr)
-{
-    LLVMBuildStore(cg->builder, value, ptr);
 }
 
 /* A copy of s in the given slot; its length in *length. */
@@ -80,7 +83,7 @@ static void copy_into(struct codegen *cg, uint32_t slot, LLVMValueRef s, LLVMVal
         *length = LLVMBuildSelect(cg->builder, bad, cg_const(cg, 0),
                                   LLVMBuildSub(cg->builder, copied, cg_const(cg, 1), ""), "");
     LLVMBasicBlockRef ok = cg_if(cg, bad, "copy_bad", "copy_ok");
-    LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, 0, 0), cg_scratch_ptr(cg, slot));
+    cg_store(cg, LLVMConstInt(cg->i8, 0, 0), cg_scratch_ptr(cg, slot));
     cg_end_if(cg, ok);
 }
 
@@ -95,7 +98,7 @@ static uint32_t copy_to_slot(struct codegen *cg, LLVMValueRef s, LLVMValueRef *l
 static uint32_t new_slot(struct codegen *cg)
 {
     uint32_t slot = cg_alloc_string_slot(cg);
-    LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, 0, 0), cg_scratch_ptr(cg, slot));
+    cg_store(cg, LLVMConstInt(cg->i8, 0, 0), cg_scratch_ptr(cg, slot));
     return slot;
 }
 
@@ -105,12 +108,12 @@ typedef cg_loop_body loop_body;
 
 static void loop_continue(struct codegen *cg)
 {
-    LLVMBuildRet(cg->builder, cg_const(cg, 0));
+    cg_callback_return(cg, 0);
 }
 
 static void loop_stop(struct codegen *cg)
 {
-    LLVMBuildRet(cg->builder, cg_const(cg, 1));
+    cg_callback_return(cg, 1);
 }
 
 /* Whether `needle` (a slot) occurs in `hay` (a slot) at i: a loop bounded by
@@ -120,17 +123,15 @@ static void match_at(struct codegen *cg, uint32_t hay, uint32_t needle, LLVMValu
 {
     LLVMBuilderRef b = cg->builder;
     LLVMBasicBlockRef entry = LLVMGetInsertBlock(b);
-    LLVMBasicBlockRef head = cg_block(cg, "match_head"), more = cg_block(cg, "match_more"),
-                      next = cg_block(cg, "match_next");
+    LLVMBasicBlockRef head = cg_block(cg, "match_head");
     LLVMBuildBr(b, head);
     cg_position(cg, head);
     LLVMValueRef j = LLVMBuildPhi(b, cg->i64, "j");
     LLVMValueRef cn = char_at(cg, needle, j);
-    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntEQ, cn, 0), match, more);
-    cg_position(cg, more);
+    cg_jump_if(cg, cg_compare(cg, LLVMIntEQ, cn, 0), match, "match_more");
     LLVMValueRef ch = char_at(cg, hay, LLVMBuildAdd(b, mask(cg, i), j, ""));
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, ch, cn, ""), differ, next);
-    cg_position(cg, next);
+    cg_jump_if(cg, LLVMBuildICmp(b, LLVMIntNE, ch, cn, ""), differ, "match_next");
+    LLVMBasicBlockRef next = LLVMGetInsertBlock(b);
     LLVMValueRef j_next = LLVMBuildAdd(b, j, cg_const(cg, 1), "");
     LLVMBuildCondBr(b, cg_compare(cg, LLVMIntULT, j_next, cg->string_size), head, match);
     LLVMValueRef values[2] = {cg_const(cg, 0), j_next};
@@ -150,7 +151,7 @@ static void find_body(struct codegen *cg, LLVMValueRef index, void *data)
     LLVMBasicBlockRef match = cg_block(cg, "found"), differ = cg_block(cg, "not_here");
     match_at(cg, f->hay, f->needle, index, match, differ);
     cg_position(cg, match);
-    store(cg, index, cg_scratch_ptr(cg, f->result));
+    cg_store(cg, index, cg_scratch_ptr(cg, f->result));
     loop_stop(cg);
     cg_position(cg, differ);
     loop_continue(cg);
@@ -163,11 +164,11 @@ static LLVMValueRef strpos(struct codegen *cg, struct expr *call, LLVMValueRef h
     f.hay = copy_to_slot(cg, hay, &hay_len);
     f.needle = copy_to_slot(cg, needle, &needle_len);
     f.result = cg_alloc_scratch(cg, 8);
-    store(cg, cg_const(cg, -1), cg_scratch_ptr(cg, f.result));
+    cg_store(cg, cg_const(cg, -1), cg_scratch_ptr(cg, f.result));
     LLVMValueRef count = LLVMBuildAdd(cg->builder, LLVMBuildSub(cg->builder, hay_len, needle_len, ""),
                                       cg_const(cg, 1), "");
     cg_bounded_loop(cg, call->span, count, find_body, &f);
-    return load(cg, cg_scratch_ptr(cg, f.result));
+    return cg_load(cg, cg_scratch_ptr(cg, f.result));
 }
 
 /* ---- substr ---- */
@@ -183,14 +184,11 @@ static LLVMValueRef substr(struct codegen *cg, LLVMValueRef s, LLVMValueRef star
     LLVMValueRef room = LLVMBuildSub(b, len, start, "");
     LLVMValueRef n = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, length, room, ""), length, room, "");
     bad = LLVMBuildOr(b, bad, cg_compare(cg, LLVMIntSLE, n, 0), "");
-    LLVMBasicBlockRef copy = cg_block(cg, "substr_copy"), done = cg_block(cg, "substr_done");
-    LLVMBuildCondBr(b, bad, done, copy);
-    cg_position(cg, copy);
+    LLVMBasicBlockRef done = cg_if_not(cg, bad, "substr_copy", "substr_done");
     LLVMValueRef size = cg_opaque_clamp(cg, LLVMBuildAdd(b, n, cg_const(cg, 1), ""), cg->string_size);
     LLVMValueRef args[3] = {cg_scratch_ptr(cg, out), LLVMBuildTrunc(b, size, cg->i32, ""), char_ptr(cg, from, start)};
     cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
-    LLVMBuildBr(b, done);
-    cg_position(cg, done);
+    cg_end_if(cg, done);
     return cg_scratch_ptr(cg, out);
 }
 
@@ -204,8 +202,8 @@ static void output_init(struct codegen *cg, struct output *o, uint32_t slot, uin
 {
     o->slot = cg_const(cg, slot);
     o->length = cg_const(cg, length);
-    LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, 0, 0), cg_scratch_ptr(cg, slot));
-    store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, length));
+    cg_store(cg, LLVMConstInt(cg->i8, 0, 0), cg_scratch_ptr(cg, slot));
+    cg_store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, length));
 }
 
 static void output_start(struct codegen *cg, struct output *o)
@@ -218,10 +216,10 @@ static void output_char(struct codegen *cg, struct output *o, LLVMValueRef c)
 {
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef length_ptr = cg_scratch_at(cg, o->length);
-    LLVMValueRef length = load(cg, length_ptr);
+    LLVMValueRef length = cg_load(cg, length_ptr);
     LLVMBasicBlockRef done = cg_if(cg, cg_compare(cg, LLVMIntSLT, length, cg->string_size - 1), "put", "put_done");
     put_char_at(cg, o->slot, length, c);
-    store(cg, LLVMBuildAdd(b, length, cg_const(cg, 1), ""), length_ptr);
+    cg_store(cg, LLVMBuildAdd(b, length, cg_const(cg, 1), ""), length_ptr);
     cg_end_if(cg, done);
 }
 
@@ -230,13 +228,13 @@ static void output_cstring(struct codegen *cg, struct output *o, LLVMValueRef s)
 {
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef length_ptr = cg_scratch_at(cg, o->length);
-    LLVMValueRef length = mask(cg, load(cg, length_ptr));
+    LLVMValueRef length = mask(cg, cg_load(cg, length_ptr));
     LLVMValueRef room = LLVMBuildSub(b, cg_const(cg, cg->string_size), length, "");
     LLVMValueRef args[3] = {char_ptr_at(cg, o->slot, length), LLVMBuildTrunc(b, room, cg->i32, ""), s};
     LLVMValueRef copied = cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
     LLVMValueRef added = LLVMBuildSelect(b, cg_compare(cg, LLVMIntSLT, copied, 1),
                                          cg_const(cg, 0), LLVMBuildSub(b, copied, cg_const(cg, 1), ""), "");
-    store(cg, LLVMBuildAdd(b, length, added, ""), length_ptr);
+    cg_store(cg, LLVMBuildAdd(b, length, added, ""), length_ptr);
 }
 
 static void output_string(struct codegen *cg, struct output *o, uint32_t slot)
@@ -246,7 +244,7 @@ static void output_string(struct codegen *cg, struct output *o, uint32_t slot)
 
 static LLVMValueRef output_finish(struct codegen *cg, struct output *o)
 {
-    put_char_at(cg, o->slot, load(cg, cg_scratch_at(cg, o->length)), cg_const(cg, 0));
+    put_char_at(cg, o->slot, cg_load(cg, cg_scratch_at(cg, o->length)), cg_const(cg, 0));
     return cg_scratch_at(cg, o->slot);
 }
 
@@ -262,19 +260,18 @@ static void replace_body(struct codegen *cg, LLVMValueRef index, void *data)
 {
     struct replace *r = data;
     LLVMBuilderRef b = cg->builder;
-    LLVMBasicBlockRef check = cg_block(cg, "replace_check"), skip = cg_block(cg, "replace_skip");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, index, load(cg, cg_scratch_ptr(cg, r->skip)), ""), skip, check);
-    cg_position(cg, skip);
-    loop_continue(cg);
-    cg_position(cg, check);
+    LLVMValueRef skipped = LLVMBuildICmp(b, LLVMIntSLT, index, cg_load(cg, cg_scratch_ptr(cg, r->skip)), "");
+    LLVMBasicBlockRef skip = cg_if_not(cg, skipped, "replace_check", "replace_skip");
     LLVMBasicBlockRef match = cg_block(cg, "replace_match"), differ = cg_block(cg, "replace_keep");
     match_at(cg, r->from, r->search, index, match, differ);
     cg_position(cg, match);
     output_string(cg, &r->out, r->with);
-    store(cg, LLVMBuildAdd(b, index, load(cg, cg_scratch_ptr(cg, r->search_len)), ""), cg_scratch_ptr(cg, r->skip));
+    cg_store(cg, LLVMBuildAdd(b, index, cg_load(cg, cg_scratch_ptr(cg, r->search_len)), ""), cg_scratch_ptr(cg, r->skip));
     loop_continue(cg);
     cg_position(cg, differ);
     output_char(cg, &r->out, char_at(cg, r->from, index));
+    loop_continue(cg);
+    cg_position(cg, skip);
     loop_continue(cg);
 }
 
@@ -288,26 +285,19 @@ static LLVMValueRef str_replace(struct codegen *cg, struct expr *call, LLVMValue
     r.with = copy_to_slot(cg, with, NULL);
     r.skip = cg_alloc_scratch(cg, 8);
     r.search_len = cg_alloc_scratch(cg, 8);
-    store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, r.skip));
-    store(cg, search_len, cg_scratch_ptr(cg, r.search_len));
+    cg_store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, r.skip));
+    cg_store(cg, search_len, cg_scratch_ptr(cg, r.search_len));
     LLVMValueRef unchanged = cg_scratch_ptr(cg, r.from);
-    LLVMBasicBlockRef empty = cg_block(cg, "replace_nothing"), work = cg_block(cg, "replace_work"),
-                      done = cg_block(cg, "replace_done");
-    LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntEQ, search_len, 0), empty, work);
-    cg_position(cg, work);
+    struct cg_if_else branch = cg_if_else(cg, cg_compare(cg, LLVMIntEQ, search_len, 0), "replace_nothing",
+                                          "replace_work", "replace_done");
+    LLVMBasicBlockRef empty = LLVMGetInsertBlock(cg->builder);
+    cg_else(cg, &branch);
     output_start(cg, &r.out);
     cg_bounded_loop(cg, call->span, len, replace_body, &r);
     LLVMValueRef result = output_finish(cg, &r.out);
     LLVMBasicBlockRef work_end = LLVMGetInsertBlock(cg->builder);
-    LLVMBuildBr(cg->builder, done);
-    cg_position(cg, empty);
-    LLVMBuildBr(cg->builder, done);
-    cg_position(cg, done);
-    LLVMValueRef phi = LLVMBuildPhi(cg->builder, cg->ptr, "");
-    LLVMValueRef values[2] = {result, unchanged};
-    LLVMBasicBlockRef blocks[2] = {work_end, empty};
-    LLVMAddIncoming(phi, values, blocks, 2);
-    return phi;
+    cg_end_if_else(cg, &branch);
+    return cg_phi2(cg, cg->ptr, "", result, work_end, unchanged, empty);
 }
 
 /* ---- text_str, text_strn, string_quoted ----
@@ -353,14 +343,12 @@ static struct escape escape_at(struct codegen *cg, LLVMValueRef base, int quoted
 static void escape_room(struct codegen *cg, struct escape *e, LLVMValueRef num)
 {
     LLVMBuilderRef b = cg->builder;
-    LLVMValueRef length = load(cg, cg_scratch_at(cg, e->out.length));
+    LLVMValueRef length = cg_load(cg, cg_scratch_at(cg, e->out.length));
     LLVMValueRef end = LLVMBuildAdd(b, LLVMBuildSub(b, length, cg_const(cg, e->quoted), ""), num, "");
-    LLVMValueRef limit = load(cg, cg_scratch_at(cg, e->limit));
-    LLVMBasicBlockRef full = cg_block(cg, "escape_full"), room = cg_block(cg, "escape_room");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGT, end, limit, ""), full, room);
-    cg_position(cg, full);
+    LLVMValueRef limit = cg_load(cg, cg_scratch_at(cg, e->limit));
+    LLVMBasicBlockRef room = cg_if(cg, LLVMBuildICmp(b, LLVMIntSGT, end, limit, ""), "escape_full", "escape_room");
     if (e->quoted)
-        store(cg, cg_const(cg, 1), cg_scratch_at(cg, e->truncated));
+        cg_store(cg, cg_const(cg, 1), cg_scratch_at(cg, e->truncated));
     loop_stop(cg);
     cg_position(cg, room);
     if (!e->quoted)
@@ -368,8 +356,8 @@ static void escape_room(struct codegen *cg, struct escape *e, LLVMValueRef num)
     LLVMValueRef start_ptr = cg_scratch_at(cg, e->escape_start);
     LLVMValueRef first = LLVMBuildAnd(b, cg_compare(cg, LLVMIntSGT, num, 1),
                                       LLVMBuildICmp(b, LLVMIntSGT, end, LLVMBuildSub(b, limit, cg_const(cg, 3), ""), ""), "");
-    first = LLVMBuildAnd(b, first, cg_compare(cg, LLVMIntEQ, load(cg, start_ptr), cg->string_size), "");
-    store(cg, LLVMBuildSelect(b, first, length, load(cg, start_ptr), ""), start_ptr);
+    first = LLVMBuildAnd(b, first, cg_compare(cg, LLVMIntEQ, cg_load(cg, start_ptr), cg->string_size), "");
+    cg_store(cg, LLVMBuildSelect(b, first, length, cg_load(cg, start_ptr), ""), start_ptr);
 }
 
 static LLVMValueRef is_continuation(struct codegen *cg, LLVMValueRef byte)
@@ -424,16 +412,12 @@ static void escape_utf8(struct codegen *cg, struct escape *e, LLVMValueRef index
     LLVMValueRef bad = LLVMBuildOr(b, surrogate, cg_compare(cg, LLVMIntUGT, point, 0x10FFFF), "");
     bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntULT, point, least, ""), "");
     valid = LLVMBuildAnd(b, valid, LLVMBuildNot(b, bad, ""), "");
-    LLVMBasicBlockRef wide = cg_block(cg, "utf8");
-    LLVMBuildCondBr(b, valid, wide, single);
-    cg_position(cg, wide);
+    cg_continue_if(cg, valid, "utf8", single);
     LLVMValueRef small = cg_compare(cg, LLVMIntULE, point, 0xFFFF);
     escape_room(cg, e, LLVMBuildSelect(b, small, cg_const(cg, 6), cg_const(cg, 10), ""));
-    store(cg, LLVMBuildSub(b, n, cg_const(cg, 1), ""), cg_scratch_at(cg, e->skip));
+    cg_store(cg, LLVMBuildSub(b, n, cg_const(cg, 1), ""), cg_scratch_at(cg, e->skip));
     output_char(cg, &e->out, cg_const(cg, '\\'));
-    LLVMBasicBlockRef u = cg_block(cg, "utf8_u"), big = cg_block(cg, "utf8_U");
-    LLVMBuildCondBr(b, small, u, big);
-    cg_position(cg, u);
+    LLVMBasicBlockRef big = cg_if(cg, small, "utf8_u", "utf8_U");
     output_char(cg, &e->out, cg_const(cg, 'u'));
     output_hex_digits(cg, &e->out, point, 4);
     loop_continue(cg);
@@ -448,11 +432,9 @@ static void escape_body(struct codegen *cg, LLVMValueRef index, void *data)
     struct escape *e = data;
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef skip_ptr = cg_scratch_at(cg, e->skip);
-    LLVMValueRef skip = load(cg, skip_ptr);
-    LLVMBasicBlockRef pass = cg_block(cg, "utf8_continuation"), next = cg_block(cg, "escape_char");
-    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntSGT, skip, 0), pass, next);
-    cg_position(cg, pass);
-    store(cg, LLVMBuildSub(b, skip, cg_const(cg, 1), ""), skip_ptr);
+    LLVMValueRef skip = cg_load(cg, skip_ptr);
+    LLVMBasicBlockRef next = cg_if(cg, cg_compare(cg, LLVMIntSGT, skip, 0), "utf8_continuation", "escape_char");
+    cg_store(cg, LLVMBuildSub(b, skip, cg_const(cg, 1), ""), skip_ptr);
     loop_continue(cg);
     cg_position(cg, next);
     LLVMValueRef c = char_at_of(cg, e->from, index);
@@ -497,16 +479,16 @@ static void escape_body(struct codegen *cg, LLVMValueRef index, void *data)
 static void escape_callback_body(struct codegen *cg, LLVMValueRef index, void *data)
 {
     LLVMValueRef ctx = LLVMGetParam(LLVMGetBasicBlockParent(LLVMGetInsertBlock(cg->builder)), 1);
-    struct escape e = escape_at(cg, load(cg, ctx), *(int *)data);
+    struct escape e = escape_at(cg, cg_load(cg, ctx), *(int *)data);
     escape_body(cg, index, &e);
 }
 
 static LLVMValueRef escape_callback(struct codegen *cg, struct span span, int quoted)
 {
-    if (!cg->escape_callbacks[quoted])
-        cg->escape_callbacks[quoted] = cg_loop_callback(cg, quoted ? "string_quoted" : "text_str", span,
+    if (!string_state(cg)->escape_callbacks[quoted])
+        string_state(cg)->escape_callbacks[quoted] = cg_loop_callback(cg, quoted ? "string_quoted" : "text_str", span,
                                                             escape_callback_body, &quoted);
-    return cg->escape_callbacks[quoted];
+    return string_state(cg)->escape_callbacks[quoted];
 }
 
 /* The function's u64 on the stack that passes a block's offset to a shared
@@ -515,7 +497,7 @@ static LLVMValueRef loop_context(struct codegen *cg, uint32_t base)
 {
     if (!cg->fn->loop_context)
         cg->fn->loop_context = cg_entry_alloca(cg, cg->i64, "loop_context");
-    store(cg, cg_const(cg, base), cg->fn->loop_context);
+    cg_store(cg, cg_const(cg, base), cg->fn->loop_context);
     return cg->fn->loop_context;
 }
 
@@ -532,22 +514,22 @@ static LLVMValueRef text_str(struct codegen *cg, struct span span, LLVMValueRef 
     output_init(cg, &e.out, base + cg->string_size, base + 2 * cg->string_size);
     if (!limit)
         limit = cg_const(cg, cg->string_size - 1 - (quoted ? 2 : 0));
-    store(cg, limit, cg_scratch_at(cg, e.limit));
-    store(cg, cg_const(cg, 0), cg_scratch_at(cg, e.skip));
+    cg_store(cg, limit, cg_scratch_at(cg, e.limit));
+    cg_store(cg, cg_const(cg, 0), cg_scratch_at(cg, e.skip));
     if (quoted) {
-        store(cg, cg_const(cg, 0), cg_scratch_at(cg, e.truncated));
-        store(cg, cg_const(cg, cg->string_size), cg_scratch_at(cg, e.escape_start));
+        cg_store(cg, cg_const(cg, 0), cg_scratch_at(cg, e.truncated));
+        cg_store(cg, cg_const(cg, cg->string_size), cg_scratch_at(cg, e.escape_start));
         output_char(cg, &e.out, cg_const(cg, '"'));
     }
     LLVMValueRef callback = escape_callback(cg, span, quoted);
     cg_call_loop(cg, len, callback, loop_context(cg, base));
     if (quoted) {
         LLVMValueRef length_ptr = cg_scratch_at(cg, e.out.length);
-        LLVMValueRef truncated = cg_compare(cg, LLVMIntNE, load(cg, cg_scratch_at(cg, e.truncated)), 0);
-        LLVMValueRef cut = LLVMBuildSub(b, load(cg, cg_scratch_at(cg, e.limit)), cg_const(cg, 2), "");
-        LLVMValueRef escape_start = load(cg, cg_scratch_at(cg, e.escape_start));
+        LLVMValueRef truncated = cg_compare(cg, LLVMIntNE, cg_load(cg, cg_scratch_at(cg, e.truncated)), 0);
+        LLVMValueRef cut = LLVMBuildSub(b, cg_load(cg, cg_scratch_at(cg, e.limit)), cg_const(cg, 2), "");
+        LLVMValueRef escape_start = cg_load(cg, cg_scratch_at(cg, e.escape_start));
         cut = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, escape_start, cut, ""), escape_start, cut, "");
-        store(cg, LLVMBuildSelect(b, truncated, cut, load(cg, length_ptr), ""), length_ptr);
+        cg_store(cg, LLVMBuildSelect(b, truncated, cut, cg_load(cg, length_ptr), ""), length_ptr);
         output_char(cg, &e.out, cg_const(cg, '"'));
         for (int i = 0; i < 3; i++)
             output_char(cg, &e.out, LLVMBuildSelect(b, truncated, cg_const(cg, '.'), cg_const(cg, 0), ""));
@@ -578,21 +560,15 @@ static LLVMValueRef text_strn(struct codegen *cg, struct expr *call, LLVMValueRe
     struct expr *flag = call->call.args->next->next;
     if (flag->kind == EXPR_INT)
         return flag->int_value ? text_str(cg, call->span, s, 1, limit_quoted) : text_str(cg, call->span, s, 0, len);
-    LLVMBasicBlockRef yes = cg_block(cg, "text_strn_quoted"), no = cg_block(cg, "text_strn_plain");
-    LLVMBasicBlockRef done = cg_block(cg, "text_strn_done");
-    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntNE, quoted, 0), yes, no);
-    cg_position(cg, yes);
-    LLVMValueRef values[2] = {text_str(cg, call->span, s, 1, limit_quoted), NULL};
-    LLVMBasicBlockRef blocks[2] = {LLVMGetInsertBlock(b), NULL};
-    LLVMBuildBr(b, done);
-    cg_position(cg, no);
-    values[1] = text_str(cg, call->span, s, 0, len);
-    blocks[1] = LLVMGetInsertBlock(b);
-    LLVMBuildBr(b, done);
-    cg_position(cg, done);
-    LLVMValueRef phi = LLVMBuildPhi(b, LLVMTypeOf(values[0]), "");
-    LLVMAddIncoming(phi, values, blocks, 2);
-    return phi;
+    struct cg_if_else branch = cg_if_else(cg, cg_compare(cg, LLVMIntNE, quoted, 0), "text_strn_quoted",
+                                          "text_strn_plain", "text_strn_done");
+    LLVMValueRef escaped = text_str(cg, call->span, s, 1, limit_quoted);
+    LLVMBasicBlockRef escaped_end = LLVMGetInsertBlock(b);
+    cg_else(cg, &branch);
+    LLVMValueRef plain = text_str(cg, call->span, s, 0, len);
+    LLVMBasicBlockRef plain_end = LLVMGetInsertBlock(b);
+    cg_end_if_else(cg, &branch);
+    return cg_phi2(cg, LLVMTypeOf(escaped), "", escaped, escaped_end, plain, plain_end);
 }
 
 /* ---- tokenize: state kept per CPU between calls, as stap keeps it ---- */
@@ -607,16 +583,13 @@ static void tokenize_body(struct codegen *cg, LLVMValueRef index, void *data)
     struct tokenize *t = data;
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef position_ptr = cg_scratch_ptr(cg, t->position), phase_ptr = cg_scratch_ptr(cg, t->phase);
-    LLVMBasicBlockRef skip = cg_block(cg, "tok_before"), look = cg_block(cg, "tok_look");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, index, load(cg, position_ptr), ""), skip, look);
-    cg_position(cg, skip);
+    LLVMBasicBlockRef look = cg_if(cg, LLVMBuildICmp(b, LLVMIntSLT, index, cg_load(cg, position_ptr), ""),
+                                   "tok_before", "tok_look");
     loop_continue(cg);
     cg_position(cg, look);
     LLVMValueRef c = char_at(cg, t->buffer, index);
-    LLVMBasicBlockRef end = cg_block(cg, "tok_end"), scan = cg_block(cg, "tok_scan");
-    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntEQ, c, 0), end, scan);
-    cg_position(cg, end);
-    store(cg, index, position_ptr);
+    LLVMBasicBlockRef scan = cg_if(cg, cg_compare(cg, LLVMIntEQ, c, 0), "tok_end", "tok_scan");
+    cg_store(cg, index, position_ptr);
     loop_stop(cg);
 
     /* is c one of the delimiters? */
@@ -628,9 +601,7 @@ static void tokenize_body(struct codegen *cg, LLVMValueRef index, void *data)
     cg_position(cg, head);
     LLVMValueRef j = LLVMBuildPhi(b, cg->i64, "j");
     LLVMValueRef d = char_at(cg, t->delims, j);
-    LLVMBasicBlockRef compare = cg_block(cg, "delim_compare");
-    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntEQ, d, 0), not_delim, compare);
-    cg_position(cg, compare);
+    cg_jump_if(cg, cg_compare(cg, LLVMIntEQ, d, 0), not_delim, "delim_compare");
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, d, c, ""), is_delim, more);
     cg_position(cg, more);
     LLVMValueRef j_next = LLVMBuildAdd(b, j, cg_const(cg, 1), "");
@@ -640,17 +611,15 @@ static void tokenize_body(struct codegen *cg, LLVMValueRef index, void *data)
     LLVMAddIncoming(j, values, blocks, 2);
 
     cg_position(cg, is_delim);
-    LLVMBasicBlockRef token_end = cg_block(cg, "token_end"), leading = cg_block(cg, "leading_delim");
-    LLVMValueRef in_token = cg_compare(cg, LLVMIntNE, load(cg, phase_ptr), 0);
-    LLVMBuildCondBr(b, in_token, token_end, leading);
-    cg_position(cg, token_end);
-    store(cg, LLVMBuildAdd(b, index, cg_const(cg, 1), ""), position_ptr);
+    LLVMValueRef in_token = cg_compare(cg, LLVMIntNE, cg_load(cg, phase_ptr), 0);
+    LLVMBasicBlockRef leading = cg_if(cg, in_token, "token_end", "leading_delim");
+    cg_store(cg, LLVMBuildAdd(b, index, cg_const(cg, 1), ""), position_ptr);
     loop_stop(cg);
     cg_position(cg, leading);
     loop_continue(cg);
 
     cg_position(cg, not_delim);
-    store(cg, cg_const(cg, 1), phase_ptr);
+    cg_store(cg, cg_const(cg, 1), phase_ptr);
     output_char(cg, &t->out, c);
     loop_continue(cg);
 }
@@ -660,20 +629,20 @@ static LLVMValueRef tokenize(struct codegen *cg, struct expr *call, LLVMValueRef
     struct tokenize t;
     /* One state for the whole script, like stap's: the buffer and position
      * live at fixed scratch offsets allocated on first use. */
-    if (!cg->tokenize_buffer) {
-        cg->tokenize_buffer = cg_alloc_string_slot(cg);
-        cg->tokenize_position = cg_alloc_scratch(cg, 8);
+    if (!string_state(cg)->tokenize_buffer) {
+        string_state(cg)->tokenize_buffer = cg_alloc_string_slot(cg);
+        string_state(cg)->tokenize_position = cg_alloc_scratch(cg, 8);
     }
-    t.buffer = cg->tokenize_buffer;
-    t.position = cg->tokenize_position;
+    t.buffer = string_state(cg)->tokenize_buffer;
+    t.position = string_state(cg)->tokenize_position;
     t.delims = copy_to_slot(cg, delims, NULL);
     t.phase = cg_alloc_scratch(cg, 8);
-    store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, t.phase));
+    cg_store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, t.phase));
     LLVMValueRef input_len;
     uint32_t in = copy_to_slot(cg, input, &input_len);
     LLVMBasicBlockRef go = cg_if(cg, cg_compare(cg, LLVMIntNE, input_len, 0), "tok_restart", "tok_go");
     cg_string_copy(cg, cg_scratch_ptr(cg, t.buffer), cg_scratch_ptr(cg, in));
-    store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, t.position));
+    cg_store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, t.position));
     cg_end_if(cg, go);
     output_start(cg, &t.out);
     cg_bounded_loop(cg, call->span, cg_const(cg, cg->string_size), tokenize_body, &t);
@@ -690,8 +659,8 @@ static void strtol_body(struct codegen *cg, LLVMValueRef index, void *data)
 {
     struct strtol_state *t = data;
     LLVMBuilderRef b = cg->builder;
-    LLVMValueRef base = load(cg, cg_scratch_ptr(cg, t->base));
-    LLVMValueRef c = char_at(cg, t->slot, LLVMBuildAdd(b, load(cg, cg_scratch_ptr(cg, t->start)), index, ""));
+    LLVMValueRef base = cg_load(cg, cg_scratch_ptr(cg, t->base));
+    LLVMValueRef c = char_at(cg, t->slot, LLVMBuildAdd(b, cg_load(cg, cg_scratch_ptr(cg, t->start)), index, ""));
     LLVMValueRef lower = LLVMBuildOr(b, c, cg_const(cg, 0x20), "");
     LLVMValueRef is_num = LLVMBuildAnd(b, cg_compare(cg, LLVMIntUGE, c, '0'),
                                        cg_compare(cg, LLVMIntULE, c, '9'), "");
@@ -700,14 +669,13 @@ static void strtol_body(struct codegen *cg, LLVMValueRef index, void *data)
     LLVMValueRef digit = LLVMBuildSelect(b, is_num, LLVMBuildSub(b, c, cg_const(cg, '0'), ""),
                                          LLVMBuildSelect(b, is_letter, LLVMBuildSub(b, lower, cg_const(cg, 'a' - 10), ""),
                                                          cg_const(cg, 99), ""), "");
-    LLVMBasicBlockRef step = cg_block(cg, "strtol_step"), stop = cg_block(cg, "strtol_stop");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, digit, base, ""), step, stop);
+    LLVMBasicBlockRef stop = cg_if(cg, LLVMBuildICmp(b, LLVMIntSLT, digit, base, ""), "strtol_step", "strtol_stop");
+    LLVMValueRef value_ptr = cg_scratch_ptr(cg, t->value);
+    cg_store(cg, LLVMBuildAdd(b, LLVMBuildMul(b, cg_load(cg, value_ptr), base, ""), digit, ""), value_ptr);
+    loop_continue(cg);
     cg_position(cg, stop);
     loop_stop(cg);
-    cg_position(cg, step);
-    LLVMValueRef value_ptr = cg_scratch_ptr(cg, t->value);
-    store(cg, LLVMBuildAdd(b, LLVMBuildMul(b, load(cg, value_ptr), base, ""), digit, ""), value_ptr);
-    loop_continue(cg);
+
 }
 
 /* stap's strtol is the kernel's simple_strtoll: an optional sign, 0x for
@@ -738,11 +706,11 @@ static LLVMValueRef strtol_(struct codegen *cg, struct expr *call, LLVMValueRef 
     LLVMValueRef auto_base = LLVMBuildSelect(b, hex_prefix, cg_const(cg, 16),
                                              LLVMBuildSelect(b, cg_compare(cg, LLVMIntEQ, c0, '0'),
                                                              cg_const(cg, 8), cg_const(cg, 10), ""), "");
-    store(cg, LLVMBuildSelect(b, base_auto, auto_base, base, ""), cg_scratch_ptr(cg, t.base));
-    store(cg, start, cg_scratch_ptr(cg, t.start));
-    store(cg, zero, cg_scratch_ptr(cg, t.value));
+    cg_store(cg, LLVMBuildSelect(b, base_auto, auto_base, base, ""), cg_scratch_ptr(cg, t.base));
+    cg_store(cg, start, cg_scratch_ptr(cg, t.start));
+    cg_store(cg, zero, cg_scratch_ptr(cg, t.value));
     cg_bounded_loop(cg, call->span, cg_const(cg, cg->string_size), strtol_body, &t);
-    LLVMValueRef value = load(cg, cg_scratch_ptr(cg, t.value));
+    LLVMValueRef value = cg_load(cg, cg_scratch_ptr(cg, t.value));
     return LLVMBuildSelect(b, negative, LLVMBuildNeg(b, value, ""), value, "");
 }
 
@@ -821,22 +789,21 @@ static void digit_body(struct codegen *cg, LLVMValueRef index, void *data)
     LLVMBuilderRef b = cg->builder;
     (void)index;
     LLVMValueRef value_ptr = cg_scratch_ptr(cg, d->value), position_ptr = cg_scratch_ptr(cg, d->position);
-    LLVMValueRef value = load(cg, value_ptr);
+    LLVMValueRef value = cg_load(cg, value_ptr);
     LLVMValueRef digit = LLVMBuildURem(b, value, cg_const(cg, d->base), "");
     LLVMValueRef letter = LLVMBuildAdd(b, digit, cg_const(cg, (d->upper ? 'A' : 'a') - 10), "");
     LLVMValueRef c = LLVMBuildSelect(b, cg_compare(cg, LLVMIntULT, digit, 10),
                                      LLVMBuildAdd(b, digit, cg_const(cg, '0'), ""), letter, "");
-    LLVMValueRef position = LLVMBuildSub(b, load(cg, position_ptr), cg_const(cg, 1), "");
+    LLVMValueRef position = LLVMBuildSub(b, cg_load(cg, position_ptr), cg_const(cg, 1), "");
     put_char(cg, d->slot, position, c);
-    store(cg, position, position_ptr);
+    cg_store(cg, position, position_ptr);
     LLVMValueRef rest = LLVMBuildUDiv(b, value, cg_const(cg, d->base), "");
-    store(cg, rest, value_ptr);
-    LLVMBasicBlockRef more = cg_block(cg, "more_digits"), done = cg_block(cg, "digits_done");
-    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntEQ, rest, 0), done, more);
+    cg_store(cg, rest, value_ptr);
+    LLVMBasicBlockRef done = cg_if_not(cg, cg_compare(cg, LLVMIntEQ, rest, 0), "more_digits", "digits_done");
+    loop_continue(cg);
     cg_position(cg, done);
     loop_stop(cg);
-    cg_position(cg, more);
-    loop_continue(cg);
+
 }
 
 /* The value's digits (unsigned, 64-bit) as a string pointer; their number
@@ -848,11 +815,11 @@ static LLVMValueRef render_digits(struct codegen *cg, struct span span, LLVMValu
     d.slot = cg_alloc_string_slot(cg);
     d.value = cg_alloc_scratch(cg, 8);
     d.position = cg_alloc_scratch(cg, 8);
-    store(cg, value, cg_scratch_ptr(cg, d.value));
-    store(cg, cg_const(cg, DIGITS_END), cg_scratch_ptr(cg, d.position));
+    cg_store(cg, value, cg_scratch_ptr(cg, d.value));
+    cg_store(cg, cg_const(cg, DIGITS_END), cg_scratch_ptr(cg, d.position));
     put_char(cg, d.slot, cg_const(cg, DIGITS_END), cg_const(cg, 0));
     cg_bounded_loop(cg, span, cg_const(cg, 64), digit_body, &d);
-    LLVMValueRef position = load(cg, cg_scratch_ptr(cg, d.position));
+    LLVMValueRef position = cg_load(cg, cg_scratch_ptr(cg, d.position));
     *count = LLVMBuildSub(cg->builder, cg_const(cg, DIGITS_END), position, "");
     return char_ptr(cg, d.slot, position);
 }
@@ -1010,7 +977,7 @@ static void render_string(struct codegen *cg, struct output *o, const struct for
                                     LLVMBuildICmp(b, LLVMIntSLT, f.precision, length, ""), "");
     length = LLVMBuildSelect(b, cut, f.precision, length, "");
     LLVMValueRef end = mask(cg, length);
-    LLVMBuildStore(b, LLVMConstInt(cg->i8, 0, 0), LLVMBuildGEP2(b, cg->i8, s, &end, 1, ""));
+    cg_store(cg, LLVMConstInt(cg->i8, 0, 0), cg_byte_ptr(cg, s, end));
     render_padded(cg, o, p, f, length, string_body, &s);
 }
 
@@ -1024,7 +991,7 @@ static void binary_body(struct codegen *cg, LLVMValueRef index, void *data)
 {
     struct bytes_state *s = data;
     LLVMValueRef shift = LLVMBuildMul(cg->builder, index, cg_const(cg, 8), "");
-    LLVMValueRef byte = LLVMBuildLShr(cg->builder, load(cg, cg_scratch_ptr(cg, s->value)), shift, "");
+    LLVMValueRef byte = LLVMBuildLShr(cg->builder, cg_load(cg, cg_scratch_ptr(cg, s->value)), shift, "");
     output_char(cg, s->out, LLVMBuildAnd(cg->builder, byte, cg_const(cg, 0xff), ""));
     loop_continue(cg);
 }
@@ -1049,7 +1016,7 @@ static void render_binary(struct codegen *cg, struct output *o, const struct for
                                          f.width, "");
     LLVMValueRef room = LLVMBuildSub(b, width, size, "");
     struct bytes_state s = {o, cg_alloc_scratch(cg, 8), 0};
-    store(cg, value, cg_scratch_ptr(cg, s.value));
+    cg_store(cg, value, cg_scratch_ptr(cg, s.value));
     if (!(p->flags & FORMAT_FLAG_MINUS))
         output_pad(cg, f.span, o, 0, room);
     cg_bounded_loop(cg, f.span, size, binary_body, &s);
@@ -1225,12 +1192,11 @@ static LLVMValueRef format_string(struct codegen *cg, struct expr *call, struct 
         if (p->conv == 's') {
             if (truncate_to >= 0 && (uint32_t)truncate_to < cg->string_size) {
                 LLVMValueRef index = cg_const(cg, truncate_to);
-                LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, 0, 0),
-                               LLVMBuildGEP2(cg->builder, cg->i8, value, &index, 1, ""));
+                cg_store(cg, LLVMConstInt(cg->i8, 0, 0), cg_byte_ptr(cg, value, index));
             }
             value = LLVMBuildPtrToInt(cg->builder, value, cg->i64, "");
         }
-        store(cg, value, cg_scratch_ptr(cg, data + 8 * (uint32_t)count));
+        cg_store(cg, value, cg_scratch_ptr(cg, data + 8 * (uint32_t)count));
         count++;
         if (p->conv == 's') {
             format_segment(cg, &out, &text, data, count);

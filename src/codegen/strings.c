@@ -38,7 +38,7 @@ LLVMValueRef cg_string_append(struct codegen *cg, LLVMValueRef slot, LLVMValueRe
 {
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef offset = length ? LLVMBuildAnd(b, length, cg_const(cg, cg->string_size - 1), "") : NULL;
-    LLVMValueRef dst = offset ? LLVMBuildGEP2(b, cg->i8, slot, &offset, 1, "") : slot;
+    LLVMValueRef dst = offset ? cg_byte_ptr(cg, slot, offset) : slot;
     LLVMValueRef room = offset ? LLVMBuildTrunc(b, LLVMBuildSub(b, cg_const(cg, cg->string_size), offset, ""), cg->i32, "")
                                : LLVMConstInt(cg->i32, cg->string_size, 0);
     LLVMValueRef args[3] = {dst, room, s};
@@ -118,9 +118,9 @@ void cg_define_string_functions(struct codegen *cg)
     cg_position(cg, loop);
     LLVMValueRef index = LLVMBuildPhi(cg->builder, cg->i64, "i");
     LLVMValueRef a = LLVMBuildLoad2(cg->builder, cg->i8,
-                                    LLVMBuildGEP2(cg->builder, cg->i8, LLVMGetParam(fn, 0), &index, 1, ""), "");
+                                    cg_byte_ptr(cg, LLVMGetParam(fn, 0), index), "");
     LLVMValueRef b = LLVMBuildLoad2(cg->builder, cg->i8,
-                                    LLVMBuildGEP2(cg->builder, cg->i8, LLVMGetParam(fn, 1), &index, 1, ""), "");
+                                    cg_byte_ptr(cg, LLVMGetParam(fn, 1), index), "");
     LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntNE, a, b, ""), differ, same);
 
     cg_position(cg, differ);

@@ -45,25 +45,18 @@ static LLVMValueRef defer_key(struct codegen *cg, const struct probe *probe)
     LLVMTypeRef type = LLVMArrayType2(cg->i64, 2);
     LLVMValueRef key = cg_entry_alloca(cg, type, "defer_key");
     LLVMValueRef zero = cg_i32(cg, 0), first[2] = {zero, zero}, second[2] = {zero, cg_i32(cg, 1)};
-    LLVMBuildStore(cg->builder, cg_helper(cg, BPF_FUNC_get_current_pid_tgid, cg->i64, NULL, 0),
-                   LLVMBuildGEP2(cg->builder, type, key, first, 2, ""));
-    LLVMBuildStore(cg->builder, cg_const(cg, probe->index), LLVMBuildGEP2(cg->builder, type, key, second, 2, ""));
+    cg_store(cg, cg_helper(cg, BPF_FUNC_get_current_pid_tgid, cg->i64, NULL, 0), LLVMBuildGEP2(cg->builder, type, key, first, 2, ""));
+    cg_store(cg, cg_const(cg, probe->index), LLVMBuildGEP2(cg->builder, type, key, second, 2, ""));
     return key;
-}
-
-static LLVMValueRef word_at(struct codegen *cg, LLVMValueRef base, uint32_t offset)
-{
-    LLVMValueRef index = cg_const(cg, offset);
-    return LLVMBuildGEP2(cg->builder, cg->i8, base, &index, 1, "");
 }
 
 /* From word 1: word 0 is the common fields, which no handler reads. */
 static void copy_words(struct codegen *cg, LLVMValueRef to, LLVMValueRef from, uint32_t words)
 {
     for (uint32_t i = 1; i < words; i++) {
-        LLVMValueRef word = LLVMBuildLoad2(cg->builder, cg->i64, word_at(cg, from, i * 8), "");
+        LLVMValueRef word = cg_load(cg, cg_byte_at(cg, from, i * 8));
         LLVMSetAlignment(word, 8);
-        LLVMBuildStore(cg->builder, word, word_at(cg, to, i * 8));
+        cg_store(cg, word, cg_byte_at(cg, to, i * 8));
     }
 }
 
@@ -76,18 +69,14 @@ void cg_defer_begin(struct codegen *cg, const struct probe *probe, struct defer_
     LLVMValueRef ctx = LLVMGetParam(cg->fn->function, 0);
     LLVMValueRef cookie = cg_helper(cg, BPF_FUNC_get_attach_cookie, cg->i64, &ctx, 1);
     d->at_exit = LLVMBuildICmp(b, LLVMIntEQ, cookie, cg_const(cg, DEFER_EXIT_COOKIE), "at_exit");
-    LLVMBasicBlockRef entry = LLVMGetInsertBlock(b), lookup = cg_block(cg, "deferred_lookup"),
-                      go_on = cg_block(cg, "deferred_or_entry");
-    LLVMBuildCondBr(b, d->at_exit, lookup, go_on);
-    cg_position(cg, lookup);
+    LLVMBasicBlockRef entry = LLVMGetInsertBlock(b);
+    LLVMBasicBlockRef go_on = cg_if(cg, d->at_exit, "deferred_lookup", "deferred_or_entry");
+    LLVMBasicBlockRef lookup = LLVMGetInsertBlock(b);
     LLVMValueRef args[2] = {defer_map(cg), d->key};
     LLVMValueRef saved = cg_helper(cg, BPF_FUNC_map_lookup_elem, cg->ptr, args, 2);
-    LLVMBuildCondBr(b, LLVMBuildIsNull(b, saved, ""), none, go_on);
+    LLVMBuildCondBr(b, cg_is_null(cg, saved), none, go_on);
     cg_position(cg, go_on);
-    d->saved = LLVMBuildPhi(b, cg->ptr, "saved");
-    LLVMValueRef values[2] = {LLVMConstNull(cg->ptr), saved};
-    LLVMBasicBlockRef blocks[2] = {entry, lookup};
-    LLVMAddIncoming(d->saved, values, blocks, 2);
+    d->saved = cg_phi2(cg, cg->ptr, "saved", LLVMConstNull(cg->ptr), entry, saved, lookup);
 }
 
 /* Once the scratch is ours: the record copied where the handler reads its
@@ -102,25 +91,21 @@ void cg_defer_record(struct codegen *cg, const struct probe *probe, const struct
     uint32_t record = cg_alloc_scratch(cg, words * 8);
     cg->user_memory_gone = cg_alloc_scratch(cg, 8);
     cg->fn->record = cg_scratch_ptr(cg, record);
-    LLVMBuildStore(b, cg_const(cg, 0), cg->fn->record);
-    LLVMBuildStore(b, cg_const(cg, 0), cg_scratch_ptr(cg, cg->user_memory_gone));
-    LLVMBasicBlockRef from_ctx = cg_block(cg, "record_from_ctx"), from_saved = cg_block(cg, "record_from_saved"),
-                      done = cg_block(cg, "record_copied");
+    cg_store(cg, cg_const(cg, 0), cg->fn->record);
+    cg_store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, cg->user_memory_gone));
     /* on the saved pointer, not at_exit: the verifier must see it non-NULL */
-    LLVMBuildCondBr(b, LLVMBuildIsNull(b, d->saved, ""), from_ctx, from_saved);
-    cg_position(cg, from_ctx);
+    struct cg_if_else branch = cg_if_else(cg, cg_is_null(cg, d->saved), "record_from_ctx", "record_from_saved",
+                                          "record_copied");
     /* bpf_probe_read_kernel, not loads: a load from ctx would make the
      * kernel refuse the exit tracepoint, whose record is shorter */
     LLVMValueRef read[3] = {cg->fn->record, LLVMConstInt(cg->i32, words * 8, 0), LLVMGetParam(cg->fn->function, 0)};
     cg_helper(cg, BPF_FUNC_probe_read_kernel, cg->i64, read, 3);
-    LLVMBuildBr(b, done);
-    cg_position(cg, from_saved);
-    copy_words(cg, cg->fn->record, word_at(cg, d->saved, 8), words);
-    LLVMValueRef mm = LLVMBuildLoad2(b, cg->i64, d->saved, "");
+    cg_else(cg, &branch);
+    copy_words(cg, cg->fn->record, cg_byte_at(cg, d->saved, 8), words);
+    LLVMValueRef mm = cg_load(cg, d->saved);
     LLVMValueRef replaced = LLVMBuildICmp(b, LLVMIntNE, mm, cg_current_mm(cg), "");
-    LLVMBuildStore(b, LLVMBuildZExt(b, replaced, cg->i64, ""), cg_scratch_ptr(cg, cg->user_memory_gone));
-    LLVMBuildBr(b, done);
-    cg_position(cg, done);
+    cg_store(cg, LLVMBuildZExt(b, replaced, cg->i64, ""), cg_scratch_ptr(cg, cg->user_memory_gone));
+    cg_end_if_else(cg, &branch);
 }
 
 /* At entry, after the condition: a string that does not read (a NULL never
@@ -138,23 +123,19 @@ void cg_defer_check(struct codegen *cg, const struct probe *probe, const struct 
         LLVMValueRef copied = cg_helper(cg, BPF_FUNC_probe_read_user_str, cg->i64, args, 3);
         LLVMValueRef fault = LLVMBuildAnd(b, cg_compare(cg, LLVMIntSLT, copied, 0),
                                           cg_compare(cg, LLVMIntNE, address, 0), "");
-        LLVMBasicBlockRef resident = cg_block(cg, "resident");
-        LLVMBuildCondBr(b, fault, save, resident);
-        cg_position(cg, resident);
+        cg_jump_if(cg, fault, save, "resident");
     }
     LLVMBasicBlockRef run = LLVMGetInsertBlock(b);
     cg_position(cg, save);
     uint32_t words = record_words(probe);
     uint32_t value = cg_alloc_scratch(cg, 8 + words * 8);
-    LLVMBuildStore(b, cg_current_mm(cg), cg_scratch_ptr(cg, value));
+    cg_store(cg, cg_current_mm(cg), cg_scratch_ptr(cg, value));
     copy_words(cg, cg_scratch_ptr(cg, value + 8), cg->fn->record, words);
     LLVMValueRef map = defer_map(cg);
     LLVMValueRef saved = cg_map_update(cg, map, d->key, cg_scratch_ptr(cg, value), BPF_ANY);
-    LLVMBasicBlockRef full = cg_block(cg, "defer_full");
-    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntEQ, saved, 0), done, full);
-    cg_position(cg, full);
-    LLVMBuildAtomicRMW(b, LLVMAtomicRMWBinOpAdd, cg_state_field(cg, STATE_SKIPPED), cg_const(cg, 1),
-                       LLVMAtomicOrderingMonotonic, 0);
+    cg_jump_if(cg, cg_compare(cg, LLVMIntEQ, saved, 0), done, "defer_full");
+
+    cg_atomic_add(cg, cg_state_field(cg, STATE_SKIPPED), cg_const(cg, 1));
     LLVMBuildBr(b, done);
     cg_position(cg, run);
 }

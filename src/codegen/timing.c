@@ -15,6 +15,19 @@
 #include "base/strbuf.h"
 #include "codegen/codegen_internal.h"
 
+/* timing.c's state (-t). */
+struct timing_state {
+    LLVMValueRef map;                /* tap_timing with -t, else NULL */
+    int *slot;                       /* per probe index, its program's first slot */
+};
+
+static struct timing_state *timing_state(struct codegen *cg)
+{
+    if (!cg->timing)
+        cg->timing = ARENA_NEW(cg->arena, struct timing_state);
+    return cg->timing;
+}
+
 #define FIELD_COUNT 0
 #define FIELD_SUM 1
 #define FIELD_MIN 2
@@ -54,21 +67,21 @@ void cg_define_timing(struct codegen *cg)
     const struct script *script = cg->script;
     if (!cg->options->timing || script->probe_count == 0)
         return;
-    cg->timing_slot = ARENA_ARRAY(cg->arena, int, script->probe_count);
+    timing_state(cg)->slot = ARENA_ARRAY(cg->arena, int, script->probe_count);
     cg->program->timed = calloc((size_t)script->probe_count, sizeof(*cg->program->timed));
     for (int i = 0; i < script->probe_count; i++) {
         const struct probe *probe = script->probes[i];
         if (probe->group_leader)
             continue;   /* described with its leader */
-        cg->timing_slot[probe->index] = cg->program->timed_count;
+        timing_state(cg)->slot[probe->index] = cg->program->timed_count;
         if (probe->group_count > 1)
             for (int m = 0; m < probe->group_count; m++)
                 describe_timed(cg, probe->group[m]);
         else
             describe_timed(cg, probe);
     }
-    cg->timing_map = cg_map_global(cg, "tap_timing", 4);
-    cg_map_btf(cg, cg->timing_map, BPF_MAP_TYPE_PERCPU_ARRAY, (uint64_t)cg->program->timed_count, 4,
+    timing_state(cg)->map = cg_map_global(cg, "tap_timing", 4);
+    cg_map_btf(cg, timing_state(cg)->map, BPF_MAP_TYPE_PERCPU_ARRAY, (uint64_t)cg->program->timed_count, 4,
                sizeof(struct program_timing_value));
 }
 
@@ -76,10 +89,10 @@ void cg_define_timing(struct codegen *cg)
  * calls would spill a register to the 512-byte stack). */
 uint32_t cg_timing_start(struct codegen *cg)
 {
-    if (!cg->timing_map)
+    if (!timing_state(cg)->map)
         return 0;
     uint32_t start = cg_alloc_scratch(cg, 8);
-    LLVMBuildStore(cg->builder, cg_helper(cg, BPF_FUNC_ktime_get_ns, cg->i64, NULL, 0), cg_scratch_ptr(cg, start));
+    cg_store(cg, cg_helper(cg, BPF_FUNC_ktime_get_ns, cg->i64, NULL, 0), cg_scratch_ptr(cg, start));
     return start;
 }
 
@@ -92,8 +105,7 @@ static LLVMValueRef field(struct codegen *cg, LLVMValueRef value, int index)
 static void add_to(struct codegen *cg, LLVMValueRef value, int index, LLVMValueRef amount)
 {
     LLVMValueRef ptr = field(cg, value, index);
-    LLVMBuildStore(cg->builder, LLVMBuildAdd(cg->builder, LLVMBuildLoad2(cg->builder, cg->i64, ptr, ""), amount, ""),
-                   ptr);
+    cg_store(cg, LLVMBuildAdd(cg->builder, cg_load(cg, ptr), amount, ""), ptr);
 }
 
 /* Keeps the smaller (or larger) of the field and elapsed; the first run sets both. */
@@ -102,9 +114,9 @@ static void keep_extreme(struct codegen *cg, LLVMValueRef value, int index, LLVM
 {
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef ptr = field(cg, value, index);
-    LLVMValueRef old = LLVMBuildLoad2(b, cg->i64, ptr, "");
+    LLVMValueRef old = cg_load(cg, ptr);
     LLVMValueRef take = LLVMBuildOr(b, first, LLVMBuildICmp(b, better, elapsed, old, ""), "");
-    LLVMBuildStore(b, LLVMBuildSelect(b, take, elapsed, old, ""), ptr);
+    cg_store(cg, LLVMBuildSelect(b, take, elapsed, old, ""), ptr);
 }
 
 /* A block that adds this run to the probe's slot, then goes on to next. */
@@ -118,16 +130,16 @@ LLVMBasicBlockRef cg_timing_end(struct codegen *cg, uint32_t start, LLVMBasicBlo
     cg_position(cg, timed);
     const struct probe *probe = cg->fn->probe;
     LLVMValueRef elapsed = LLVMBuildSub(b, cg_helper(cg, BPF_FUNC_ktime_get_ns, cg->i64, NULL, 0),
-                                        LLVMBuildLoad2(b, cg->i64, cg_scratch_ptr(cg, start), ""), "");
-    LLVMValueRef slot = cg_const(cg, cg->timing_slot[probe->index]);
+                                        cg_load(cg, cg_scratch_ptr(cg, start)), "");
+    LLVMValueRef slot = cg_const(cg, timing_state(cg)->slot[probe->index]);
     if (probe->group_count > 1)
         slot = LLVMBuildAdd(b, slot, cg_group_member(cg), "");
     LLVMValueRef key = cg_entry_alloca(cg, cg->i32, "timing_key");
-    LLVMBuildStore(b, LLVMBuildTrunc(b, slot, cg->i32, ""), key);
-    LLVMValueRef value = cg_map_lookup(cg, cg->timing_map, key);
-    LLVMBuildCondBr(b, LLVMBuildIsNull(b, value, ""), next, found);
+    cg_store(cg, LLVMBuildTrunc(b, slot, cg->i32, ""), key);
+    LLVMValueRef value = cg_map_lookup(cg, timing_state(cg)->map, key);
+    LLVMBuildCondBr(b, cg_is_null(cg, value), next, found);
     cg_position(cg, found);
-    LLVMValueRef first = cg_compare(cg, LLVMIntEQ, LLVMBuildLoad2(b, cg->i64, field(cg, value, FIELD_COUNT), ""), 0);
+    LLVMValueRef first = cg_compare(cg, LLVMIntEQ, cg_load(cg, field(cg, value, FIELD_COUNT)), 0);
     keep_extreme(cg, value, FIELD_MIN, LLVMIntULT, elapsed, first);
     keep_extreme(cg, value, FIELD_MAX, LLVMIntUGT, elapsed, first);
     add_to(cg, value, FIELD_COUNT, cg_const(cg, 1));

@@ -17,7 +17,7 @@ static LLVMTypeRef int_type(struct codegen *cg, int size)
 
 static LLVMValueRef ctx_at(struct codegen *cg, LLVMValueRef ctx, LLVMValueRef offset)
 {
-    return LLVMBuildGEP2(cg->builder, cg->i8, ctx, &offset, 1, "");
+    return cg_byte_ptr(cg, ctx, offset);
 }
 
 static LLVMValueRef load_field(struct codegen *cg, LLVMValueRef ctx, int offset, int size, int is_signed)
@@ -74,6 +74,12 @@ LLVMValueRef cg_ctx_read(struct codegen *cg, struct expr *e)
         LLVMValueRef loc = load_field(cg, ctx, e->ctx_read.offset, 4, 0);
         LLVMValueRef offset = LLVMBuildAnd(cg->builder, loc, cg_const(cg, 0xffff), "");
         return copy_string(cg, ctx_at(cg, ctx, offset), 0);
+    }
+    case CTX_READ_FUNC_ARG: {
+        uint32_t slot = cg_alloc_scratch(cg, 8);
+        LLVMValueRef args[3] = {ctx, cg_const(cg, e->ctx_read.offset / 8), cg_scratch_ptr(cg, slot)};
+        cg_helper(cg, BPF_FUNC_get_func_arg, cg->i64, args, 3);
+        return LLVMBuildLoad2(cg->builder, cg->i64, cg_scratch_ptr(cg, slot), "");
     }
     case CTX_READ_KERNEL_LONG: case CTX_READ_KERNEL_CHARS:
         break;

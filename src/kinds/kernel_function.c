@@ -6,7 +6,9 @@
  * the word after them). A function goes on a kprobe (kinds/kprobe.c)
  * instead where the kernel loads no fentry program, where a trampoline
  * cannot take its arguments (more than 6), for a .return reading @entry
- * (fexit has no entry program), or everywhere with TAP_KERNEL_PROBES=kprobe.
+ * (fexit has no entry program), where the kernel will not build a
+ * trampoline for its prototype (a struct returned, one over 16 bytes
+ * passed, or variadic), or everywhere with TAP_KERNEL_PROBES=kprobe.
  * Functions the kernel will not trace are refused by name: not in
  * available_filter_functions (notrace, inlined), or on the kprobe
  * blacklist. module("m").function(...) is the same on a loaded module's
@@ -30,6 +32,7 @@
 #include "sema/btf_types.h"
 #include "sema/dwarf.h"
 #include "sema/sema_internal.h"
+#include "sema/uprobe.h"
 
 /* kernel.function("PATTERN") or module("NAME").function("PATTERN"), then
  * .call or .return; 0 for any other form. *module: NULL for the kernel. */
@@ -80,12 +83,30 @@ static int reads_entry(const struct probe *probe)
     return reads;
 }
 
-/* Why the function goes on a kprobe, not a trampoline (NULL: it need not). */
-static int on_kprobe(const struct kernel_support *support, const struct btf_type *proto, int entry_on_return)
+/* A struct or union the trampoline cannot pass: the kernel will not attach
+ * one to a function returning one, or taking one larger than 16 bytes
+ * (btf_distill_func_proto: "return type STRUCT is unsupported"). */
+static int untrampolined_record(struct btf *btf, int type_id, int is_return)
+{
+    int id = btf__resolve_type(btf, (unsigned)type_id);
+    const struct btf_type *t = id > 0 ? btf__type_by_id(btf, (unsigned)id) : NULL;
+    return t && (btf_is_struct(t) || btf_is_union(t)) && (is_return || t->size > 16);
+}
+
+/* Whether the function goes on a kprobe, not a trampoline. */
+static int on_kprobe(const struct kernel_support *support, struct btf *btf, const struct btf_type *proto,
+                     int entry_on_return)
 {
     if (!support->kprobes)
         return 0;
-    return !support->fentry || support->kprobes_forced || btf_vlen(proto) > 6 || entry_on_return;
+    int records = untrampolined_record(btf, (int)proto->type, 1);
+    for (int i = 0; i < btf_vlen(proto); i++)
+        records |= untrampolined_record(btf, (int)btf_params(proto)[i].type, 0);
+    /* a variadic function ("..." is a last parameter of type 0): the kernel
+     * builds no trampoline for it ("with variable args is unsupported") */
+    int variadic = btf_vlen(proto) > 0 && btf_params(proto)[btf_vlen(proto) - 1].type == 0;
+    return !support->fentry || support->kprobes_forced || btf_vlen(proto) > 6 || entry_on_return || records ||
+           variadic;
 }
 
 /* "@fs/read_write.c:450" for -L where the kernel's DWARF is at hand, as
@@ -99,11 +120,71 @@ static const char *listed_source(struct sema *s, struct dwarf_module *kernel_dwa
     return arena_printf(s->arena, "@%s:%d", dwarf_kernel_source(s->arena, kernel_dwarf, &f), f.decl_line);
 }
 
+/* NAME@FILE (kernel.function("*@net/socket.c")): BTF knows no source files,
+ * so the kernel's DWARF says which functions have their code in a compile
+ * unit of a file FILE matches; their names, sorted. */
+struct file_functions {
+    struct arena *arena;
+    struct function_pattern pattern;
+    const char **names;
+    int count;
+};
+
+static int unit_matches(const char *file, void *ctx)
+{
+    struct file_functions *ff = ctx;
+    struct function_pattern any_name = ff->pattern;
+    any_name.function = "*";
+    return uprobe_function_matches(&any_name, &(struct dwarf_function){.name = "", .decl_file = file});
+}
+
+static void add_file_function(const char *name, const char *file, void *ctx)
+{
+    struct file_functions *ff = ctx;
+    if (!uprobe_function_matches(&ff->pattern, &(struct dwarf_function){.name = name, .decl_file = file}))
+        return;
+    if ((ff->count & (ff->count - 1)) == 0)   /* 0, 1, 2, 4 ...: double */
+        ff->names = arena_realloc(ff->arena, ff->names, sizeof(*ff->names) * (size_t)ff->count,
+                                  sizeof(*ff->names) * (size_t)(ff->count ? 2 * ff->count : 1));
+    ff->names[ff->count++] = arena_strdup(ff->arena, name);
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* 0 after refusing the point; else *pattern becomes NAME. */
+static int read_file_functions(struct sema *s, struct probe_point *point, const char *text, const char *module,
+                               const char **pattern, struct file_functions *ff)
+{
+    *ff = (struct file_functions){.arena = s->arena};
+    uprobe_parse_pattern(s->arena, *pattern, &ff->pattern);
+    if (module || ff->pattern.line || ff->pattern.line_text || ff->pattern.any_line || ff->pattern.scope_count)
+        return refuse(s, point, arena_printf(s->arena, "probe point %s: tap probes kernel functions by source file "
+                                             "as kernel.function(\"NAME@FILE\"), without a line", text));
+    char error[512];
+    struct dwarf_module *m = dwarf_kernel_open(s->options->modules, error, sizeof(error));
+    if (!m)
+        return refuse(s, point, arena_printf(s->arena, "probe point %s: a kernel function by source file needs the "
+                                             "kernel's DWARF: %s", text, error));
+    dwarf_kernel_each_function(m, &(struct dwarf_kernel_walk){unit_matches, add_file_function, ff});
+    if (ff->count)
+        qsort(ff->names, (size_t)ff->count, sizeof(*ff->names), compare_names);
+    *pattern = ff->pattern.function;
+    return 1;
+}
+
 static int resolve_kernel_function(struct sema *s, struct probe_point *point, struct probe *probe)
 {
     const char *text = sema_point_text(s, point);
     const char *module, *pattern, *suffix;
     int is_return;
+    const struct probe_component *second = point->components->next;
+    if (second && strcmp(second->name, "data") == 0)
+        return refuse(s, point, arena_printf(s->arena, "probe point %s: kernel.data (hardware watchpoints) is not "
+                                             "supported: it needs perf breakpoint events (PERF_TYPE_BREAKPOINT), "
+                                             "which tap does not attach yet", text));
     if (!read_point(point, &module, &pattern, &is_return, &suffix))
         return refuse(s, point, arena_printf(s->arena, "probe point %s: tap probes kernel functions as "
                                              "kernel.function(\"NAME\") or module(\"MODULE\").function(\"NAME\"), "
@@ -124,11 +205,14 @@ static int resolve_kernel_function(struct sema *s, struct probe_point *point, st
     if (support.kprobes_forced && !support.kprobes)
         return refuse(s, point, arena_printf(s->arena, "probe point %s: TAP_KERNEL_PROBES=kprobe, but this kernel %s",
                                              text, offered));
+    struct file_functions in_file = {0};
+    if (strchr(pattern, '@') && !read_file_functions(s, point, text, module, &pattern, &in_file))
+        return 0;
     /* a module's BTF continues vmlinux's: its own functions come after */
     int first_id = module ? (int)btf__type_cnt(sema_kernel_btf(s)) : 1;
     probe->kprobe.module = module;
     struct kernel_lists lists = kernel_read_lists(s->arena);
-    int wildcard = strpbrk(pattern, "*?[") != NULL, count = 0;
+    int wildcard = strpbrk(pattern, "*?[") != NULL || in_file.arena, count = 0;
     int entry_on_return = is_return && reads_entry(probe);
     const char *refusal = NULL;
     struct probe *leader = NULL;
@@ -138,7 +222,8 @@ static int resolve_kernel_function(struct sema *s, struct probe_point *point, st
     for (int id = first_id; btf && id < (int)btf__type_cnt(btf); id++) {
         const struct btf_type *t = btf__type_by_id(btf, id);
         const char *name = btf_is_func(t) ? btf__name_by_offset(btf, t->name_off) : NULL;
-        if (!name || fnmatch(pattern, name, 0) != 0)
+        if (!name || fnmatch(pattern, name, 0) != 0 ||
+            (in_file.arena && !bsearch(&name, in_file.names, (size_t)in_file.count, sizeof(*in_file.names), compare_names)))
             continue;
         const char *why = kernel_untraceable(&lists, name);
         if (why) {
@@ -149,7 +234,7 @@ static int resolve_kernel_function(struct sema *s, struct probe_point *point, st
                                 : arena_printf(s->arena, "kernel.function(\"%s%s\")%s", name,
                                                listed_source(s, kernel_dwarf, name), suffix);
         struct probe *match;
-        if (on_kprobe(&support, btf__type_by_id(btf, t->type), entry_on_return)) {
+        if (on_kprobe(&support, btf, btf__type_by_id(btf, t->type), entry_on_return)) {
             match = kprobe_add_function(s, probe, name, id, is_return, pp, wildcard ? &leader : NULL,
                                         support.kprobe_multi);
         } else {

@@ -13,6 +13,7 @@
 #include "kinds/probe_kind.h"
 
 struct arena;
+struct diags;
 struct sema;
 struct probe;
 struct probe_point;
@@ -57,8 +58,10 @@ struct probe_kind_ops {
     const char *const *heads;
     probe_resolver resolve;
     /* -l/-L of its points, when they are not resolved as a script's are
-     * (NULL: listing.c resolves `probe PP {}` and prints each pp()). */
-    int (*list)(FILE *out, struct arena *arena, const char *point, int with_variables);
+     * (NULL: listing.c resolves `probe PP {}` and prints each pp()): the
+     * text as given and as parsed (its errors go to diags). */
+    int (*list)(FILE *out, struct arena *arena, struct diags *diags, const struct probe_point *parsed,
+                const char *point, int with_variables);
     void (*catalogue)(struct arena *arena, catalogue_line add, void *lines);
     /* a $target of the probe's own body (resolve.c): 1 when it was
      * rewritten (then resolved again); NULL: sema/target_vars.c's lowering */
@@ -74,7 +77,8 @@ struct probe_kind_ops {
     const char *target_write_refusal;
     /* codegen: the program's ELF section, and the kind's fields of the
      * program_probe the runtime gets (kind, prog_name, point, cookie,
-     * may_skip are filled before) */
+     * may_skip are filled before): a kind with a member of its union sets
+     * `fields` to name it */
     const char *(*section)(struct arena *arena, const struct probe *probe);
     void (*describe)(const struct probe *probe, struct program_probe *out);
     /* runtime */

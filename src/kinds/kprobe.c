@@ -270,6 +270,34 @@ static struct expr *too_many_entry_values(struct sema *s, struct span span)
     return NULL;
 }
 
+/* The bytes of a struct or union type passed by value; 0 for anything else. */
+static int record_size(struct btf *btf, int type_id)
+{
+    int id = btf__resolve_type(btf, (unsigned)type_id);
+    const struct btf_type *t = id > 0 ? btf__type_by_id(btf, (unsigned)id) : NULL;
+    return t && (btf_is_struct(t) || btf_is_union(t)) ? (int)t->size : 0;
+}
+
+/* The argument register that holds argument `index`, as the x86-64 ABI
+ * passes them: a struct returned over 16 bytes takes the first (its
+ * address), a struct argument of up to 16 bytes one or two, a larger one
+ * none (it is on the stack); -1 for an argument on the stack. */
+static int argument_register_slot(struct sema *s, int index)
+{
+    struct btf *btf = sema_probe_btf(s, s->probe->kprobe.module);
+    const struct btf_type *func = btf ? btf__type_by_id(btf, (unsigned)s->probe->kprobe.btf_id) : NULL;
+    const struct btf_type *proto = func ? btf__type_by_id(btf, func->type) : NULL;
+    if (!proto)
+        return index;
+    int slot = record_size(btf, (int)proto->type) > 16;
+    for (int i = 0; i < index; i++) {
+        int size = record_size(btf, (int)btf_params(proto)[i].type);
+        slot += !size ? 1 : size <= 8 ? 1 : size <= 16 ? 2 : 0;
+    }
+    int size = record_size(btf, (int)btf_params(proto)[index].type);
+    return size > 16 ? -1 : slot + (size > 8) > 5 ? 6 : slot;
+}
+
 /* Argument `index` of the probed function (its return value at index
  * vlen): a register at the entry; in a kretprobe, $return is rax and an
  * argument the register saved at the call. */
@@ -278,12 +306,14 @@ static struct expr *read_argument(struct sema *s, struct expr *e, int index, int
     int is_return = strcmp(e->target.name, "return") == 0;
     if (is_return)
         return register_value(s, e->span, DWARF_REG_RAX, size, is_signed);
-    if (index >= 6) {
-        diag_error(s->diags, e->span, "$%s is argument %d of kernel function %s: kprobes read the 6 passed in "
-                   "registers", e->target.name, index + 1, s->probe->function);
+    int slot = argument_register_slot(s, index);
+    if (slot < 0 || slot >= 6) {
+        diag_error(s->diags, e->span, "$%s is argument %d of kernel function %s: kprobes read the 6 argument "
+                   "registers, and it is passed %s", e->target.name, index + 1, s->probe->function,
+                   slot < 0 ? "on the stack (a struct over 16 bytes)" : "after them");
         return NULL;
     }
-    struct expr *value = register_value(s, e->span, argument_registers[index], size, is_signed);
+    struct expr *value = register_value(s, e->span, argument_registers[slot], size, is_signed);
     if (s->probe->kind != PROBE_KRETPROBE || s->at_call)
         return value;
     int reg = add_snapshot(s, value);

@@ -194,9 +194,10 @@ static const char *section(struct arena *arena, const struct probe *probe)
 
 static void describe(const struct probe *probe, struct program_probe *out)
 {
-    out->nf_pf = (uint32_t)probe->netfilter.pf;
-    out->nf_hooknum = (uint32_t)probe->netfilter.hooknum;
-    out->nf_priority = probe->netfilter.priority;
+    out->fields = PROGRAM_FIELDS_NETFILTER;
+    out->netfilter.pf = (uint32_t)probe->netfilter.pf;
+    out->netfilter.hooknum = (uint32_t)probe->netfilter.hooknum;
+    out->netfilter.priority = probe->netfilter.priority;
 }
 
 /* BPF_LINK_CREATE's netfilter member, as Linux 6.4's union bpf_attr has it */
@@ -214,8 +215,8 @@ static int attach_netfilter(struct session *s, struct bpf_program *prog, int ind
     union bpf_attr attr;
     memset(&attr, 0, sizeof(attr));
     struct netfilter_link_attr link = {.prog_fd = (uint32_t)bpf_program__fd(prog), .attach_type = BPF_NETFILTER_,
-                                       .pf = probe->nf_pf, .hooknum = probe->nf_hooknum,
-                                       .priority = probe->nf_priority};
+                                       .pf = probe->netfilter.pf, .hooknum = probe->netfilter.hooknum,
+                                       .priority = probe->netfilter.priority};
     _Static_assert(sizeof(link) <= sizeof(attr), "union bpf_attr holds the netfilter link");
     memcpy(&attr, &link, sizeof(link));
     int fd = (int)syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));

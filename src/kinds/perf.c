@@ -37,25 +37,27 @@ static const char *section(struct arena *arena, const struct probe *probe)
 
 static void describe(const struct probe *probe, struct program_probe *out)
 {
-    out->period_ns = probe->perf.period_ns;
-    out->frequency = probe->perf.frequency;
-    out->perf_type = probe->perf.perf_type;
-    out->perf_config = probe->perf.perf_config;
-    out->sample_period = probe->perf.sample_period;
+    out->fields = PROGRAM_FIELDS_PERF;
+    out->perf.period_ns = probe->perf.period_ns;
+    out->perf.frequency = probe->perf.frequency;
+    out->perf.type = probe->perf.perf_type;
+    out->perf.config = probe->perf.perf_config;
+    out->perf.sample_period = probe->perf.sample_period;
 }
 
 static int attach_perf(struct session *s, struct bpf_program *prog, int index, char *state)
 {
     (void)state;
     const struct program_probe *probe = &s->program->probes[index];
-    struct perf_event_attr attr = {.size = sizeof(attr), .type = probe->perf_type, .config = probe->perf_config};
-    perf_event_sampling(&attr, probe->sample_period ? probe->sample_period : probe->period_ns, probe->frequency);
+    struct perf_event_attr attr = {.size = sizeof(attr), .type = probe->perf.type, .config = probe->perf.config};
+    perf_event_sampling(&attr, probe->perf.sample_period ? probe->perf.sample_period : probe->perf.period_ns,
+                        probe->perf.frequency);
     return attach_every_cpu(s, prog, probe, &attr);
 }
 
 static const char *attach_error(const struct program_probe *probe, int err)
 {
-    if ((err == -ENOENT || err == -EOPNOTSUPP) && probe->perf_type == PERF_TYPE_HARDWARE)
+    if ((err == -ENOENT || err == -EOPNOTSUPP) && probe->perf.type == PERF_TYPE_HARDWARE)
         return "this machine has no hardware performance counters";
     return NULL;
 }

@@ -5,6 +5,8 @@
  * `.=` appends: records the runtime collects); a writer's text is the
  * .write probe's $value. procfs("__stdin") is tap's standard input
  * (input.c). */
+#include <fnmatch.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <bpf/bpf.h>
@@ -51,48 +53,68 @@ static const char *file_conflict(struct sema *s, const struct procfs_probe *file
     return NULL;
 }
 
-static int resolve_procfs(struct sema *s, struct probe_point *point, struct probe *probe)
+/* The file and mode a point names, with SystemTap's checks; `op` stands for
+ * the read/write component's name (NULL: as written; -l puts "read" and
+ * "write" in place of a wildcard). NULL when fine, else the message (a %s
+ * for the point's text) and *where, the component it is about. */
+static const char *read_point(const struct probe_point *point, const char *op_name, uint64_t string_size,
+                              struct procfs_probe *file, const struct probe_component **where)
 {
-    struct probe_component *c = point->components, *op = c->next;
-    struct procfs_probe file = {.file = "command"};
-    if (c->arg_kind == PROBE_ARG_STRING && strcmp(c->arg_string, "__stdin") == 0)
-        return input_kind.resolve(s, point, probe);
+    const struct probe_component *c = point->components, *op = c->next;
+    *file = (struct procfs_probe){.file = "command", .maxsize = string_size};
+    *where = c;
     if (c->arg_kind == PROBE_ARG_INT)
-        return sema_point_error(s, point, c->span, "procfs takes a file name (a string): %s",
-                                sema_point_text(s, point));
+        return "procfs takes a file name (a string): %s";
     if (c->arg_kind == PROBE_ARG_STRING) {
         const char *error = path_error(c->arg_string);
         if (error)
-            return sema_point_error(s, point, c->span, arena_printf(s->arena, "%s: %%s", error),
-                                    sema_point_text(s, point));
-        file.file = c->arg_string;
+            return error;
+        file->file = c->arg_string;
     }
     int64_t umask = -1;
     if (op && strcmp(op->name, "umask") == 0) {
+        *where = op;
         if (op->arg_kind != PROBE_ARG_INT)
-            return sema_point_error(s, point, op->span, "umask takes a number: %s", sema_point_text(s, point));
+            return "umask takes a number: %s";
         umask = op->arg_int;
         op = op->next;
     }
-    if (!op || (strcmp(op->name, "read") != 0 && strcmp(op->name, "write") != 0) || op->arg_kind != PROBE_ARG_NONE)
-        return sema_point_error(s, point, op ? op->span : c->span, "need read/write component: %s",
-                                sema_point_text(s, point));
-    file.write = op->name[0] == 'w';
-    file.maxsize = (uint64_t)s->options->string_size;
+    const char *name = op && op_name ? op_name : op ? op->name : NULL;
+    if (op)
+        *where = op;
+    if (!name || (strcmp(name, "read") != 0 && strcmp(name, "write") != 0) || op->arg_kind != PROBE_ARG_NONE)
+        return "need read/write component: %s";
+    file->write = name[0] == 'w';
     op = op->next;
-    if (op && !file.write && strcmp(op->name, "maxsize") == 0) {
+    if (op && !file->write && strcmp(op->name, "maxsize") == 0) {
+        *where = op;
         if (op->arg_kind != PROBE_ARG_INT || op->arg_int <= 0)
-            return sema_point_error(s, point, op->span, "maxsize must be greater than 0: %s",
-                                    sema_point_text(s, point));
-        file.maxsize = (uint64_t)op->arg_int;
+            return "maxsize must be greater than 0: %s";
+        file->maxsize = (uint64_t)op->arg_int;
         op = op->next;
     }
-    if (op)
-        return sema_point_error(s, point, op->span, "procfs probes end at .read, .read.maxsize(N) or .write: %s",
-                                sema_point_text(s, point));
+    if (op) {
+        *where = op;
+        return "procfs probes end at .read, .read.maxsize(N) or .write: %s";
+    }
     if (umask < 0)
-        umask = file.write ? 0022 : 0044;
-    file.mode = (file.write ? 0222u : 0444u) & ~(unsigned)umask;
+        umask = file->write ? 0022 : 0044;
+    file->mode = (file->write ? 0222u : 0444u) & ~(unsigned)umask;
+    return NULL;
+}
+
+static int resolve_procfs(struct sema *s, struct probe_point *point, struct probe *probe)
+{
+    struct probe_component *c = point->components;
+    if (c->arg_kind == PROBE_ARG_STRING && strcmp(c->arg_string, "__stdin") == 0)
+        return input_kind.resolve(s, point, probe);
+    struct procfs_probe file;
+    const struct probe_component *where;
+    const char *error = read_point(point, NULL, (uint64_t)s->options->string_size, &file, &where);
+    if (error && strstr(error, "%s") == NULL)
+        error = arena_printf(s->arena, "%s: %%s", error);   /* path_error's messages */
+    if (error)
+        return sema_point_error(s, point, where->span, error, sema_point_text(s, point));
     const char *conflict = file_conflict(s, &file);
     if (conflict)
         return sema_point_error(s, point, c->span, arena_printf(s->arena, "%s \"%s\": %%s", conflict, file.file),
@@ -101,6 +123,74 @@ static int resolve_procfs(struct sema *s, struct probe_point *point, struct prob
     probe->procfs = file;
     sema_add_probe(s, probe);
     return 1;
+}
+
+/* The lines of one point for -l/-L: the point as pp() spells it, once for
+ * each of read and write its component matches; 0 after an error. */
+static int list_point(struct arena *arena, struct diags *diags, const struct probe_point *point,
+                      const char *text, const char **lines, int *count)
+{
+    const struct probe_component *c = point->components, *op = c->next;
+    if (op && strcmp(op->name, "umask") == 0)
+        op = op->next;
+    int stdin_file = c->arg_kind == PROBE_ARG_STRING && strcmp(c->arg_string, "__stdin") == 0;
+    int listed = 0;
+    const char *error = NULL;
+    const struct probe_component *where = op ? op : c;
+    for (int write = 0; write < 2; write++) {
+        const char *name = write ? "write" : "read";
+        if (!op || fnmatch(op->name, name, 0) != 0 || (stdin_file && !write))
+            continue;
+        struct procfs_probe file;
+        error = read_point(point, name, 0, &file, &where);
+        if (error)
+            continue;
+        lines[(*count)++] = arena_printf(arena, "procfs%s%s%s%s.%s%s",
+                                         c->arg_kind == PROBE_ARG_STRING ? "(\"" : "",
+                                         c->arg_kind == PROBE_ARG_STRING ? file.file : "",
+                                         c->arg_kind == PROBE_ARG_STRING ? "\")" : "",
+                                         c->next != op ? arena_printf(arena, ".umask(%lld)",
+                                                                      (long long)c->next->arg_int) : "",
+                                         name,
+                                         op->next ? arena_printf(arena, ".maxsize(%llu)",
+                                                                 (unsigned long long)file.maxsize) : "");
+        listed++;
+    }
+    if (listed)
+        return 1;
+    if (!error)
+        error = "need read/write component: %s";
+    if (strstr(error, "%s") == NULL)
+        error = arena_printf(arena, "%s: %%s", error);
+    diag_error(diags, where->span, error, text);
+    return 0;
+}
+
+static int compare_lines(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* -l/-L: `procfs.*` is both read and write, as SystemTap lists it (one
+ * script cannot have both on one file). -L lists no variables, as
+ * SystemTap's (its procfs probes have no getargs), though $value is there.
+ * Lines sorted, each once. */
+static int list(FILE *out, struct arena *arena, struct diags *diags, const struct probe_point *points,
+                const char *text, int with_variables)
+{
+    (void)with_variables;
+    int capacity = 0, count = 0;
+    for (const struct probe_point *p = points; p; p = p->next)
+        capacity += 2;
+    const char **lines = ARENA_ARRAY(arena, const char *, capacity);
+    for (const struct probe_point *p = points; p; p = p->next)
+        if (!list_point(arena, diags, p, text, lines, &count))
+            return 1;
+    qsort(lines, (size_t)count, sizeof(*lines), compare_lines);
+    for (int i = 0; i < count; i++)
+        if (i == 0 || strcmp(lines[i], lines[i - 1]) != 0)
+            fprintf(out, "%s\n", lines[i]);
+    return 0;
 }
 
 /* $value read: the written text (a .write probe's piece of it) at the
@@ -175,14 +265,15 @@ static const char *section(struct arena *arena, const struct probe *probe)
 static void describe(const struct probe *probe, struct program_probe *out)
 {
     out->path = strdup(probe->procfs.file);
-    out->procfs_write = probe->procfs.write;
-    out->procfs_mode = probe->procfs.mode;
-    out->procfs_maxsize = probe->procfs.maxsize;
+    out->fields = PROGRAM_FIELDS_PROCFS;
+    out->procfs.write = probe->procfs.write;
+    out->procfs.mode = probe->procfs.mode;
+    out->procfs.maxsize = probe->procfs.maxsize;
 }
 
 const struct probe_kind_ops procfs_kind = {
     .kind = PROBE_PROCFS, .name = "procfs", .flags = KIND_RUNS_ONCE,
-    .heads = (const char *const[]){"procfs", NULL}, .resolve = resolve_procfs, .catalogue = catalogue,
+    .heads = (const char *const[]){"procfs", NULL}, .resolve = resolve_procfs, .list = list, .catalogue = catalogue,
     .lower_target = lower_value, .lower_assign = lower_assign, .section = section, .describe = describe,
     .prog_type = BPF_PROG_TYPE_RAW_TRACEPOINT,
 };

@@ -68,8 +68,9 @@ static const char *section(struct arena *arena, const struct probe *probe)
 
 static void describe(const struct probe *probe, struct program_probe *out)
 {
-    out->period_ns = probe->perf.period_ns;
-    out->frequency = probe->perf.frequency;
+    out->fields = PROGRAM_FIELDS_PERF;
+    out->perf.period_ns = probe->perf.period_ns;
+    out->perf.frequency = probe->perf.frequency;
 }
 
 /* Both kinds count the cpu-clock: timer.* on CPU 0, timer.profile on every CPU. */
@@ -80,7 +81,7 @@ static struct perf_event_attr cpu_clock(const struct program_probe *probe)
         .size = sizeof(attr),
         .config = PERF_COUNT_SW_CPU_CLOCK,
     };
-    perf_event_sampling(&attr, probe->period_ns, probe->frequency);
+    perf_event_sampling(&attr, probe->perf.period_ns, probe->perf.frequency);
     return attr;
 }
 

@@ -98,6 +98,8 @@ enum ctx_read_kind {
     CTX_READ_DATA_LOC,   /* __data_loc: u32 at offset, low 16 bits locate the string in the record */
     CTX_READ_KERNEL_LONG,    /* size bytes of kernel memory at address (an expression) */
     CTX_READ_KERNEL_CHARS,   /* char[size] of kernel memory at address: a string */
+    CTX_READ_FUNC_ARG,   /* a trampoline's argument offset / 8 through bpf_get_func_arg: a pointer
+                          * type the verifier will not load from ctx (6.1: not to a struct, int, void) */
 };
 
 /* What a call's name resolves to (set once by sema/resolve.c). */

@@ -51,6 +51,7 @@ struct pp_frame {
     struct pp_env *env;
     struct pp_frame *up;
     int depth;
+    const struct span *expanded_from;   /* a macro body's: its use, for diagnostics */
 };
 
 struct pp {
@@ -77,15 +78,16 @@ static void pp_error(struct pp *pp, struct span span, const char *fmt, const cha
     pp->errors++;
 }
 
-static void pp_push(struct pp *pp, const struct token *tokens, int count, struct pp_env *env,
-                    struct span site)
+static struct pp_frame *pp_push(struct pp *pp, const struct token *tokens, int count, struct pp_env *env,
+                                 struct span site)
 {
     int depth = pp->top ? pp->top->depth + 1 : 0;
     if (depth > PP_MAX_DEPTH) {
+        site.expanded_from = NULL;   /* the chain would be PP_MAX_DEPTH uses long */
         if (!pp->fatal)
             pp_error(pp, site, "%s", "macro expansion too deep (recursive @define?)");
         pp->fatal = 1;
-        return;
+        return NULL;
     }
     if (depth == 1)
         pp->expansion_site = site;
@@ -96,6 +98,7 @@ static void pp_push(struct pp *pp, const struct token *tokens, int count, struct
     f->up = pp->top;
     f->depth = depth;
     pp->top = f;
+    return f;
 }
 
 /* The next token from the source stack, without expansion. */
@@ -112,7 +115,13 @@ static const struct token *pp_next_raw(struct pp *pp, struct pp_env **env)
             }
             if (env)
                 *env = f->env;
-            return &f->tokens[f->pos++];
+            const struct token *t = &f->tokens[f->pos++];
+            if (!f->expanded_from)
+                return t;
+            struct token *copy = ARENA_NEW(pp->arena, struct token);
+            *copy = *t;
+            copy->span.expanded_from = f->expanded_from;
+            return copy;
         }
         if (!f->up || pp->fatal) {
             if (env)
@@ -270,6 +279,11 @@ static void pp_macro_use(struct pp *pp, const struct token *use, struct pp_env *
     if (pp_parameter_use(pp, use, env))
         return;
     struct pp_macro *m = pp_find_macro(pp, name);
+    if (!m && strcmp(name, "perf") == 0) {
+        pp_error(pp, use->span, "%s", "@perf (a perf counter of a process, declared by a "
+                 "perf.*.process(PATH).counter(NAME) probe) is not supported by tap");
+        return;
+    }
     if (!m) {
         pp_error(pp, use->span, "unknown operator or macro '%s'", use->text);
         return;
@@ -281,7 +295,12 @@ static void pp_macro_use(struct pp *pp, const struct token *use, struct pp_env *
         if (!inner->args)
             return;
     }
-    pp_push(pp, m->body, m->body_count, inner, use->span);
+    struct pp_frame *body = pp_push(pp, m->body, m->body_count, inner, use->span);
+    if (body) {
+        struct span *site = ARENA_NEW(pp->arena, struct span);
+        *site = use->span;
+        body->expanded_from = site;
+    }
 }
 
 /* $N pastes the argument's tokens, @N its text as a string literal. */

@@ -119,6 +119,27 @@ struct symbol_map_entry {
     char name[SYMBOL_NAME_SIZE];
 };
 
+/* usymfileline(), usymfile(), usymline(): each file's DWARF line table,
+ * built by the runtime (line_rows.c) when the object has these maps:
+ *  - `tap_line_files` (HASH): key struct symbol_map_key, value struct
+ *    line_map_file;
+ *  - `tap_line_rows` (ARRAY): struct line_map_row, each file's rows sorted
+ *    by offset, files one after the other. A row holds until the next one;
+ *  - `tap_line_sources` (ARRAY): source file paths, SYMBOL_PATH_SIZE chars,
+ *    which rows name by index. */
+#define LINE_NO_SOURCE UINT32_MAX    /* a row with no line information (a gap between sequences) */
+
+struct line_map_row {
+    uint32_t offset;         /* file offset of the first instruction it covers */
+    uint32_t line;           /* 0: the compiler gave none (SystemTap prints the file alone) */
+    uint32_t source;         /* index in tap_line_sources, or LINE_NO_SOURCE */
+    uint32_t unused;
+};
+
+struct line_map_file {
+    uint32_t first, count;   /* its rows in tap_line_rows */
+};
+
 /* User stacks without frame pointers: each file's DWARF CFI (.eh_frame,
  * else .debug_frame) compiled by the runtime (unwind_rows.c) into rows that
  * BPF's stack walk looks up by file offset (codegen/stack.c), when the object
@@ -153,19 +174,23 @@ struct unwind_file {
  * that woke nobody waits at most one period. */
 #define TAP_WAKEUP_PERIOD_NS 10000000ull
 
+/* Which member of a program_probe's union is live: set by its kind's
+ * describe hook (src/kinds), so readers need no list of kinds. */
+enum program_probe_fields {
+    PROGRAM_FIELDS_NONE,
+    PROGRAM_FIELDS_PERF,       /* perf: PROBE_TIMER, _PROFILE, _PERF */
+    PROGRAM_FIELDS_PROCFS,     /* procfs: PROBE_PROCFS */
+    PROGRAM_FIELDS_NETFILTER,  /* netfilter: PROBE_NETFILTER */
+};
+
 struct program_probe {
     enum probe_kind kind;    /* kinds/probe_kind.h */
     char *prog_name;         /* the BPF program's name in the object */
     char *point;             /* the probe point as pp() prints it */
     int64_t order;           /* begin(N)/end(N)/error(N) sequence; ties keep script order */
-    /* PROBE_TIMER, _PROFILE, _PERF: */
-    uint64_t period_ns;      /* timer period; 0 when frequency is used */
-    uint64_t frequency;      /* timer.hz(N), perf .hz(F) */
-    uint32_t perf_type;      /* PERF_TYPE_* */
-    uint64_t perf_config;
-    uint64_t sample_period;  /* perf .sample(N) */
     /* PROBE_UPROBE, _URETPROBE: */
-    char *path;              /* canonical absolute path of the binary */
+    char *path;              /* canonical absolute path of the binary; PROBE_PROCFS: the file's
+                              * name under the session's directory */
     uint64_t offset;         /* file offset */
     uint64_t cookie;         /* bpf cookie, for probes sharing one program */
     uint64_t ref_ctr_offset; /* PROBE_UPROBE at an SDT mark: file offset of the
@@ -176,15 +201,27 @@ struct program_probe {
     char *tp_name;
     char *build_id;          /* PROBE_UPROBE/_URETPROBE: hex build-id of path at
                               * compile time, checked by --run; NULL or "" when none */
-    /* PROBE_PROCFS: path is the file's name under the session's directory */
-    int procfs_write;        /* a .write probe; 0: .read */
-    uint32_t procfs_mode;    /* the file's permissions */
-    uint64_t procfs_maxsize; /* .read: the largest $value, its NUL counted */
     int may_skip;            /* PROBE_UPROBE/_URETPROBE: one of many a wildcard matched:
                               * if the kernel refuses it, a warning and the session goes on */
-    /* PROBE_NETFILTER: the link's protocol family, hook and priority */
-    uint32_t nf_pf, nf_hooknum;
-    int32_t nf_priority;
+    enum program_probe_fields fields;   /* the live member of the union */
+    union {
+        struct {
+            uint64_t period_ns;      /* timer period; 0 when frequency is used */
+            uint64_t frequency;      /* timer.hz(N), perf .hz(F) */
+            uint32_t type;           /* PERF_TYPE_* */
+            uint64_t config;
+            uint64_t sample_period;  /* perf .sample(N) */
+        } perf;
+        struct {
+            int write;               /* a .write probe; 0: .read */
+            uint32_t mode;           /* the file's permissions */
+            uint64_t maxsize;        /* .read: the largest $value, its NUL counted */
+        } procfs;
+        struct {
+            uint32_t pf, hooknum;    /* the link's protocol family and hook */
+            int32_t priority;
+        } netfilter;
+    };
 };
 
 enum format_arg_kind {

@@ -1,7 +1,9 @@
 /* struct program <-> text, one record per line:
- *   tap-program 1 STRING_SIZE STATE_OFFSET
- *   probe KIND PROG POINT ORDER PERIOD FREQ PERF_TYPE PERF_CONFIG SAMPLE PATH OFFSET COOKIE TP_CAT TP_NAME BUILD_ID
- *       REF_CTR MAY_SKIP
+ *   tap-program 3 STRING_SIZE STATE_OFFSET
+ *   probe KIND PROG POINT ORDER PATH OFFSET COOKIE TP_CAT TP_NAME BUILD_ID REF_CTR MAY_SKIP FIELDS
+ *       then the live member of the kind's union (FIELDS, enum program_probe_fields):
+ *       perf: PERIOD FREQ PERF_TYPE PERF_CONFIG SAMPLE; procfs: WRITE MODE MAXSIZE;
+ *       netfilter: PF HOOKNUM PRIORITY
  *   format TEXT RECORD_SIZE ARG_COUNT (KIND OFFSET SIZE)...
  *   error MESSAGE LOCATION
  *   global NAME KIND OFFSET SIZE PRINT_AT_END DECL_INDEX
@@ -26,7 +28,7 @@
 #include "base/strbuf.h"
 #include "program/program.h"
 
-#define FORMAT_VERSION 2
+#define FORMAT_VERSION 3   /* 3: a probe's kind-specific fields after FIELDS */
 
 static void put_string(struct strbuf *out, const char *s)
 {
@@ -48,11 +50,6 @@ static void put_probe(struct strbuf *out, const struct program_probe *p)
     put_string(out, p->prog_name);
     put_string(out, p->point);
     strbuf_printf(out, " %lld", (long long)p->order);
-    put_number(out, p->period_ns);
-    put_number(out, p->frequency);
-    put_number(out, p->perf_type);
-    put_number(out, p->perf_config);
-    put_number(out, p->sample_period);
     put_string(out, p->path);
     put_number(out, p->offset);
     put_number(out, p->cookie);
@@ -61,12 +58,28 @@ static void put_probe(struct strbuf *out, const struct program_probe *p)
     put_string(out, p->build_id);
     put_number(out, p->ref_ctr_offset);
     put_number(out, (unsigned long long)p->may_skip);
-    put_number(out, (unsigned long long)p->procfs_write);
-    put_number(out, p->procfs_mode);
-    put_number(out, p->procfs_maxsize);
-    put_number(out, p->nf_pf);
-    put_number(out, p->nf_hooknum);
-    strbuf_printf(out, " %lld", (long long)p->nf_priority);
+    put_number(out, (unsigned long long)p->fields);
+    switch (p->fields) {
+    case PROGRAM_FIELDS_NONE:
+        break;
+    case PROGRAM_FIELDS_PERF:
+        put_number(out, p->perf.period_ns);
+        put_number(out, p->perf.frequency);
+        put_number(out, p->perf.type);
+        put_number(out, p->perf.config);
+        put_number(out, p->perf.sample_period);
+        break;
+    case PROGRAM_FIELDS_PROCFS:
+        put_number(out, (unsigned long long)p->procfs.write);
+        put_number(out, p->procfs.mode);
+        put_number(out, p->procfs.maxsize);
+        break;
+    case PROGRAM_FIELDS_NETFILTER:
+        put_number(out, p->netfilter.pf);
+        put_number(out, p->netfilter.hooknum);
+        strbuf_printf(out, " %lld", (long long)p->netfilter.priority);
+        break;
+    }
     strbuf_putc(out, '\n');
 }
 
@@ -196,11 +209,6 @@ static void read_probe(struct reader *r, struct program_probe *p)
     p->prog_name = read_string(r);
     p->point = read_string(r);
     p->order = (int64_t)read_number(r);
-    p->period_ns = read_number(r);
-    p->frequency = read_number(r);
-    p->perf_type = (uint32_t)read_number(r);
-    p->perf_config = read_number(r);
-    p->sample_period = read_number(r);
     p->path = read_string(r);
     p->offset = read_number(r);
     p->cookie = read_number(r);
@@ -209,12 +217,30 @@ static void read_probe(struct reader *r, struct program_probe *p)
     p->build_id = read_string(r);
     p->ref_ctr_offset = read_number(r);
     p->may_skip = (int)read_number(r);
-    p->procfs_write = (int)read_number(r);
-    p->procfs_mode = (uint32_t)read_number(r);
-    p->procfs_maxsize = read_number(r);
-    p->nf_pf = (uint32_t)read_number(r);
-    p->nf_hooknum = (uint32_t)read_number(r);
-    p->nf_priority = (int32_t)read_number(r);
+    p->fields = (enum program_probe_fields)read_number(r);
+    switch (p->fields) {
+    case PROGRAM_FIELDS_NONE:
+        break;
+    case PROGRAM_FIELDS_PERF:
+        p->perf.period_ns = read_number(r);
+        p->perf.frequency = read_number(r);
+        p->perf.type = (uint32_t)read_number(r);
+        p->perf.config = read_number(r);
+        p->perf.sample_period = read_number(r);
+        break;
+    case PROGRAM_FIELDS_PROCFS:
+        p->procfs.write = (int)read_number(r);
+        p->procfs.mode = (uint32_t)read_number(r);
+        p->procfs.maxsize = read_number(r);
+        break;
+    case PROGRAM_FIELDS_NETFILTER:
+        p->netfilter.pf = (uint32_t)read_number(r);
+        p->netfilter.hooknum = (uint32_t)read_number(r);
+        p->netfilter.priority = (int32_t)read_number(r);
+        break;
+    default:
+        r->failed = 1;
+    }
     if (!p->prog_name || !p->point || (unsigned)p->kind >= PROBE_KIND_COUNT || p->kind == PROBE_NEVER)
         r->failed = 1;
 }

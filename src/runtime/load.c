@@ -139,6 +139,8 @@ static int configure_data(struct session *s)
         fprintf(stderr, "ERROR: internal: the BPF object has no .data with tap_state\n");
         return -1;
     }
+    settings_apply_zone(s->program, data, size);
+    settings_apply_cpus(s->program, data, size);
     if (settings_apply(s->program, data, size, s->options->settings,
                        s->options->setting_count, error, sizeof(error)) < 0) {
         fprintf(stderr, "ERROR: -G: %s\n", error);
@@ -259,7 +261,7 @@ int session_load(struct session *s)
         return -1;
     }
     if (configure_programs(s) < 0 || configure_data(s) < 0 || configure_rings(s) < 0 ||
-        session_size_symbol_maps(s) < 0 || session_size_unwind_maps(s) < 0 ||
+        session_size_symbol_maps(s) < 0 || session_size_unwind_maps(s) < 0 || session_size_line_maps(s) < 0 ||
         session_size_proc_maps(s) < 0)
         return -1;
 
@@ -268,7 +270,7 @@ int session_load(struct session *s)
         report_rejection(s, err);
         return -1;
     }
-    if (session_fill_symbol_maps(s) < 0 || session_fill_unwind_maps(s) < 0)
+    if (session_fill_symbol_maps(s) < 0 || session_fill_unwind_maps(s) < 0 || session_fill_line_maps(s) < 0)
         return -1;
     /* libbpf 1.1 remaps .data onto the kernel map only for skeletons: map
      * it ourselves (internal maps are BPF_F_MMAPABLE) for live values. */

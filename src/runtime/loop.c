@@ -97,6 +97,7 @@ static int handle(struct session *s, enum loop_source source)
         mappings_drain(s->mappings);
         session_refresh_symbol_maps(s);
         session_refresh_unwind_maps(s);
+        session_refresh_line_maps(s);
         session_refresh_proc_maps(s);
         session_add_wanted_unwind_files(s);
         break;

@@ -98,6 +98,7 @@ static void session_free(struct session *s)
     symbols_free(s->symbols);
     mappings_free(s->mappings);
     session_free_unwind_tables(s);
+    session_free_line_tables(s);
     if (s->out_fd > STDERR_FILENO)
         close(s->out_fd);
     close_fd(s->child_go_fd);
@@ -118,7 +119,8 @@ static int session_start(struct session *s)
     if (s->end != SESSION_RUNNING)
         return 0;   /* exit() or an error in begin: straight to end */
     /* before anything runs: the libraries it loads later */
-    int refresh = session_symbol_maps_used(s) || session_unwind_maps_used(s) || session_proc_maps_used(s);
+    int refresh = session_symbol_maps_used(s) || session_unwind_maps_used(s) || session_line_maps_used(s) ||
+                  session_proc_maps_used(s);
     if (s->program->user_frames || refresh)
         s->mappings = mappings_open(s->child_pid, refresh);
     if (s->target_pid && !s->child_pid)   /* -x: what it mapped before tap started */

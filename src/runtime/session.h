@@ -82,6 +82,9 @@ struct session {
     struct symbol_map_key *unwind_wanted;   /* of tap_unwind_wanted, the files already tried */
     size_t unwind_wanted_count;
     uint64_t unwind_wanted_read_ns;
+    struct line_table *line_tables;       /* line_maps.c: the index's files' line rows, until written */
+    int line_built, line_written;         /* of the index's files */
+    uint32_t line_files_room, line_rows_room, line_rows_filled, line_sources_room, line_sources_filled;
 
     /* target_process.c */
     pid_t target_pid;        /* target(): -c child or -x pid; 0: none */
@@ -161,6 +164,14 @@ int session_unwind_maps_used(struct session *s);
 void session_refresh_unwind_maps(struct session *s);  /* adds files mapped since (dlopen) */
 void session_add_wanted_unwind_files(struct session *s);   /* adds files the walk met without rows */
 void session_free_unwind_tables(struct session *s);
+/* rows[0..count) of size bytes at keys first... of an ARRAY map, in batches */
+int session_write_rows(int fd, uint32_t first, const void *rows, size_t count, size_t size);
+/* line_maps.c: the DWARF line rows of usymfileline() & co., like the unwind maps */
+int session_line_maps_used(struct session *s);
+int session_size_line_maps(struct session *s);        /* before load */
+int session_fill_line_maps(struct session *s);        /* after load */
+void session_refresh_line_maps(struct session *s);    /* adds files mapped since (dlopen) */
+void session_free_line_tables(struct session *s);
 void session_print_stack(struct session *s, uint32_t kind, uint32_t id, const void *data, size_t size);
 /* maps_print.c */
 void session_print_hist(struct session *s, uint32_t id, const void *data, size_t size);
@@ -181,6 +192,11 @@ int session_loop(struct session *s);
 int settings_apply(const struct program *program, char *data, size_t data_size,
                    const struct global_setting *settings, int count,
                    char *error, size_t error_size);
+/* The local zone at the start into tapsets/tzinfo.tp's globals, where the
+ * script uses them (before -G, which may override them). */
+void settings_apply_zone(const struct program *program, char *data, size_t data_size);
+/* The online CPUs at the start into tapsets/context.tp's __tap_cpus_online. */
+void settings_apply_cpus(const struct program *program, char *data, size_t data_size);
 /* Parses a long as C does (decimal, 0x hex, 0 octal, sign); 0 on success. */
 int settings_parse_long(const char *text, int64_t *value);
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "runtime/session.h"
 
@@ -80,4 +81,46 @@ int settings_apply(const struct program *program, char *data, size_t data_size,
             return -1;
     }
     return 0;
+}
+
+/* tz_gmtoff() and tz_name() (tapsets/tzinfo.tp) read these globals, set here
+ * as staprun sends them to SystemTap's module: the zone in force at the
+ * session's start (seconds west of UTC, its abbreviation from localtime_r,
+ * so TZ is honoured), not changed by a DST switch during the session. */
+void settings_apply_zone(const struct program *program, char *data, size_t data_size)
+{
+    time_t now = time(NULL);
+    struct tm local;
+    char offset[32], error[128];
+    if (!localtime_r(&now, &local))
+        return;
+    snprintf(offset, sizeof(offset), "%ld", -(long)local.tm_gmtoff);
+    const struct global_setting zone[2] = {{"__tap_tz_gmtoff", offset},
+                                           {"__tap_tz_name", local.tm_zone ? local.tm_zone : ""}};
+    for (int i = 0; i < 2; i++)
+        if (find_global(program, zone[i].name, strlen(zone[i].name)))
+            apply_one(program, data, data_size, &zone[i], error, sizeof(error));
+}
+
+/* cpu_clock_ns(cpu) (tapsets/context.tp) refuses a CPU that is not online,
+ * as SystemTap's does: the online CPUs at the session's start, one '1' or '0'
+ * a CPU from CPU 0 up to the last online one (as far as the string holds). */
+void settings_apply_cpus(const struct program *program, char *data, size_t data_size)
+{
+    static const char name[] = "__tap_cpus_online";
+    const struct program_global *g = find_global(program, name, strlen(name));
+    unsigned char cpus[MAX_CPUS];
+    char text[MAX_CPUS + 1], error[128];
+    if (!g)
+        return;
+    online_cpus(cpus);
+    int last = 0;
+    for (int i = 0; i < MAX_CPUS; i++) {
+        text[i] = cpus[i] ? '1' : '0';
+        if (cpus[i])
+            last = i;
+    }
+    text[last + 1] = '\0';
+    const struct global_setting online = {name, text};
+    apply_one(program, data, data_size, &online, error, sizeof(error));
 }

@@ -121,12 +121,14 @@ int session_fill_symbol_maps(struct session *s)
 void session_refresh_symbol_maps(struct session *s)
 {
     int symbols_used = session_symbol_maps_used(s), unwind_used = session_unwind_maps_used(s);
-    if (!s->symbols || (!symbols_used && !unwind_used))
+    int lines_used = session_line_maps_used(s);
+    if (!s->symbols || (!symbols_used && !unwind_used && !lines_used))
         return;
     /* system-wide, rows are read for the files the walk meets (session_add_wanted_unwind_files), not for
      * every file any process maps */
     for (const char *path; (path = mappings_file_at(s->mappings, s->mapped_files_seen)); s->mapped_files_seen++)
         if ((symbols_used && s->sym_files_filled < s->sym_files_room) ||
+            (lines_used && (uint32_t)s->line_written < s->line_files_room) ||
             (unwind_used && s->target_pid && (uint32_t)s->unwind_written < s->unwind_files_room))
             symbols_add_file(s->symbols, path, 0);
     if (symbols_used)

@@ -20,6 +20,7 @@
 struct symbol_entry {
     uint64_t start, size;        /* file offset (ELF) or address (kernel) */
     char *name;
+    char *module;                /* a kernel module's name ("[mod]" in kallsyms), else NULL */
     int rank;                    /* among aliases at one start, the lowest is shown */
 };
 
@@ -54,8 +55,10 @@ struct symbols *symbols_new(void)
 
 static void table_free(struct symbol_table *table)
 {
-    for (size_t i = 0; i < table->count; i++)
+    for (size_t i = 0; i < table->count; i++) {
         free(table->entries[i].name);
+        free(table->entries[i].module);
+    }
     free(table->entries);
 }
 
@@ -79,7 +82,7 @@ static void table_add(struct symbol_table *table, uint64_t start, uint64_t size,
         table->capacity = table->capacity ? table->capacity * 2 : 256;
         table->entries = realloc(table->entries, table->capacity * sizeof(*table->entries));
     }
-    table->entries[table->count++] = (struct symbol_entry){start, size, strdup(name), rank};
+    table->entries[table->count++] = (struct symbol_entry){start, size, strdup(name), NULL, rank};
 }
 
 static int entry_order(const void *a, const void *b)
@@ -99,6 +102,7 @@ static void table_finish(struct symbol_table *table)
     for (size_t i = 0; i < table->count; i++) {
         if (kept && table->entries[kept - 1].start == table->entries[i].start) {
             free(table->entries[i].name);
+            free(table->entries[i].module);
             continue;
         }
         table->entries[kept++] = table->entries[i];
@@ -387,15 +391,18 @@ int symbols_find_in_process(struct symbols *symbols, pid_t pid, uint64_t address
 
 static void load_kallsyms(struct symbols *symbols)
 {
-    char line[512], name[256];
+    char line[512], name[256], module[128];
     symbols->kernel_loaded = 1;
     FILE *f = fopen("/proc/kallsyms", "re");
     while (f && fgets(line, sizeof(line), f)) {
         uint64_t address;
         char type;
-        if (sscanf(line, "%" SCNx64 " %c %255s", &address, &type, name) == 3 && address &&
-            (type == 't' || type == 'T'))
+        int fields = sscanf(line, "%" SCNx64 " %c %255s [%127[^]]]", &address, &type, name, module);
+        if (fields >= 3 && address && (type == 't' || type == 'T')) {
             table_add(&symbols->kernel, address, 0, name, binding_rank(name, type == 'T' ? STB_GLOBAL : STB_LOCAL));
+            if (fields == 4)   /* a module's, a BPF program's ("bpf") */
+                symbols->kernel.entries[symbols->kernel.count - 1].module = strdup(module);
+        }
     }
     if (f)
         fclose(f);
@@ -409,7 +416,7 @@ int symbols_find_kernel(struct symbols *symbols, uint64_t address, struct symbol
     const struct symbol_entry *e = table_find(&symbols->kernel, address);
     if (!e)
         return -1;
-    *hit = (struct symbol_hit){e->name, address - e->start, e->size, "kernel", -1, address};
+    *hit = (struct symbol_hit){e->name, address - e->start, e->size, e->module ? e->module : "kernel", -1, address};
     return 0;
 }
 

@@ -77,6 +77,20 @@ int session_size_unwind_maps(struct session *s)
     return 0;
 }
 
+int session_write_rows(int fd, uint32_t first, const void *rows, size_t count, size_t size)
+{
+    uint32_t keys[WRITE_BATCH];
+    for (size_t done = 0; done < count;) {
+        uint32_t n = count - done < WRITE_BATCH ? (uint32_t)(count - done) : WRITE_BATCH;
+        for (uint32_t k = 0; k < n; k++)
+            keys[k] = first + (uint32_t)done + k;
+        if (bpf_map_update_batch(fd, keys, (const char *)rows + done * size, &n, NULL) < 0)
+            return -1;
+        done += n;
+    }
+    return 0;
+}
+
 /* A file's rows after those already written, then its entry. */
 static int write_table(struct session *s, int i)
 {
@@ -84,15 +98,8 @@ static int write_table(struct session *s, int i)
     int rows_fd = bpf_map__fd(bpf_object__find_map_by_name(s->object, "tap_unwind_rows"));
     struct unwind_table *t = &s->unwind_tables[i];
     struct unwind_file file = {.first = s->unwind_rows_filled, .count = (uint32_t)t->count};
-    uint32_t keys[WRITE_BATCH];
-    for (size_t done = 0; done < t->count;) {
-        uint32_t n = t->count - done < WRITE_BATCH ? (uint32_t)(t->count - done) : WRITE_BATCH;
-        for (uint32_t k = 0; k < n; k++)
-            keys[k] = file.first + (uint32_t)done + k;
-        if (bpf_map_update_batch(rows_fd, keys, t->rows + done, &n, NULL) < 0)
-            return -1;
-        done += n;
-    }
+    if (session_write_rows(rows_fd, file.first, t->rows, t->count, sizeof(*t->rows)) < 0)
+        return -1;
     s->unwind_rows_filled += (uint32_t)t->count;
     struct symbol_map_key key;
     if (session_file_key(symbols_file_at(s->symbols, i, NULL), &key) == 0 &&

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/debug_file.h"
 #include "base/grow.h"
 
 #define DWARF_RBP 6
@@ -41,21 +42,6 @@ static void add_start(struct builder *b, uint64_t address)
     }
     b->starts = starts;
     b->starts[b->start_count++] = address;
-}
-
-/* The file offset of a file address in an executable segment; -1 outside. */
-static int64_t file_offset(Elf *elf, uint64_t address)
-{
-    size_t count;
-    if (elf_getphdrnum(elf, &count) < 0)
-        return -1;
-    for (size_t i = 0; i < count; i++) {
-        GElf_Phdr mem, *p = gelf_getphdr(elf, (int)i, &mem);
-        if (p && p->p_type == PT_LOAD && (p->p_flags & PF_X) && address >= p->p_vaddr &&
-            address < p->p_vaddr + p->p_memsz)
-            return (int64_t)(address - p->p_vaddr + p->p_offset);
-    }
-    return -1;
 }
 
 /* Appends a row; one starting where the last did replaces it, one saying
@@ -127,7 +113,7 @@ static uint64_t add_fde_rows(struct builder *b, Dwarf_CFI *cfi, uint64_t address
         Dwarf_Addr start, end;
         if (dwarf_cfi_addrframe(cfi, address, &frame) != 0)
             break;
-        int64_t offset = file_offset(b->elf, address);
+        int64_t offset = debug_file_offset(b->elf, address);
         if (dwarf_frame_info(frame, &start, &end, NULL) < 0 || end <= address || offset < 0 || offset > UINT32_MAX) {
             free(frame);
             break;
@@ -136,7 +122,7 @@ static uint64_t add_fde_rows(struct builder *b, Dwarf_CFI *cfi, uint64_t address
         free(frame);
         address = end;
     }
-    int64_t offset = file_offset(b->elf, address);
+    int64_t offset = debug_file_offset(b->elf, address);
     if (offset >= 0 && offset <= UINT32_MAX)
         add_row(b, (struct unwind_row){.offset = (uint32_t)offset, .kind = UNWIND_FRAME_POINTER});
     return address;

@@ -40,6 +40,7 @@ static const struct builtin builtins[] = {
     FIXED1("randint", BUILTIN_RANDINT, TYPE_LONG, TYPE_LONG),
     FIXED1("strlen", BUILTIN_STRLEN, TYPE_LONG, TYPE_STRING),
     FIXED1("user_string", BUILTIN_USER_STRING, TYPE_STRING, TYPE_LONG),
+    FIXED2("user_string", BUILTIN_USER_STRING2, TYPE_STRING, TYPE_LONG, TYPE_STRING),
     FIXED2("user_string_n", BUILTIN_USER_STRING_N, TYPE_STRING, TYPE_LONG, TYPE_LONG),
     FIXED2("user_string2", BUILTIN_USER_STRING2, TYPE_STRING, TYPE_LONG, TYPE_STRING),
     FIXED1("user_string_quoted", BUILTIN_USER_STRING_QUOTED, TYPE_STRING, TYPE_LONG),
@@ -49,6 +50,8 @@ static const struct builtin builtins[] = {
     USER_INTEGER("user_int16"), USER_INTEGER("user_uint16"), USER_INTEGER("user_int32"),
     USER_INTEGER("user_uint32"), USER_INTEGER("user_int64"), USER_INTEGER("user_uint64"),
     FIXED1("kernel_string", BUILTIN_USER_STRING, TYPE_STRING, TYPE_LONG),
+    /* SystemTap's user_string(addr, err_msg) / kernel_string(addr, err_msg) */
+    FIXED2("kernel_string", BUILTIN_USER_STRING2, TYPE_STRING, TYPE_LONG, TYPE_STRING),
     FIXED2("kernel_string_n", BUILTIN_USER_STRING_N, TYPE_STRING, TYPE_LONG, TYPE_LONG),
     FIXED2("kernel_string2", BUILTIN_USER_STRING2, TYPE_STRING, TYPE_LONG, TYPE_STRING),
     FIXED1("kernel_string_quoted", BUILTIN_USER_STRING_QUOTED, TYPE_STRING, TYPE_LONG),
@@ -98,8 +101,15 @@ static const struct builtin builtins[] = {
     FIXED1("usymname", BUILTIN_USYMNAME, TYPE_STRING, TYPE_LONG),
     FIXED1("usymdata", BUILTIN_USYMDATA, TYPE_STRING, TYPE_LONG),
     FIXED1("umodname", BUILTIN_UMODNAME, TYPE_STRING, TYPE_LONG),
+    FIXED1("usymfileline", BUILTIN_USYMFILELINE, TYPE_STRING, TYPE_LONG),
+    FIXED1("usymfile", BUILTIN_USYMFILE, TYPE_STRING, TYPE_LONG),
+    FIXED1("usymline", BUILTIN_USYMLINE, TYPE_STRING, TYPE_LONG),
     FIXED0("sprint_ubacktrace", BUILTIN_SPRINT_UBACKTRACE, TYPE_STRING),
     FIXED1("ucallers", BUILTIN_UCALLERS, TYPE_STRING, TYPE_LONG),
+    FIXED0("sprint_backtrace", BUILTIN_SPRINT_BACKTRACE, TYPE_STRING),
+    FIXED1("symname", BUILTIN_SYMNAME, TYPE_STRING, TYPE_LONG),
+    FIXED1("symdata", BUILTIN_SYMDATA, TYPE_STRING, TYPE_LONG),
+    FIXED1("modname", BUILTIN_MODNAME, TYPE_STRING, TYPE_LONG),
 };
 
 const struct builtin *builtin_lookup(const char *name)
@@ -108,6 +118,17 @@ const struct builtin *builtin_lookup(const char *name)
         if (strcmp(builtins[i].name, name) == 0)
             return &builtins[i];
     return NULL;
+}
+
+/* The builtin of that name taking arg_count fixed arguments, else the first
+ * of that name (which reports the arity). */
+const struct builtin *builtin_overload(const char *name, int arg_count)
+{
+    for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+        if (strcmp(builtins[i].name, name) == 0 && builtins[i].args == BUILTIN_ARGS_FIXED &&
+            builtins[i].arg_count == arg_count)
+            return &builtins[i];
+    return builtin_lookup(name);
 }
 
 const struct builtin *builtin_at(int i)

@@ -31,6 +31,9 @@ enum builtin_id {
     BUILTIN_BACKTRACE, BUILTIN_PRINT_BACKTRACE, BUILTIN_PRINT_STACK,
     BUILTIN_PRINT_USTACK_FOLDED, BUILTIN_PRINT_STACK_FOLDED,
     BUILTIN_USYMNAME, BUILTIN_USYMDATA, BUILTIN_UMODNAME, BUILTIN_SPRINT_UBACKTRACE, BUILTIN_UCALLERS,
+    BUILTIN_SPRINT_BACKTRACE, BUILTIN_USYMFILELINE, BUILTIN_USYMFILE, BUILTIN_USYMLINE,
+    /* kernel symbols (codegen/kernel_symbols.c) */
+    BUILTIN_SYMNAME, BUILTIN_SYMDATA, BUILTIN_MODNAME,
 };
 
 /* How the arguments are checked. */
@@ -51,6 +54,7 @@ struct builtin {
 };
 
 const struct builtin *builtin_lookup(const char *name);
+const struct builtin *builtin_overload(const char *name, int arg_count);
 /* The i-th builtin, NULL past the last: for "similar:" suggestions. */
 const struct builtin *builtin_at(int i);
 

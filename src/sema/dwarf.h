@@ -126,6 +126,15 @@ int dwarf_kernel_function(struct arena *arena, struct dwarf_module *m, const cha
 /* f's source file as SystemTap prints kernel files: relative to the
  * kernel's source tree ("fs/read_write.c"). */
 const char *dwarf_kernel_source(struct arena *arena, struct dwarf_module *m, const struct dwarf_function *f);
+/* The functions with code in the compile units whose source file ("fs/proc/base.c")
+ * wants_unit accepts: visit(name, file, ctx) for each. Units are skipped
+ * before their functions are read (vmlinux's DWARF is hundreds of MB). */
+struct dwarf_kernel_walk {
+    int (*wants_unit)(const char *file, void *ctx);
+    void (*visit)(const char *name, const char *file, void *ctx);
+    void *ctx;
+};
+void dwarf_kernel_each_function(struct dwarf_module *m, const struct dwarf_kernel_walk *walk);
 
 /* Finds PATH (absolute, relative, in $PATH, or a library by soname) and
  * opens it, or returns it when already open; NULL with `error` filled when

@@ -183,3 +183,29 @@ const char *dwarf_kernel_source(struct arena *arena, struct dwarf_module *m, con
         file += len + 1;
     return arena_strdup(arena, file);
 }
+
+struct unit_walk { const struct dwarf_kernel_walk *walk; const char *file; };
+
+static int visit_function(Dwarf_Die *die, void *arg)
+{
+    struct unit_walk *w = arg;
+    const char *name = dwarf_diename(die);
+    if (name && dwarf_hasattr(die, DW_AT_low_pc))   /* code here, not only inlined */
+        w->walk->visit(name, w->file, w->walk->ctx);
+    return DWARF_CB_OK;
+}
+
+void dwarf_kernel_each_function(struct dwarf_module *m, const struct dwarf_kernel_walk *walk)
+{
+    Dwarf_Off offset = 0, next;
+    size_t header;
+    while (m->dwarf && dwarf_nextcu(m->dwarf, offset, &next, &header, NULL, NULL, NULL) == 0) {
+        Dwarf_Die cu;
+        const char *file = dwarf_offdie(m->dwarf, offset + header, &cu) ? dwarf_diename(&cu) : NULL;
+        if (file && walk->wants_unit(file, walk->ctx)) {
+            struct unit_walk w = {walk, file};
+            dwarf_getfuncs(&cu, visit_function, &w, 0);
+        }
+        offset = next;
+    }
+}

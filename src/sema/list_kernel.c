@@ -133,8 +133,11 @@ static void list_event(const char *category, const char *name, void *data)
     strbuf_free(&sb);
 }
 
-int sema_list_tracepoints(FILE *out, struct arena *arena, const char *point, int with_variables)
+int sema_list_tracepoints(FILE *out, struct arena *arena, struct diags *diags, const struct probe_point *parsed,
+                          const char *point, int with_variables)
 {
+    (void)diags;
+    (void)parsed;
     const char *open = strchr(point, '"'), *close = open ? strrchr(point, '"') : NULL;
     if (!open || close == open) {
         fprintf(stderr, "ERROR: kernel.trace needs a quoted name, as in kernel.trace(\"sched:*\")\n");

@@ -116,7 +116,7 @@ int sema_list_points(struct arena *arena, struct diags *diags, const char *point
         return 1;
     const struct probe_kind_ops *kind = probe_kind_for_point(ast->decls->probe.points);
     if (kind && kind->list)
-        return kind->list(out, arena, point, with_variables);
+        return kind->list(out, arena, diags, ast->decls->probe.points, point, with_variables);
     struct sema_options keep = *options;
     keep.keep_unused = 1;   /* an alias's prologue locals are what -L lists */
     keep.entry_only = 1;    /* where a probe would sit is not listed: no call-site analysis, */

@@ -86,6 +86,10 @@ int sema_resolve_perf(struct sema *s, struct probe_point *point, struct probe *p
             probe->perf.sample_period = 0;
             probe->perf.frequency = (uint64_t)c->arg_int;
         }
+    } else if (c && (strcmp(c->name, "process") == 0 || strcmp(c->name, "counter") == 0)) {
+        return fail(s, point, c->span, "while resolving probe point: %s: tap has no perf counters of a process "
+                    "(SystemTap's .process(PATH).counter(NAME), read with @perf): only sampling perf events "
+                    "(.sample(N), .hz(N))", sema_point_text(s, point));
     } else if (c) {
         return fail(s, point, c->span, "while resolving probe point: perf events take .sample(N) or .hz(N), "
                     "not %s", c->name);

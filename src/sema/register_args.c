@@ -5,7 +5,9 @@
  * entry, user_long(register("rsp")) is the return address); returnval():
  * rax in a .return probe. Rewritten into register reads here, as target
  * variables are, so codegen sees EXPR_REGISTER. On a BPF trampoline
- * (kernel.function on fentry/fexit) they read the context's words. */
+ * (kernel.function on fentry/fexit) they read the context's words; at a
+ * syscall tracepoint (the syscall.* aliases), the record's argument words
+ * (int_arg(n) the syscall's n-th argument, returnval() its result). */
 #include <string.h>
 
 #include <bpf/btf.h>
@@ -13,6 +15,7 @@
 #include "sema/dwarf.h"
 #include "sema/register_args.h"
 #include "sema/sema_internal.h"
+#include "sema/tracepoint.h"
 #include "sema/uprobe.h"
 
 /* DWARF numbers of rdi, rsi, rdx, rcx, r8, r9. */
@@ -80,13 +83,15 @@ static int in_context(struct sema *s, struct expr *e, int needs_return)
     int in_probe = s->function && !s->function->decl;
     enum probe_kind kind = s->probe ? s->probe->kind : PROBE_BEGIN;
     int in_kernel = kind == PROBE_KPROBE || kind == PROBE_KRETPROBE || kind == PROBE_FENTRY || kind == PROBE_FEXIT;
-    if (!in_probe || !s->probe || (!probe_uprobe(s->probe)->site && !in_kernel)) {
-        diag_error(s->diags, e->span, "%s is only available in process and kernel function probes%s", e->call.name,
-                   in_probe ? "" : " (not in functions)");
+    int at_tracepoint = in_probe && s->probe && kind == PROBE_TRACEPOINT && s->probe->tracepoint.format;
+    if (!in_probe || !s->probe || (!probe_uprobe(s->probe)->site && !in_kernel && !at_tracepoint)) {
+        diag_error(s->diags, e->span, "%s is only available in process, kernel function and syscall tracepoint "
+                   "probes%s", e->call.name, in_probe ? "" : " (not in functions)");
         return 0;
     }
-    int is_return = in_kernel ? (kind == PROBE_KRETPROBE || kind == PROBE_FEXIT) && !s->at_call
-                              : s->probe->uprobe.site->is_return;
+    int is_return = at_tracepoint ? strncmp(s->probe->tracepoint.format->name, "sys_exit", 8) == 0
+                    : in_kernel ? (kind == PROBE_KRETPROBE || kind == PROBE_FEXIT) && !s->at_call
+                                : s->probe->uprobe.site->is_return;
     if (needs_return && !is_return) {
         diag_error(s->diags, e->span, "%s is only available in .return probes", e->call.name);
         return 0;
@@ -142,6 +147,85 @@ static struct expr *trampoline_word(struct sema *s, const struct register_arg_fu
     return word;
 }
 
+/* The record field that holds a syscall's argument n (from 1) or, for
+ * returnval(), its result: sys_enter_NAME's fields after __syscall_nr,
+ * raw_syscalls:sys_enter's args[6], the sys_exit records' ret; each a word.
+ * NULL when the record is no syscall's or has no such argument. */
+static const struct tp_field *syscall_word(const struct tp_format *format, const struct register_arg_function *f,
+                                           int n, int *offset)
+{
+    const struct tp_field *field = tracepoint_field(format, f->returned ? "ret" : "args");
+    if (field && f->returned && field->size == 8) {
+        *offset = field->offset;
+        return field;
+    }
+    if (field && !f->returned && field->array_len == 6 && n <= 6) {
+        *offset = field->offset + (n - 1) * 8;
+        return field;
+    }
+    const struct tp_field *nr = tracepoint_field(format, "__syscall_nr");
+    if (f->returned || !nr || strcmp(format->category, "syscalls") != 0)
+        return NULL;
+    int index = (int)(nr - format->fields) + n;
+    if (index >= format->field_count)
+        return NULL;
+    *offset = format->fields[index].offset;
+    return &format->fields[index];
+}
+
+/* The call at a tracepoint: a word of a syscall's record. */
+static struct expr *tracepoint_word(struct sema *s, const struct register_arg_function *f, struct expr *e)
+{
+    const struct tp_format *format = s->probe->tracepoint.format;
+    const char *event = arena_printf(s->arena, "%s:%s", format->category, format->name);
+    if (f->by_name) {
+        diag_error(s->diags, e->span, "%s() reads a register, and tracepoint %s has none", f->name, event);
+        return NULL;
+    }
+    int n = f->returned ? 0 : (int)e->call.args->int_value, offset = 0;
+    if (!f->returned && strncmp(format->name, "sys_exit", 8) == 0) {
+        diag_error(s->diags, e->span, "%s(%d) at %s: the exit record has no arguments; @entry(%s(%d)) reads the "
+                   "argument at the call", f->name, n, event, f->name, n);
+        return NULL;
+    }
+    const struct tp_field *field = syscall_word(format, f, n, &offset);
+    if (!field) {
+        const struct tp_field *nr = tracepoint_field(format, "__syscall_nr");
+        int count = nr ? format->field_count - 1 - (int)(nr - format->fields) : 0;
+        if (nr && !f->returned && strcmp(format->category, "syscalls") == 0)
+            diag_error(s->diags, e->span, "%s(%d): %s has %d argument%s", f->name, n, event, count,
+                       count == 1 ? "" : "s");
+        else
+            diag_error(s->diags, e->span, "%s is only available in process, kernel function and syscall tracepoint "
+                       "probes: %s is not a syscall's tracepoint", f->name, event);
+        return NULL;
+    }
+    if (s->probe->tracepoint.raw) {
+        diag_error(s->diags, e->span, "%s reads the tracefs record, but this probe also reads tracepoint "
+                   "arguments: a kernel.trace probe reads one or the other", f->name);
+        return NULL;
+    }
+    s->probe->tracepoint.reads_fields = 1;
+    struct expr *word = ast_expr(s->arena, EXPR_CTX_READ, e->span);
+    word->type = TYPE_LONG;
+    word->ctx_read.kind = CTX_READ_LONG;
+    word->ctx_read.offset = offset;
+    word->ctx_read.size = f->size;
+    word->ctx_read.is_signed = f->is_signed;
+    return word;
+}
+
+/* The call's value where the probe is: a trampoline's or a tracepoint's
+ * word, or a register. */
+static struct expr *argument_value(struct sema *s, const struct register_arg_function *f, struct expr *e, int reg)
+{
+    if (on_trampoline(s))
+        return trampoline_word(s, f, e);
+    if (s->probe->kind == PROBE_TRACEPOINT)
+        return tracepoint_word(s, f, e);
+    return register_value(s, e->span, reg, f->size, f->is_signed);
+}
+
 /* returnstr(format) -> return_str(format, returnval()): the tapset formats,
  * the register is read here, where the probe is known. 0: e is now a call
  * for the caller to resolve. */
@@ -154,7 +238,7 @@ static int rewrite_returnstr(struct sema *s, struct expr *e)
     if (!in_context(s, e, 1))
         return 1;
     e->call.name = "return_str";
-    e->call.args->next = on_trampoline(s) ? trampoline_word(s, find("returnval"), e) : register_value(s, e->span, 0, 8, 1);
+    e->call.args->next = argument_value(s, find("returnval"), e, 0);
     if (!e->call.args->next)
         return 1;
     e->call.arg_count = 2;
@@ -177,7 +261,7 @@ int sema_lower_register_arg(struct sema *s, struct expr *e)
                    "@entry(%s(...)) reads it at the call", f->name, f->name);
         return 1;
     }
-    struct expr *value = on_trampoline(s) ? trampoline_word(s, f, e) : register_value(s, e->span, reg, f->size, f->is_signed);
+    struct expr *value = argument_value(s, f, e, reg);
     if (!value)
         return 1;
     struct expr *next = e->next;

@@ -163,6 +163,28 @@ static void report_arities(struct sema *s, const struct expr *e)
     strbuf_free(&arities);
 }
 
+/* kernel_string($p->comm): a char array is a string in tap, but SystemTap
+ * passes the array's address to the string readers, so it is taken here; a
+ * tracefs record's array ($prev_comm) has no address to read: the plain
+ * reader of it is the string itself. */
+static void string_of_char_array(struct expr *e)
+{
+    struct expr *array = e->call.args;
+    enum builtin_id id = e->call.builtin->id;
+    if (!array || array->kind != EXPR_CTX_READ || (id != BUILTIN_USER_STRING && id != BUILTIN_USER_STRING_N &&
+                                                   id != BUILTIN_USER_STRING2 && id != BUILTIN_USER_STRING_QUOTED))
+        return;
+    struct expr *next = array->next;
+    if (array->ctx_read.kind == CTX_READ_KERNEL_CHARS && array->ctx_read.address) {
+        *array = *array->ctx_read.address;
+        array->next = next;
+    } else if (array->ctx_read.kind == CTX_READ_CHARS && id == BUILTIN_USER_STRING) {
+        next = e->next;
+        *e = *array;
+        e->next = next;
+    }
+}
+
 static void resolve_call(struct sema *s, struct expr *e)
 {
     resolve_list(s, e->call.args);
@@ -170,7 +192,7 @@ static void resolve_call(struct sema *s, struct expr *e)
         return;
     int arity = e->call.arg_count;
     struct function_decl *fn = visible_overload(s, e->call.name, arity, e->span);
-    const struct builtin *builtin = fn ? NULL : builtin_lookup(e->call.name);
+    const struct builtin *builtin = fn ? NULL : builtin_overload(e->call.name, arity);
     if (!fn && !builtin && sema_tapset_function(s, e->call.name))
         fn = visible_overload(s, e->call.name, arity, e->span);
     if (fn) {
@@ -186,6 +208,7 @@ static void resolve_call(struct sema *s, struct expr *e)
     if (builtin) {
         e->call.target = CALL_BUILTIN;
         e->call.builtin = builtin;
+        string_of_char_array(e);
         return;
     }
     struct function_decl *hidden = sema_find_function(s, e->call.name);
@@ -259,6 +282,28 @@ static void resolve_lvalue(struct sema *s, struct expr *e, enum target_access ac
 
 /* value_used: 0 when the value is dropped (an expression statement, a for
  * loop's init and step), which only matters to updates (++, +=). */
+/* A condition made of @defined and `!` (`!@defined($p->in_iowait)`), which
+ * folds to a constant once resolved: the branch it rules out is dropped
+ * unresolved, as SystemTap elides it before reporting its target variables. */
+static int tests_defined(const struct expr *e)
+{
+    while (e->kind == EXPR_UNARY && e->unary.op == UNARY_NOT)
+        e = e->unary.operand;
+    return e->kind == EXPR_DEFINED;
+}
+
+/* After resolution: `!` over a folded @defined becomes its constant. */
+static int folded_defined(struct expr *e)
+{
+    if (e->kind == EXPR_UNARY && e->unary.op == UNARY_NOT && folded_defined(e->unary.operand)) {
+        struct expr *next = e->next;
+        *e = (struct expr){.kind = EXPR_INT, .span = e->span, .int_value = !e->unary.operand->int_value,
+                           .type = TYPE_LONG};
+        e->next = next;
+    }
+    return e->kind == EXPR_INT;
+}
+
 static void resolve_value(struct sema *s, struct expr *e, int value_used)
 {
     switch (e->kind) {
@@ -299,9 +344,9 @@ static void resolve_value(struct sema *s, struct expr *e, int value_used)
     case EXPR_TERNARY: {
         /* `@defined(x) ? x : y`: the branch not taken is dropped unresolved,
          * as SystemTap elides it (@choose_defined) */
-        int tests_defined = e->ternary.cond->kind == EXPR_DEFINED;
+        int defined_test = tests_defined(e->ternary.cond);
         resolve_expr(s, e->ternary.cond);
-        if (tests_defined && e->ternary.cond->kind == EXPR_INT) {
+        if (defined_test && folded_defined(e->ternary.cond)) {
             struct expr *next = e->next;
             *e = *(e->ternary.cond->int_value ? e->ternary.then_expr : e->ternary.else_expr);
             e->next = next;
@@ -435,9 +480,9 @@ static void resolve_stmt(struct sema *s, struct stmt *st)
             resolve_value(s, st->expr, 0);
             break;
         case STMT_IF: {
-            int tests_defined = st->if_stmt.cond->kind == EXPR_DEFINED;
+            int defined_test = tests_defined(st->if_stmt.cond);
             resolve_expr(s, st->if_stmt.cond);
-            if (tests_defined && st->if_stmt.cond->kind == EXPR_INT) {
+            if (defined_test && folded_defined(st->if_stmt.cond)) {
                 /* `if (@defined(x))`: only the branch taken is resolved */
                 struct stmt *dropped = st->if_stmt.cond->int_value ? st->if_stmt.else_stmt : st->if_stmt.then_stmt;
                 if (dropped)

@@ -177,7 +177,8 @@ typedef int (*defined_fn)(void *context, struct expr *operand);
 void sema_fold_defined(struct stmt *body, struct expr *condition, defined_fn defined, void *context);
 
 /* list_kernel.c: -l/-L of kernel.trace("...") points */
-int sema_list_tracepoints(FILE *out, struct arena *arena, const char *point, int with_variables);
+int sema_list_tracepoints(FILE *out, struct arena *arena, struct diags *diags, const struct probe_point *parsed,
+                          const char *point, int with_variables);
 
 /* resolve.c: binds identifiers and calls in one body to symbols. */
 void sema_resolve_body(struct sema *s, struct stmt *body);

@@ -8,12 +8,15 @@
  * back first thing (a thread is in one syscall at a time). No stored value
  * (the call began before tap attached) means no handler run, as a
  * kretprobe runs only where it saw the entry. `$fd` there is SystemTap's
- * entry value of the argument: it becomes @entry($fd). */
+ * entry value of the argument: it becomes @entry($fd), and int_arg(1) (any
+ * argument reader of register_args.c) @entry(int_arg(1)): the exit record
+ * has no arguments, and the registers at the return are no longer them. */
 #include <stdio.h>
 #include <string.h>
 
 #include "base/strbuf.h"
 #include "parser/parse.h"
+#include "sema/register_args.h"
 #include "sema/sema_internal.h"
 
 struct entry_values {
@@ -42,6 +45,14 @@ static int is_entry_argument(const struct expr *e)
            strcmp(name, "return") != 0;
 }
 
+static int is_argument_call(const struct expr *e)
+{
+    for (const struct register_arg_function *f = register_arg_functions; f->name; f++)
+        if (!f->by_name && !f->returned && strcmp(f->name, e->call.name) == 0)
+            return 1;
+    return 0;
+}
+
 /* Pre-order: the node becomes the local the value is read into, so the
  * walk does not go into its operand. */
 static void take_value(struct expr *e, void *data)
@@ -50,7 +61,7 @@ static void take_value(struct expr *e, void *data)
     struct expr *operand;
     if (e->kind == EXPR_ENTRY) {
         operand = e->unary_at.operand;
-    } else if (e->kind == EXPR_TARGET && is_entry_argument(e)) {
+    } else if ((e->kind == EXPR_TARGET && is_entry_argument(e)) || (e->kind == EXPR_CALL && is_argument_call(e))) {
         operand = ARENA_NEW(v->arena, struct expr);
         *operand = *e;
         operand->next = NULL;

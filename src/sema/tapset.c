@@ -223,8 +223,10 @@ void sema_tapset_each_decl(struct sema *s, void (*visit)(void *context, const st
             visit(context, d);
 }
 
-/* Does the user's point (wildcards allowed) name this alias? */
-static int alias_name_matches(const struct probe_point *name, const struct probe_point *point)
+/* Does the user's point (wildcards allowed) start with this alias's name?
+ * *suffix: the point's components after it (NULL: the point is the name). */
+static int alias_prefix_matches(const struct probe_point *name, const struct probe_point *point,
+                                const struct probe_component **suffix)
 {
     const struct probe_component *a = name->components, *p = point->components;
     for (; a && p; a = a->next, p = p->next) {
@@ -235,7 +237,40 @@ static int alias_name_matches(const struct probe_point *name, const struct probe
         if (a->arg_kind == PROBE_ARG_STRING && strcmp(a->arg_string, p->arg_string) != 0)
             return 0;
     }
-    return !a && !p;
+    *suffix = p;
+    return !a;
+}
+
+/* Does the user's point (wildcards allowed) name this alias? */
+static int alias_name_matches(const struct probe_point *name, const struct probe_point *point)
+{
+    const struct probe_component *suffix;
+    return alias_prefix_matches(name, point, &suffix) && !suffix;
+}
+
+/* `miscellany.return` on `miscellany = syscall.{open,close}`: the alias's
+ * target point with the user's suffix after it (syscall.open.return). */
+static struct probe_component *with_suffix(struct sema *s, const struct probe_component *target,
+                                           struct probe_component *suffix)
+{
+    if (!target)
+        return suffix;
+    struct probe_component *copy = ARENA_NEW(s->arena, struct probe_component);
+    *copy = *target;
+    copy->next = with_suffix(s, target->next, suffix);
+    return copy;
+}
+
+/* The alias this point names, or failing that (SystemTap's alias suffixes)
+ * the alias its first components name: -1 when none. */
+static int find_alias(struct tapsets *t, const struct probe_point *point, int from, int by_prefix,
+                      const struct probe_component **suffix)
+{
+    for (int i = from; i < t->alias_count; i++)
+        for (struct probe_point *name = t->aliases[i].decl->alias.names; name; name = name->next)
+            if (alias_prefix_matches(name, point, suffix) && (by_prefix ? *suffix != NULL : *suffix == NULL))
+                return i;
+    return -1;
 }
 
 static struct stmt *block_of(struct sema *s, struct stmt *first, struct stmt *second, struct span span)
@@ -273,13 +308,11 @@ int sema_expand_alias(struct sema *s, struct probe_point *point, struct stmt *bo
     scan(s);
     struct tapsets *t = tapsets_of(s);
     int matched = 0, added = 0;
-    for (int i = 0; i < t->alias_count; i++) {
+    const struct probe_component *suffix;
+    int by_prefix = find_alias(t, point, 0, 0, &suffix) < 0;
+    for (int i = find_alias(t, point, 0, by_prefix, &suffix); i >= 0;
+         i = find_alias(t, point, i + 1, by_prefix, &suffix)) {
         struct decl *alias = t->aliases[i].decl;
-        int match = 0;
-        for (struct probe_point *name = alias->alias.names; name && !match; name = name->next)
-            match = alias_name_matches(name, point);
-        if (!match)
-            continue;
         matched = 1;
         if (t->depth >= MAX_ALIAS_DEPTH) {
             diag_error(s->diags, point->span, "probe alias expansion is too deep (recursive alias?)");
@@ -290,6 +323,9 @@ int sema_expand_alias(struct sema *s, struct probe_point *point, struct stmt *bo
         t->depth++;
         for (struct probe_point *target = alias->alias.points; target; target = target->next) {
             struct probe_point inner = *target;
+            if (suffix)   /* copied: each target point gets its own */
+                inner.components = with_suffix(s, target->components,
+                                               with_suffix(s, suffix, NULL));
             if (point->condition)   /* the user's `if`: one copy per expansion, bound in its frame */
                 inner.condition = sema_clone_expr(s->arena, point->condition);
             inner.optional |= point->optional;

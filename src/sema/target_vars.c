@@ -12,6 +12,7 @@
 
 #include "base/grow.h"
 #include "base/strbuf.h"
+#include "kinds/kinds.h"
 #include "sema/builtins.h"
 #include "sema/target_internal.h"
 #include "sema/usdt.h"
@@ -947,10 +948,12 @@ int sema_target_defined(struct sema *s, struct uprobe_site *site, struct expr *o
     return lower_one(&l, copy);
 }
 
-/* @defined of a tracepoint's $field or $arg->member, or of a kernel @cast:
- * 1 when a copy lowers without a diagnostic. The probe's field/argument
- * choice is left as it was: a test reads nothing. */
-static int defined_by_trial(struct sema *s, struct expr *e, int tracepoint)
+/* @defined of a $variable the probe's kind lowers itself (a tracepoint's
+ * $field or $arg->member, a kernel function's BTF-typed $argument), or of a
+ * kernel @cast: 1 when a copy lowers without a diagnostic. The probe's
+ * field/argument choice and its @entry snapshots are left as they were: a
+ * test reads nothing. */
+static int defined_by_trial(struct sema *s, struct expr *e, int own_target)
 {
     struct expr *copy = sema_clone_expr(s->arena, e->unary_at.operand);
     struct diags quiet, *saved = s->diags;
@@ -958,10 +961,18 @@ static int defined_by_trial(struct sema *s, struct expr *e, int tracepoint)
     s->diags = &quiet;
     int tracepoint_probe = s->probe && probe_is_tracepoint(s->probe);
     struct tracepoint_probe choice = tracepoint_probe ? s->probe->tracepoint : (struct tracepoint_probe){0};
-    int lowered = tracepoint ? sema_lower_tracepoint_target(s, copy) >= 0 : sema_lower_kernel_cast(s, copy);
+    int entry_count = s->probe ? s->probe->entry_count : 0;
+    struct expr *entry_key = s->probe ? s->probe->entry_key : NULL;
+    int lowered = !own_target ? sema_lower_kernel_cast(s, copy)
+                  : s->probe->kind == PROBE_TRACEPOINT ? sema_lower_tracepoint_target(s, copy) >= 0
+                  : probe_kind_ops(s->probe->kind)->lower_target(s, copy);
     if (tracepoint_probe) {
         s->probe->tracepoint.raw = choice.raw;
         s->probe->tracepoint.reads_fields = choice.reads_fields;
+    }
+    if (s->probe) {
+        s->probe->entry_count = entry_count;
+        s->probe->entry_key = entry_key;
     }
     s->diags = saved;
     int defined = lowered && quiet.error_count == 0;
@@ -976,10 +987,13 @@ int sema_lower_target(struct sema *s, struct expr *e)
         return sema_lower_kernel_cast(s, e);
     if (e->kind == EXPR_DEFINED) {
         struct expr *operand = e->unary_at.operand;
-        int tracepoint = operand->kind == EXPR_TARGET && s->probe && s->frame == s->probe->frame &&
-                         s->probe->kind == PROBE_TRACEPOINT;
-        if (tracepoint || sema_is_kernel_cast(operand))
-            return defined_by_trial(s, e, tracepoint);
+        /* kernel.function's $arguments (fentry, kprobes typed from BTF)
+         * are their kind's to lower, as a tracepoint's fields are */
+        int own_target = operand->kind == EXPR_TARGET && s->probe && s->frame == s->probe->frame &&
+                         (s->probe->kind == PROBE_TRACEPOINT ||
+                          (probe_kind_ops(s->probe->kind)->lower_target && !probe_dwarf_site(s->probe)));
+        if (own_target || sema_is_kernel_cast(operand))
+            return defined_by_trial(s, e, own_target);
     }
     struct lowering l = {.s = s, .e = e};
     struct probe *probe = s->probe;

@@ -215,6 +215,32 @@ static int reads_arguments(struct sema *s, struct probe *probe, const struct tp_
     return raw;
 }
 
+/* `$timer->function` at timer_expire_entry: the record's field is a
+ * `void *`, the prototype's argument a `struct timer_list *`, so a member
+ * or index on a pointer field that is also an argument reads the argument,
+ * with its BTF type (and the probe, reading one or the other, all of them). */
+struct member_scan { struct sema *s; const struct tp_format *format; int found; };
+
+static void note_member_read(struct expr *e, void *data)
+{
+    struct member_scan *scan = data;
+    if (e->kind != EXPR_TARGET || !e->target.components || e->target.name[0] == '$')
+        return;
+    const struct tp_field *f = tracepoint_field(scan->format, e->target.name);
+    if (f && !f->is_data_loc && f->array_len < 0 && strchr(f->type, '*') &&
+        tracepoint_has_argument(scan->s, scan->format->name, e->target.name))
+        scan->found = 1;
+}
+
+static int reads_argument_members(struct sema *s, struct probe *probe, const struct tp_format *format)
+{
+    struct member_scan scan = {s, format, 0};
+    ast_visit_exprs(probe->body, note_member_read, &scan);
+    if (probe->condition)
+        ast_visit_exprs(&(struct stmt){.kind = STMT_EXPR, .expr = probe->condition}, note_member_read, &scan);
+    return scan.found;
+}
+
 static void add_match(const char *category, const char *name, void *data)
 {
     struct resolve_state *st = data;
@@ -231,7 +257,7 @@ static void add_match(const char *category, const char *name, void *data)
     st->probe->body = sema_clone_stmt(s->arena, st->body);
     st->probe->condition = sema_clone_expr(s->arena, st->condition);
     sema_fold_defined(st->probe->body, st->probe->condition, tracepoint_defines, st);
-    st->probe->tracepoint.raw = reads_arguments(s, st->probe, format);
+    st->probe->tracepoint.raw = reads_arguments(s, st->probe, format) || reads_argument_members(s, st->probe, format);
     st->probe->tracepoint.reads_fields = 0;
     st->probe->point = arena_printf(s->arena, "kernel.trace(\"%s:%s\")", category, name);
     st->count++;

@@ -21,6 +21,7 @@ struct kplace {
     struct expr *value;          /* the value itself, or NULL when at address */
     struct expr *address;
     int type_id;
+    int bit_shift, bit_size;     /* a bitfield: its bits from address on (bit_size 0: not one) */
 };
 
 struct btf *sema_kernel_btf(struct sema *s)
@@ -86,15 +87,38 @@ static struct expr *long_node(struct sema *s, struct span span, enum expr_kind k
     return e;
 }
 
+static struct expr *binary_constant(struct sema *s, struct span span, enum binary_op op, struct expr *lhs,
+                                    int64_t value)
+{
+    struct expr *constant = long_node(s, span, EXPR_INT), *result = long_node(s, span, EXPR_BINARY);
+    constant->int_value = value;
+    result->binary.op = op;
+    result->binary.lhs = lhs;
+    result->binary.rhs = constant;
+    return result;
+}
+
 static struct expr *add_offset(struct sema *s, struct span span, struct expr *address, int64_t offset)
 {
-    if (!offset)
-        return address;
-    struct expr *constant = long_node(s, span, EXPR_INT), *sum = long_node(s, span, EXPR_BINARY);
-    constant->int_value = offset;
+    return offset ? binary_constant(s, span, BINARY_ADD, address, offset) : address;
+}
+
+/* address + index * size: the index may be any expression (a local, a
+ * $var), evaluated when the probe runs. */
+static struct expr *add_index(struct sema *s, struct span span, struct expr *address, struct expr *index,
+                              int64_t size)
+{
+    if (index->kind == EXPR_INT)
+        return add_offset(s, span, address, index->int_value * size);
+    struct expr *scale = long_node(s, span, EXPR_INT), *product = long_node(s, span, EXPR_BINARY);
+    struct expr *sum = long_node(s, span, EXPR_BINARY);
+    scale->int_value = size;
+    product->binary.op = BINARY_MUL;
+    product->binary.lhs = index;
+    product->binary.rhs = scale;
     sum->binary.op = BINARY_ADD;
     sum->binary.lhs = address;
-    sum->binary.rhs = constant;
+    sum->binary.rhs = product;
     return sum;
 }
 
@@ -129,8 +153,10 @@ static int scalar_of(const struct btf_type *t, int *size, int *is_signed)
     return 0;
 }
 
-/* A member by name, looking inside anonymous structs and unions. */
-static int find_member(struct btf *btf, const struct btf_type *t, const char *name, int *type_id, int64_t *bits)
+/* A member by name, looking inside anonymous structs and unions; *bit_size
+ * is a bitfield's width (0 for a whole member). */
+static int find_member(struct btf *btf, const struct btf_type *t, const char *name, int *type_id, int64_t *bits,
+                       int *bit_size)
 {
     const struct btf_member *m = btf_members(t);
     for (int i = 0; i < btf_vlen(t); i++, m++) {
@@ -139,11 +165,12 @@ static int find_member(struct btf *btf, const struct btf_type *t, const char *na
         if (member && strcmp(member, name) == 0) {
             *type_id = (int)m->type;
             *bits = offset;
-            return btf_member_bitfield_size(t, (uint32_t)i) == 0;
+            *bit_size = (int)btf_member_bitfield_size(t, (uint32_t)i);
+            return 1;
         }
         const struct btf_type *inner = btf__type_by_id(btf, resolved(btf, (int)m->type));
         if ((!member || !*member) && inner && (btf_is_struct(inner) || btf_is_union(inner)) &&
-            find_member(btf, inner, name, type_id, bits)) {
+            find_member(btf, inner, name, type_id, bits, bit_size)) {
             *bits += offset;
             return 1;
         }
@@ -169,9 +196,6 @@ static int apply_component(struct sema *s, struct btf *btf, struct kplace *p, st
 {
     const struct btf_type *t = btf__type_by_id(btf, resolved(btf, p->type_id));
     if (c->kind == COMPONENT_INDEX) {
-        if (!c->index || c->index->kind != EXPR_INT)
-            return place_error(s, c->span, arena_printf(s->arena, "%s: only constant indexes are supported",
-                                                        what));
         if (!t || (!btf_is_array(t) && !btf_is_ptr(t)))
             return place_error(s, c->span, arena_printf(s->arena, "%s is a %s, not an array or pointer", what,
                                                         type_text(s, btf, p->type_id)));
@@ -180,7 +204,7 @@ static int apply_component(struct sema *s, struct btf *btf, struct kplace *p, st
         if (!base)
             return place_error(s, c->span, arena_printf(s->arena, "%s is not in memory", what));
         int64_t size = btf__resolve_size(btf, element);
-        p->address = add_offset(s, c->span, base, c->index->int_value * (size > 0 ? size : 0));
+        p->address = add_index(s, c->span, base, c->index, size > 0 ? size : 0);
         p->value = NULL;
         p->type_id = element;
         return 1;
@@ -190,17 +214,22 @@ static int apply_component(struct sema *s, struct btf *btf, struct kplace *p, st
         base = pointer_value(s, c->span, p);
         t = btf__type_by_id(btf, resolved(btf, (int)t->type));
     }
-    int member_type;
+    int member_type, bit_size;
     int64_t bits;
+    if (p->bit_size)
+        return place_error(s, c->span, arena_printf(s->arena, "%s is a bitfield, which has no member %s", what,
+                                                    c->member));
     if (!t || (!btf_is_struct(t) && !btf_is_union(t)) || !base)
         return place_error(s, c->span, arena_printf(s->arena, "%s is a %s, which has no member %s", what,
                                                     type_text(s, btf, p->type_id), c->member));
-    if (!find_member(btf, t, c->member, &member_type, &bits))
-        return place_error(s, c->span, arena_printf(s->arena, "%s (%s) has no member %s (or it is a bitfield)",
+    if (!find_member(btf, t, c->member, &member_type, &bits, &bit_size))
+        return place_error(s, c->span, arena_printf(s->arena, "%s (%s) has no member %s",
                                                     what, type_text(s, btf, p->type_id), c->member));
     p->address = add_offset(s, c->span, base, bits / 8);
     p->value = NULL;
     p->type_id = member_type;
+    p->bit_shift = bit_size ? (int)(bits % 8) : 0;
+    p->bit_size = bit_size;
     return 1;
 }
 
@@ -218,12 +247,28 @@ static const char *apply_components(struct sema *s, struct btf *btf, struct kpla
     return what;
 }
 
+/* A bitfield's value: the bytes that hold it, shifted and masked (or
+ * sign-extended from its top bit). */
+static struct expr *bitfield_value(struct sema *s, struct kplace *p, struct span span, int is_signed)
+{
+    int bits = p->bit_shift + p->bit_size, size = bits <= 8 ? 1 : bits <= 16 ? 2 : bits <= 32 ? 4 : 8;
+    struct expr *word = kernel_read(s, span, p->address, size, 0);
+    if (is_signed)
+        return binary_constant(s, span, BINARY_SHR, binary_constant(s, span, BINARY_SHL, word, 64 - bits),
+                               64 - p->bit_size);
+    struct expr *shifted = p->bit_shift ? binary_constant(s, span, BINARY_SHR, word, p->bit_shift) : word;
+    return p->bit_size < 64 ? binary_constant(s, span, BINARY_BITAND, shifted, ((int64_t)1 << p->bit_size) - 1)
+                            : shifted;
+}
+
 /* The final value: a scalar, or a char array as a string. */
 static struct expr *place_value(struct sema *s, struct btf *btf, struct kplace *p, struct span span,
                                 const char *what)
 {
     const struct btf_type *t = btf__type_by_id(btf, resolved(btf, p->type_id));
     int size, is_signed;
+    if (p->bit_size && t && scalar_of(t, &size, &is_signed))
+        return bitfield_value(s, p, span, is_signed);
     if (t && scalar_of(t, &size, &is_signed))
         return p->value ? p->value : kernel_read(s, span, p->address, size, is_signed);
     const struct btf_type *element = t && btf_is_array(t) ? btf__type_by_id(btf, resolved(btf, btf_array(t)->type))
@@ -305,11 +350,100 @@ int tracepoint_lower_argument(struct sema *s, struct probe *probe, struct expr *
     return sema_lower_btf_word(s, btf, e, index, type_id, NULL);
 }
 
+/* A trampoline's pointer argument to anything but a struct, union, void or
+ * integer (a function, another pointer, an enum): Linux 6.1's verifier will
+ * not load it from the context ("arg2 type FUNC_PROTO is not a struct"), so
+ * it is read by bpf_get_func_arg (5.17), which any trampoline may call. */
+static struct expr *read_func_arg(struct sema *s, struct expr *e, int index, int size, int is_signed)
+{
+    struct expr *value = long_node(s, e->span, EXPR_CTX_READ);
+    value->ctx_read.kind = CTX_READ_FUNC_ARG;
+    value->ctx_read.offset = index * 8;
+    value->ctx_read.size = size;
+    value->ctx_read.is_signed = is_signed;
+    return value;
+}
+
+static btf_argument_reader trampoline_reader(struct btf *btf, const struct btf_type *proto, int index, int type_id,
+                                             btf_argument_reader read)
+{
+    const struct btf_type *t = btf__type_by_id(btf, resolved(btf, type_id));
+    if (read || index >= btf_vlen(proto) || !t || !btf_is_ptr(t) || !t->type)
+        return read;
+    const struct btf_type *target = btf__type_by_id(btf, resolved(btf, (int)t->type));
+    return target && (btf_is_struct(target) || btf_is_union(target) || btf_is_int(target)) ? NULL : read_func_arg;
+}
+
+/* "name=" and the hex of argument `index` (SystemTap's %#x of its value), or
+ * "{...}" for a struct or union passed by value, "?" where the reader cannot
+ * reach it (a kprobe's arguments past the sixth); NULL after an error. */
+static struct expr *listed_argument(struct sema *s, struct btf *btf, const struct btf_type *proto, struct expr *e,
+                                    const char *label, const char *name, int index, int type_id,
+                                    btf_argument_reader read)
+{
+    const struct btf_type *t = btf__type_by_id(btf, resolved(btf, type_id));
+    if ((t && (btf_is_struct(t) || btf_is_union(t))) || (read && index >= 6))
+        return sema_string_expr(s, e->span, arena_printf(s->arena, "%s%s", label,
+                                                         read && index >= 6 ? "?" : "{...}"));
+    struct expr *value = ast_expr(s->arena, EXPR_TARGET, e->span);
+    value->target.name = name;
+    if (sema_lower_btf_word(s, btf, value, index, type_id, trampoline_reader(btf, proto, index, type_id, read)) <= 0)
+        return NULL;
+    struct expr *call = ast_expr(s->arena, EXPR_CALL, e->span);
+    call->call.name = "_tap_hex";
+    call->call.args = value;
+    call->call.arg_count = 1;
+    return sema_concat_expr(s, e->span, sema_string_expr(s, e->span, label), call);
+}
+
+/* $$parms ("file=0xffff888... count=0x10 pos=0x0") and $$return
+ * ("return=0x0"), as SystemTap spells them without the pretty $ form. BTF
+ * describes parameters only: $$locals and $$vars would need the kernel's
+ * DWARF, so they are refused rather than shown without the locals. */
+static int lower_btf_list(struct sema *s, struct btf *btf, const struct btf_type *proto, int is_return,
+                          struct expr *e, btf_argument_reader read)
+{
+    const char *which = e->target.name + 1;
+    if (strcmp(which, "parms") != 0 && strcmp(which, "return") != 0)
+        return place_error(s, e->span, arena_printf(s->arena, "$$%s: tap types kernel functions from BTF, "
+                                                    "which has their parameters, not their locals: $$parms "
+                                                    "and $$return are available", which));
+    if (e->target.pretty || e->target.address_of || e->target.components)
+        return place_error(s, e->span, "pretty printing and & of kernel function arguments are not supported");
+    struct expr *text = NULL;
+    if (which[0] == 'r') {
+        if (!is_return)
+            return place_error(s, e->span, "$$return is only available in .return probes");
+        if (proto->type)
+            text = listed_argument(s, btf, proto, e, "return=", "return", btf_vlen(proto), (int)proto->type, read);
+    } else {
+        for (int i = 0; i < btf_vlen(proto); i++) {
+            const struct btf_param *param = &btf_params(proto)[i];
+            if (!param->type)
+                break;   /* a variadic function's "...": SystemTap lists the named parameters */
+            const char *name = btf__name_by_offset(btf, param->name_off);
+            const char *label = arena_printf(s->arena, "%s%s=", i ? " " : "", name);
+            struct expr *item = listed_argument(s, btf, proto, e, label, name, i, (int)param->type, read);
+            if (!item)
+                return 0;
+            text = sema_concat_expr(s, e->span, text, item);
+        }
+    }
+    if (which[0] == 'r' && proto->type && !text)
+        return 0;
+    struct expr *next = e->next;
+    *e = *(text ? text : sema_string_expr(s, e->span, ""));
+    e->next = next;
+    return 1;
+}
+
 /* $name, or $return (the word after the arguments), of a function whose
- * arguments are the context's u64s (fentry, fexit). */
+ * arguments are the context's u64s (fentry, fexit); $$parms and $$return. */
 int sema_lower_btf_argument(struct sema *s, struct btf *btf, const struct btf_type *proto, int is_return,
                             struct expr *e, btf_argument_reader read)
 {
+    if (e->target.name[0] == '$')
+        return lower_btf_list(s, btf, proto, is_return, e, read);
     int type_id = (int)proto->type, index = btf_vlen(proto);
     if (!is_return || strcmp(e->target.name, "return") != 0)
         index = find_argument_from(btf, proto, 0, e->target.name, &type_id);
@@ -317,7 +451,7 @@ int sema_lower_btf_argument(struct sema *s, struct btf *btf, const struct btf_ty
         return -1;
     if (e->target.pretty || e->target.address_of)
         return place_error(s, e->span, "pretty printing and & of kernel function arguments are not supported");
-    return sema_lower_btf_word(s, btf, e, index, type_id, read);
+    return sema_lower_btf_word(s, btf, e, index, type_id, trampoline_reader(btf, proto, index, type_id, read));
 }
 
 /* Argument `index` of the context (read: NULL for the context's u64s), of
@@ -397,20 +531,17 @@ int sema_lower_kernel_cast(struct sema *s, struct expr *e)
     struct component *components = e->cast.components;
     if (components && components->kind == COMPONENT_INDEX) {
         /* @cast(p, "T")[i] is ((T *)p)[i], as in SystemTap: &@cast(0, "T")[1] is sizeof(T) */
-        if (!components->index || components->index->kind != EXPR_INT)
-            return place_error(s, components->span, arena_printf(s->arena, "%s: only constant indexes are "
-                                                                 "supported", what));
         int64_t size = btf__resolve_size(btf, type_id);
-        place.address = add_offset(s, components->span, place.address,
-                                   components->index->int_value * (size > 0 ? size : 0));
+        place.address = add_index(s, components->span, place.address, components->index, size > 0 ? size : 0);
         what = arena_printf(s->arena, "%s[...]", what);
         components = components->next;
     }
     what = apply_components(s, btf, &place, components, what);
     if (!what)
         return 0;
-    if (e->cast.address_of && !place.address)
-        return place_error(s, e->span, arena_printf(s->arena, "%s has no address", what));
+    if (e->cast.address_of && (!place.address || place.bit_size))
+        return place_error(s, e->span, arena_printf(s->arena, "%s has no address%s", what,
+                                                    place.bit_size ? " (it is a bitfield)" : ""));
     struct expr *value = e->cast.address_of ? place.address : place_value(s, btf, &place, e->span, what);
     if (!value)
         return 0;

@@ -281,6 +281,14 @@ static enum value_type infer_binary(struct sema *s, struct expr *e)
         if (e->binary.rhs->kind != EXPR_STRING)
             report(s, e->binary.rhs->span, "a regular expression must be a string literal");
         return TYPE_LONG;
+    case BINARY_LOGAND: case BINARY_LOGOR:
+        /* `count && ++n == count && exit()`: SystemTap takes a call with no
+         * value as an operand here (false: codegen's cg_condition) */
+        if (!(e->binary.lhs->kind == EXPR_CALL && infer_expr(s, e->binary.lhs) == TYPE_VOID))
+            expect(s, e->binary.lhs, TYPE_LONG);
+        if (!(e->binary.rhs->kind == EXPR_CALL && infer_expr(s, e->binary.rhs) == TYPE_VOID))
+            expect(s, e->binary.rhs, TYPE_LONG);
+        return TYPE_LONG;
     default:
         expect(s, e->binary.lhs, TYPE_LONG);
         expect(s, e->binary.rhs, TYPE_LONG);
@@ -344,7 +352,10 @@ static enum value_type infer_expr_kind(struct sema *s, struct expr *e)
     case EXPR_VAR: return infer_unsupported(s, e, "@var expressions");
     case EXPR_REGISTER: return infer_register(s, e);
     case EXPR_CTX_READ:
-        return e->ctx_read.kind == CTX_READ_LONG || e->ctx_read.kind == CTX_READ_KERNEL_LONG ? TYPE_LONG
+        if (e->ctx_read.address)   /* a kernel read's address: a runtime index is a long */
+            expect(s, e->ctx_read.address, TYPE_LONG);
+        return e->ctx_read.kind == CTX_READ_LONG || e->ctx_read.kind == CTX_READ_KERNEL_LONG ||
+               e->ctx_read.kind == CTX_READ_FUNC_ARG ? TYPE_LONG
                                                                                             : TYPE_STRING;
     case EXPR_USER_READ:
         expect(s, e->user_read.address, TYPE_LONG);

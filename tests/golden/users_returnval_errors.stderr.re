@@ -19,6 +19,6 @@ semantic error: @entry needs a value: exit\(\) returns none: identifier 'exit' a
 semantic error: @entry\(ubacktrace\(\.\.\.\)\): stacks and symbols are read where the probe fires: identifier 'ubacktrace' at users_returnval_errors\.tp:10:77
         source: probe process\(@1\)\.function\("twice"\)\.return \{ println\(@entry\(exit\(\)\), @entry\(ubacktrace\(\)\)\) \}
                                                                                             \^
-semantic error: returnval is only available in process and kernel function probes \(not in functions\): identifier 'returnval' at users_returnval_errors\.tp:11:23
+semantic error: returnval is only available in process, kernel function and syscall tracepoint probes \(not in functions\): identifier 'returnval' at users_returnval_errors\.tp:11:23
         source: function f\(\) \{ return returnval\(\) \}
                                       \^

@@ -14,7 +14,8 @@ static struct program *sample(void)
     p->probe_count = 2;
     p->probes = calloc(2, sizeof(*p->probes));
     p->probes[0] = (struct program_probe){.kind = PROBE_TIMER, .prog_name = strdup("probe_0"),
-                                          .point = strdup("timer.ms(100)"), .order = -3, .period_ns = 100000000};
+                                          .point = strdup("timer.ms(100)"), .order = -3, .fields = PROGRAM_FIELDS_PERF,
+                                          .perf.period_ns = 100000000};
     p->probes[1] = (struct program_probe){.kind = PROBE_UPROBE, .prog_name = strdup("probe_1"),
                                           .point = strdup("process(\"/a b\").function(\"f\")"),
                                           .path = strdup("/a b"), .offset = 0x1139, .cookie = 7,
@@ -53,7 +54,7 @@ int main(void)
     CHECK(back.string_size == 512 && back.state_offset == 8);
     CHECK(back.probe_count == 2 && back.format_count == 1 && back.error_count == 2 && back.global_count == 1);
     if (back.probe_count == 2) {
-        CHECK(back.probes[0].order == -3 && back.probes[0].period_ns == 100000000);
+        CHECK(back.probes[0].order == -3 && back.probes[0].perf.period_ns == 100000000);
         CHECK(same(back.probes[1].point, p->probes[1].point) && back.probes[1].offset == 0x1139);
         CHECK(back.probes[1].cookie == 7 && same(back.probes[1].build_id, "abcdef"));
         CHECK(back.probes[0].path == NULL && back.probes[0].build_id == NULL);

@@ -43,6 +43,12 @@ mount -t cgroup2 cgroup2 $R/sys/fs/cgroup/unified
 if [ "$OVERLAY" = 1 ] && [ -n "$MODDIR" ] && [ -d "/lower$MODDIR" ]; then
 	mkdir -p "$R/lib/modules/$KVER" && mount --bind "/lower$MODDIR" "$R/lib/modules/$KVER"
 fi
+# the kernel's /boot (config-$KVER, as an installed kernel has: the preprocessor's CONFIG_HZ) when it
+# was unpacked beside its modules under the host's cache dir, not installed there
+BOOTDIR=${MODDIR%/lib/modules/*}/boot
+if [ -n "$MODDIR" ] && [ -f "/lower$BOOTDIR/config-$KVER" ] && [ ! -e "$R/boot/config-$KVER" ] && [ -d "$R/boot" ]; then
+	mount --bind "/lower$BOOTDIR" "$R/boot" || echo "vm-init: cannot bind the kernel's /boot"
+fi
 # the kernel's DWARF (VM_DEBUGINFO=1) where SystemTap looks for it, from the host's cache dir
 if [ -n "$DEBUG" ] && [ -d "/lower$DEBUG" ]; then
 	mount --bind "/lower$DEBUG" "$R/usr/lib/debug/boot" || echo "vm-init: cannot bind the kernel's DWARF at /usr/lib/debug/boot"
