@@ -2,8 +2,8 @@
  *   kernel.trace("sched:sched_switch") $preempt:bool $prev:struct task_struct* ...
  *   kernel.trace("syscalls:sys_enter_read") $__syscall_nr:int $fd:unsigned int ...
  * A tracepoint lists its arguments (BTF prototype, in order), as a script
- * reads them ($prev->comm); one without a prototype in BTF, its tracefs
- * record fields.
+ * reads them ($prev->comm), then its tracefs record fields ($prev_comm), which
+ * a probe may read instead of the arguments.
  *   syscall.read name:string fd:long buf_uaddr:long count:long argstr:string
  * Alias variables are the locals the alias's prologue sets, with their
  * inferred types, found by analysing `probe POINT {}`. */
@@ -99,21 +99,27 @@ static const struct btf_type *find_prototype(const struct trace_listing *l, cons
     return found ? btf_stub_prototype(l->btf, found->id) : NULL;
 }
 
-/* " $name:type" for each argument; 0 when BTF has no prototype with any. */
-static int spell_arguments(struct strbuf *sb, const struct trace_listing *l, const char *tracepoint)
+/* " $name:type" for each argument of the prototype (NULL: none). */
+static void spell_arguments(struct strbuf *sb, const struct btf *btf, const struct btf_type *proto)
 {
-    const struct btf *btf = l->btf;
-    const struct btf_type *proto = find_prototype(l, tracepoint);
-    if (!proto || btf_vlen(proto) < 2)
-        return 0;
     const struct btf_param *param = btf_params(proto);
     for (int i = 1; i < btf_vlen(proto); i++) {   /* 0 is the probe's private data */
         strbuf_printf(sb, " $%s:", btf__name_by_offset(btf, param[i].name_off));
         btf_type_spell(sb, btf, (int)param[i].type);
     }
-    return 1;
 }
 
+static int is_argument(const struct btf *btf, const struct btf_type *proto, const char *name)
+{
+    const struct btf_param *param = btf_params(proto);
+    for (int i = 1; i < btf_vlen(proto); i++)
+        if (strcmp(btf__name_by_offset(btf, param[i].name_off), name) == 0)
+            return 1;
+    return 0;
+}
+
+/* The BTF arguments first, then the tracefs record fields a probe may read
+ * instead (not both in one probe; a name that is both means the argument). */
 static void list_event(const char *category, const char *name, void *data)
 {
     struct trace_listing *l = data;
@@ -123,11 +129,17 @@ static void list_event(const char *category, const char *name, void *data)
     struct strbuf sb;
     strbuf_init(&sb);
     strbuf_printf(&sb, "kernel.trace(\"%s:%s\")", category, name);
-    int listed = !l->with_variables || spell_arguments(&sb, l, name);
-    for (int i = 0; !listed && i < format->field_count; i++) {
-        const struct tp_field *f = &format->fields[i];
-        if (strncmp(f->name, "common_", 7) != 0)
-            strbuf_printf(&sb, " $%s:%s", f->name, f->list_type);
+    if (l->with_variables) {
+        const struct btf_type *proto = find_prototype(l, name);
+        if (proto && btf_vlen(proto) < 2)
+            proto = NULL;
+        if (proto)
+            spell_arguments(&sb, l->btf, proto);
+        for (int i = 0; i < format->field_count; i++) {
+            const struct tp_field *f = &format->fields[i];
+            if (strncmp(f->name, "common_", 7) != 0 && !(proto && is_argument(l->btf, proto, f->name)))
+                strbuf_printf(&sb, " $%s:%s", f->name, f->list_type);
+        }
     }
     add_line(&l->lines, strdup(sb.data));
     strbuf_free(&sb);
