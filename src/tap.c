@@ -77,7 +77,7 @@ static void usage(FILE *out)
           "  -T SECS        end the session after SECS seconds\n"
           "  -G VAR=VALUE   set a global variable before the session starts\n"
           "  -D NAME=VALUE  set a limit: MAXSTRINGLEN, MAXACTION, MAXNESTING, MAXMAPENTRIES,\n"
-          "                 MAXERRORS\n"
+          "                 MAXERRORS; -D NAME alone (STP_NO_OVERLOAD, ...) changes nothing\n"
           "  -I DIR         add a tapset directory\n"
           "  -s MB          output buffer size in megabytes\n"
           "  -u -w -W       keep unused code; no warnings; warnings are errors\n"
@@ -106,13 +106,30 @@ static void usage(FILE *out)
           out);
 }
 
+/* -DNAME without a value: one of SystemTap's switches of its C runtime
+ * (STP_NO_OVERLOAD, STP_NO_BUILDID_CHECK, ...), which tap, having no such
+ * runtime, accepts as they change nothing here; the limits need a number. */
+static int parse_flag(const char *name)
+{
+    static const char *const limits[] = {"MAXSTRINGLEN", "MAXACTION", "MAXNESTING", "MAXMAPENTRIES",
+                                         "MAXERRORS", "HIST_ELISION"};
+    for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++)
+        if (strcmp(name, limits[i]) == 0) {
+            fprintf(stderr, "ERROR: -D %s needs a value: -D %s=NUMBER\n", name, name);
+            return -1;
+        }
+    return 0;
+}
+
 static int parse_limit(struct options *opts, const char *setting)
 {
     const char *eq = strchr(setting, '=');
-    if (!eq || eq == setting) {
+    if (eq == setting || !*setting) {
         fprintf(stderr, "ERROR: -D needs NAME=VALUE, got '%s'\n", setting);
         return -1;
     }
+    if (!eq)
+        return parse_flag(setting);
     char *end;
     errno = 0;
     long long value = strtoll(eq + 1, &end, 0);

@@ -1,1 +1,1 @@
-@TAP@ -D X -e "probe begin { exit() }"
+@TAP@ -D MAXACTION -e "probe begin { exit() }"
