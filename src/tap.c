@@ -22,6 +22,7 @@
 #include "runtime/runtime.h"
 #include "sema/dwarf.h"
 #include "sema/sema.h"
+#include "stap_options.h"
 
 #define MAX_TAPSET_DIRS 16
 
@@ -101,6 +102,9 @@ static void usage(FILE *out)
           "  --dump-functions      list the functions scripts can call, with their types\n"
           "  --dump-probe-types    list the probe points tap supports\n"
           "  --dump-probe-aliases  list the probe aliases of the tapsets\n"
+          "  --no-global-var-display  do not print the globals at the end\n"
+          "  SystemTap's other options (-P, -B, -k, -F, -S, --use-server, ...) are accepted when they\n"
+          "  change nothing here, refused with the reason otherwise\n"
           "  -V, --version  print the version\n"
           "  -h, --help     print this help\n",
           out);
@@ -230,20 +234,84 @@ static int check_symbol_file(const char *name)
 #define GURU_REFUSED "-g (guru mode) is not available: tap compiles scripts to BPF programs, which " \
                      "cannot run embedded C (%{ %}) or write kernel memory"
 
+/* getopt codes of the options that have only a long name (above any char). */
+enum long_option {
+    OPT_FORMAT = 256, OPT_RUN, OPT_DUMP_FUNCTIONS, OPT_DUMP_PROBE_TYPES, OPT_DUMP_PROBE_ALIASES,
+    OPT_DISABLE_CACHE, OPT_NO_CALL_SITES, OPT_SUPPRESS_HANDLER_ERRORS, OPT_ALL_MODULES, OPT_LDD,
+    OPT_SUPPRESS_TIME_LIMITS, OPT_SKIP_BADVARS, OPT_RUNTIME, OPT_BPF, OPT_VP, OPT_NO_GLOBAL_VAR_DISPLAY,
+    OPT_STAP_FIRST = 512,   /* + the index of a stap_options.c entry */
+};
+
+#define TAP_SHORT_OPTIONS ":e:c:x:o:m:p:vT:G:D:I:d:s:uwWgqtl::L::Vh"
+
+struct option_tables {
+    struct option longs[96];
+    char shorts[96];
+};
+
+/* tap's own options, then SystemTap's that it accepts or refuses (stap_options.c). */
+static void build_option_tables(struct option_tables *t)
+{
+    static const struct option own[] = {
+        {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'},
+        {"format", required_argument, 0, OPT_FORMAT}, {"run", required_argument, 0, OPT_RUN},
+        {"dump-functions", no_argument, 0, OPT_DUMP_FUNCTIONS},
+        {"dump-probe-types", no_argument, 0, OPT_DUMP_PROBE_TYPES},
+        {"dump-probe-aliases", no_argument, 0, OPT_DUMP_PROBE_ALIASES},
+        {"disable-cache", no_argument, 0, OPT_DISABLE_CACHE}, {"no-call-sites", no_argument, 0, OPT_NO_CALL_SITES},
+        {"suppress-handler-errors", no_argument, 0, OPT_SUPPRESS_HANDLER_ERRORS},
+        {"all-modules", no_argument, 0, OPT_ALL_MODULES}, {"ldd", no_argument, 0, OPT_LDD},
+        {"suppress-time-limits", no_argument, 0, OPT_SUPPRESS_TIME_LIMITS},
+        {"skip-badvars", no_argument, 0, OPT_SKIP_BADVARS}, {"runtime", required_argument, 0, OPT_RUNTIME},
+        {"bpf", no_argument, 0, OPT_BPF}, {"vp", required_argument, 0, OPT_VP},
+        {"no-global-var-display", no_argument, 0, OPT_NO_GLOBAL_VAR_DISPLAY},
+    };
+    static const int has_arg[] = {no_argument, required_argument, optional_argument};
+    int own_count = (int)(sizeof(own) / sizeof(own[0])), stap_count, n = own_count;
+    const struct stap_option *stap = stap_option_table(&stap_count);
+    memcpy(t->longs, own, sizeof(own));
+    size_t shorts = strlen(TAP_SHORT_OPTIONS);
+    memcpy(t->shorts, TAP_SHORT_OPTIONS, shorts);
+    for (int i = 0; i < stap_count && n + 1 < (int)(sizeof(t->longs) / sizeof(t->longs[0])); i++) {
+        if (stap[i].long_name)
+            t->longs[n++] = (struct option){stap[i].long_name, has_arg[stap[i].argument], 0, OPT_STAP_FIRST + i};
+        if (stap[i].short_name && shorts + 3 < sizeof(t->shorts)) {
+            t->shorts[shorts++] = stap[i].short_name;
+            if (stap[i].argument == STAP_ARG_REQUIRED)
+                t->shorts[shorts++] = ':';
+        }
+    }
+    t->longs[n] = (struct option){0, 0, 0, 0};
+    t->shorts[shorts] = 0;
+}
+
+/* The stap_options.c entry getopt's code names, or NULL. */
+static const struct stap_option *stap_option_for(int code)
+{
+    int count;
+    const struct stap_option *stap = stap_option_table(&count);
+    if (code >= OPT_STAP_FIRST && code < OPT_STAP_FIRST + count)
+        return &stap[code - OPT_STAP_FIRST];
+    for (int i = 0; code > 0 && code < 256 && i < count; i++)
+        if (stap[i].short_name == code)
+            return &stap[i];
+    return NULL;
+}
+
+/* --vp ABCDE: SystemTap's verbosity per pass; tap's -v is one level for all. */
+static int parse_pass_verbosity(const char *digits)
+{
+    int level = 0;
+    for (const char *d = digits; *d >= '0' && *d <= '9'; d++)
+        level = *d - '0' > level ? *d - '0' : level;
+    return level;
+}
+
 /* Returns 0 to go on, 1 when done (help, version), -1 on a bad command line. */
 static int parse_options(int argc, char **argv, struct options *opts)
 {
-    static const struct option long_options[] = {
-        {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'},
-        {"format", required_argument, 0, 'F'}, {"run", required_argument, 0, 'R'},
-        {"dump-functions", no_argument, 0, 'f'}, {"dump-probe-types", no_argument, 0, 'Y'},
-        {"dump-probe-aliases", no_argument, 0, 'a'}, {"disable-cache", no_argument, 0, 'C'},
-        {"no-call-sites", no_argument, 0, 'N'},
-        {"suppress-handler-errors", no_argument, 0, 'S'},
-        {"all-modules", no_argument, 0, 'M'}, {"ldd", no_argument, 0, 'J'},
-        {"suppress-time-limits", no_argument, 0, 'U'}, {"skip-badvars", no_argument, 0, 'K'},
-        {"runtime", required_argument, 0, 'r'}, {"bpf", no_argument, 0, 'B'}, {0, 0, 0, 0},
-    };
+    struct option_tables tables;
+    build_option_tables(&tables);
     opts->codegen = (struct codegen_options){.string_size = 512, .events_size = 8 << 20,
                                              .max_action = 1 << 20, .max_nesting = 6,
                                              .hist_elision = 2};
@@ -252,7 +320,7 @@ static int parse_options(int argc, char **argv, struct options *opts)
     int c;
     long number;
     opterr = 0;   /* one line of our own, not getopt's message and the whole usage */
-    while ((c = getopt_long(argc, argv, ":e:c:x:o:m:p:vT:G:D:I:d:s:uwWgqtl::L::Vh", long_options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, tables.shorts, tables.longs, NULL)) != -1) {
         switch (c) {
         case 'e': opts->script_text = optarg; break;
         case 'c': opts->runtime.target_command = optarg; break;
@@ -305,19 +373,19 @@ static int parse_options(int argc, char **argv, struct options *opts)
                             "no coverage database; -p2 shows what a script uses\n");
             return -1;
         case 't': opts->codegen.timing = 1; break;   /* codegen/timing.c, runtime/timing_report.c */
-        case 'S': opts->codegen.suppress_handler_errors = 1; break;
+        case OPT_SUPPRESS_HANDLER_ERRORS: opts->codegen.suppress_handler_errors = 1; break;
         case 'd': if (check_symbol_file(optarg) < 0) return -1; break;
-        case 'M': case 'J': case 'B':
+        case OPT_ALL_MODULES: case OPT_LDD: case OPT_BPF:
             /* symbols of the kernel, its modules and every file a traced
              * process maps are read when needed (kallsyms, the mappings):
              * there is nothing to add ahead of time */
             break;
-        case 'U': opts->codegen.max_action = 1 << 23; break;
-        case 'K':
+        case OPT_SUPPRESS_TIME_LIMITS: opts->codegen.max_action = 1 << 23; break;
+        case OPT_SKIP_BADVARS:
             fprintf(stderr, "ERROR: --skip-badvars is not available: tap reports a target variable it "
                             "cannot read at compile time (file:line:col) instead of reading 0 in its place\n");
             return -1;
-        case 'r':
+        case OPT_RUNTIME:
             if (strcmp(optarg, "bpf") != 0) {
                 fprintf(stderr, "ERROR: --runtime=%s is not available: tap has one runtime, bpf\n", optarg);
                 return -1;
@@ -330,30 +398,40 @@ static int parse_options(int argc, char **argv, struct options *opts)
             opts->list_point = optarg;
             opts->list_variables = c == 'L';
             break;
-        case 'F':
+        case OPT_FORMAT:
             if (strcmp(optarg, "json") != 0 && strcmp(optarg, "text") != 0) {
                 fprintf(stderr, "ERROR: --format takes text or json\n");
                 return -1;
             }
             opts->runtime.json = strcmp(optarg, "json") == 0;
             break;
-        case 'R': opts->run_object = optarg; break;
-        case 'f': case 'a': opts->dump = c; break;
-        case 'Y': opts->dump = 't'; break;
-        case 'C': opts->disable_cache = 1; break;
-        case 'N': opts->no_call_sites = 1; break;
+        case OPT_RUN: opts->run_object = optarg; break;
+        case OPT_DUMP_FUNCTIONS: opts->dump = 'f'; break;
+        case OPT_DUMP_PROBE_ALIASES: opts->dump = 'a'; break;
+        case OPT_DUMP_PROBE_TYPES: opts->dump = 't'; break;
+        case OPT_DISABLE_CACHE: opts->disable_cache = 1; break;
+        case OPT_NO_CALL_SITES: opts->no_call_sites = 1; break;
+        case OPT_VP: opts->verbose = parse_pass_verbosity(optarg); break;
+        case OPT_NO_GLOBAL_VAR_DISPLAY: opts->runtime.no_global_display = 1; break;
         case 'V': printf("tap %s (LLVM 19, libbpf)\n", TAP_VERSION); return 1;
         case 'h': usage(stdout); return 1;
         case ':':
-            if (optopt == 'F')
+            if (optopt == OPT_FORMAT)
                 fprintf(stderr, "ERROR: --format needs an argument: text or json\n");
-            else if (optopt == 'R')
+            else if (optopt == OPT_RUN)
                 fprintf(stderr, "ERROR: --run needs a BPF object written by tap -p4\n");
+            else if (optopt >= 256)
+                fprintf(stderr, "ERROR: option %s needs an argument\n", argv[optind - 1]);
             else
                 fprintf(stderr, "ERROR: option -%c needs an argument\n", optopt);
             fprintf(stderr, "Try 'tap --help' for the list of options.\n");
             return -1;
         default:
+            if (stap_option_for(c)) {
+                if (stap_option_use(stap_option_for(c), optarg) < 0)
+                    return -1;
+                break;
+            }
             if (optopt)
                 fprintf(stderr, "ERROR: unknown option '-%c'\n", optopt);
             else

@@ -24,6 +24,7 @@ struct runtime_options {
     uint64_t ringbuf_bytes;      /* -s MB; 0: default */
     int json;                    /* --format=json */
     const char *module_name;     /* -m: procfs files' directory /run/tap/NAME; NULL: tap_PID */
+    int no_global_display;       /* --no-global-var-display: globals are not printed at the end */
 };
 
 /* Returns the process exit status (spec/cli.md). Messages go to stderr. */

@@ -141,7 +141,7 @@ static void session_end(struct session *s)
     if (s->end != SESSION_END_ABORT)
         session_run_probes(s, s->end == SESSION_END_ERROR ? PROBE_ERROR : PROBE_END);
     session_drain_all(s);
-    if (s->end != SESSION_END_ABORT)
+    if (s->end != SESSION_END_ABORT && !s->options->no_global_display)
         session_print_globals(s);
     session_print_timing(s);
     session_report_losses(s);

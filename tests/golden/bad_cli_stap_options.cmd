@@ -1,0 +1,1 @@
+for o in -k -b -i -F "-S 1,2" "-E x" "-a sparc" "-r 2.6.32" --unprivileged --use-server --remote=h --dyninst --rlimit-as=1 --sysroot=/x --target-namespaces=1 --monitor --debug --download-debuginfo; do @TAP@ $o -e 'probe begin { exit() }' 2>&1; echo "rc=$?"; done
