@@ -82,7 +82,7 @@ static void usage(FILE *out)
           "  -I DIR         add a tapset directory\n"
           "  -s MB          output buffer size in megabytes\n"
           "  -u -w -W       keep unused code; no warnings; warnings are errors\n"
-          "  -g             refused: guru mode (embedded C, kernel writes) has no BPF form\n"
+          "  -g             refused: guru mode (embedded C, kernel writes) has no BPF form (-p1 only parses)\n"
           "  -q             refused: SystemTap's tapset coverage database does not exist here\n"
           "  -t             probe hit report at the end: each probe's hits and times (ns)\n"
           "  -d FILE, --ldd, --all-modules\n"
@@ -630,13 +630,13 @@ static struct program *tap_compile(struct arena *arena, struct diags *diags, str
         return NULL;
     if (opts->verbose)
         fprintf(stderr, "Pass 1: parsed user script in %.0f ms.\n", now_ms() - started);
-    if (opts->guru) {
-        refuse_guru(arena, diags, opts, ast, modules);
-        return NULL;
-    }
-    if (opts->last_pass == 1) {
+    if (opts->last_pass == 1) {   /* SystemTap's -gp1 (its security band-aids' check) only parses too */
         ast_print(stdout, ast);
         *done = 1;
+        return NULL;
+    }
+    if (opts->guru) {
+        refuse_guru(arena, diags, opts, ast, modules);
         return NULL;
     }
 

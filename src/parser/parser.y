@@ -449,6 +449,9 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, struct parser_ctx *c
         msg = "expected 'probe', 'global', 'private', 'function', or '%{'";
     else if (expects(expected, n, KW_IF) && expects(expected, n, KW_WHILE))
         msg = "expected statement";
+    else if (expects(expected, n, NUMBER) && yypcontext_token(yyctx) == YYTRANSLATE(EMBEDDED))
+        msg = "embedded C (%{ %}) as an expression is not available: tap runs scripts as BPF programs, with no "
+              "guru mode";   /* SystemTap's guru mode: `if (%{ S_ISLNK(...) %})` */
     else if (expects(expected, n, NUMBER))
         msg = "expected expression";
     else if (expects(expected, n, IDENT) && n == 1)

@@ -14,6 +14,7 @@
 #include "base/strbuf.h"
 #include "kinds/kinds.h"
 #include "sema/builtins.h"
+#include "sema/header_types.h"
 #include "sema/target_internal.h"
 #include "sema/usdt.h"
 
@@ -684,13 +685,29 @@ static int find_cast_type(struct lowering *l, struct dwarf_module *m, const char
     return 1;
 }
 
+/* User-space headers ("<stdio.h>"): compiled for their DWARF. */
+static int cast_header_type(struct lowering *l, const char *headers, const char *type, Dwarf_Die *out)
+{
+    char error[512];
+    struct dwarf_module *m = header_module_open(l->s->options->modules, headers, error, sizeof(error));
+    if (!m)
+        return target_lower_error(l, "@cast(..., \"%s\", \"%s\"): %s", type, headers, error);
+    if (!find_cast_type(l, m, type, out))
+        return target_lower_error(l, "unable to find type '%s' in %s", type, headers);
+    return 1;
+}
+
 /* @cast's module argument: a path, several joined by ':' (the first that
- * has the type wins), as in SystemTap; headers and the kernel are refused. */
+ * has the type wins), or headers, as in SystemTap; kernel headers are
+ * refused (the kernel's own @cast reads BTF, not here). */
 static int cast_module_type(struct lowering *l, const char *modules, const char *type, Dwarf_Die *out)
 {
-    if (modules[0] == '<' || strchr(modules, '<') || strcmp(modules, "kernel") == 0)
+    if (modules[0] == '<')
+        return cast_header_type(l, modules, type, out);
+    if (strchr(modules, '<') || strcmp(modules, "kernel") == 0)
         return target_lower_error(l, "@cast(..., \"%s\", \"%s\"): tap reads types from the DWARF of user-space "
-                                  "binaries only (give the program's path)", type, modules);
+                                  "binaries and headers only (give the program's path or \"<header.h>\")", type,
+                                  modules);
     const char *searched = "";
     for (const char *start = modules; *start;) {
         const char *end = strchr(start, ':');
@@ -708,6 +725,25 @@ static int cast_module_type(struct lowering *l, const char *modules, const char 
     return target_lower_error(l, "unable to find type '%s' in %s", type, searched);
 }
 
+/* @cast(p, "T")[i] of a T that is no pointer nor array is ((T *)p)[i], as in
+ * SystemTap (the library's @cast_module_sizeof is &@cast(0, T, M)[1]):
+ * moves p to element i and returns 0; 1 when T indexes itself. */
+static int cast_index_element(struct lowering *l, struct place *p, struct component *index)
+{
+    Dwarf_Die resolved;
+    if (!dwarf_type_resolve(&p->type, &resolved))
+        return 1;
+    int tag = dwarf_tag(&resolved);
+    if (tag == DW_TAG_array_type || tag == DW_TAG_pointer_type)
+        return 1;
+    int64_t size = (int64_t)target_byte_size(&resolved);
+    struct expr *offset = index->index->kind == EXPR_INT
+        ? dwarf_expr_int(&l->ev, index->index->int_value * size)
+        : dwarf_expr_binary(&l->ev, BINARY_MUL, index->index, dwarf_expr_int(&l->ev, size));
+    p->address = dwarf_expr_add(&l->ev, p->address, offset);
+    return 0;
+}
+
 static int lower_cast(struct lowering *l, struct expr *e)
 {
     const char *type = e->cast.type_name;
@@ -721,7 +757,10 @@ static int lower_cast(struct lowering *l, struct expr *e)
         return target_lower_error(l, "unable to find type '%s' in %s", type, l->site->module->path);
     }
     const char *what = arena_printf(l->s->arena, "@cast(..., \"%s\")", type);
-    return finish(l, &p, e->cast.components, e->cast.address_of, what);
+    struct component *components = e->cast.components;
+    if (components && components->kind == COMPONENT_INDEX && !cast_index_element(l, &p, components))
+        components = components->next;
+    return finish(l, &p, components, e->cast.address_of, what);
 }
 
 /* --- @entry ----------------------------------------------------------------- */
