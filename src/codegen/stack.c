@@ -118,17 +118,17 @@ static void get_stack(struct codegen *cg, LLVMValueRef ctx, uint32_t buffer, uin
     LLVMValueRef failed = cg_compare(cg, LLVMIntSLT, bytes, 0);
     LLVMValueRef count = LLVMBuildUDiv(cg->builder, LLVMBuildSelect(cg->builder, failed, cg_const(cg, 0), bytes, ""),
                                        cg_const(cg, entry_size), "");
-    LLVMBuildStore(cg->builder, count, cg_scratch_ptr(cg, area(cg) + (uint32_t)count_at));
+    cg_store(cg, count, cg_scratch_ptr(cg, area(cg) + (uint32_t)count_at));
 }
 
 static LLVMValueRef load_area(struct codegen *cg, uint32_t offset)
 {
-    return LLVMBuildLoad2(cg->builder, cg->i64, cg_scratch_ptr(cg, area(cg) + offset), "");
+    return cg_load(cg, cg_scratch_ptr(cg, area(cg) + offset));
 }
 
 static void store_area(struct codegen *cg, uint32_t offset, LLVMValueRef value)
 {
-    LLVMBuildStore(cg->builder, value, cg_scratch_ptr(cg, area(cg) + offset));
+    cg_store(cg, value, cg_scratch_ptr(cg, area(cg) + offset));
 }
 
 /* bpf_probe_read_user of size bytes at address into the area; an i1, true
@@ -210,7 +210,7 @@ static void push_frame(struct codegen *cg, LLVMValueRef ret)
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef count = load_area(cg, AREA_USER_COUNT);
     LLVMValueRef at = LLVMBuildMul(b, LLVMBuildAnd(b, count, cg_const(cg, 31), ""), cg_const(cg, 8), "");
-    LLVMBuildStore(b, ret, LLVMBuildGEP2(b, cg->i8, cg_scratch_ptr(cg, area(cg) + AREA_USER_IPS), &at, 1, ""));
+    cg_store(cg, ret, cg_byte_ptr(cg, cg_scratch_ptr(cg, area(cg) + AREA_USER_IPS), at));
     store_area(cg, AREA_USER_COUNT, LLVMBuildAdd(b, count, cg_const(cg, 1), ""));
 }
 
@@ -218,7 +218,6 @@ static uint32_t search_area(struct codegen *cg);
 static LLVMValueRef find_mapping(struct codegen *cg, LLVMValueRef address, struct span span);
 static LLVMValueRef mapped_offset(struct codegen *cg, LLVMValueRef address);
 static LLVMValueRef search_var(struct codegen *cg, uint32_t field);
-static LLVMValueRef field_ptr(struct codegen *cg, LLVMValueRef base, uint32_t offset);
 /* A file's entries in a table: {first, count} at the start of its value. */
 struct file_range {
     LLVMValueRef first, count;   /* i64 */
@@ -258,13 +257,13 @@ static void want_rows(struct codegen *cg, LLVMValueRef mapping)
     LLVMValueRef count = cg_map_lookup(cg, map, mapping);
     LLVMBasicBlockRef add = cg_block(cg, "want_add"), insert = cg_block(cg, "want_insert"),
                       done = cg_block(cg, "want_done");
-    LLVMBuildCondBr(b, LLVMBuildIsNull(b, count, ""), insert, add);
+    LLVMBuildCondBr(b, cg_is_null(cg, count), insert, add);
     cg_position(cg, add);
     LLVMBuildAtomicRMW(b, LLVMAtomicRMWBinOpAdd, count, cg_const(cg, 1), LLVMAtomicOrderingMonotonic, 0);
     LLVMBuildBr(b, done);
     cg_position(cg, insert);
     LLVMValueRef one = search_var(cg, SEARCH_FOUND);   /* free once the mapping is found */
-    LLVMBuildStore(b, cg_const(cg, 1), one);
+    cg_store(cg, cg_const(cg, 1), one);
     cg_map_update(cg, map, mapping, one, BPF_NOEXIST);
     LLVMBuildBr(b, done);
     cg_position(cg, done);
@@ -288,7 +287,7 @@ static void find_row(struct codegen *cg, LLVMValueRef address, struct span span)
     store_area(cg, AREA_WALK + WALK_OFFSET, target);
     LLVMValueRef file = cg_map_lookup(cg, unwind_map(cg, 0), mapping);
     LLVMBasicBlockRef unknown = cg_block(cg, "row_file_wanted");
-    LLVMBuildCondBr(b, LLVMBuildIsNull(b, file, ""), unknown, has_file);
+    LLVMBuildCondBr(b, cg_is_null(cg, file), unknown, has_file);
     cg_position(cg, unknown);
     want_rows(cg, mapping);
     LLVMBuildBr(b, done);
@@ -300,14 +299,14 @@ static void find_row(struct codegen *cg, LLVMValueRef address, struct span span)
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGE, last, first, ""), check, done);
     cg_position(cg, check);
     LLVMValueRef key = search_var(cg, SEARCH_KEY);
-    LLVMBuildStore(b, LLVMBuildTrunc(b, last, cg->i32, ""), key);
+    cg_store(cg, LLVMBuildTrunc(b, last, cg->i32, ""), key);
     LLVMValueRef row = cg_map_lookup(cg, unwind_map(cg, 1), key);
-    LLVMBuildCondBr(b, LLVMBuildIsNull(b, row, ""), done, found);
+    LLVMBuildCondBr(b, cg_is_null(cg, row), done, found);
     cg_position(cg, found);
-    LLVMValueRef kind = LLVMBuildLoad2(b, cg->i8, field_ptr(cg, row, offsetof(struct unwind_row, kind)), "");
-    LLVMValueRef cfa = LLVMBuildLoad2(b, cg->i32, field_ptr(cg, row, offsetof(struct unwind_row, cfa)), "");
+    LLVMValueRef kind = LLVMBuildLoad2(b, cg->i8, cg_byte_at(cg, row, offsetof(struct unwind_row, kind)), "");
+    LLVMValueRef cfa = LLVMBuildLoad2(b, cg->i32, cg_byte_at(cg, row, offsetof(struct unwind_row, cfa)), "");
     LLVMValueRef rbp = LLVMBuildLoad2(b, LLVMInt16TypeInContext(cg->context),
-                                      field_ptr(cg, row, offsetof(struct unwind_row, rbp)), "");
+                                      cg_byte_at(cg, row, offsetof(struct unwind_row, rbp)), "");
     store_area(cg, AREA_WALK + WALK_KIND, LLVMBuildZExt(b, kind, cg->i64, ""));
     store_area(cg, AREA_WALK + WALK_CFA, LLVMBuildSExt(b, cfa, cg->i64, ""));
     store_area(cg, AREA_WALK + WALK_RBP, LLVMBuildSExt(b, rbp, cg->i64, ""));
@@ -528,13 +527,12 @@ void cg_stack_finish(struct codegen *cg, LLVMBasicBlockRef capture, LLVMValueRef
     if (needs & STACK_USER)
         search_area(cg);
     if (stack_state(cg)->symbol_search)   /* the mapping found by an earlier run is not this one's */
-        LLVMBuildStore(cg->builder, cg_const(cg, 0),
-                       cg_scratch_ptr(cg, stack_state(cg)->symbol_search + SEARCH_MAPPING_END));
+        cg_store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, stack_state(cg)->symbol_search + SEARCH_MAPPING_END));
     enum probe_kind kind = fn->probe->kind;
     if (needs && (kind == PROBE_BEGIN || kind == PROBE_END || kind == PROBE_ERROR)) {
         /* run by tap itself: no stack of a traced thread */
-        LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, area(cg) + AREA_USER_COUNT));
-        LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, area(cg) + AREA_KERNEL_COUNT));
+        cg_store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, area(cg) + AREA_USER_COUNT));
+        cg_store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, area(cg) + AREA_KERNEL_COUNT));
         cg_zero(cg, cg_scratch_ptr(cg, area(cg) + AREA_BUILD_IDS), AREA_KERNEL_COUNT - AREA_BUILD_IDS);
     } else {
         if (needs & STACK_USER)
@@ -595,27 +593,27 @@ static void fill_stack(struct codegen *cg, LLVMValueRef record, void *data)
     const struct stack_record *r = data;
     LLVMValueRef header = cg_const(cg, (int64_t)((uint64_t)(r->kernel ? RECORD_KSTACK : RECORD_USTACK) |
                                                  ((uint64_t)r->id << 32)));
-    LLVMBuildStore(cg->builder, header, record);
+    cg_store(cg, header, record);
     LLVMValueRef pid = cg_helper(cg, BPF_FUNC_get_current_pid_tgid, cg->i64, NULL, 0);
     LLVMValueRef count = load_area(cg, r->kernel ? AREA_KERNEL_COUNT : AREA_USER_COUNT);
     LLVMValueRef word = LLVMBuildOr(cg->builder, LLVMBuildLShr(cg->builder, pid, cg_const(cg, 32), ""),
                                     LLVMBuildShl(cg->builder, count, cg_const(cg, 32), ""), "");
     LLVMValueRef at = cg_const(cg, offsetof(struct record_stack, pid));
-    LLVMBuildStore(cg->builder, word, LLVMBuildGEP2(cg->builder, cg->i8, record, &at, 1, ""));
+    cg_store(cg, word, cg_byte_ptr(cg, record, at));
     at = cg_const(cg, offsetof(struct record_stack, ips));
-    LLVMValueRef ips = LLVMBuildGEP2(cg->builder, cg->i8, record, &at, 1, "");
+    LLVMValueRef ips = cg_byte_ptr(cg, record, at);
     cg_copy(cg, ips, cg_scratch_ptr(cg, area(cg) + (r->kernel ? AREA_KERNEL_IPS : AREA_USER_IPS)),
             8 * RECORD_STACK_DEPTH);
     uint32_t end = offsetof(struct record_stack, frames);
     if (!r->kernel) {
         at = cg_const(cg, end);
-        cg_copy(cg, LLVMBuildGEP2(cg->builder, cg->i8, record, &at, 1, ""),
+        cg_copy(cg, cg_byte_ptr(cg, record, at),
                 cg_scratch_ptr(cg, area(cg) + AREA_BUILD_IDS), AREA_KERNEL_COUNT - AREA_BUILD_IDS);
         end = sizeof(struct record_stack);
     }
     if (r->text) {
         at = cg_const(cg, end);
-        cg_string_copy(cg, LLVMBuildGEP2(cg->builder, cg->i8, record, &at, 1, ""), r->text);
+        cg_string_copy(cg, cg_byte_ptr(cg, record, at), r->text);
     }
 }
 
@@ -655,7 +653,7 @@ static void note_origin(struct codegen *cg, LLVMValueRef text)
     LLVMValueRef copy[3] = {key, cg_i32(cg, cg->string_size), text};
     cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, copy, 3);
     LLVMValueRef pid = cg_scratch_ptr(cg, cg_alloc_scratch(cg, 8));
-    LLVMBuildStore(b, LLVMBuildLShr(b, cg_helper(cg, BPF_FUNC_get_current_pid_tgid, cg->i64, NULL, 0),
+    cg_store(cg, LLVMBuildLShr(b, cg_helper(cg, BPF_FUNC_get_current_pid_tgid, cg->i64, NULL, 0),
                                     cg_const(cg, 32), ""), pid);
     cg_map_update(cg, stack_state(cg)->origins, key, pid, BPF_ANY);
 }
@@ -667,9 +665,9 @@ static LLVMValueRef hex_addresses(struct codegen *cg, int kernel, int first, LLV
 {
     need(cg, kernel ? STACK_KERNEL : STACK_USER);
     LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
-    LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, 0, 0), slot);
+    cg_store(cg, LLVMConstInt(cg->i8, 0, 0), slot);
     LLVMValueRef length = cg_entry_alloca(cg, cg->i64, "hex_length");
-    LLVMBuildStore(cg->builder, cg_const(cg, 0), length);
+    cg_store(cg, cg_const(cg, 0), length);
     LLVMValueRef count = load_area(cg, kernel ? AREA_KERNEL_COUNT : AREA_USER_COUNT);
     if (limit) {
         LLVMValueRef end = LLVMBuildAdd(cg->builder, limit, cg_const(cg, first), "");
@@ -683,19 +681,19 @@ static LLVMValueRef hex_addresses(struct codegen *cg, int kernel, int first, LLV
         LLVMBasicBlockRef frame = cg_block(cg, "hex_frame");
         LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntULT, cg_const(cg, i), count, ""), frame, done);
         cg_position(cg, frame);
-        LLVMValueRef used = LLVMBuildLoad2(cg->builder, cg->i64, length, "");
+        LLVMValueRef used = cg_load(cg, length);
         /* masked so the verifier sees a bound; the scratch slack covers offset + room */
         LLVMValueRef offset = LLVMBuildAnd(cg->builder, used, cg_const(cg, cg->string_size - 1), "");
         LLVMValueRef room = LLVMBuildSub(cg->builder, cg_const(cg, cg->string_size), offset, "");
         const char *format = i > first ? " 0x%lx" : "0x%lx";
-        LLVMValueRef args[5] = {LLVMBuildGEP2(cg->builder, cg->i8, slot, &offset, 1, ""),
+        LLVMValueRef args[5] = {cg_byte_ptr(cg, slot, offset),
                                 LLVMBuildTrunc(cg->builder, room, cg->i32, ""),
                                 cg_string_literal(cg, format, (int)strlen(format)),
                                 cg_scratch_ptr(cg, area(cg) + ips + 8 * (uint32_t)i), cg_i32(cg, 8)};
         LLVMValueRef written = cg_helper(cg, BPF_FUNC_snprintf, cg->i64, args, 5);
         LLVMValueRef grown = LLVMBuildAdd(cg->builder, used, LLVMBuildSub(cg->builder, written, cg_const(cg, 1), ""), "");
         LLVMValueRef full = cg_compare(cg, LLVMIntSGE, grown, cg->string_size - 1);
-        LLVMBuildStore(cg->builder, grown, length);
+        cg_store(cg, grown, length);
         LLVMBasicBlockRef next = cg_block(cg, "hex_next");
         LLVMBuildCondBr(cg->builder, full, done, next);
         cg_position(cg, next);
@@ -747,12 +745,6 @@ static LLVMValueRef line_map(struct codegen *cg, int which)
     return file_tables(cg, stack_state(cg)->line_maps, names, value_sizes, which);
 }
 
-static LLVMValueRef field_ptr(struct codegen *cg, LLVMValueRef base, uint32_t offset)
-{
-    LLVMValueRef at = cg_const(cg, offset);
-    return LLVMBuildGEP2(cg->builder, cg->i8, base, &at, 1, "");
-}
-
 
 static uint32_t search_area(struct codegen *cg)
 {
@@ -770,7 +762,7 @@ static LLVMValueRef search_var(struct codegen *cg, uint32_t field)
 static LLVMValueRef lookup_index(struct codegen *cg, LLVMValueRef map, LLVMValueRef index)
 {
     LLVMValueRef key = search_var(cg, SEARCH_KEY);
-    LLVMBuildStore(cg->builder, LLVMBuildTrunc(cg->builder, index, cg->i32, ""), key);
+    cg_store(cg, LLVMBuildTrunc(cg->builder, index, cg->i32, ""), key);
     return cg_map_lookup(cg, map, key);
 }
 
@@ -815,11 +807,11 @@ static void listed_mapping(struct codegen *cg, LLVMValueRef address, LLVMBasicBl
     LLVMValueRef key = search_var(cg, SEARCH_FOUND);   /* {prefix length 96, tgid, address} */
     LLVMValueRef tgid = LLVMBuildLShr(b, cg_helper(cg, BPF_FUNC_get_current_pid_tgid, cg->i64, NULL, 0),
                                       cg_const(cg, 32), "");
-    LLVMBuildStore(b, LLVMBuildOr(b, byte_swap(cg, tgid), cg_const(cg, 96), ""), key);
-    LLVMBuildStore(b, byte_swap(cg, address), search_var(cg, SEARCH_FOUND + 8));
+    cg_store(cg, LLVMBuildOr(b, byte_swap(cg, tgid), cg_const(cg, 96), ""), key);
+    cg_store(cg, byte_swap(cg, address), search_var(cg, SEARCH_FOUND + 8));
     LLVMValueRef entry = cg_map_lookup(cg, map, key);
     LLVMBasicBlockRef copy = cg_block(cg, "mapping_listed");
-    LLVMBuildCondBr(b, LLVMBuildIsNull(b, entry, ""), missing, copy);
+    LLVMBuildCondBr(b, cg_is_null(cg, entry), missing, copy);
     cg_position(cg, copy);
     cg_copy(cg, search_var(cg, SEARCH_MAPPING), entry, 40);
     LLVMBuildBr(b, found);
@@ -828,8 +820,8 @@ static void listed_mapping(struct codegen *cg, LLVMValueRef address, LLVMBasicBl
 static LLVMValueRef find_mapping(struct codegen *cg, LLVMValueRef address, struct span span)
 {
     LLVMBuilderRef b = cg->builder;
-    LLVMValueRef start = LLVMBuildLoad2(b, cg->i64, search_var(cg, SEARCH_MAPPING + 16), "");
-    LLVMValueRef end = LLVMBuildLoad2(b, cg->i64, search_var(cg, SEARCH_MAPPING_END), "");
+    LLVMValueRef start = cg_load(cg, search_var(cg, SEARCH_MAPPING + 16));
+    LLVMValueRef end = cg_load(cg, search_var(cg, SEARCH_MAPPING_END));
     LLVMValueRef known = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, address, start, ""),
                                       LLVMBuildICmp(b, LLVMIntULT, address, end, ""), "");
     LLVMBasicBlockRef lookup = cg_block(cg, "find_vma"), found = cg_block(cg, "vma_found"),
@@ -851,14 +843,14 @@ static LLVMValueRef find_mapping(struct codegen *cg, LLVMValueRef address, struc
     LLVMValueRef task = cg_helper(cg, BPF_FUNC_get_current_task_btf, cg->ptr, NULL, 0);
     LLVMValueRef args[5] = {task, address, fn, LLVMConstNull(cg->ptr), cg_const(cg, 0)};
     cg_helper(cg, BPF_FUNC_find_vma, cg->i64, args, 5);
-    LLVMValueRef found_end = LLVMBuildLoad2(b, cg->i64, search_var(cg, SEARCH_FOUND + 32), "");
+    LLVMValueRef found_end = cg_load(cg, search_var(cg, SEARCH_FOUND + 32));
     LLVMBuildCondBr(b, cg_compare(cg, LLVMIntNE, found_end, 0), found, done);
     cg_position(cg, found);
     cg_copy(cg, search_var(cg, SEARCH_MAPPING), search_var(cg, SEARCH_FOUND), 40);
     LLVMBuildBr(b, done);
     cg_position(cg, done);
-    start = LLVMBuildLoad2(b, cg->i64, search_var(cg, SEARCH_MAPPING + 16), "");
-    end = LLVMBuildLoad2(b, cg->i64, search_var(cg, SEARCH_MAPPING_END), "");
+    start = cg_load(cg, search_var(cg, SEARCH_MAPPING + 16));
+    end = cg_load(cg, search_var(cg, SEARCH_MAPPING_END));
     return LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, address, start, ""),
                         LLVMBuildICmp(b, LLVMIntULT, address, end, ""), "");
 }
@@ -868,8 +860,8 @@ static LLVMValueRef mapped_offset(struct codegen *cg, LLVMValueRef address)
 {
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef mapping = search_var(cg, SEARCH_MAPPING);
-    LLVMValueRef start = LLVMBuildLoad2(b, cg->i64, field_ptr(cg, mapping, 16), "");
-    LLVMValueRef page_offset = LLVMBuildLoad2(b, cg->i64, field_ptr(cg, mapping, 24), "");
+    LLVMValueRef start = cg_load(cg, cg_byte_at(cg, mapping, 16));
+    LLVMValueRef page_offset = cg_load(cg, cg_byte_at(cg, mapping, 24));
     return LLVMBuildAdd(b, LLVMBuildSub(b, address, start, ""), LLVMBuildShl(b, page_offset, cg_const(cg, 12), ""), "");
 }
 
@@ -878,22 +870,22 @@ static LLVMValueRef mapped_offset(struct codegen *cg, LLVMValueRef address)
 static void search_step(struct codegen *cg, LLVMValueRef map, LLVMTypeRef start_type, LLVMValueRef low,
                         LLVMValueRef high, LLVMValueRef target)
 {
-    LLVMValueRef lo = LLVMBuildLoad2(cg->builder, cg->i64, low, ""), hi = LLVMBuildLoad2(cg->builder, cg->i64, high, "");
+    LLVMValueRef lo = cg_load(cg, low), hi = cg_load(cg, high);
     LLVMBasicBlockRef step = cg_block(cg, "search_step"), next = cg_block(cg, "search_next");
     LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntULT, lo, hi, ""), step, next);
     cg_position(cg, step);
     LLVMValueRef mid = LLVMBuildLShr(cg->builder, LLVMBuildAdd(cg->builder, lo, hi, ""), cg_const(cg, 1), "");
     LLVMValueRef key = search_var(cg, SEARCH_KEY);
-    LLVMBuildStore(cg->builder, LLVMBuildTrunc(cg->builder, mid, cg->i32, ""), key);
+    cg_store(cg, LLVMBuildTrunc(cg->builder, mid, cg->i32, ""), key);
     LLVMValueRef entry = cg_map_lookup(cg, map, key);
     LLVMBasicBlockRef compare = cg_block(cg, "search_compare");
-    LLVMBuildStore(cg->builder, mid, high);   /* a missing entry (cannot happen) ends the search */
-    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, entry, ""), next, compare);
+    cg_store(cg, mid, high);   /* a missing entry (cannot happen) ends the search */
+    LLVMBuildCondBr(cg->builder, cg_is_null(cg, entry), next, compare);
     cg_position(cg, compare);
     LLVMValueRef start = LLVMBuildZExt(cg->builder, LLVMBuildLoad2(cg->builder, start_type, entry, ""), cg->i64, "");
     LLVMValueRef before = LLVMBuildICmp(cg->builder, LLVMIntULE, start, target, "");
-    LLVMBuildStore(cg->builder, LLVMBuildSelect(cg->builder, before, hi, mid, ""), high);
-    LLVMBuildStore(cg->builder, LLVMBuildSelect(cg->builder, before, LLVMBuildAdd(cg->builder, mid, cg_const(cg, 1), ""), lo, ""), low);
+    cg_store(cg, LLVMBuildSelect(cg->builder, before, hi, mid, ""), high);
+    cg_store(cg, LLVMBuildSelect(cg->builder, before, LLVMBuildAdd(cg->builder, mid, cg_const(cg, 1), ""), lo, ""), low);
     LLVMBuildBr(cg->builder, next);
     cg_position(cg, next);
 }
@@ -902,7 +894,7 @@ static struct file_range file_range(struct codegen *cg, LLVMValueRef file)
 {
     LLVMBuilderRef b = cg->builder;
     return (struct file_range){LLVMBuildZExt(b, LLVMBuildLoad2(b, cg->i32, file, ""), cg->i64, ""),
-                               LLVMBuildZExt(b, LLVMBuildLoad2(b, cg->i32, field_ptr(cg, file, 4), ""), cg->i64, "")};
+                               LLVMBuildZExt(b, LLVMBuildLoad2(b, cg->i32, cg_byte_at(cg, file, 4), ""), cg->i64, "")};
 }
 
 /* The last of the range's entries in `map` starting at or before target
@@ -911,11 +903,11 @@ static LLVMValueRef search_range(struct codegen *cg, LLVMValueRef map, LLVMTypeR
                                  struct file_range range, LLVMValueRef low, LLVMValueRef high, LLVMValueRef target)
 {
     LLVMBuilderRef b = cg->builder;
-    LLVMBuildStore(b, range.first, low);
-    LLVMBuildStore(b, LLVMBuildAdd(b, range.first, range.count, ""), high);
+    cg_store(cg, range.first, low);
+    cg_store(cg, LLVMBuildAdd(b, range.first, range.count, ""), high);
     for (int i = 0; i < steps; i++)
         search_step(cg, map, start_type, low, high, target);
-    return LLVMBuildSub(b, LLVMBuildLoad2(b, cg->i64, low, ""), cg_const(cg, 1), "");
+    return LLVMBuildSub(b, cg_load(cg, low), cg_const(cg, 1), "");
 }
 
 /* A search under way in resolve() or resolve_line(): its variables (made
@@ -935,9 +927,9 @@ static struct search resolve_file(struct codegen *cg, LLVMValueRef address,
 {
     struct search r = {search_var(cg, SEARCH_PATH), search_var(cg, SEARCH_ENTRY), search_var(cg, SEARCH_OFFSET),
                        search_var(cg, SEARCH_LOW), search_var(cg, SEARCH_HIGH), NULL, NULL, NULL};
-    LLVMBuildStore(cg->builder, cg_const(cg, -1), r.path);
-    LLVMBuildStore(cg->builder, cg_const(cg, -1), r.entry);
-    LLVMBuildStore(cg->builder, cg_const(cg, 0), r.offset);
+    cg_store(cg, cg_const(cg, -1), r.path);
+    cg_store(cg, cg_const(cg, -1), r.entry);
+    cg_store(cg, cg_const(cg, 0), r.offset);
     LLVMBasicBlockRef has_file = cg_block(cg, "sym_file"), mapped;
     r.done = cg_block(cg, "sym_done");
     mapped = cg_block(cg, "sym_mapped");
@@ -945,9 +937,9 @@ static struct search resolve_file(struct codegen *cg, LLVMValueRef address,
     cg_position(cg, mapped);
     LLVMValueRef mapping = search_var(cg, SEARCH_MAPPING);
     r.target = mapped_offset(cg, address);
-    LLVMBuildStore(cg->builder, r.target, r.offset);
+    cg_store(cg, r.target, r.offset);
     r.file = cg_map_lookup(cg, table(cg, 0), mapping);
-    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, r.file, ""), r.done, has_file);
+    LLVMBuildCondBr(cg->builder, cg_is_null(cg, r.file), r.done, has_file);
     cg_position(cg, has_file);
     return r;
 }
@@ -956,9 +948,9 @@ static struct search resolve_file(struct codegen *cg, LLVMValueRef address,
 static struct resolved resolved_at(struct codegen *cg, const struct search *r)
 {
     cg_position(cg, r->done);
-    return (struct resolved){LLVMBuildLoad2(cg->builder, cg->i64, r->path, ""),
-                             LLVMBuildLoad2(cg->builder, cg->i64, r->entry, ""),
-                             LLVMBuildLoad2(cg->builder, cg->i64, r->offset, "")};
+    return (struct resolved){cg_load(cg, r->path),
+                             cg_load(cg, r->entry),
+                             cg_load(cg, r->offset)};
 }
 
 static struct resolved resolve(struct codegen *cg, LLVMValueRef address, struct span span)
@@ -966,7 +958,7 @@ static struct resolved resolve(struct codegen *cg, LLVMValueRef address, struct 
     struct search r = resolve_file(cg, address, symbol_map, span);
     struct file_range range = file_range(cg, r.file);
     LLVMValueRef first = range.first;
-    LLVMBuildStore(cg->builder, LLVMBuildZExt(cg->builder, LLVMBuildLoad2(cg->builder, cg->i32, field_ptr(cg, r.file, 8), ""),
+    cg_store(cg, LLVMBuildZExt(cg->builder, LLVMBuildLoad2(cg->builder, cg->i32, cg_byte_at(cg, r.file, 8), ""),
                                               cg->i64, ""), r.path);
     /* the last entry at or before the offset, if it covers it */
     LLVMValueRef last = search_range(cg, symbol_map(cg, 1), cg->i64, SEARCH_STEPS, range, r.low, r.high, r.target);
@@ -976,14 +968,14 @@ static struct resolved resolve(struct codegen *cg, LLVMValueRef address, struct 
     cg_position(cg, check);
     LLVMValueRef symbol = lookup_index(cg, symbol_map(cg, 1), last);
     LLVMBasicBlockRef read = cg_block(cg, "sym_read");
-    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, symbol, ""), r.done, read);
+    LLVMBuildCondBr(cg->builder, cg_is_null(cg, symbol), r.done, read);
     cg_position(cg, read);
-    LLVMValueRef function = LLVMBuildLoad2(cg->builder, cg->i64, symbol, "");
-    LLVMValueRef size = LLVMBuildLoad2(cg->builder, cg->i64, field_ptr(cg, symbol, 8), "");
+    LLVMValueRef function = cg_load(cg, symbol);
+    LLVMValueRef size = cg_load(cg, cg_byte_at(cg, symbol, 8));
     LLVMValueRef inside = LLVMBuildICmp(cg->builder, LLVMIntULT, LLVMBuildSub(cg->builder, r.target, function, ""), size, "");
     LLVMBuildCondBr(cg->builder, inside, covers, r.done);
     cg_position(cg, covers);
-    LLVMBuildStore(cg->builder, last, r.entry);
+    cg_store(cg, last, r.entry);
     LLVMBuildBr(cg->builder, r.done);
     return resolved_at(cg, &r);
 }
@@ -1001,14 +993,14 @@ static struct resolved resolve_line(struct codegen *cg, LLVMValueRef address, st
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGE, last, range.first, ""), check, r.done);
     cg_position(cg, check);
     LLVMValueRef row = lookup_index(cg, line_map(cg, 1), last);
-    LLVMBuildCondBr(b, LLVMBuildIsNull(b, row, ""), r.done, found);
+    LLVMBuildCondBr(b, cg_is_null(cg, row), r.done, found);
     cg_position(cg, found);
-    LLVMValueRef source = LLVMBuildLoad2(b, cg->i32, field_ptr(cg, row, offsetof(struct line_map_row, source)), "");
-    LLVMValueRef line = LLVMBuildLoad2(b, cg->i32, field_ptr(cg, row, offsetof(struct line_map_row, line)), "");
+    LLVMValueRef source = LLVMBuildLoad2(b, cg->i32, cg_byte_at(cg, row, offsetof(struct line_map_row, source)), "");
+    LLVMValueRef line = LLVMBuildLoad2(b, cg->i32, cg_byte_at(cg, row, offsetof(struct line_map_row, line)), "");
     LLVMValueRef named = LLVMBuildICmp(b, LLVMIntNE, source, cg_i32(cg, (int32_t)LINE_NO_SOURCE), "");
-    LLVMBuildStore(b, LLVMBuildSelect(b, named, LLVMBuildZExt(b, source, cg->i64, ""), cg_const(cg, -1), ""), r.path);
+    cg_store(cg, LLVMBuildSelect(b, named, LLVMBuildZExt(b, source, cg->i64, ""), cg_const(cg, -1), ""), r.path);
     LLVMValueRef has_line = LLVMBuildAnd(b, named, LLVMBuildICmp(b, LLVMIntNE, line, cg_i32(cg, 0), ""), "");
-    LLVMBuildStore(b, LLVMBuildSelect(b, has_line, last, cg_const(cg, -1), ""), r.entry);
+    cg_store(cg, LLVMBuildSelect(b, has_line, last, cg_const(cg, -1), ""), r.entry);
     LLVMBuildBr(b, r.done);
     return resolved_at(cg, &r);
 }
@@ -1053,15 +1045,15 @@ struct symbol_values {
 static LLVMValueRef symbol_value(struct codegen *cg, const struct symbol_values *v, enum symbol_value which)
 {
     switch (which) {
-    case V_NAME: return field_ptr(cg, v->symbol, offsetof(struct symbol_map_entry, name));
+    case V_NAME: return cg_byte_at(cg, v->symbol, offsetof(struct symbol_map_entry, name));
     case V_OFFSET:
-        return LLVMBuildSub(cg->builder, v->file_offset, LLVMBuildLoad2(cg->builder, cg->i64, v->symbol, ""), "");
-    case V_SIZE: return LLVMBuildLoad2(cg->builder, cg->i64, field_ptr(cg, v->symbol, 8), "");
+        return LLVMBuildSub(cg->builder, v->file_offset, cg_load(cg, v->symbol), "");
+    case V_SIZE: return cg_load(cg, cg_byte_at(cg, v->symbol, 8));
     case V_PATH: return v->path;
     case V_ADDRESS: return v->address;
     case V_FILE_OFFSET: return v->file_offset;
     case V_LINE:
-        return LLVMBuildZExt(cg->builder, LLVMBuildLoad2(cg->builder, cg->i32, field_ptr(cg, v->symbol,
+        return LLVMBuildZExt(cg->builder, LLVMBuildLoad2(cg->builder, cg->i32, cg_byte_at(cg, v->symbol,
                              offsetof(struct line_map_row, line)), ""), cg->i64, "");
     }
     return cg_const(cg, 0);
@@ -1077,12 +1069,12 @@ static void write_case(struct codegen *cg, LLVMValueRef dst, LLVMValueRef room, 
         LLVMValueRef value = symbol_value(cg, v, c->values[i]);
         if (LLVMGetTypeKind(LLVMTypeOf(value)) == LLVMPointerTypeKind)
             value = LLVMBuildPtrToInt(cg->builder, value, cg->i64, "");
-        LLVMBuildStore(cg->builder, value, cg_scratch_ptr(cg, data + 8 * (uint32_t)i));
+        cg_store(cg, value, cg_scratch_ptr(cg, data + 8 * (uint32_t)i));
     }
     LLVMValueRef args[5] = {dst, LLVMBuildTrunc(cg->builder, room, cg->i32, ""),
                             cg_string_literal(cg, c->format, (int)strlen(c->format)),
                             c->count ? cg_scratch_ptr(cg, data) : LLVMConstNull(cg->ptr), cg_i32(cg, 8 * c->count)};
-    LLVMBuildStore(cg->builder, cg_helper(cg, BPF_FUNC_snprintf, cg->i64, args, 5), written);
+    cg_store(cg, cg_helper(cg, BPF_FUNC_snprintf, cg->i64, args, 5), written);
 }
 
 /* A map value by index, branching to `missing` when absent (never, once
@@ -1091,7 +1083,7 @@ static LLVMValueRef lookup_or(struct codegen *cg, LLVMValueRef map, LLVMValueRef
 {
     LLVMValueRef value = lookup_index(cg, map, index);
     LLVMBasicBlockRef present = cg_block(cg, "sym_present");
-    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, value, ""), missing, present);
+    LLVMBuildCondBr(cg->builder, cg_is_null(cg, value), missing, present);
     cg_position(cg, present);
     return value;
 }
@@ -1125,7 +1117,7 @@ static LLVMValueRef write_resolved(struct codegen *cg, LLVMValueRef address, str
     write_case(cg, dst, room, &text->none, &v, written);
     LLVMBuildBr(cg->builder, done);
     cg_position(cg, done);
-    return LLVMBuildLoad2(cg->builder, cg->i64, written, "");
+    return cg_load(cg, written);
 }
 
 static LLVMValueRef write_symbol(struct codegen *cg, LLVMValueRef address, const struct symbol_text *text,
@@ -1168,8 +1160,8 @@ static void sprint_frame(struct codegen *cg, LLVMValueRef index, void *data)
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef at = LLVMBuildMul(b, LLVMBuildAnd(b, index, cg_const(cg, 31), ""), cg_const(cg, 8), "");
     uint32_t ips = area(cg) + (sp->kernel ? AREA_KERNEL_IPS : AREA_USER_IPS);
-    LLVMValueRef address = LLVMBuildLoad2(b, cg->i64, LLVMBuildGEP2(b, cg->i8, cg_scratch_ptr(cg, ips), &at, 1, ""), "");
-    LLVMValueRef used = LLVMBuildLoad2(b, cg->i64, cg_scratch_ptr(cg, sp->length), "");
+    LLVMValueRef address = cg_load(cg, cg_byte_ptr(cg, cg_scratch_ptr(cg, ips), at));
+    LLVMValueRef used = cg_load(cg, cg_scratch_ptr(cg, sp->length));
     /* masked so the verifier sees a bound; the scratch slack covers offset + room */
     LLVMValueRef offset = LLVMBuildAnd(b, used, cg_const(cg, cg->string_size - 1), "");
     LLVMValueRef room = LLVMBuildSub(b, cg_const(cg, cg->string_size), offset, "");
@@ -1177,11 +1169,11 @@ static void sprint_frame(struct codegen *cg, LLVMValueRef index, void *data)
     if (sp->kernel) {
         written = cg_kernel_symbol(cg, address, KSYM_FRAME, sp->slot, offset, room, sp->span);
     } else {
-        LLVMValueRef dst = LLVMBuildGEP2(b, cg->i8, cg_scratch_ptr(cg, sp->slot), &offset, 1, "");
+        LLVMValueRef dst = cg_byte_ptr(cg, cg_scratch_ptr(cg, sp->slot), offset);
         written = write_symbol(cg, address, &frame_text, dst, room, sp->span);
     }
     LLVMValueRef grown = LLVMBuildAdd(b, used, LLVMBuildSub(b, written, cg_const(cg, 1), ""), "");
-    LLVMBuildStore(b, grown, cg_scratch_ptr(cg, sp->length));
+    cg_store(cg, grown, cg_scratch_ptr(cg, sp->length));
     LLVMValueRef full = cg_compare(cg, LLVMIntSGE, grown, cg->string_size - 1);
     LLVMBuildRet(b, LLVMBuildZExt(b, full, cg->i64, ""));
 }
@@ -1192,8 +1184,8 @@ static LLVMValueRef sprint_backtrace(struct codegen *cg, struct expr *call, int 
 {
     need(cg, kernel ? STACK_KERNEL : STACK_USER);
     struct sprint_state sp = {cg_alloc_string_slot(cg), cg_alloc_scratch(cg, 8), call->span, kernel};
-    LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, 0, 0), cg_scratch_ptr(cg, sp.slot));
-    LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, sp.length));
+    cg_store(cg, LLVMConstInt(cg->i8, 0, 0), cg_scratch_ptr(cg, sp.slot));
+    cg_store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, sp.length));
     cg_bounded_loop(cg, call->span, load_area(cg, kernel ? AREA_KERNEL_COUNT : AREA_USER_COUNT), sprint_frame, &sp);
     return cg_scratch_ptr(cg, sp.slot);
 }
