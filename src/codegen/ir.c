@@ -152,9 +152,14 @@ LLVMBasicBlockRef cg_if(struct codegen *cg, LLVMValueRef cond, const char *then_
     return done;
 }
 
+void cg_branch(struct codegen *cg, LLVMBasicBlockRef target)
+{
+    LLVMBuildBr(cg->builder, target);
+}
+
 void cg_end_if(struct codegen *cg, LLVMBasicBlockRef done)
 {
-    LLVMBuildBr(cg->builder, done);
+    cg_branch(cg, done);
     cg_position(cg, done);
 }
 

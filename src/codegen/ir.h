@@ -55,6 +55,9 @@ struct cg_if_else cg_if_present(struct codegen *cg, LLVMValueRef ptr, const char
                                 const char *done_name);
 void cg_else(struct codegen *cg, const struct cg_if_else *branch);
 void cg_end_if_else(struct codegen *cg, const struct cg_if_else *branch);
+/* A jump to target, closing the current block (a path that rejoins a
+ * block made earlier, e.g. the done block of a search). */
+void cg_branch(struct codegen *cg, LLVMBasicBlockRef target);
 /* Guards: go on in a new block `name` where cond holds (cg_continue_if) or
  * where it fails (cg_jump_if, which branches to target where it holds). */
 void cg_continue_if(struct codegen *cg, LLVMValueRef cond, const char *name, LLVMBasicBlockRef otherwise);

@@ -179,28 +179,26 @@ static LLVMValueRef indirect_call_length(struct codegen *cg, LLVMValueRef modrm,
 static void after_call(struct codegen *cg, LLVMValueRef ret, LLVMBasicBlockRef yes, LLVMBasicBlockRef no)
 {
     LLVMBuilderRef b = cg->builder;
-    LLVMBasicBlockRef in_user = cg_block(cg, "ret_user"), readable = cg_block(cg, "ret_readable");
     LLVMValueRef user = LLVMBuildAnd(b, cg_compare(cg, LLVMIntUGE, ret, 4096),
                                      cg_compare(cg, LLVMIntULT, ret, 0x800000000000), "");
-    LLVMBuildCondBr(b, user, in_user, no);
-    cg_position(cg, in_user);
-    LLVMBuildCondBr(b, read_user(cg, LLVMBuildSub(b, ret, cg_const(cg, 8), ""), AREA_WALK + WALK_CODE, 8),
-                    readable, no);
-    cg_position(cg, readable);
-    LLVMBasicBlockRef next = cg_block(cg, "ret_indirect");
-    LLVMBuildCondBr(b, equals(cg, byte_before(cg, load_area(cg, AREA_WALK + WALK_CODE), 5), 0xe8), yes, next);
+    cg_continue_if(cg, user, "ret_user", no);
+    cg_continue_if(cg, read_user(cg, LLVMBuildSub(b, ret, cg_const(cg, 8), ""), AREA_WALK + WALK_CODE, 8),
+                   "ret_readable", no);
+    cg_jump_if(cg, equals(cg, byte_before(cg, load_area(cg, AREA_WALK + WALK_CODE), 5), 0xe8), yes, "ret_indirect");
     static const int lengths[] = {2, 3, 4, 6, 7};
-    for (size_t i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++) {
+    size_t count = sizeof(lengths) / sizeof(lengths[0]);
+    for (size_t i = 0; i < count; i++) {
         int k = lengths[i];
-        cg_position(cg, next);
-        next = i + 1 < sizeof(lengths) / sizeof(lengths[0]) ? cg_block(cg, "ret_indirect") : no;
         LLVMValueRef word = load_area(cg, AREA_WALK + WALK_CODE);
         LLVMValueRef modrm = byte_before(cg, word, k - 1);
         LLVMValueRef length = indirect_call_length(cg, modrm, k >= 3 ? byte_before(cg, word, k - 2) : NULL);
         LLVMValueRef reg2 = equals(cg, LLVMBuildAnd(b, modrm, cg_const(cg, 0x38), ""), 0x10);
         LLVMValueRef indirect = LLVMBuildAnd(b, LLVMBuildAnd(b, equals(cg, byte_before(cg, word, k), 0xff), reg2, ""),
                                              equals(cg, length, k), "");
-        LLVMBuildCondBr(b, indirect, yes, next);
+        if (i + 1 < count)
+            cg_jump_if(cg, indirect, yes, "ret_indirect");
+        else   /* the last test: both ways lead to blocks the caller made */
+            LLVMBuildCondBr(b, indirect, yes, no);
     }
 }
 
@@ -248,25 +246,19 @@ static LLVMValueRef unwind_map(struct codegen *cg, int which)
  * holds), so later stacks unwind through it. */
 static void want_rows(struct codegen *cg, LLVMValueRef mapping)
 {
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef map = LLVMGetNamedGlobal(cg->module, "tap_unwind_wanted");
     if (!map) {
         map = cg_map_global(cg, "tap_unwind_wanted", 4);
         cg_map_btf(cg, map, BPF_MAP_TYPE_HASH, UNWIND_WANTED_FILES, sizeof(struct symbol_map_key), 8);
     }
     LLVMValueRef count = cg_map_lookup(cg, map, mapping);
-    LLVMBasicBlockRef add = cg_block(cg, "want_add"), insert = cg_block(cg, "want_insert"),
-                      done = cg_block(cg, "want_done");
-    LLVMBuildCondBr(b, cg_is_null(cg, count), insert, add);
-    cg_position(cg, add);
-    LLVMBuildAtomicRMW(b, LLVMAtomicRMWBinOpAdd, count, cg_const(cg, 1), LLVMAtomicOrderingMonotonic, 0);
-    LLVMBuildBr(b, done);
-    cg_position(cg, insert);
+    struct cg_if_else known = cg_if_present(cg, count, "want_add", "want_insert", "want_done");
+    cg_atomic_add(cg, count, cg_const(cg, 1));
+    cg_else(cg, &known);
     LLVMValueRef one = search_var(cg, SEARCH_FOUND);   /* free once the mapping is found */
     cg_store(cg, cg_const(cg, 1), one);
     cg_map_update(cg, map, mapping, one, BPF_NOEXIST);
-    LLVMBuildBr(b, done);
-    cg_position(cg, done);
+    cg_end_if_else(cg, &known);
 }
 
 /* The CFI row that covers `address` into WALK_KIND, WALK_CFA, WALK_RBP:
@@ -321,30 +313,23 @@ static void find_row(struct codegen *cg, LLVMValueRef address, struct span span)
 static void cfi_step(struct codegen *cg, LLVMBasicBlockRef take, LLVMBasicBlockRef stop)
 {
     LLVMBuilderRef b = cg->builder;
-    LLVMBasicBlockRef read = cg_block(cg, "cfi_read"), saved = cg_block(cg, "cfi_saved_rbp"),
-                      restore = cg_block(cg, "cfi_restore_rbp"), next = cg_block(cg, "cfi_next");
     LLVMValueRef sp = load_area(cg, AREA_WALK + WALK_SP);
     LLVMValueRef base = LLVMBuildSelect(b, equals(cg, load_area(cg, AREA_WALK + WALK_KIND), UNWIND_CFA_RSP), sp,
                                         load_area(cg, AREA_WALK + WALK_FP), "");
     LLVMValueRef cfa = LLVMBuildAdd(b, base, load_area(cg, AREA_WALK + WALK_CFA), "");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGT, cfa, sp, ""), read, stop);
-    cg_position(cg, read);
-    LLVMBuildCondBr(b, read_user(cg, LLVMBuildSub(b, cfa, cg_const(cg, 8), ""), AREA_WALK + WALK_RET, 8), saved, stop);
-    cg_position(cg, saved);
+    cg_continue_if(cg, LLVMBuildICmp(b, LLVMIntUGT, cfa, sp, ""), "cfi_read", stop);
+    cg_continue_if(cg, read_user(cg, LLVMBuildSub(b, cfa, cg_const(cg, 8), ""), AREA_WALK + WALK_RET, 8),
+                   "cfi_saved_rbp", stop);
     LLVMValueRef rbp = load_area(cg, AREA_WALK + WALK_RBP);
-    LLVMBuildCondBr(b, equals(cg, rbp, 0), next, restore);
-    cg_position(cg, restore);
-    LLVMBasicBlockRef restored = cg_block(cg, "cfi_rbp_read");
-    LLVMBuildCondBr(b, read_user(cg, LLVMBuildAdd(b, cfa, rbp, ""), AREA_WALK + WALK_NEXT, 8), restored, stop);
-    cg_position(cg, restored);
+    LLVMBasicBlockRef next = cg_if_not(cg, equals(cg, rbp, 0), "cfi_restore_rbp", "cfi_next");
+    cg_continue_if(cg, read_user(cg, LLVMBuildAdd(b, cfa, rbp, ""), AREA_WALK + WALK_NEXT, 8), "cfi_rbp_read", stop);
     store_area(cg, AREA_WALK + WALK_FP, load_area(cg, AREA_WALK + WALK_NEXT));
-    LLVMBuildBr(b, next);
-    cg_position(cg, next);
+    cg_end_if(cg, next);
     store_area(cg, AREA_WALK + WALK_SP, cfa);
     LLVMValueRef ret = load_area(cg, AREA_WALK + WALK_RET);
     LLVMValueRef user = LLVMBuildAnd(b, cg_compare(cg, LLVMIntUGE, ret, 4096),
                                      cg_compare(cg, LLVMIntULT, ret, 0x800000000000), "");
-    LLVMBuildCondBr(b, user, take, stop);
+    LLVMBuildCondBr(b, user, take, stop);   /* both ways to blocks the caller made */
 }
 
 /* A frame-pointer step: the record {saved fp, return address} at rbp, taken
@@ -354,20 +339,17 @@ static void cfi_step(struct codegen *cg, LLVMBasicBlockRef take, LLVMBasicBlockR
 static void frame_pointer_step(struct codegen *cg, LLVMBasicBlockRef take, LLVMBasicBlockRef stop)
 {
     LLVMBuilderRef b = cg->builder;
-    LLVMBasicBlockRef read = cg_block(cg, "walk_read"), check = cg_block(cg, "walk_check"),
-                      taken = cg_block(cg, "walk_take");
     LLVMValueRef fp = load_area(cg, AREA_WALK + WALK_FP);
     LLVMValueRef aligned = equals(cg, LLVMBuildAnd(b, fp, cg_const(cg, 7), ""), 0);
     LLVMValueRef above = LLVMBuildICmp(b, LLVMIntUGE, fp, load_area(cg, AREA_WALK + WALK_SP), "");
-    LLVMBuildCondBr(b, LLVMBuildAnd(b, aligned, above, ""), read, stop);
-    cg_position(cg, read);
-    LLVMBuildCondBr(b, read_user(cg, fp, AREA_WALK + WALK_NEXT, 16), check, stop);
-    cg_position(cg, check);
+    cg_continue_if(cg, LLVMBuildAnd(b, aligned, above, ""), "walk_read", stop);
+    cg_continue_if(cg, read_user(cg, fp, AREA_WALK + WALK_NEXT, 16), "walk_check", stop);
+    LLVMBasicBlockRef taken = cg_block(cg, "walk_take");
     after_call(cg, load_area(cg, AREA_WALK + WALK_RET), taken, stop);
     cg_position(cg, taken);
     store_area(cg, AREA_WALK + WALK_FP, load_area(cg, AREA_WALK + WALK_NEXT));
     store_area(cg, AREA_WALK + WALK_SP, LLVMBuildAdd(b, fp, cg_const(cg, 16), ""));
-    LLVMBuildBr(b, take);
+    cg_branch(cg, take);
 }
 
 /* At a function's first instruction without CFI: the return address is at
@@ -375,14 +357,13 @@ static void frame_pointer_step(struct codegen *cg, LLVMBasicBlockRef take, LLVMB
 static void entry_step(struct codegen *cg, LLVMBasicBlockRef take, LLVMBasicBlockRef stop)
 {
     LLVMBuilderRef b = cg->builder;
-    LLVMBasicBlockRef check = cg_block(cg, "entry_check"), taken = cg_block(cg, "entry_take");
     LLVMValueRef sp = load_area(cg, AREA_WALK + WALK_SP);
-    LLVMBuildCondBr(b, read_user(cg, sp, AREA_WALK + WALK_RET, 8), check, stop);
-    cg_position(cg, check);
+    cg_continue_if(cg, read_user(cg, sp, AREA_WALK + WALK_RET, 8), "entry_check", stop);
+    LLVMBasicBlockRef taken = cg_block(cg, "entry_take");
     after_call(cg, load_area(cg, AREA_WALK + WALK_RET), taken, stop);
     cg_position(cg, taken);
     store_area(cg, AREA_WALK + WALK_SP, LLVMBuildAdd(b, sp, cg_const(cg, 8), ""));
-    LLVMBuildBr(b, take);
+    cg_branch(cg, take);
 }
 
 struct walk {
