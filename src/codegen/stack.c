@@ -101,7 +101,7 @@ static void need(struct codegen *cg, int needs)
 LLVMBasicBlockRef cg_stack_begin(struct codegen *cg)
 {
     LLVMBasicBlockRef capture = cg_block(cg, "stack_capture"), after = cg_block(cg, "after_capture");
-    LLVMBuildBr(cg->builder, capture);
+    cg_branch(cg, capture);
     cg_position(cg, after);
     return capture;
 }
@@ -268,33 +268,26 @@ static void want_rows(struct codegen *cg, LLVMValueRef mapping)
 static void find_row(struct codegen *cg, LLVMValueRef address, struct span span)
 {
     LLVMBuilderRef b = cg->builder;
-    LLVMBasicBlockRef has_file = cg_block(cg, "row_file"), check = cg_block(cg, "row_check"),
-                      found = cg_block(cg, "row_found"), done = cg_block(cg, "row_done");
-    LLVMBasicBlockRef mapped = cg_block(cg, "row_mapped");
+    LLVMBasicBlockRef done = cg_block(cg, "row_done");
     store_area(cg, AREA_WALK + WALK_KIND, cg_const(cg, UNWIND_FRAME_POINTER));
-    LLVMBuildCondBr(b, find_mapping(cg, address, span), mapped, done);
-    cg_position(cg, mapped);
+    cg_continue_if(cg, find_mapping(cg, address, span), "row_mapped", done);
     LLVMValueRef mapping = search_var(cg, SEARCH_MAPPING);
     LLVMValueRef target = mapped_offset(cg, address);
     store_area(cg, AREA_WALK + WALK_OFFSET, target);
     LLVMValueRef file = cg_map_lookup(cg, unwind_map(cg, 0), mapping);
-    LLVMBasicBlockRef unknown = cg_block(cg, "row_file_wanted");
-    LLVMBuildCondBr(b, cg_is_null(cg, file), unknown, has_file);
-    cg_position(cg, unknown);
+    LLVMBasicBlockRef has_file = cg_if(cg, cg_is_null(cg, file), "row_file_wanted", "row_file");
     want_rows(cg, mapping);
-    LLVMBuildBr(b, done);
+    cg_branch(cg, done);
     cg_position(cg, has_file);
     struct file_range range = file_range(cg, file);
     LLVMValueRef first = range.first;
     LLVMValueRef low = search_var(cg, SEARCH_LOW), high = search_var(cg, SEARCH_HIGH);
     LLVMValueRef last = search_range(cg, unwind_map(cg, 1), cg->i32, ROW_SEARCH_STEPS, range, low, high, target);
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGE, last, first, ""), check, done);
-    cg_position(cg, check);
+    cg_continue_if(cg, LLVMBuildICmp(b, LLVMIntSGE, last, first, ""), "row_check", done);
     LLVMValueRef key = search_var(cg, SEARCH_KEY);
     cg_store(cg, LLVMBuildTrunc(b, last, cg->i32, ""), key);
     LLVMValueRef row = cg_map_lookup(cg, unwind_map(cg, 1), key);
-    LLVMBuildCondBr(b, cg_is_null(cg, row), done, found);
-    cg_position(cg, found);
+    cg_jump_if(cg, cg_is_null(cg, row), done, "row_found");
     LLVMValueRef kind = LLVMBuildLoad2(b, cg->i8, cg_byte_at(cg, row, offsetof(struct unwind_row, kind)), "");
     LLVMValueRef cfa = LLVMBuildLoad2(b, cg->i32, cg_byte_at(cg, row, offsetof(struct unwind_row, cfa)), "");
     LLVMValueRef rbp = LLVMBuildLoad2(b, LLVMInt16TypeInContext(cg->context),
@@ -302,8 +295,7 @@ static void find_row(struct codegen *cg, LLVMValueRef address, struct span span)
     store_area(cg, AREA_WALK + WALK_KIND, LLVMBuildZExt(b, kind, cg->i64, ""));
     store_area(cg, AREA_WALK + WALK_CFA, LLVMBuildSExt(b, cfa, cg->i64, ""));
     store_area(cg, AREA_WALK + WALK_RBP, LLVMBuildSExt(b, rbp, cg->i64, ""));
-    LLVMBuildBr(b, done);
-    cg_position(cg, done);
+    cg_end_if(cg, done);
 }
 
 /* A CFI step: CFA = rsp or rbp + the row's offset, above the frame's sp;
@@ -378,41 +370,34 @@ static void walk_frame(struct codegen *cg, LLVMValueRef index, void *data)
 {
     const struct walk *w = data;
     LLVMBuilderRef b = cg->builder;
-    LLVMBasicBlockRef lookup = cg_block(cg, "walk_lookup"), cfi = cg_block(cg, "walk_cfi"),
-                      not_cfi = cg_block(cg, "walk_not_cfi"), frame_pointer = cg_block(cg, "walk_fp"),
-                      take = cg_block(cg, "walk_push"), stop = cg_block(cg, "walk_stop");
+    LLVMBasicBlockRef take = cg_block(cg, "walk_push"), stop = cg_block(cg, "walk_stop");
     LLVMValueRef room = cg_compare(cg, LLVMIntULT, load_area(cg, AREA_USER_COUNT), RECORD_STACK_DEPTH);
-    LLVMBuildCondBr(b, room, lookup, stop);
-    cg_position(cg, lookup);
+    cg_continue_if(cg, room, "walk_lookup", stop);
     LLVMValueRef first = equals(cg, index, 0);
     LLVMValueRef pc = load_area(cg, AREA_WALK + WALK_PC);
     find_row(cg, LLVMBuildSub(b, pc, LLVMBuildZExt(b, LLVMBuildNot(b, first, ""), cg->i64, ""), ""), w->probe->span);
     LLVMValueRef kind = load_area(cg, AREA_WALK + WALK_KIND);
     LLVMValueRef is_cfi = LLVMBuildOr(b, equals(cg, kind, UNWIND_CFA_RSP), equals(cg, kind, UNWIND_CFA_RBP), "");
-    LLVMBuildCondBr(b, is_cfi, cfi, not_cfi);
-    cg_position(cg, cfi);
-    cfi_step(cg, take, stop);
+    LLVMBasicBlockRef not_cfi = cg_if(cg, is_cfi, "walk_cfi", "walk_not_cfi");
+    cfi_step(cg, take, stop);   /* ends in take or stop */
     cg_position(cg, not_cfi);
     LLVMValueRef outermost = equals(cg, kind, UNWIND_OUTERMOST);
     if (w->at_entry) {
-        LLVMBasicBlockRef entry = cg_block(cg, "walk_entry"), not_outermost = cg_block(cg, "walk_not_outermost");
-        LLVMBuildCondBr(b, outermost, stop, not_outermost);
-        cg_position(cg, not_outermost);
-        LLVMBuildCondBr(b, first, entry, frame_pointer);
-        cg_position(cg, entry);
+        cg_jump_if(cg, outermost, stop, "walk_not_outermost");
+        LLVMBasicBlockRef frame_pointer = cg_if(cg, first, "walk_entry", "walk_fp");
         entry_step(cg, take, stop);
+        cg_position(cg, frame_pointer);
     } else {
-        LLVMBuildCondBr(b, outermost, stop, frame_pointer);
+        cg_jump_if(cg, outermost, stop, "walk_fp");
     }
-    cg_position(cg, frame_pointer);
     frame_pointer_step(cg, take, stop);
     cg_position(cg, take);
     LLVMValueRef ret = load_area(cg, AREA_WALK + WALK_RET);
     push_frame(cg, ret);
     store_area(cg, AREA_WALK + WALK_PC, ret);
-    LLVMBuildRet(b, cg_const(cg, 0));
+    cg_callback_return(cg, 0);
     cg_position(cg, stop);
-    LLVMBuildRet(b, cg_const(cg, 1));
+    cg_callback_return(cg, 1);
 }
 
 /* Whether the probe's program runs at the first instruction of a function
@@ -440,10 +425,8 @@ static int at_function_entry(const struct probe *probe)
 static void walk_user_stack(struct codegen *cg, const struct probe *probe)
 {
     LLVMBuilderRef b = cg->builder;
-    LLVMBasicBlockRef user = cg_block(cg, "walk_user"), done = cg_block(cg, "walk_done");
     store_area(cg, AREA_USER_COUNT, cg_const(cg, 0));
-    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntNE, cg_current_mm(cg), 0), user, done);
-    cg_position(cg, user);
+    LLVMBasicBlockRef done = cg_if(cg, cg_compare(cg, LLVMIntNE, cg_current_mm(cg), 0), "walk_user", "walk_done");
     LLVMValueRef task = cg_helper(cg, BPF_FUNC_get_current_task_btf, cg->ptr, NULL, 0);
     LLVMValueRef regs = LLVMBuildPtrToInt(b, cg_helper(cg, BPF_FUNC_task_pt_regs, cg->ptr, &task, 1), cg->i64, "");
     LLVMValueRef pc = cg_read_kernel(cg, regs, 128, 8);
@@ -453,8 +436,7 @@ static void walk_user_stack(struct codegen *cg, const struct probe *probe)
     store_area(cg, AREA_WALK + WALK_FP, cg_read_kernel(cg, regs, 32, 8));
     struct walk w = {probe, at_function_entry(probe)};
     cg_bounded_loop(cg, probe->span, cg_const(cg, RECORD_STACK_DEPTH), walk_frame, &w);
-    LLVMBuildBr(b, done);
-    cg_position(cg, done);
+    cg_end_if(cg, done);
 }
 
 /* A tracepoint program's kernel stack comes from the registers the event
@@ -472,10 +454,8 @@ static void walk_user_stack(struct codegen *cg, const struct probe *probe)
 static void task_stack_when_empty(struct codegen *cg)
 {
     LLVMBuilderRef b = cg->builder;
-    LLVMBasicBlockRef walk = cg_block(cg, "task_stack"), found = cg_block(cg, "task_stack_found"),
-                      done = cg_block(cg, "task_stack_done");
-    LLVMBuildCondBr(b, equals(cg, load_area(cg, AREA_KERNEL_COUNT), 0), walk, done);
-    cg_position(cg, walk);
+    LLVMBasicBlockRef done = cg_if(cg, equals(cg, load_area(cg, AREA_KERNEL_COUNT), 0), "task_stack",
+                                   "task_stack_done");
     LLVMValueRef task = cg_helper(cg, BPF_FUNC_get_current_task_btf, cg->ptr, NULL, 0);
     LLVMValueRef buffer = cg_scratch_ptr(cg, area(cg) + AREA_KERNEL_IPS);
     uint32_t size = 8 * RECORD_STACK_DEPTH;
@@ -488,14 +468,12 @@ static void task_stack_when_empty(struct codegen *cg)
                                                cg_compare(cg, LLVMIntSGT, bytes, 8 * i), "");
         skip = LLVMBuildSelect(b, is_program, cg_const(cg, i + 1 + FRAMES_AFTER_PROGRAM), skip, "");
     }
-    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntNE, skip, 0), found, done);
-    cg_position(cg, found);
+    cg_continue_if(cg, cg_compare(cg, LLVMIntNE, skip, 0), "task_stack_found", done);
     LLVMValueRef again[4] = {task, buffer, cg_const(cg, size), LLVMBuildAnd(b, skip, cg_const(cg, BPF_F_SKIP_FIELD_MASK), "")};
     bytes = cg_helper(cg, BPF_FUNC_get_task_stack, cg->i64, again, 4);
     LLVMValueRef failed = cg_compare(cg, LLVMIntSLT, bytes, 0);
     store_area(cg, AREA_KERNEL_COUNT, LLVMBuildUDiv(b, LLVMBuildSelect(b, failed, cg_const(cg, 0), bytes, ""), cg_const(cg, 8), ""));
-    LLVMBuildBr(b, done);
-    cg_position(cg, done);
+    cg_end_if(cg, done);
 }
 
 void cg_stack_finish(struct codegen *cg, LLVMBasicBlockRef capture, LLVMValueRef ctx)
@@ -529,7 +507,7 @@ void cg_stack_finish(struct codegen *cg, LLVMBasicBlockRef capture, LLVMValueRef
         if ((needs & STACK_KERNEL) && kind == PROBE_TRACEPOINT)
             task_stack_when_empty(cg);
     }
-    LLVMBuildBr(cg->builder, after);
+    cg_branch(cg, after);
 }
 
 /* The pc the current thread entered the kernel with (its pt_regs), 0 for a
@@ -537,22 +515,15 @@ void cg_stack_finish(struct codegen *cg, LLVMBasicBlockRef capture, LLVMValueRef
 static LLVMValueRef user_entry_pc(struct codegen *cg)
 {
     LLVMBuilderRef b = cg->builder;
-    LLVMBasicBlockRef user = cg_block(cg, "user_pc"), done = cg_block(cg, "user_pc_done");
     LLVMValueRef has_mm = cg_compare(cg, LLVMIntNE, cg_current_mm(cg), 0);
     LLVMBasicBlockRef before = LLVMGetInsertBlock(b);
-    LLVMBuildCondBr(b, has_mm, user, done);
-    cg_position(cg, user);
+    LLVMBasicBlockRef done = cg_if(cg, has_mm, "user_pc", "user_pc_done");
     LLVMValueRef task = cg_helper(cg, BPF_FUNC_get_current_task_btf, cg->ptr, NULL, 0);
     LLVMValueRef regs = LLVMBuildPtrToInt(b, cg_helper(cg, BPF_FUNC_task_pt_regs, cg->ptr, &task, 1), cg->i64, "");
     LLVMValueRef pc = cg_read_kernel(cg, regs, 128, 8);
     LLVMBasicBlockRef read = LLVMGetInsertBlock(b);
-    LLVMBuildBr(b, done);
-    cg_position(cg, done);
-    LLVMValueRef phi = LLVMBuildPhi(b, cg->i64, "");
-    LLVMValueRef values[2] = {cg_const(cg, 0), pc};
-    LLVMBasicBlockRef blocks[2] = {before, read};
-    LLVMAddIncoming(phi, values, blocks, 2);
-    return phi;
+    cg_end_if(cg, done);
+    return cg_phi2(cg, cg->i64, "", cg_const(cg, 0), before, pc, read);
 }
 
 /* uaddr() outside a process probe: the innermost user frame, 0 without one.
@@ -659,9 +630,7 @@ static LLVMValueRef hex_addresses(struct codegen *cg, int kernel, int first, LLV
     uint32_t ips = kernel ? AREA_KERNEL_IPS : AREA_USER_IPS;
     LLVMBasicBlockRef done = cg_block(cg, "hex_done");
     for (int i = first; i < RECORD_STACK_DEPTH; i++) {
-        LLVMBasicBlockRef frame = cg_block(cg, "hex_frame");
-        LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntULT, cg_const(cg, i), count, ""), frame, done);
-        cg_position(cg, frame);
+        cg_continue_if(cg, LLVMBuildICmp(cg->builder, LLVMIntULT, cg_const(cg, i), count, ""), "hex_frame", done);
         LLVMValueRef used = cg_load(cg, length);
         /* masked so the verifier sees a bound; the scratch slack covers offset + room */
         LLVMValueRef offset = LLVMBuildAnd(cg->builder, used, cg_const(cg, cg->string_size - 1), "");
@@ -675,12 +644,9 @@ static LLVMValueRef hex_addresses(struct codegen *cg, int kernel, int first, LLV
         LLVMValueRef grown = LLVMBuildAdd(cg->builder, used, LLVMBuildSub(cg->builder, written, cg_const(cg, 1), ""), "");
         LLVMValueRef full = cg_compare(cg, LLVMIntSGE, grown, cg->string_size - 1);
         cg_store(cg, grown, length);
-        LLVMBasicBlockRef next = cg_block(cg, "hex_next");
-        LLVMBuildCondBr(cg->builder, full, done, next);
-        cg_position(cg, next);
+        cg_jump_if(cg, full, done, "hex_next");
     }
-    LLVMBuildBr(cg->builder, done);
-    cg_position(cg, done);
+    cg_end_if(cg, done);
     if (!kernel)
         note_origin(cg, slot);
     return slot;
@@ -791,11 +757,9 @@ static void listed_mapping(struct codegen *cg, LLVMValueRef address, LLVMBasicBl
     cg_store(cg, LLVMBuildOr(b, byte_swap(cg, tgid), cg_const(cg, 96), ""), key);
     cg_store(cg, byte_swap(cg, address), search_var(cg, SEARCH_FOUND + 8));
     LLVMValueRef entry = cg_map_lookup(cg, map, key);
-    LLVMBasicBlockRef copy = cg_block(cg, "mapping_listed");
-    LLVMBuildCondBr(b, cg_is_null(cg, entry), missing, copy);
-    cg_position(cg, copy);
+    cg_jump_if(cg, cg_is_null(cg, entry), missing, "mapping_listed");
     cg_copy(cg, search_var(cg, SEARCH_MAPPING), entry, 40);
-    LLVMBuildBr(b, found);
+    cg_branch(cg, found);
 }
 
 static LLVMValueRef find_mapping(struct codegen *cg, LLVMValueRef address, struct span span)
@@ -805,31 +769,26 @@ static LLVMValueRef find_mapping(struct codegen *cg, LLVMValueRef address, struc
     LLVMValueRef end = cg_load(cg, search_var(cg, SEARCH_MAPPING_END));
     LLVMValueRef known = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, address, start, ""),
                                       LLVMBuildICmp(b, LLVMIntULT, address, end, ""), "");
-    LLVMBasicBlockRef lookup = cg_block(cg, "find_vma"), found = cg_block(cg, "vma_found"),
-                      done = cg_block(cg, "vma_known");
-    LLVMBuildCondBr(b, known, done, lookup);
-    cg_position(cg, lookup);
-    lookup = cg_block(cg, "find_vma_helper");
-    listed_mapping(cg, address, done, lookup);
-    cg_position(cg, lookup);
+    LLVMBasicBlockRef done = cg_if_not(cg, known, "find_vma", "vma_known");
+    LLVMBasicBlockRef unlisted = cg_block(cg, "find_vma_helper");
+    listed_mapping(cg, address, done, unlisted);
+    cg_position(cg, unlisted);
     cg_zero(cg, search_var(cg, SEARCH_FOUND), 40);
     struct fn_state state;
     /* the (map, key, value, ctx) callback shape: find_vma passes (task, vma, ctx) */
     LLVMValueRef fn = cg_begin_callback(cg, "find_vma", 1, &state);
     cg_callback_entry(cg, &state, span, 0);
     cg_read_vma_file(cg, LLVMGetParam(fn, 1), search_var(cg, SEARCH_FOUND), span);
-    LLVMBuildRet(cg->builder, cg_const(cg, 0));
+    cg_callback_return(cg, 0);
     cg_end_callback(cg, &state);
     cg_set_location(cg, span);
     LLVMValueRef task = cg_helper(cg, BPF_FUNC_get_current_task_btf, cg->ptr, NULL, 0);
     LLVMValueRef args[5] = {task, address, fn, LLVMConstNull(cg->ptr), cg_const(cg, 0)};
     cg_helper(cg, BPF_FUNC_find_vma, cg->i64, args, 5);
     LLVMValueRef found_end = cg_load(cg, search_var(cg, SEARCH_FOUND + 32));
-    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntNE, found_end, 0), found, done);
-    cg_position(cg, found);
+    cg_continue_if(cg, cg_compare(cg, LLVMIntNE, found_end, 0), "vma_found", done);
     cg_copy(cg, search_var(cg, SEARCH_MAPPING), search_var(cg, SEARCH_FOUND), 40);
-    LLVMBuildBr(b, done);
-    cg_position(cg, done);
+    cg_end_if(cg, done);
     start = cg_load(cg, search_var(cg, SEARCH_MAPPING + 16));
     end = cg_load(cg, search_var(cg, SEARCH_MAPPING_END));
     return LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, address, start, ""),
@@ -852,23 +811,18 @@ static void search_step(struct codegen *cg, LLVMValueRef map, LLVMTypeRef start_
                         LLVMValueRef high, LLVMValueRef target)
 {
     LLVMValueRef lo = cg_load(cg, low), hi = cg_load(cg, high);
-    LLVMBasicBlockRef step = cg_block(cg, "search_step"), next = cg_block(cg, "search_next");
-    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntULT, lo, hi, ""), step, next);
-    cg_position(cg, step);
+    LLVMBasicBlockRef next = cg_if(cg, LLVMBuildICmp(cg->builder, LLVMIntULT, lo, hi, ""), "search_step", "search_next");
     LLVMValueRef mid = LLVMBuildLShr(cg->builder, LLVMBuildAdd(cg->builder, lo, hi, ""), cg_const(cg, 1), "");
     LLVMValueRef key = search_var(cg, SEARCH_KEY);
     cg_store(cg, LLVMBuildTrunc(cg->builder, mid, cg->i32, ""), key);
     LLVMValueRef entry = cg_map_lookup(cg, map, key);
-    LLVMBasicBlockRef compare = cg_block(cg, "search_compare");
     cg_store(cg, mid, high);   /* a missing entry (cannot happen) ends the search */
-    LLVMBuildCondBr(cg->builder, cg_is_null(cg, entry), next, compare);
-    cg_position(cg, compare);
+    cg_jump_if(cg, cg_is_null(cg, entry), next, "search_compare");
     LLVMValueRef start = LLVMBuildZExt(cg->builder, LLVMBuildLoad2(cg->builder, start_type, entry, ""), cg->i64, "");
     LLVMValueRef before = LLVMBuildICmp(cg->builder, LLVMIntULE, start, target, "");
     cg_store(cg, LLVMBuildSelect(cg->builder, before, hi, mid, ""), high);
     cg_store(cg, LLVMBuildSelect(cg->builder, before, LLVMBuildAdd(cg->builder, mid, cg_const(cg, 1), ""), lo, ""), low);
-    LLVMBuildBr(cg->builder, next);
-    cg_position(cg, next);
+    cg_end_if(cg, next);
 }
 
 static struct file_range file_range(struct codegen *cg, LLVMValueRef file)
@@ -911,17 +865,13 @@ static struct search resolve_file(struct codegen *cg, LLVMValueRef address,
     cg_store(cg, cg_const(cg, -1), r.path);
     cg_store(cg, cg_const(cg, -1), r.entry);
     cg_store(cg, cg_const(cg, 0), r.offset);
-    LLVMBasicBlockRef has_file = cg_block(cg, "sym_file"), mapped;
     r.done = cg_block(cg, "sym_done");
-    mapped = cg_block(cg, "sym_mapped");
-    LLVMBuildCondBr(cg->builder, find_mapping(cg, address, span), mapped, r.done);
-    cg_position(cg, mapped);
+    cg_continue_if(cg, find_mapping(cg, address, span), "sym_mapped", r.done);
     LLVMValueRef mapping = search_var(cg, SEARCH_MAPPING);
     r.target = mapped_offset(cg, address);
     cg_store(cg, r.target, r.offset);
     r.file = cg_map_lookup(cg, table(cg, 0), mapping);
-    LLVMBuildCondBr(cg->builder, cg_is_null(cg, r.file), r.done, has_file);
-    cg_position(cg, has_file);
+    cg_jump_if(cg, cg_is_null(cg, r.file), r.done, "sym_file");
     return r;
 }
 
@@ -943,21 +893,16 @@ static struct resolved resolve(struct codegen *cg, LLVMValueRef address, struct 
                                               cg->i64, ""), r.path);
     /* the last entry at or before the offset, if it covers it */
     LLVMValueRef last = search_range(cg, symbol_map(cg, 1), cg->i64, SEARCH_STEPS, range, r.low, r.high, r.target);
-    LLVMBasicBlockRef check = cg_block(cg, "sym_check"), covers = cg_block(cg, "sym_covers");
     LLVMValueRef after_first = LLVMBuildICmp(cg->builder, LLVMIntSGE, last, first, "");
-    LLVMBuildCondBr(cg->builder, after_first, check, r.done);
-    cg_position(cg, check);
+    cg_continue_if(cg, after_first, "sym_check", r.done);
     LLVMValueRef symbol = lookup_index(cg, symbol_map(cg, 1), last);
-    LLVMBasicBlockRef read = cg_block(cg, "sym_read");
-    LLVMBuildCondBr(cg->builder, cg_is_null(cg, symbol), r.done, read);
-    cg_position(cg, read);
+    cg_jump_if(cg, cg_is_null(cg, symbol), r.done, "sym_read");
     LLVMValueRef function = cg_load(cg, symbol);
     LLVMValueRef size = cg_load(cg, cg_byte_at(cg, symbol, 8));
     LLVMValueRef inside = LLVMBuildICmp(cg->builder, LLVMIntULT, LLVMBuildSub(cg->builder, r.target, function, ""), size, "");
-    LLVMBuildCondBr(cg->builder, inside, covers, r.done);
-    cg_position(cg, covers);
+    cg_continue_if(cg, inside, "sym_covers", r.done);
     cg_store(cg, last, r.entry);
-    LLVMBuildBr(cg->builder, r.done);
+    cg_branch(cg, r.done);
     return resolved_at(cg, &r);
 }
 
@@ -970,19 +915,16 @@ static struct resolved resolve_line(struct codegen *cg, LLVMValueRef address, st
     struct search r = resolve_file(cg, address, line_map, span);
     struct file_range range = file_range(cg, r.file);
     LLVMValueRef last = search_range(cg, line_map(cg, 1), cg->i32, ROW_SEARCH_STEPS, range, r.low, r.high, r.target);
-    LLVMBasicBlockRef check = cg_block(cg, "line_check"), found = cg_block(cg, "line_found");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGE, last, range.first, ""), check, r.done);
-    cg_position(cg, check);
+    cg_continue_if(cg, LLVMBuildICmp(b, LLVMIntSGE, last, range.first, ""), "line_check", r.done);
     LLVMValueRef row = lookup_index(cg, line_map(cg, 1), last);
-    LLVMBuildCondBr(b, cg_is_null(cg, row), r.done, found);
-    cg_position(cg, found);
+    cg_jump_if(cg, cg_is_null(cg, row), r.done, "line_found");
     LLVMValueRef source = LLVMBuildLoad2(b, cg->i32, cg_byte_at(cg, row, offsetof(struct line_map_row, source)), "");
     LLVMValueRef line = LLVMBuildLoad2(b, cg->i32, cg_byte_at(cg, row, offsetof(struct line_map_row, line)), "");
     LLVMValueRef named = LLVMBuildICmp(b, LLVMIntNE, source, cg_i32(cg, (int32_t)LINE_NO_SOURCE), "");
     cg_store(cg, LLVMBuildSelect(b, named, LLVMBuildZExt(b, source, cg->i64, ""), cg_const(cg, -1), ""), r.path);
     LLVMValueRef has_line = LLVMBuildAnd(b, named, LLVMBuildICmp(b, LLVMIntNE, line, cg_i32(cg, 0), ""), "");
     cg_store(cg, LLVMBuildSelect(b, has_line, last, cg_const(cg, -1), ""), r.entry);
-    LLVMBuildBr(b, r.done);
+    cg_branch(cg, r.done);
     return resolved_at(cg, &r);
 }
 
@@ -1063,9 +1005,7 @@ static void write_case(struct codegen *cg, LLVMValueRef dst, LLVMValueRef room, 
 static LLVMValueRef lookup_or(struct codegen *cg, LLVMValueRef map, LLVMValueRef index, LLVMBasicBlockRef missing)
 {
     LLVMValueRef value = lookup_index(cg, map, index);
-    LLVMBasicBlockRef present = cg_block(cg, "sym_present");
-    LLVMBuildCondBr(cg->builder, cg_is_null(cg, value), missing, present);
-    cg_position(cg, present);
+    cg_jump_if(cg, cg_is_null(cg, value), missing, "sym_present");
     return value;
 }
 
@@ -1078,26 +1018,21 @@ static LLVMValueRef write_resolved(struct codegen *cg, LLVMValueRef address, str
 {
     LLVMValueRef written = search_var(cg, SEARCH_WRITTEN);
     struct symbol_values v = {address, r.file_offset, NULL, NULL};
-    LLVMBasicBlockRef function = cg_block(cg, "sym_function"), not_function = cg_block(cg, "sym_not_function"),
-                      file = cg_block(cg, "sym_file_only"), none = cg_block(cg, "sym_none"),
-                      done = cg_block(cg, "sym_written");
-    LLVMValueRef zero = cg_const(cg, 0);
-    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntSGE, r.entry, zero, ""), function, not_function);
-    cg_position(cg, function);
+    /* none: also where a lookup misses */
+    LLVMBasicBlockRef none = cg_block(cg, "sym_none"), done = cg_block(cg, "sym_written");
+    LLVMBasicBlockRef not_function = cg_if(cg, cg_compare(cg, LLVMIntSGE, r.entry, 0), "sym_function", "sym_not_function");
     v.symbol = lookup_or(cg, table(cg, 1), r.entry, none);
     v.path = lookup_or(cg, table(cg, 2), r.path, none);
     write_case(cg, dst, room, &text->function, &v, written);
-    LLVMBuildBr(cg->builder, done);
+    cg_branch(cg, done);
     cg_position(cg, not_function);
-    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntSGE, r.path, zero, ""), file, none);
-    cg_position(cg, file);
+    cg_continue_if(cg, cg_compare(cg, LLVMIntSGE, r.path, 0), "sym_file_only", none);
     v.path = lookup_or(cg, table(cg, 2), r.path, none);
     write_case(cg, dst, room, &text->file, &v, written);
-    LLVMBuildBr(cg->builder, done);
+    cg_branch(cg, done);
     cg_position(cg, none);
     write_case(cg, dst, room, &text->none, &v, written);
-    LLVMBuildBr(cg->builder, done);
-    cg_position(cg, done);
+    cg_end_if(cg, done);
     return cg_load(cg, written);
 }
 
