@@ -169,6 +169,12 @@ LLVMValueRef cg_compare(struct codegen *cg, LLVMIntPredicate predicate, LLVMValu
     return LLVMBuildICmp(cg->builder, predicate, value, cg_const(cg, constant), "");
 }
 
+/* lhs PREDICATE rhs, an i1. */
+LLVMValueRef cg_compare_values(struct codegen *cg, LLVMIntPredicate predicate, LLVMValueRef lhs, LLVMValueRef rhs)
+{
+    return LLVMBuildICmp(cg->builder, predicate, lhs, rhs, "");
+}
+
 /* if (!cond) { then }: as cg_if, the branch's targets swapped. */
 LLVMBasicBlockRef cg_if_not(struct codegen *cg, LLVMValueRef cond, const char *then_name, const char *done_name)
 {
@@ -244,6 +250,11 @@ LLVMValueRef cg_is_null(struct codegen *cg, LLVMValueRef ptr)
 LLVMValueRef cg_load(struct codegen *cg, LLVMValueRef ptr)
 {
     return LLVMBuildLoad2(cg->builder, cg->i64, ptr, "");
+}
+
+LLVMValueRef cg_load_unsigned(struct codegen *cg, LLVMTypeRef type, LLVMValueRef ptr)
+{
+    return LLVMBuildZExt(cg->builder, LLVMBuildLoad2(cg->builder, type, ptr, ""), cg->i64, "");
 }
 
 LLVMValueRef cg_store(struct codegen *cg, LLVMValueRef value, LLVMValueRef ptr)

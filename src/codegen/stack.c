@@ -283,7 +283,7 @@ static void find_row(struct codegen *cg, LLVMValueRef address, struct span span)
     LLVMValueRef first = range.first;
     LLVMValueRef low = search_var(cg, SEARCH_LOW), high = search_var(cg, SEARCH_HIGH);
     LLVMValueRef last = search_range(cg, unwind_map(cg, 1), cg->i32, ROW_SEARCH_STEPS, range, low, high, target);
-    cg_continue_if(cg, LLVMBuildICmp(b, LLVMIntSGE, last, first, ""), "row_check", done);
+    cg_continue_if(cg, cg_compare_values(cg, LLVMIntSGE, last, first), "row_check", done);
     LLVMValueRef key = search_var(cg, SEARCH_KEY);
     cg_store(cg, LLVMBuildTrunc(b, last, cg->i32, ""), key);
     LLVMValueRef row = cg_map_lookup(cg, unwind_map(cg, 1), key);
@@ -309,7 +309,7 @@ static void cfi_step(struct codegen *cg, LLVMBasicBlockRef take, LLVMBasicBlockR
     LLVMValueRef base = LLVMBuildSelect(b, equals(cg, load_area(cg, AREA_WALK + WALK_KIND), UNWIND_CFA_RSP), sp,
                                         load_area(cg, AREA_WALK + WALK_FP), "");
     LLVMValueRef cfa = LLVMBuildAdd(b, base, load_area(cg, AREA_WALK + WALK_CFA), "");
-    cg_continue_if(cg, LLVMBuildICmp(b, LLVMIntUGT, cfa, sp, ""), "cfi_read", stop);
+    cg_continue_if(cg, cg_compare_values(cg, LLVMIntUGT, cfa, sp), "cfi_read", stop);
     cg_continue_if(cg, read_user(cg, LLVMBuildSub(b, cfa, cg_const(cg, 8), ""), AREA_WALK + WALK_RET, 8),
                    "cfi_saved_rbp", stop);
     LLVMValueRef rbp = load_area(cg, AREA_WALK + WALK_RBP);
@@ -333,7 +333,7 @@ static void frame_pointer_step(struct codegen *cg, LLVMBasicBlockRef take, LLVMB
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef fp = load_area(cg, AREA_WALK + WALK_FP);
     LLVMValueRef aligned = equals(cg, LLVMBuildAnd(b, fp, cg_const(cg, 7), ""), 0);
-    LLVMValueRef above = LLVMBuildICmp(b, LLVMIntUGE, fp, load_area(cg, AREA_WALK + WALK_SP), "");
+    LLVMValueRef above = cg_compare_values(cg, LLVMIntUGE, fp, load_area(cg, AREA_WALK + WALK_SP));
     cg_continue_if(cg, LLVMBuildAnd(b, aligned, above, ""), "walk_read", stop);
     cg_continue_if(cg, read_user(cg, fp, AREA_WALK + WALK_NEXT, 16), "walk_check", stop);
     LLVMBasicBlockRef taken = cg_block(cg, "walk_take");
@@ -624,13 +624,13 @@ static LLVMValueRef hex_addresses(struct codegen *cg, int kernel, int first, LLV
     if (limit) {
         LLVMValueRef end = LLVMBuildAdd(cg->builder, limit, cg_const(cg, first), "");
         LLVMValueRef shorter = LLVMBuildAnd(cg->builder, cg_compare(cg, LLVMIntSGE, limit, 0),
-                                            LLVMBuildICmp(cg->builder, LLVMIntULT, end, count, ""), "");
+                                            cg_compare_values(cg, LLVMIntULT, end, count), "");
         count = LLVMBuildSelect(cg->builder, shorter, end, count, "");
     }
     uint32_t ips = kernel ? AREA_KERNEL_IPS : AREA_USER_IPS;
     LLVMBasicBlockRef done = cg_block(cg, "hex_done");
     for (int i = first; i < RECORD_STACK_DEPTH; i++) {
-        cg_continue_if(cg, LLVMBuildICmp(cg->builder, LLVMIntULT, cg_const(cg, i), count, ""), "hex_frame", done);
+        cg_continue_if(cg, cg_compare_values(cg, LLVMIntULT, cg_const(cg, i), count), "hex_frame", done);
         LLVMValueRef used = cg_load(cg, length);
         /* masked so the verifier sees a bound; the scratch slack covers offset + room */
         LLVMValueRef offset = LLVMBuildAnd(cg->builder, used, cg_const(cg, cg->string_size - 1), "");
@@ -767,8 +767,8 @@ static LLVMValueRef find_mapping(struct codegen *cg, LLVMValueRef address, struc
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef start = cg_load(cg, search_var(cg, SEARCH_MAPPING + 16));
     LLVMValueRef end = cg_load(cg, search_var(cg, SEARCH_MAPPING_END));
-    LLVMValueRef known = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, address, start, ""),
-                                      LLVMBuildICmp(b, LLVMIntULT, address, end, ""), "");
+    LLVMValueRef known = LLVMBuildAnd(b, cg_compare_values(cg, LLVMIntUGE, address, start),
+                                      cg_compare_values(cg, LLVMIntULT, address, end), "");
     LLVMBasicBlockRef done = cg_if_not(cg, known, "find_vma", "vma_known");
     LLVMBasicBlockRef unlisted = cg_block(cg, "find_vma_helper");
     listed_mapping(cg, address, done, unlisted);
@@ -791,8 +791,8 @@ static LLVMValueRef find_mapping(struct codegen *cg, LLVMValueRef address, struc
     cg_end_if(cg, done);
     start = cg_load(cg, search_var(cg, SEARCH_MAPPING + 16));
     end = cg_load(cg, search_var(cg, SEARCH_MAPPING_END));
-    return LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, address, start, ""),
-                        LLVMBuildICmp(b, LLVMIntULT, address, end, ""), "");
+    return LLVMBuildAnd(b, cg_compare_values(cg, LLVMIntUGE, address, start),
+                        cg_compare_values(cg, LLVMIntULT, address, end), "");
 }
 
 /* The file offset of `address` in the mapping find_mapping found. */
@@ -811,15 +811,15 @@ static void search_step(struct codegen *cg, LLVMValueRef map, LLVMTypeRef start_
                         LLVMValueRef high, LLVMValueRef target)
 {
     LLVMValueRef lo = cg_load(cg, low), hi = cg_load(cg, high);
-    LLVMBasicBlockRef next = cg_if(cg, LLVMBuildICmp(cg->builder, LLVMIntULT, lo, hi, ""), "search_step", "search_next");
+    LLVMBasicBlockRef next = cg_if(cg, cg_compare_values(cg, LLVMIntULT, lo, hi), "search_step", "search_next");
     LLVMValueRef mid = LLVMBuildLShr(cg->builder, LLVMBuildAdd(cg->builder, lo, hi, ""), cg_const(cg, 1), "");
     LLVMValueRef key = search_var(cg, SEARCH_KEY);
     cg_store(cg, LLVMBuildTrunc(cg->builder, mid, cg->i32, ""), key);
     LLVMValueRef entry = cg_map_lookup(cg, map, key);
     cg_store(cg, mid, high);   /* a missing entry (cannot happen) ends the search */
     cg_jump_if(cg, cg_is_null(cg, entry), next, "search_compare");
-    LLVMValueRef start = LLVMBuildZExt(cg->builder, LLVMBuildLoad2(cg->builder, start_type, entry, ""), cg->i64, "");
-    LLVMValueRef before = LLVMBuildICmp(cg->builder, LLVMIntULE, start, target, "");
+    LLVMValueRef start = cg_load_unsigned(cg, start_type, entry);
+    LLVMValueRef before = cg_compare_values(cg, LLVMIntULE, start, target);
     cg_store(cg, LLVMBuildSelect(cg->builder, before, hi, mid, ""), high);
     cg_store(cg, LLVMBuildSelect(cg->builder, before, LLVMBuildAdd(cg->builder, mid, cg_const(cg, 1), ""), lo, ""), low);
     cg_end_if(cg, next);
@@ -827,9 +827,7 @@ static void search_step(struct codegen *cg, LLVMValueRef map, LLVMTypeRef start_
 
 static struct file_range file_range(struct codegen *cg, LLVMValueRef file)
 {
-    LLVMBuilderRef b = cg->builder;
-    return (struct file_range){LLVMBuildZExt(b, LLVMBuildLoad2(b, cg->i32, file, ""), cg->i64, ""),
-                               LLVMBuildZExt(b, LLVMBuildLoad2(b, cg->i32, cg_byte_at(cg, file, 4), ""), cg->i64, "")};
+    return (struct file_range){cg_load_unsigned(cg, cg->i32, file), cg_load_unsigned(cg, cg->i32, cg_byte_at(cg, file, 4))};
 }
 
 /* The last of the range's entries in `map` starting at or before target
@@ -889,17 +887,16 @@ static struct resolved resolve(struct codegen *cg, LLVMValueRef address, struct 
     struct search r = resolve_file(cg, address, symbol_map, span);
     struct file_range range = file_range(cg, r.file);
     LLVMValueRef first = range.first;
-    cg_store(cg, LLVMBuildZExt(cg->builder, LLVMBuildLoad2(cg->builder, cg->i32, cg_byte_at(cg, r.file, 8), ""),
-                                              cg->i64, ""), r.path);
+    cg_store(cg, cg_load_unsigned(cg, cg->i32, cg_byte_at(cg, r.file, 8)), r.path);
     /* the last entry at or before the offset, if it covers it */
     LLVMValueRef last = search_range(cg, symbol_map(cg, 1), cg->i64, SEARCH_STEPS, range, r.low, r.high, r.target);
-    LLVMValueRef after_first = LLVMBuildICmp(cg->builder, LLVMIntSGE, last, first, "");
+    LLVMValueRef after_first = cg_compare_values(cg, LLVMIntSGE, last, first);
     cg_continue_if(cg, after_first, "sym_check", r.done);
     LLVMValueRef symbol = lookup_index(cg, symbol_map(cg, 1), last);
     cg_jump_if(cg, cg_is_null(cg, symbol), r.done, "sym_read");
     LLVMValueRef function = cg_load(cg, symbol);
     LLVMValueRef size = cg_load(cg, cg_byte_at(cg, symbol, 8));
-    LLVMValueRef inside = LLVMBuildICmp(cg->builder, LLVMIntULT, LLVMBuildSub(cg->builder, r.target, function, ""), size, "");
+    LLVMValueRef inside = cg_compare_values(cg, LLVMIntULT, LLVMBuildSub(cg->builder, r.target, function, ""), size);
     cg_continue_if(cg, inside, "sym_covers", r.done);
     cg_store(cg, last, r.entry);
     cg_branch(cg, r.done);
@@ -915,14 +912,14 @@ static struct resolved resolve_line(struct codegen *cg, LLVMValueRef address, st
     struct search r = resolve_file(cg, address, line_map, span);
     struct file_range range = file_range(cg, r.file);
     LLVMValueRef last = search_range(cg, line_map(cg, 1), cg->i32, ROW_SEARCH_STEPS, range, r.low, r.high, r.target);
-    cg_continue_if(cg, LLVMBuildICmp(b, LLVMIntSGE, last, range.first, ""), "line_check", r.done);
+    cg_continue_if(cg, cg_compare_values(cg, LLVMIntSGE, last, range.first), "line_check", r.done);
     LLVMValueRef row = lookup_index(cg, line_map(cg, 1), last);
     cg_jump_if(cg, cg_is_null(cg, row), r.done, "line_found");
     LLVMValueRef source = LLVMBuildLoad2(b, cg->i32, cg_byte_at(cg, row, offsetof(struct line_map_row, source)), "");
     LLVMValueRef line = LLVMBuildLoad2(b, cg->i32, cg_byte_at(cg, row, offsetof(struct line_map_row, line)), "");
-    LLVMValueRef named = LLVMBuildICmp(b, LLVMIntNE, source, cg_i32(cg, (int32_t)LINE_NO_SOURCE), "");
+    LLVMValueRef named = cg_compare_values(cg, LLVMIntNE, source, cg_i32(cg, (int32_t)LINE_NO_SOURCE));
     cg_store(cg, LLVMBuildSelect(b, named, LLVMBuildZExt(b, source, cg->i64, ""), cg_const(cg, -1), ""), r.path);
-    LLVMValueRef has_line = LLVMBuildAnd(b, named, LLVMBuildICmp(b, LLVMIntNE, line, cg_i32(cg, 0), ""), "");
+    LLVMValueRef has_line = LLVMBuildAnd(b, named, cg_compare_values(cg, LLVMIntNE, line, cg_i32(cg, 0)), "");
     cg_store(cg, LLVMBuildSelect(b, has_line, last, cg_const(cg, -1), ""), r.entry);
     cg_branch(cg, r.done);
     return resolved_at(cg, &r);
@@ -976,8 +973,7 @@ static LLVMValueRef symbol_value(struct codegen *cg, const struct symbol_values 
     case V_ADDRESS: return v->address;
     case V_FILE_OFFSET: return v->file_offset;
     case V_LINE:
-        return LLVMBuildZExt(cg->builder, LLVMBuildLoad2(cg->builder, cg->i32, cg_byte_at(cg, v->symbol,
-                             offsetof(struct line_map_row, line)), ""), cg->i64, "");
+        return cg_load_unsigned(cg, cg->i32, cg_byte_at(cg, v->symbol, offsetof(struct line_map_row, line)));
     }
     return cg_const(cg, 0);
 }
