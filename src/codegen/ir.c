@@ -152,9 +152,14 @@ LLVMBasicBlockRef cg_if(struct codegen *cg, LLVMValueRef cond, const char *then_
     return done;
 }
 
+void cg_branch(struct codegen *cg, LLVMBasicBlockRef target)
+{
+    LLVMBuildBr(cg->builder, target);
+}
+
 void cg_end_if(struct codegen *cg, LLVMBasicBlockRef done)
 {
-    LLVMBuildBr(cg->builder, done);
+    cg_branch(cg, done);
     cg_position(cg, done);
 }
 
@@ -162,6 +167,12 @@ void cg_end_if(struct codegen *cg, LLVMBasicBlockRef done)
 LLVMValueRef cg_compare(struct codegen *cg, LLVMIntPredicate predicate, LLVMValueRef value, int64_t constant)
 {
     return LLVMBuildICmp(cg->builder, predicate, value, cg_const(cg, constant), "");
+}
+
+/* lhs PREDICATE rhs, an i1. */
+LLVMValueRef cg_compare_values(struct codegen *cg, LLVMIntPredicate predicate, LLVMValueRef lhs, LLVMValueRef rhs)
+{
+    return LLVMBuildICmp(cg->builder, predicate, lhs, rhs, "");
 }
 
 /* if (!cond) { then }: as cg_if, the branch's targets swapped. */
@@ -239,6 +250,11 @@ LLVMValueRef cg_is_null(struct codegen *cg, LLVMValueRef ptr)
 LLVMValueRef cg_load(struct codegen *cg, LLVMValueRef ptr)
 {
     return LLVMBuildLoad2(cg->builder, cg->i64, ptr, "");
+}
+
+LLVMValueRef cg_load_unsigned(struct codegen *cg, LLVMTypeRef type, LLVMValueRef ptr)
+{
+    return LLVMBuildZExt(cg->builder, LLVMBuildLoad2(cg->builder, type, ptr, ""), cg->i64, "");
 }
 
 LLVMValueRef cg_store(struct codegen *cg, LLVMValueRef value, LLVMValueRef ptr)

@@ -55,6 +55,9 @@ struct cg_if_else cg_if_present(struct codegen *cg, LLVMValueRef ptr, const char
                                 const char *done_name);
 void cg_else(struct codegen *cg, const struct cg_if_else *branch);
 void cg_end_if_else(struct codegen *cg, const struct cg_if_else *branch);
+/* A jump to target, closing the current block (a path that rejoins a
+ * block made earlier, e.g. the done block of a search). */
+void cg_branch(struct codegen *cg, LLVMBasicBlockRef target);
 /* Guards: go on in a new block `name` where cond holds (cg_continue_if) or
  * where it fails (cg_jump_if, which branches to target where it holds). */
 void cg_continue_if(struct codegen *cg, LLVMValueRef cond, const char *name, LLVMBasicBlockRef otherwise);
@@ -63,6 +66,7 @@ void cg_jump_if(struct codegen *cg, LLVMValueRef cond, LLVMBasicBlockRef target,
 LLVMValueRef cg_phi2(struct codegen *cg, LLVMTypeRef type, const char *name, LLVMValueRef value_a, LLVMBasicBlockRef block_a,
                      LLVMValueRef value_b, LLVMBasicBlockRef block_b);
 LLVMValueRef cg_compare(struct codegen *cg, LLVMIntPredicate predicate, LLVMValueRef value, int64_t constant);
+LLVMValueRef cg_compare_values(struct codegen *cg, LLVMIntPredicate predicate, LLVMValueRef lhs, LLVMValueRef rhs);
 LLVMValueRef cg_is_null(struct codegen *cg, LLVMValueRef ptr);          /* an i1 */
 /* *ptr += delta, atomically (a count other CPUs update too); the old value. */
 LLVMValueRef cg_atomic_add(struct codegen *cg, LLVMValueRef ptr, LLVMValueRef delta);
@@ -72,6 +76,8 @@ void cg_callback_return(struct codegen *cg, int64_t result);
 LLVMValueRef cg_byte_ptr(struct codegen *cg, LLVMValueRef base, LLVMValueRef offset);
 LLVMValueRef cg_byte_at(struct codegen *cg, LLVMValueRef base, int64_t offset);
 LLVMValueRef cg_load(struct codegen *cg, LLVMValueRef ptr);             /* an i64 */
+/* A field of a narrower type (a table's i32 index, a char), zero-extended to an i64. */
+LLVMValueRef cg_load_unsigned(struct codegen *cg, LLVMTypeRef type, LLVMValueRef ptr);
 LLVMValueRef cg_store(struct codegen *cg, LLVMValueRef value, LLVMValueRef ptr);   /* the store */
 LLVMValueRef cg_signed_divide(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs, int is_modulo);
 

@@ -101,7 +101,7 @@ static void need(struct codegen *cg, int needs)
 LLVMBasicBlockRef cg_stack_begin(struct codegen *cg)
 {
     LLVMBasicBlockRef capture = cg_block(cg, "stack_capture"), after = cg_block(cg, "after_capture");
-    LLVMBuildBr(cg->builder, capture);
+    cg_branch(cg, capture);
     cg_position(cg, after);
     return capture;
 }
@@ -118,17 +118,17 @@ static void get_stack(struct codegen *cg, LLVMValueRef ctx, uint32_t buffer, uin
     LLVMValueRef failed = cg_compare(cg, LLVMIntSLT, bytes, 0);
     LLVMValueRef count = LLVMBuildUDiv(cg->builder, LLVMBuildSelect(cg->builder, failed, cg_const(cg, 0), bytes, ""),
                                        cg_const(cg, entry_size), "");
-    LLVMBuildStore(cg->builder, count, cg_scratch_ptr(cg, area(cg) + (uint32_t)count_at));
+    cg_store(cg, count, cg_scratch_ptr(cg, area(cg) + (uint32_t)count_at));
 }
 
 static LLVMValueRef load_area(struct codegen *cg, uint32_t offset)
 {
-    return LLVMBuildLoad2(cg->builder, cg->i64, cg_scratch_ptr(cg, area(cg) + offset), "");
+    return cg_load(cg, cg_scratch_ptr(cg, area(cg) + offset));
 }
 
 static void store_area(struct codegen *cg, uint32_t offset, LLVMValueRef value)
 {
-    LLVMBuildStore(cg->builder, value, cg_scratch_ptr(cg, area(cg) + offset));
+    cg_store(cg, value, cg_scratch_ptr(cg, area(cg) + offset));
 }
 
 /* bpf_probe_read_user of size bytes at address into the area; an i1, true
@@ -179,28 +179,26 @@ static LLVMValueRef indirect_call_length(struct codegen *cg, LLVMValueRef modrm,
 static void after_call(struct codegen *cg, LLVMValueRef ret, LLVMBasicBlockRef yes, LLVMBasicBlockRef no)
 {
     LLVMBuilderRef b = cg->builder;
-    LLVMBasicBlockRef in_user = cg_block(cg, "ret_user"), readable = cg_block(cg, "ret_readable");
     LLVMValueRef user = LLVMBuildAnd(b, cg_compare(cg, LLVMIntUGE, ret, 4096),
                                      cg_compare(cg, LLVMIntULT, ret, 0x800000000000), "");
-    LLVMBuildCondBr(b, user, in_user, no);
-    cg_position(cg, in_user);
-    LLVMBuildCondBr(b, read_user(cg, LLVMBuildSub(b, ret, cg_const(cg, 8), ""), AREA_WALK + WALK_CODE, 8),
-                    readable, no);
-    cg_position(cg, readable);
-    LLVMBasicBlockRef next = cg_block(cg, "ret_indirect");
-    LLVMBuildCondBr(b, equals(cg, byte_before(cg, load_area(cg, AREA_WALK + WALK_CODE), 5), 0xe8), yes, next);
+    cg_continue_if(cg, user, "ret_user", no);
+    cg_continue_if(cg, read_user(cg, LLVMBuildSub(b, ret, cg_const(cg, 8), ""), AREA_WALK + WALK_CODE, 8),
+                   "ret_readable", no);
+    cg_jump_if(cg, equals(cg, byte_before(cg, load_area(cg, AREA_WALK + WALK_CODE), 5), 0xe8), yes, "ret_indirect");
     static const int lengths[] = {2, 3, 4, 6, 7};
-    for (size_t i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++) {
+    size_t count = sizeof(lengths) / sizeof(lengths[0]);
+    for (size_t i = 0; i < count; i++) {
         int k = lengths[i];
-        cg_position(cg, next);
-        next = i + 1 < sizeof(lengths) / sizeof(lengths[0]) ? cg_block(cg, "ret_indirect") : no;
         LLVMValueRef word = load_area(cg, AREA_WALK + WALK_CODE);
         LLVMValueRef modrm = byte_before(cg, word, k - 1);
         LLVMValueRef length = indirect_call_length(cg, modrm, k >= 3 ? byte_before(cg, word, k - 2) : NULL);
         LLVMValueRef reg2 = equals(cg, LLVMBuildAnd(b, modrm, cg_const(cg, 0x38), ""), 0x10);
         LLVMValueRef indirect = LLVMBuildAnd(b, LLVMBuildAnd(b, equals(cg, byte_before(cg, word, k), 0xff), reg2, ""),
                                              equals(cg, length, k), "");
-        LLVMBuildCondBr(b, indirect, yes, next);
+        if (i + 1 < count)
+            cg_jump_if(cg, indirect, yes, "ret_indirect");
+        else   /* the last test: both ways lead to blocks the caller made */
+            LLVMBuildCondBr(b, indirect, yes, no);
     }
 }
 
@@ -210,7 +208,7 @@ static void push_frame(struct codegen *cg, LLVMValueRef ret)
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef count = load_area(cg, AREA_USER_COUNT);
     LLVMValueRef at = LLVMBuildMul(b, LLVMBuildAnd(b, count, cg_const(cg, 31), ""), cg_const(cg, 8), "");
-    LLVMBuildStore(b, ret, LLVMBuildGEP2(b, cg->i8, cg_scratch_ptr(cg, area(cg) + AREA_USER_IPS), &at, 1, ""));
+    cg_store(cg, ret, cg_byte_ptr(cg, cg_scratch_ptr(cg, area(cg) + AREA_USER_IPS), at));
     store_area(cg, AREA_USER_COUNT, LLVMBuildAdd(b, count, cg_const(cg, 1), ""));
 }
 
@@ -218,7 +216,6 @@ static uint32_t search_area(struct codegen *cg);
 static LLVMValueRef find_mapping(struct codegen *cg, LLVMValueRef address, struct span span);
 static LLVMValueRef mapped_offset(struct codegen *cg, LLVMValueRef address);
 static LLVMValueRef search_var(struct codegen *cg, uint32_t field);
-static LLVMValueRef field_ptr(struct codegen *cg, LLVMValueRef base, uint32_t offset);
 /* A file's entries in a table: {first, count} at the start of its value. */
 struct file_range {
     LLVMValueRef first, count;   /* i64 */
@@ -249,25 +246,19 @@ static LLVMValueRef unwind_map(struct codegen *cg, int which)
  * holds), so later stacks unwind through it. */
 static void want_rows(struct codegen *cg, LLVMValueRef mapping)
 {
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef map = LLVMGetNamedGlobal(cg->module, "tap_unwind_wanted");
     if (!map) {
         map = cg_map_global(cg, "tap_unwind_wanted", 4);
         cg_map_btf(cg, map, BPF_MAP_TYPE_HASH, UNWIND_WANTED_FILES, sizeof(struct symbol_map_key), 8);
     }
     LLVMValueRef count = cg_map_lookup(cg, map, mapping);
-    LLVMBasicBlockRef add = cg_block(cg, "want_add"), insert = cg_block(cg, "want_insert"),
-                      done = cg_block(cg, "want_done");
-    LLVMBuildCondBr(b, LLVMBuildIsNull(b, count, ""), insert, add);
-    cg_position(cg, add);
-    LLVMBuildAtomicRMW(b, LLVMAtomicRMWBinOpAdd, count, cg_const(cg, 1), LLVMAtomicOrderingMonotonic, 0);
-    LLVMBuildBr(b, done);
-    cg_position(cg, insert);
+    struct cg_if_else known = cg_if_present(cg, count, "want_add", "want_insert", "want_done");
+    cg_atomic_add(cg, count, cg_const(cg, 1));
+    cg_else(cg, &known);
     LLVMValueRef one = search_var(cg, SEARCH_FOUND);   /* free once the mapping is found */
-    LLVMBuildStore(b, cg_const(cg, 1), one);
+    cg_store(cg, cg_const(cg, 1), one);
     cg_map_update(cg, map, mapping, one, BPF_NOEXIST);
-    LLVMBuildBr(b, done);
-    cg_position(cg, done);
+    cg_end_if_else(cg, &known);
 }
 
 /* The CFI row that covers `address` into WALK_KIND, WALK_CFA, WALK_RBP:
@@ -277,42 +268,34 @@ static void want_rows(struct codegen *cg, LLVMValueRef mapping)
 static void find_row(struct codegen *cg, LLVMValueRef address, struct span span)
 {
     LLVMBuilderRef b = cg->builder;
-    LLVMBasicBlockRef has_file = cg_block(cg, "row_file"), check = cg_block(cg, "row_check"),
-                      found = cg_block(cg, "row_found"), done = cg_block(cg, "row_done");
-    LLVMBasicBlockRef mapped = cg_block(cg, "row_mapped");
+    LLVMBasicBlockRef done = cg_block(cg, "row_done");
     store_area(cg, AREA_WALK + WALK_KIND, cg_const(cg, UNWIND_FRAME_POINTER));
-    LLVMBuildCondBr(b, find_mapping(cg, address, span), mapped, done);
-    cg_position(cg, mapped);
+    cg_continue_if(cg, find_mapping(cg, address, span), "row_mapped", done);
     LLVMValueRef mapping = search_var(cg, SEARCH_MAPPING);
     LLVMValueRef target = mapped_offset(cg, address);
     store_area(cg, AREA_WALK + WALK_OFFSET, target);
     LLVMValueRef file = cg_map_lookup(cg, unwind_map(cg, 0), mapping);
-    LLVMBasicBlockRef unknown = cg_block(cg, "row_file_wanted");
-    LLVMBuildCondBr(b, LLVMBuildIsNull(b, file, ""), unknown, has_file);
-    cg_position(cg, unknown);
+    LLVMBasicBlockRef has_file = cg_if(cg, cg_is_null(cg, file), "row_file_wanted", "row_file");
     want_rows(cg, mapping);
-    LLVMBuildBr(b, done);
+    cg_branch(cg, done);
     cg_position(cg, has_file);
     struct file_range range = file_range(cg, file);
     LLVMValueRef first = range.first;
     LLVMValueRef low = search_var(cg, SEARCH_LOW), high = search_var(cg, SEARCH_HIGH);
     LLVMValueRef last = search_range(cg, unwind_map(cg, 1), cg->i32, ROW_SEARCH_STEPS, range, low, high, target);
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGE, last, first, ""), check, done);
-    cg_position(cg, check);
+    cg_continue_if(cg, cg_compare_values(cg, LLVMIntSGE, last, first), "row_check", done);
     LLVMValueRef key = search_var(cg, SEARCH_KEY);
-    LLVMBuildStore(b, LLVMBuildTrunc(b, last, cg->i32, ""), key);
+    cg_store(cg, LLVMBuildTrunc(b, last, cg->i32, ""), key);
     LLVMValueRef row = cg_map_lookup(cg, unwind_map(cg, 1), key);
-    LLVMBuildCondBr(b, LLVMBuildIsNull(b, row, ""), done, found);
-    cg_position(cg, found);
-    LLVMValueRef kind = LLVMBuildLoad2(b, cg->i8, field_ptr(cg, row, offsetof(struct unwind_row, kind)), "");
-    LLVMValueRef cfa = LLVMBuildLoad2(b, cg->i32, field_ptr(cg, row, offsetof(struct unwind_row, cfa)), "");
+    cg_jump_if(cg, cg_is_null(cg, row), done, "row_found");
+    LLVMValueRef kind = LLVMBuildLoad2(b, cg->i8, cg_byte_at(cg, row, offsetof(struct unwind_row, kind)), "");
+    LLVMValueRef cfa = LLVMBuildLoad2(b, cg->i32, cg_byte_at(cg, row, offsetof(struct unwind_row, cfa)), "");
     LLVMValueRef rbp = LLVMBuildLoad2(b, LLVMInt16TypeInContext(cg->context),
-                                      field_ptr(cg, row, offsetof(struct unwind_row, rbp)), "");
+                                      cg_byte_at(cg, row, offsetof(struct unwind_row, rbp)), "");
     store_area(cg, AREA_WALK + WALK_KIND, LLVMBuildZExt(b, kind, cg->i64, ""));
     store_area(cg, AREA_WALK + WALK_CFA, LLVMBuildSExt(b, cfa, cg->i64, ""));
     store_area(cg, AREA_WALK + WALK_RBP, LLVMBuildSExt(b, rbp, cg->i64, ""));
-    LLVMBuildBr(b, done);
-    cg_position(cg, done);
+    cg_end_if(cg, done);
 }
 
 /* A CFI step: CFA = rsp or rbp + the row's offset, above the frame's sp;
@@ -322,30 +305,23 @@ static void find_row(struct codegen *cg, LLVMValueRef address, struct span span)
 static void cfi_step(struct codegen *cg, LLVMBasicBlockRef take, LLVMBasicBlockRef stop)
 {
     LLVMBuilderRef b = cg->builder;
-    LLVMBasicBlockRef read = cg_block(cg, "cfi_read"), saved = cg_block(cg, "cfi_saved_rbp"),
-                      restore = cg_block(cg, "cfi_restore_rbp"), next = cg_block(cg, "cfi_next");
     LLVMValueRef sp = load_area(cg, AREA_WALK + WALK_SP);
     LLVMValueRef base = LLVMBuildSelect(b, equals(cg, load_area(cg, AREA_WALK + WALK_KIND), UNWIND_CFA_RSP), sp,
                                         load_area(cg, AREA_WALK + WALK_FP), "");
     LLVMValueRef cfa = LLVMBuildAdd(b, base, load_area(cg, AREA_WALK + WALK_CFA), "");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGT, cfa, sp, ""), read, stop);
-    cg_position(cg, read);
-    LLVMBuildCondBr(b, read_user(cg, LLVMBuildSub(b, cfa, cg_const(cg, 8), ""), AREA_WALK + WALK_RET, 8), saved, stop);
-    cg_position(cg, saved);
+    cg_continue_if(cg, cg_compare_values(cg, LLVMIntUGT, cfa, sp), "cfi_read", stop);
+    cg_continue_if(cg, read_user(cg, LLVMBuildSub(b, cfa, cg_const(cg, 8), ""), AREA_WALK + WALK_RET, 8),
+                   "cfi_saved_rbp", stop);
     LLVMValueRef rbp = load_area(cg, AREA_WALK + WALK_RBP);
-    LLVMBuildCondBr(b, equals(cg, rbp, 0), next, restore);
-    cg_position(cg, restore);
-    LLVMBasicBlockRef restored = cg_block(cg, "cfi_rbp_read");
-    LLVMBuildCondBr(b, read_user(cg, LLVMBuildAdd(b, cfa, rbp, ""), AREA_WALK + WALK_NEXT, 8), restored, stop);
-    cg_position(cg, restored);
+    LLVMBasicBlockRef next = cg_if_not(cg, equals(cg, rbp, 0), "cfi_restore_rbp", "cfi_next");
+    cg_continue_if(cg, read_user(cg, LLVMBuildAdd(b, cfa, rbp, ""), AREA_WALK + WALK_NEXT, 8), "cfi_rbp_read", stop);
     store_area(cg, AREA_WALK + WALK_FP, load_area(cg, AREA_WALK + WALK_NEXT));
-    LLVMBuildBr(b, next);
-    cg_position(cg, next);
+    cg_end_if(cg, next);
     store_area(cg, AREA_WALK + WALK_SP, cfa);
     LLVMValueRef ret = load_area(cg, AREA_WALK + WALK_RET);
     LLVMValueRef user = LLVMBuildAnd(b, cg_compare(cg, LLVMIntUGE, ret, 4096),
                                      cg_compare(cg, LLVMIntULT, ret, 0x800000000000), "");
-    LLVMBuildCondBr(b, user, take, stop);
+    LLVMBuildCondBr(b, user, take, stop);   /* both ways to blocks the caller made */
 }
 
 /* A frame-pointer step: the record {saved fp, return address} at rbp, taken
@@ -355,20 +331,17 @@ static void cfi_step(struct codegen *cg, LLVMBasicBlockRef take, LLVMBasicBlockR
 static void frame_pointer_step(struct codegen *cg, LLVMBasicBlockRef take, LLVMBasicBlockRef stop)
 {
     LLVMBuilderRef b = cg->builder;
-    LLVMBasicBlockRef read = cg_block(cg, "walk_read"), check = cg_block(cg, "walk_check"),
-                      taken = cg_block(cg, "walk_take");
     LLVMValueRef fp = load_area(cg, AREA_WALK + WALK_FP);
     LLVMValueRef aligned = equals(cg, LLVMBuildAnd(b, fp, cg_const(cg, 7), ""), 0);
-    LLVMValueRef above = LLVMBuildICmp(b, LLVMIntUGE, fp, load_area(cg, AREA_WALK + WALK_SP), "");
-    LLVMBuildCondBr(b, LLVMBuildAnd(b, aligned, above, ""), read, stop);
-    cg_position(cg, read);
-    LLVMBuildCondBr(b, read_user(cg, fp, AREA_WALK + WALK_NEXT, 16), check, stop);
-    cg_position(cg, check);
+    LLVMValueRef above = cg_compare_values(cg, LLVMIntUGE, fp, load_area(cg, AREA_WALK + WALK_SP));
+    cg_continue_if(cg, LLVMBuildAnd(b, aligned, above, ""), "walk_read", stop);
+    cg_continue_if(cg, read_user(cg, fp, AREA_WALK + WALK_NEXT, 16), "walk_check", stop);
+    LLVMBasicBlockRef taken = cg_block(cg, "walk_take");
     after_call(cg, load_area(cg, AREA_WALK + WALK_RET), taken, stop);
     cg_position(cg, taken);
     store_area(cg, AREA_WALK + WALK_FP, load_area(cg, AREA_WALK + WALK_NEXT));
     store_area(cg, AREA_WALK + WALK_SP, LLVMBuildAdd(b, fp, cg_const(cg, 16), ""));
-    LLVMBuildBr(b, take);
+    cg_branch(cg, take);
 }
 
 /* At a function's first instruction without CFI: the return address is at
@@ -376,14 +349,13 @@ static void frame_pointer_step(struct codegen *cg, LLVMBasicBlockRef take, LLVMB
 static void entry_step(struct codegen *cg, LLVMBasicBlockRef take, LLVMBasicBlockRef stop)
 {
     LLVMBuilderRef b = cg->builder;
-    LLVMBasicBlockRef check = cg_block(cg, "entry_check"), taken = cg_block(cg, "entry_take");
     LLVMValueRef sp = load_area(cg, AREA_WALK + WALK_SP);
-    LLVMBuildCondBr(b, read_user(cg, sp, AREA_WALK + WALK_RET, 8), check, stop);
-    cg_position(cg, check);
+    cg_continue_if(cg, read_user(cg, sp, AREA_WALK + WALK_RET, 8), "entry_check", stop);
+    LLVMBasicBlockRef taken = cg_block(cg, "entry_take");
     after_call(cg, load_area(cg, AREA_WALK + WALK_RET), taken, stop);
     cg_position(cg, taken);
     store_area(cg, AREA_WALK + WALK_SP, LLVMBuildAdd(b, sp, cg_const(cg, 8), ""));
-    LLVMBuildBr(b, take);
+    cg_branch(cg, take);
 }
 
 struct walk {
@@ -398,41 +370,34 @@ static void walk_frame(struct codegen *cg, LLVMValueRef index, void *data)
 {
     const struct walk *w = data;
     LLVMBuilderRef b = cg->builder;
-    LLVMBasicBlockRef lookup = cg_block(cg, "walk_lookup"), cfi = cg_block(cg, "walk_cfi"),
-                      not_cfi = cg_block(cg, "walk_not_cfi"), frame_pointer = cg_block(cg, "walk_fp"),
-                      take = cg_block(cg, "walk_push"), stop = cg_block(cg, "walk_stop");
+    LLVMBasicBlockRef take = cg_block(cg, "walk_push"), stop = cg_block(cg, "walk_stop");
     LLVMValueRef room = cg_compare(cg, LLVMIntULT, load_area(cg, AREA_USER_COUNT), RECORD_STACK_DEPTH);
-    LLVMBuildCondBr(b, room, lookup, stop);
-    cg_position(cg, lookup);
+    cg_continue_if(cg, room, "walk_lookup", stop);
     LLVMValueRef first = equals(cg, index, 0);
     LLVMValueRef pc = load_area(cg, AREA_WALK + WALK_PC);
     find_row(cg, LLVMBuildSub(b, pc, LLVMBuildZExt(b, LLVMBuildNot(b, first, ""), cg->i64, ""), ""), w->probe->span);
     LLVMValueRef kind = load_area(cg, AREA_WALK + WALK_KIND);
     LLVMValueRef is_cfi = LLVMBuildOr(b, equals(cg, kind, UNWIND_CFA_RSP), equals(cg, kind, UNWIND_CFA_RBP), "");
-    LLVMBuildCondBr(b, is_cfi, cfi, not_cfi);
-    cg_position(cg, cfi);
-    cfi_step(cg, take, stop);
+    LLVMBasicBlockRef not_cfi = cg_if(cg, is_cfi, "walk_cfi", "walk_not_cfi");
+    cfi_step(cg, take, stop);   /* ends in take or stop */
     cg_position(cg, not_cfi);
     LLVMValueRef outermost = equals(cg, kind, UNWIND_OUTERMOST);
     if (w->at_entry) {
-        LLVMBasicBlockRef entry = cg_block(cg, "walk_entry"), not_outermost = cg_block(cg, "walk_not_outermost");
-        LLVMBuildCondBr(b, outermost, stop, not_outermost);
-        cg_position(cg, not_outermost);
-        LLVMBuildCondBr(b, first, entry, frame_pointer);
-        cg_position(cg, entry);
+        cg_jump_if(cg, outermost, stop, "walk_not_outermost");
+        LLVMBasicBlockRef frame_pointer = cg_if(cg, first, "walk_entry", "walk_fp");
         entry_step(cg, take, stop);
+        cg_position(cg, frame_pointer);
     } else {
-        LLVMBuildCondBr(b, outermost, stop, frame_pointer);
+        cg_jump_if(cg, outermost, stop, "walk_fp");
     }
-    cg_position(cg, frame_pointer);
     frame_pointer_step(cg, take, stop);
     cg_position(cg, take);
     LLVMValueRef ret = load_area(cg, AREA_WALK + WALK_RET);
     push_frame(cg, ret);
     store_area(cg, AREA_WALK + WALK_PC, ret);
-    LLVMBuildRet(b, cg_const(cg, 0));
+    cg_callback_return(cg, 0);
     cg_position(cg, stop);
-    LLVMBuildRet(b, cg_const(cg, 1));
+    cg_callback_return(cg, 1);
 }
 
 /* Whether the probe's program runs at the first instruction of a function
@@ -460,10 +425,8 @@ static int at_function_entry(const struct probe *probe)
 static void walk_user_stack(struct codegen *cg, const struct probe *probe)
 {
     LLVMBuilderRef b = cg->builder;
-    LLVMBasicBlockRef user = cg_block(cg, "walk_user"), done = cg_block(cg, "walk_done");
     store_area(cg, AREA_USER_COUNT, cg_const(cg, 0));
-    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntNE, cg_current_mm(cg), 0), user, done);
-    cg_position(cg, user);
+    LLVMBasicBlockRef done = cg_if(cg, cg_compare(cg, LLVMIntNE, cg_current_mm(cg), 0), "walk_user", "walk_done");
     LLVMValueRef task = cg_helper(cg, BPF_FUNC_get_current_task_btf, cg->ptr, NULL, 0);
     LLVMValueRef regs = LLVMBuildPtrToInt(b, cg_helper(cg, BPF_FUNC_task_pt_regs, cg->ptr, &task, 1), cg->i64, "");
     LLVMValueRef pc = cg_read_kernel(cg, regs, 128, 8);
@@ -473,8 +436,7 @@ static void walk_user_stack(struct codegen *cg, const struct probe *probe)
     store_area(cg, AREA_WALK + WALK_FP, cg_read_kernel(cg, regs, 32, 8));
     struct walk w = {probe, at_function_entry(probe)};
     cg_bounded_loop(cg, probe->span, cg_const(cg, RECORD_STACK_DEPTH), walk_frame, &w);
-    LLVMBuildBr(b, done);
-    cg_position(cg, done);
+    cg_end_if(cg, done);
 }
 
 /* A tracepoint program's kernel stack comes from the registers the event
@@ -492,10 +454,8 @@ static void walk_user_stack(struct codegen *cg, const struct probe *probe)
 static void task_stack_when_empty(struct codegen *cg)
 {
     LLVMBuilderRef b = cg->builder;
-    LLVMBasicBlockRef walk = cg_block(cg, "task_stack"), found = cg_block(cg, "task_stack_found"),
-                      done = cg_block(cg, "task_stack_done");
-    LLVMBuildCondBr(b, equals(cg, load_area(cg, AREA_KERNEL_COUNT), 0), walk, done);
-    cg_position(cg, walk);
+    LLVMBasicBlockRef done = cg_if(cg, equals(cg, load_area(cg, AREA_KERNEL_COUNT), 0), "task_stack",
+                                   "task_stack_done");
     LLVMValueRef task = cg_helper(cg, BPF_FUNC_get_current_task_btf, cg->ptr, NULL, 0);
     LLVMValueRef buffer = cg_scratch_ptr(cg, area(cg) + AREA_KERNEL_IPS);
     uint32_t size = 8 * RECORD_STACK_DEPTH;
@@ -508,14 +468,12 @@ static void task_stack_when_empty(struct codegen *cg)
                                                cg_compare(cg, LLVMIntSGT, bytes, 8 * i), "");
         skip = LLVMBuildSelect(b, is_program, cg_const(cg, i + 1 + FRAMES_AFTER_PROGRAM), skip, "");
     }
-    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntNE, skip, 0), found, done);
-    cg_position(cg, found);
+    cg_continue_if(cg, cg_compare(cg, LLVMIntNE, skip, 0), "task_stack_found", done);
     LLVMValueRef again[4] = {task, buffer, cg_const(cg, size), LLVMBuildAnd(b, skip, cg_const(cg, BPF_F_SKIP_FIELD_MASK), "")};
     bytes = cg_helper(cg, BPF_FUNC_get_task_stack, cg->i64, again, 4);
     LLVMValueRef failed = cg_compare(cg, LLVMIntSLT, bytes, 0);
     store_area(cg, AREA_KERNEL_COUNT, LLVMBuildUDiv(b, LLVMBuildSelect(b, failed, cg_const(cg, 0), bytes, ""), cg_const(cg, 8), ""));
-    LLVMBuildBr(b, done);
-    cg_position(cg, done);
+    cg_end_if(cg, done);
 }
 
 void cg_stack_finish(struct codegen *cg, LLVMBasicBlockRef capture, LLVMValueRef ctx)
@@ -528,13 +486,12 @@ void cg_stack_finish(struct codegen *cg, LLVMBasicBlockRef capture, LLVMValueRef
     if (needs & STACK_USER)
         search_area(cg);
     if (stack_state(cg)->symbol_search)   /* the mapping found by an earlier run is not this one's */
-        LLVMBuildStore(cg->builder, cg_const(cg, 0),
-                       cg_scratch_ptr(cg, stack_state(cg)->symbol_search + SEARCH_MAPPING_END));
+        cg_store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, stack_state(cg)->symbol_search + SEARCH_MAPPING_END));
     enum probe_kind kind = fn->probe->kind;
     if (needs && (kind == PROBE_BEGIN || kind == PROBE_END || kind == PROBE_ERROR)) {
         /* run by tap itself: no stack of a traced thread */
-        LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, area(cg) + AREA_USER_COUNT));
-        LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, area(cg) + AREA_KERNEL_COUNT));
+        cg_store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, area(cg) + AREA_USER_COUNT));
+        cg_store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, area(cg) + AREA_KERNEL_COUNT));
         cg_zero(cg, cg_scratch_ptr(cg, area(cg) + AREA_BUILD_IDS), AREA_KERNEL_COUNT - AREA_BUILD_IDS);
     } else {
         if (needs & STACK_USER)
@@ -550,7 +507,7 @@ void cg_stack_finish(struct codegen *cg, LLVMBasicBlockRef capture, LLVMValueRef
         if ((needs & STACK_KERNEL) && kind == PROBE_TRACEPOINT)
             task_stack_when_empty(cg);
     }
-    LLVMBuildBr(cg->builder, after);
+    cg_branch(cg, after);
 }
 
 /* The pc the current thread entered the kernel with (its pt_regs), 0 for a
@@ -558,22 +515,15 @@ void cg_stack_finish(struct codegen *cg, LLVMBasicBlockRef capture, LLVMValueRef
 static LLVMValueRef user_entry_pc(struct codegen *cg)
 {
     LLVMBuilderRef b = cg->builder;
-    LLVMBasicBlockRef user = cg_block(cg, "user_pc"), done = cg_block(cg, "user_pc_done");
     LLVMValueRef has_mm = cg_compare(cg, LLVMIntNE, cg_current_mm(cg), 0);
     LLVMBasicBlockRef before = LLVMGetInsertBlock(b);
-    LLVMBuildCondBr(b, has_mm, user, done);
-    cg_position(cg, user);
+    LLVMBasicBlockRef done = cg_if(cg, has_mm, "user_pc", "user_pc_done");
     LLVMValueRef task = cg_helper(cg, BPF_FUNC_get_current_task_btf, cg->ptr, NULL, 0);
     LLVMValueRef regs = LLVMBuildPtrToInt(b, cg_helper(cg, BPF_FUNC_task_pt_regs, cg->ptr, &task, 1), cg->i64, "");
     LLVMValueRef pc = cg_read_kernel(cg, regs, 128, 8);
     LLVMBasicBlockRef read = LLVMGetInsertBlock(b);
-    LLVMBuildBr(b, done);
-    cg_position(cg, done);
-    LLVMValueRef phi = LLVMBuildPhi(b, cg->i64, "");
-    LLVMValueRef values[2] = {cg_const(cg, 0), pc};
-    LLVMBasicBlockRef blocks[2] = {before, read};
-    LLVMAddIncoming(phi, values, blocks, 2);
-    return phi;
+    cg_end_if(cg, done);
+    return cg_phi2(cg, cg->i64, "", cg_const(cg, 0), before, pc, read);
 }
 
 /* uaddr() outside a process probe: the innermost user frame, 0 without one.
@@ -595,27 +545,27 @@ static void fill_stack(struct codegen *cg, LLVMValueRef record, void *data)
     const struct stack_record *r = data;
     LLVMValueRef header = cg_const(cg, (int64_t)((uint64_t)(r->kernel ? RECORD_KSTACK : RECORD_USTACK) |
                                                  ((uint64_t)r->id << 32)));
-    LLVMBuildStore(cg->builder, header, record);
+    cg_store(cg, header, record);
     LLVMValueRef pid = cg_helper(cg, BPF_FUNC_get_current_pid_tgid, cg->i64, NULL, 0);
     LLVMValueRef count = load_area(cg, r->kernel ? AREA_KERNEL_COUNT : AREA_USER_COUNT);
     LLVMValueRef word = LLVMBuildOr(cg->builder, LLVMBuildLShr(cg->builder, pid, cg_const(cg, 32), ""),
                                     LLVMBuildShl(cg->builder, count, cg_const(cg, 32), ""), "");
     LLVMValueRef at = cg_const(cg, offsetof(struct record_stack, pid));
-    LLVMBuildStore(cg->builder, word, LLVMBuildGEP2(cg->builder, cg->i8, record, &at, 1, ""));
+    cg_store(cg, word, cg_byte_ptr(cg, record, at));
     at = cg_const(cg, offsetof(struct record_stack, ips));
-    LLVMValueRef ips = LLVMBuildGEP2(cg->builder, cg->i8, record, &at, 1, "");
+    LLVMValueRef ips = cg_byte_ptr(cg, record, at);
     cg_copy(cg, ips, cg_scratch_ptr(cg, area(cg) + (r->kernel ? AREA_KERNEL_IPS : AREA_USER_IPS)),
             8 * RECORD_STACK_DEPTH);
     uint32_t end = offsetof(struct record_stack, frames);
     if (!r->kernel) {
         at = cg_const(cg, end);
-        cg_copy(cg, LLVMBuildGEP2(cg->builder, cg->i8, record, &at, 1, ""),
+        cg_copy(cg, cg_byte_ptr(cg, record, at),
                 cg_scratch_ptr(cg, area(cg) + AREA_BUILD_IDS), AREA_KERNEL_COUNT - AREA_BUILD_IDS);
         end = sizeof(struct record_stack);
     }
     if (r->text) {
         at = cg_const(cg, end);
-        cg_string_copy(cg, LLVMBuildGEP2(cg->builder, cg->i8, record, &at, 1, ""), r->text);
+        cg_string_copy(cg, cg_byte_ptr(cg, record, at), r->text);
     }
 }
 
@@ -655,7 +605,7 @@ static void note_origin(struct codegen *cg, LLVMValueRef text)
     LLVMValueRef copy[3] = {key, cg_i32(cg, cg->string_size), text};
     cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, copy, 3);
     LLVMValueRef pid = cg_scratch_ptr(cg, cg_alloc_scratch(cg, 8));
-    LLVMBuildStore(b, LLVMBuildLShr(b, cg_helper(cg, BPF_FUNC_get_current_pid_tgid, cg->i64, NULL, 0),
+    cg_store(cg, LLVMBuildLShr(b, cg_helper(cg, BPF_FUNC_get_current_pid_tgid, cg->i64, NULL, 0),
                                     cg_const(cg, 32), ""), pid);
     cg_map_update(cg, stack_state(cg)->origins, key, pid, BPF_ANY);
 }
@@ -667,41 +617,36 @@ static LLVMValueRef hex_addresses(struct codegen *cg, int kernel, int first, LLV
 {
     need(cg, kernel ? STACK_KERNEL : STACK_USER);
     LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
-    LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, 0, 0), slot);
+    cg_store(cg, LLVMConstInt(cg->i8, 0, 0), slot);
     LLVMValueRef length = cg_entry_alloca(cg, cg->i64, "hex_length");
-    LLVMBuildStore(cg->builder, cg_const(cg, 0), length);
+    cg_store(cg, cg_const(cg, 0), length);
     LLVMValueRef count = load_area(cg, kernel ? AREA_KERNEL_COUNT : AREA_USER_COUNT);
     if (limit) {
         LLVMValueRef end = LLVMBuildAdd(cg->builder, limit, cg_const(cg, first), "");
         LLVMValueRef shorter = LLVMBuildAnd(cg->builder, cg_compare(cg, LLVMIntSGE, limit, 0),
-                                            LLVMBuildICmp(cg->builder, LLVMIntULT, end, count, ""), "");
+                                            cg_compare_values(cg, LLVMIntULT, end, count), "");
         count = LLVMBuildSelect(cg->builder, shorter, end, count, "");
     }
     uint32_t ips = kernel ? AREA_KERNEL_IPS : AREA_USER_IPS;
     LLVMBasicBlockRef done = cg_block(cg, "hex_done");
     for (int i = first; i < RECORD_STACK_DEPTH; i++) {
-        LLVMBasicBlockRef frame = cg_block(cg, "hex_frame");
-        LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntULT, cg_const(cg, i), count, ""), frame, done);
-        cg_position(cg, frame);
-        LLVMValueRef used = LLVMBuildLoad2(cg->builder, cg->i64, length, "");
+        cg_continue_if(cg, cg_compare_values(cg, LLVMIntULT, cg_const(cg, i), count), "hex_frame", done);
+        LLVMValueRef used = cg_load(cg, length);
         /* masked so the verifier sees a bound; the scratch slack covers offset + room */
         LLVMValueRef offset = LLVMBuildAnd(cg->builder, used, cg_const(cg, cg->string_size - 1), "");
         LLVMValueRef room = LLVMBuildSub(cg->builder, cg_const(cg, cg->string_size), offset, "");
         const char *format = i > first ? " 0x%lx" : "0x%lx";
-        LLVMValueRef args[5] = {LLVMBuildGEP2(cg->builder, cg->i8, slot, &offset, 1, ""),
+        LLVMValueRef args[5] = {cg_byte_ptr(cg, slot, offset),
                                 LLVMBuildTrunc(cg->builder, room, cg->i32, ""),
                                 cg_string_literal(cg, format, (int)strlen(format)),
                                 cg_scratch_ptr(cg, area(cg) + ips + 8 * (uint32_t)i), cg_i32(cg, 8)};
         LLVMValueRef written = cg_helper(cg, BPF_FUNC_snprintf, cg->i64, args, 5);
         LLVMValueRef grown = LLVMBuildAdd(cg->builder, used, LLVMBuildSub(cg->builder, written, cg_const(cg, 1), ""), "");
         LLVMValueRef full = cg_compare(cg, LLVMIntSGE, grown, cg->string_size - 1);
-        LLVMBuildStore(cg->builder, grown, length);
-        LLVMBasicBlockRef next = cg_block(cg, "hex_next");
-        LLVMBuildCondBr(cg->builder, full, done, next);
-        cg_position(cg, next);
+        cg_store(cg, grown, length);
+        cg_jump_if(cg, full, done, "hex_next");
     }
-    LLVMBuildBr(cg->builder, done);
-    cg_position(cg, done);
+    cg_end_if(cg, done);
     if (!kernel)
         note_origin(cg, slot);
     return slot;
@@ -747,12 +692,6 @@ static LLVMValueRef line_map(struct codegen *cg, int which)
     return file_tables(cg, stack_state(cg)->line_maps, names, value_sizes, which);
 }
 
-static LLVMValueRef field_ptr(struct codegen *cg, LLVMValueRef base, uint32_t offset)
-{
-    LLVMValueRef at = cg_const(cg, offset);
-    return LLVMBuildGEP2(cg->builder, cg->i8, base, &at, 1, "");
-}
-
 
 static uint32_t search_area(struct codegen *cg)
 {
@@ -770,7 +709,7 @@ static LLVMValueRef search_var(struct codegen *cg, uint32_t field)
 static LLVMValueRef lookup_index(struct codegen *cg, LLVMValueRef map, LLVMValueRef index)
 {
     LLVMValueRef key = search_var(cg, SEARCH_KEY);
-    LLVMBuildStore(cg->builder, LLVMBuildTrunc(cg->builder, index, cg->i32, ""), key);
+    cg_store(cg, LLVMBuildTrunc(cg->builder, index, cg->i32, ""), key);
     return cg_map_lookup(cg, map, key);
 }
 
@@ -815,52 +754,45 @@ static void listed_mapping(struct codegen *cg, LLVMValueRef address, LLVMBasicBl
     LLVMValueRef key = search_var(cg, SEARCH_FOUND);   /* {prefix length 96, tgid, address} */
     LLVMValueRef tgid = LLVMBuildLShr(b, cg_helper(cg, BPF_FUNC_get_current_pid_tgid, cg->i64, NULL, 0),
                                       cg_const(cg, 32), "");
-    LLVMBuildStore(b, LLVMBuildOr(b, byte_swap(cg, tgid), cg_const(cg, 96), ""), key);
-    LLVMBuildStore(b, byte_swap(cg, address), search_var(cg, SEARCH_FOUND + 8));
+    cg_store(cg, LLVMBuildOr(b, byte_swap(cg, tgid), cg_const(cg, 96), ""), key);
+    cg_store(cg, byte_swap(cg, address), search_var(cg, SEARCH_FOUND + 8));
     LLVMValueRef entry = cg_map_lookup(cg, map, key);
-    LLVMBasicBlockRef copy = cg_block(cg, "mapping_listed");
-    LLVMBuildCondBr(b, LLVMBuildIsNull(b, entry, ""), missing, copy);
-    cg_position(cg, copy);
+    cg_jump_if(cg, cg_is_null(cg, entry), missing, "mapping_listed");
     cg_copy(cg, search_var(cg, SEARCH_MAPPING), entry, 40);
-    LLVMBuildBr(b, found);
+    cg_branch(cg, found);
 }
 
 static LLVMValueRef find_mapping(struct codegen *cg, LLVMValueRef address, struct span span)
 {
     LLVMBuilderRef b = cg->builder;
-    LLVMValueRef start = LLVMBuildLoad2(b, cg->i64, search_var(cg, SEARCH_MAPPING + 16), "");
-    LLVMValueRef end = LLVMBuildLoad2(b, cg->i64, search_var(cg, SEARCH_MAPPING_END), "");
-    LLVMValueRef known = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, address, start, ""),
-                                      LLVMBuildICmp(b, LLVMIntULT, address, end, ""), "");
-    LLVMBasicBlockRef lookup = cg_block(cg, "find_vma"), found = cg_block(cg, "vma_found"),
-                      done = cg_block(cg, "vma_known");
-    LLVMBuildCondBr(b, known, done, lookup);
-    cg_position(cg, lookup);
-    lookup = cg_block(cg, "find_vma_helper");
-    listed_mapping(cg, address, done, lookup);
-    cg_position(cg, lookup);
+    LLVMValueRef start = cg_load(cg, search_var(cg, SEARCH_MAPPING + 16));
+    LLVMValueRef end = cg_load(cg, search_var(cg, SEARCH_MAPPING_END));
+    LLVMValueRef known = LLVMBuildAnd(b, cg_compare_values(cg, LLVMIntUGE, address, start),
+                                      cg_compare_values(cg, LLVMIntULT, address, end), "");
+    LLVMBasicBlockRef done = cg_if_not(cg, known, "find_vma", "vma_known");
+    LLVMBasicBlockRef unlisted = cg_block(cg, "find_vma_helper");
+    listed_mapping(cg, address, done, unlisted);
+    cg_position(cg, unlisted);
     cg_zero(cg, search_var(cg, SEARCH_FOUND), 40);
     struct fn_state state;
     /* the (map, key, value, ctx) callback shape: find_vma passes (task, vma, ctx) */
     LLVMValueRef fn = cg_begin_callback(cg, "find_vma", 1, &state);
     cg_callback_entry(cg, &state, span, 0);
     cg_read_vma_file(cg, LLVMGetParam(fn, 1), search_var(cg, SEARCH_FOUND), span);
-    LLVMBuildRet(cg->builder, cg_const(cg, 0));
+    cg_callback_return(cg, 0);
     cg_end_callback(cg, &state);
     cg_set_location(cg, span);
     LLVMValueRef task = cg_helper(cg, BPF_FUNC_get_current_task_btf, cg->ptr, NULL, 0);
     LLVMValueRef args[5] = {task, address, fn, LLVMConstNull(cg->ptr), cg_const(cg, 0)};
     cg_helper(cg, BPF_FUNC_find_vma, cg->i64, args, 5);
-    LLVMValueRef found_end = LLVMBuildLoad2(b, cg->i64, search_var(cg, SEARCH_FOUND + 32), "");
-    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntNE, found_end, 0), found, done);
-    cg_position(cg, found);
+    LLVMValueRef found_end = cg_load(cg, search_var(cg, SEARCH_FOUND + 32));
+    cg_continue_if(cg, cg_compare(cg, LLVMIntNE, found_end, 0), "vma_found", done);
     cg_copy(cg, search_var(cg, SEARCH_MAPPING), search_var(cg, SEARCH_FOUND), 40);
-    LLVMBuildBr(b, done);
-    cg_position(cg, done);
-    start = LLVMBuildLoad2(b, cg->i64, search_var(cg, SEARCH_MAPPING + 16), "");
-    end = LLVMBuildLoad2(b, cg->i64, search_var(cg, SEARCH_MAPPING_END), "");
-    return LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, address, start, ""),
-                        LLVMBuildICmp(b, LLVMIntULT, address, end, ""), "");
+    cg_end_if(cg, done);
+    start = cg_load(cg, search_var(cg, SEARCH_MAPPING + 16));
+    end = cg_load(cg, search_var(cg, SEARCH_MAPPING_END));
+    return LLVMBuildAnd(b, cg_compare_values(cg, LLVMIntUGE, address, start),
+                        cg_compare_values(cg, LLVMIntULT, address, end), "");
 }
 
 /* The file offset of `address` in the mapping find_mapping found. */
@@ -868,8 +800,8 @@ static LLVMValueRef mapped_offset(struct codegen *cg, LLVMValueRef address)
 {
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef mapping = search_var(cg, SEARCH_MAPPING);
-    LLVMValueRef start = LLVMBuildLoad2(b, cg->i64, field_ptr(cg, mapping, 16), "");
-    LLVMValueRef page_offset = LLVMBuildLoad2(b, cg->i64, field_ptr(cg, mapping, 24), "");
+    LLVMValueRef start = cg_load(cg, cg_byte_at(cg, mapping, 16));
+    LLVMValueRef page_offset = cg_load(cg, cg_byte_at(cg, mapping, 24));
     return LLVMBuildAdd(b, LLVMBuildSub(b, address, start, ""), LLVMBuildShl(b, page_offset, cg_const(cg, 12), ""), "");
 }
 
@@ -878,31 +810,24 @@ static LLVMValueRef mapped_offset(struct codegen *cg, LLVMValueRef address)
 static void search_step(struct codegen *cg, LLVMValueRef map, LLVMTypeRef start_type, LLVMValueRef low,
                         LLVMValueRef high, LLVMValueRef target)
 {
-    LLVMValueRef lo = LLVMBuildLoad2(cg->builder, cg->i64, low, ""), hi = LLVMBuildLoad2(cg->builder, cg->i64, high, "");
-    LLVMBasicBlockRef step = cg_block(cg, "search_step"), next = cg_block(cg, "search_next");
-    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntULT, lo, hi, ""), step, next);
-    cg_position(cg, step);
+    LLVMValueRef lo = cg_load(cg, low), hi = cg_load(cg, high);
+    LLVMBasicBlockRef next = cg_if(cg, cg_compare_values(cg, LLVMIntULT, lo, hi), "search_step", "search_next");
     LLVMValueRef mid = LLVMBuildLShr(cg->builder, LLVMBuildAdd(cg->builder, lo, hi, ""), cg_const(cg, 1), "");
     LLVMValueRef key = search_var(cg, SEARCH_KEY);
-    LLVMBuildStore(cg->builder, LLVMBuildTrunc(cg->builder, mid, cg->i32, ""), key);
+    cg_store(cg, LLVMBuildTrunc(cg->builder, mid, cg->i32, ""), key);
     LLVMValueRef entry = cg_map_lookup(cg, map, key);
-    LLVMBasicBlockRef compare = cg_block(cg, "search_compare");
-    LLVMBuildStore(cg->builder, mid, high);   /* a missing entry (cannot happen) ends the search */
-    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, entry, ""), next, compare);
-    cg_position(cg, compare);
-    LLVMValueRef start = LLVMBuildZExt(cg->builder, LLVMBuildLoad2(cg->builder, start_type, entry, ""), cg->i64, "");
-    LLVMValueRef before = LLVMBuildICmp(cg->builder, LLVMIntULE, start, target, "");
-    LLVMBuildStore(cg->builder, LLVMBuildSelect(cg->builder, before, hi, mid, ""), high);
-    LLVMBuildStore(cg->builder, LLVMBuildSelect(cg->builder, before, LLVMBuildAdd(cg->builder, mid, cg_const(cg, 1), ""), lo, ""), low);
-    LLVMBuildBr(cg->builder, next);
-    cg_position(cg, next);
+    cg_store(cg, mid, high);   /* a missing entry (cannot happen) ends the search */
+    cg_jump_if(cg, cg_is_null(cg, entry), next, "search_compare");
+    LLVMValueRef start = cg_load_unsigned(cg, start_type, entry);
+    LLVMValueRef before = cg_compare_values(cg, LLVMIntULE, start, target);
+    cg_store(cg, LLVMBuildSelect(cg->builder, before, hi, mid, ""), high);
+    cg_store(cg, LLVMBuildSelect(cg->builder, before, LLVMBuildAdd(cg->builder, mid, cg_const(cg, 1), ""), lo, ""), low);
+    cg_end_if(cg, next);
 }
 
 static struct file_range file_range(struct codegen *cg, LLVMValueRef file)
 {
-    LLVMBuilderRef b = cg->builder;
-    return (struct file_range){LLVMBuildZExt(b, LLVMBuildLoad2(b, cg->i32, file, ""), cg->i64, ""),
-                               LLVMBuildZExt(b, LLVMBuildLoad2(b, cg->i32, field_ptr(cg, file, 4), ""), cg->i64, "")};
+    return (struct file_range){cg_load_unsigned(cg, cg->i32, file), cg_load_unsigned(cg, cg->i32, cg_byte_at(cg, file, 4))};
 }
 
 /* The last of the range's entries in `map` starting at or before target
@@ -911,11 +836,11 @@ static LLVMValueRef search_range(struct codegen *cg, LLVMValueRef map, LLVMTypeR
                                  struct file_range range, LLVMValueRef low, LLVMValueRef high, LLVMValueRef target)
 {
     LLVMBuilderRef b = cg->builder;
-    LLVMBuildStore(b, range.first, low);
-    LLVMBuildStore(b, LLVMBuildAdd(b, range.first, range.count, ""), high);
+    cg_store(cg, range.first, low);
+    cg_store(cg, LLVMBuildAdd(b, range.first, range.count, ""), high);
     for (int i = 0; i < steps; i++)
         search_step(cg, map, start_type, low, high, target);
-    return LLVMBuildSub(b, LLVMBuildLoad2(b, cg->i64, low, ""), cg_const(cg, 1), "");
+    return LLVMBuildSub(b, cg_load(cg, low), cg_const(cg, 1), "");
 }
 
 /* A search under way in resolve() or resolve_line(): its variables (made
@@ -935,20 +860,16 @@ static struct search resolve_file(struct codegen *cg, LLVMValueRef address,
 {
     struct search r = {search_var(cg, SEARCH_PATH), search_var(cg, SEARCH_ENTRY), search_var(cg, SEARCH_OFFSET),
                        search_var(cg, SEARCH_LOW), search_var(cg, SEARCH_HIGH), NULL, NULL, NULL};
-    LLVMBuildStore(cg->builder, cg_const(cg, -1), r.path);
-    LLVMBuildStore(cg->builder, cg_const(cg, -1), r.entry);
-    LLVMBuildStore(cg->builder, cg_const(cg, 0), r.offset);
-    LLVMBasicBlockRef has_file = cg_block(cg, "sym_file"), mapped;
+    cg_store(cg, cg_const(cg, -1), r.path);
+    cg_store(cg, cg_const(cg, -1), r.entry);
+    cg_store(cg, cg_const(cg, 0), r.offset);
     r.done = cg_block(cg, "sym_done");
-    mapped = cg_block(cg, "sym_mapped");
-    LLVMBuildCondBr(cg->builder, find_mapping(cg, address, span), mapped, r.done);
-    cg_position(cg, mapped);
+    cg_continue_if(cg, find_mapping(cg, address, span), "sym_mapped", r.done);
     LLVMValueRef mapping = search_var(cg, SEARCH_MAPPING);
     r.target = mapped_offset(cg, address);
-    LLVMBuildStore(cg->builder, r.target, r.offset);
+    cg_store(cg, r.target, r.offset);
     r.file = cg_map_lookup(cg, table(cg, 0), mapping);
-    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, r.file, ""), r.done, has_file);
-    cg_position(cg, has_file);
+    cg_jump_if(cg, cg_is_null(cg, r.file), r.done, "sym_file");
     return r;
 }
 
@@ -956,9 +877,9 @@ static struct search resolve_file(struct codegen *cg, LLVMValueRef address,
 static struct resolved resolved_at(struct codegen *cg, const struct search *r)
 {
     cg_position(cg, r->done);
-    return (struct resolved){LLVMBuildLoad2(cg->builder, cg->i64, r->path, ""),
-                             LLVMBuildLoad2(cg->builder, cg->i64, r->entry, ""),
-                             LLVMBuildLoad2(cg->builder, cg->i64, r->offset, "")};
+    return (struct resolved){cg_load(cg, r->path),
+                             cg_load(cg, r->entry),
+                             cg_load(cg, r->offset)};
 }
 
 static struct resolved resolve(struct codegen *cg, LLVMValueRef address, struct span span)
@@ -966,25 +887,19 @@ static struct resolved resolve(struct codegen *cg, LLVMValueRef address, struct 
     struct search r = resolve_file(cg, address, symbol_map, span);
     struct file_range range = file_range(cg, r.file);
     LLVMValueRef first = range.first;
-    LLVMBuildStore(cg->builder, LLVMBuildZExt(cg->builder, LLVMBuildLoad2(cg->builder, cg->i32, field_ptr(cg, r.file, 8), ""),
-                                              cg->i64, ""), r.path);
+    cg_store(cg, cg_load_unsigned(cg, cg->i32, cg_byte_at(cg, r.file, 8)), r.path);
     /* the last entry at or before the offset, if it covers it */
     LLVMValueRef last = search_range(cg, symbol_map(cg, 1), cg->i64, SEARCH_STEPS, range, r.low, r.high, r.target);
-    LLVMBasicBlockRef check = cg_block(cg, "sym_check"), covers = cg_block(cg, "sym_covers");
-    LLVMValueRef after_first = LLVMBuildICmp(cg->builder, LLVMIntSGE, last, first, "");
-    LLVMBuildCondBr(cg->builder, after_first, check, r.done);
-    cg_position(cg, check);
+    LLVMValueRef after_first = cg_compare_values(cg, LLVMIntSGE, last, first);
+    cg_continue_if(cg, after_first, "sym_check", r.done);
     LLVMValueRef symbol = lookup_index(cg, symbol_map(cg, 1), last);
-    LLVMBasicBlockRef read = cg_block(cg, "sym_read");
-    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, symbol, ""), r.done, read);
-    cg_position(cg, read);
-    LLVMValueRef function = LLVMBuildLoad2(cg->builder, cg->i64, symbol, "");
-    LLVMValueRef size = LLVMBuildLoad2(cg->builder, cg->i64, field_ptr(cg, symbol, 8), "");
-    LLVMValueRef inside = LLVMBuildICmp(cg->builder, LLVMIntULT, LLVMBuildSub(cg->builder, r.target, function, ""), size, "");
-    LLVMBuildCondBr(cg->builder, inside, covers, r.done);
-    cg_position(cg, covers);
-    LLVMBuildStore(cg->builder, last, r.entry);
-    LLVMBuildBr(cg->builder, r.done);
+    cg_jump_if(cg, cg_is_null(cg, symbol), r.done, "sym_read");
+    LLVMValueRef function = cg_load(cg, symbol);
+    LLVMValueRef size = cg_load(cg, cg_byte_at(cg, symbol, 8));
+    LLVMValueRef inside = cg_compare_values(cg, LLVMIntULT, LLVMBuildSub(cg->builder, r.target, function, ""), size);
+    cg_continue_if(cg, inside, "sym_covers", r.done);
+    cg_store(cg, last, r.entry);
+    cg_branch(cg, r.done);
     return resolved_at(cg, &r);
 }
 
@@ -997,19 +912,16 @@ static struct resolved resolve_line(struct codegen *cg, LLVMValueRef address, st
     struct search r = resolve_file(cg, address, line_map, span);
     struct file_range range = file_range(cg, r.file);
     LLVMValueRef last = search_range(cg, line_map(cg, 1), cg->i32, ROW_SEARCH_STEPS, range, r.low, r.high, r.target);
-    LLVMBasicBlockRef check = cg_block(cg, "line_check"), found = cg_block(cg, "line_found");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSGE, last, range.first, ""), check, r.done);
-    cg_position(cg, check);
+    cg_continue_if(cg, cg_compare_values(cg, LLVMIntSGE, last, range.first), "line_check", r.done);
     LLVMValueRef row = lookup_index(cg, line_map(cg, 1), last);
-    LLVMBuildCondBr(b, LLVMBuildIsNull(b, row, ""), r.done, found);
-    cg_position(cg, found);
-    LLVMValueRef source = LLVMBuildLoad2(b, cg->i32, field_ptr(cg, row, offsetof(struct line_map_row, source)), "");
-    LLVMValueRef line = LLVMBuildLoad2(b, cg->i32, field_ptr(cg, row, offsetof(struct line_map_row, line)), "");
-    LLVMValueRef named = LLVMBuildICmp(b, LLVMIntNE, source, cg_i32(cg, (int32_t)LINE_NO_SOURCE), "");
-    LLVMBuildStore(b, LLVMBuildSelect(b, named, LLVMBuildZExt(b, source, cg->i64, ""), cg_const(cg, -1), ""), r.path);
-    LLVMValueRef has_line = LLVMBuildAnd(b, named, LLVMBuildICmp(b, LLVMIntNE, line, cg_i32(cg, 0), ""), "");
-    LLVMBuildStore(b, LLVMBuildSelect(b, has_line, last, cg_const(cg, -1), ""), r.entry);
-    LLVMBuildBr(b, r.done);
+    cg_jump_if(cg, cg_is_null(cg, row), r.done, "line_found");
+    LLVMValueRef source = LLVMBuildLoad2(b, cg->i32, cg_byte_at(cg, row, offsetof(struct line_map_row, source)), "");
+    LLVMValueRef line = LLVMBuildLoad2(b, cg->i32, cg_byte_at(cg, row, offsetof(struct line_map_row, line)), "");
+    LLVMValueRef named = cg_compare_values(cg, LLVMIntNE, source, cg_i32(cg, (int32_t)LINE_NO_SOURCE));
+    cg_store(cg, LLVMBuildSelect(b, named, LLVMBuildZExt(b, source, cg->i64, ""), cg_const(cg, -1), ""), r.path);
+    LLVMValueRef has_line = LLVMBuildAnd(b, named, cg_compare_values(cg, LLVMIntNE, line, cg_i32(cg, 0)), "");
+    cg_store(cg, LLVMBuildSelect(b, has_line, last, cg_const(cg, -1), ""), r.entry);
+    cg_branch(cg, r.done);
     return resolved_at(cg, &r);
 }
 
@@ -1053,16 +965,15 @@ struct symbol_values {
 static LLVMValueRef symbol_value(struct codegen *cg, const struct symbol_values *v, enum symbol_value which)
 {
     switch (which) {
-    case V_NAME: return field_ptr(cg, v->symbol, offsetof(struct symbol_map_entry, name));
+    case V_NAME: return cg_byte_at(cg, v->symbol, offsetof(struct symbol_map_entry, name));
     case V_OFFSET:
-        return LLVMBuildSub(cg->builder, v->file_offset, LLVMBuildLoad2(cg->builder, cg->i64, v->symbol, ""), "");
-    case V_SIZE: return LLVMBuildLoad2(cg->builder, cg->i64, field_ptr(cg, v->symbol, 8), "");
+        return LLVMBuildSub(cg->builder, v->file_offset, cg_load(cg, v->symbol), "");
+    case V_SIZE: return cg_load(cg, cg_byte_at(cg, v->symbol, 8));
     case V_PATH: return v->path;
     case V_ADDRESS: return v->address;
     case V_FILE_OFFSET: return v->file_offset;
     case V_LINE:
-        return LLVMBuildZExt(cg->builder, LLVMBuildLoad2(cg->builder, cg->i32, field_ptr(cg, v->symbol,
-                             offsetof(struct line_map_row, line)), ""), cg->i64, "");
+        return cg_load_unsigned(cg, cg->i32, cg_byte_at(cg, v->symbol, offsetof(struct line_map_row, line)));
     }
     return cg_const(cg, 0);
 }
@@ -1077,12 +988,12 @@ static void write_case(struct codegen *cg, LLVMValueRef dst, LLVMValueRef room, 
         LLVMValueRef value = symbol_value(cg, v, c->values[i]);
         if (LLVMGetTypeKind(LLVMTypeOf(value)) == LLVMPointerTypeKind)
             value = LLVMBuildPtrToInt(cg->builder, value, cg->i64, "");
-        LLVMBuildStore(cg->builder, value, cg_scratch_ptr(cg, data + 8 * (uint32_t)i));
+        cg_store(cg, value, cg_scratch_ptr(cg, data + 8 * (uint32_t)i));
     }
     LLVMValueRef args[5] = {dst, LLVMBuildTrunc(cg->builder, room, cg->i32, ""),
                             cg_string_literal(cg, c->format, (int)strlen(c->format)),
                             c->count ? cg_scratch_ptr(cg, data) : LLVMConstNull(cg->ptr), cg_i32(cg, 8 * c->count)};
-    LLVMBuildStore(cg->builder, cg_helper(cg, BPF_FUNC_snprintf, cg->i64, args, 5), written);
+    cg_store(cg, cg_helper(cg, BPF_FUNC_snprintf, cg->i64, args, 5), written);
 }
 
 /* A map value by index, branching to `missing` when absent (never, once
@@ -1090,9 +1001,7 @@ static void write_case(struct codegen *cg, LLVMValueRef dst, LLVMValueRef room, 
 static LLVMValueRef lookup_or(struct codegen *cg, LLVMValueRef map, LLVMValueRef index, LLVMBasicBlockRef missing)
 {
     LLVMValueRef value = lookup_index(cg, map, index);
-    LLVMBasicBlockRef present = cg_block(cg, "sym_present");
-    LLVMBuildCondBr(cg->builder, LLVMBuildIsNull(cg->builder, value, ""), missing, present);
-    cg_position(cg, present);
+    cg_jump_if(cg, cg_is_null(cg, value), missing, "sym_present");
     return value;
 }
 
@@ -1105,27 +1014,22 @@ static LLVMValueRef write_resolved(struct codegen *cg, LLVMValueRef address, str
 {
     LLVMValueRef written = search_var(cg, SEARCH_WRITTEN);
     struct symbol_values v = {address, r.file_offset, NULL, NULL};
-    LLVMBasicBlockRef function = cg_block(cg, "sym_function"), not_function = cg_block(cg, "sym_not_function"),
-                      file = cg_block(cg, "sym_file_only"), none = cg_block(cg, "sym_none"),
-                      done = cg_block(cg, "sym_written");
-    LLVMValueRef zero = cg_const(cg, 0);
-    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntSGE, r.entry, zero, ""), function, not_function);
-    cg_position(cg, function);
+    /* none: also where a lookup misses */
+    LLVMBasicBlockRef none = cg_block(cg, "sym_none"), done = cg_block(cg, "sym_written");
+    LLVMBasicBlockRef not_function = cg_if(cg, cg_compare(cg, LLVMIntSGE, r.entry, 0), "sym_function", "sym_not_function");
     v.symbol = lookup_or(cg, table(cg, 1), r.entry, none);
     v.path = lookup_or(cg, table(cg, 2), r.path, none);
     write_case(cg, dst, room, &text->function, &v, written);
-    LLVMBuildBr(cg->builder, done);
+    cg_branch(cg, done);
     cg_position(cg, not_function);
-    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntSGE, r.path, zero, ""), file, none);
-    cg_position(cg, file);
+    cg_continue_if(cg, cg_compare(cg, LLVMIntSGE, r.path, 0), "sym_file_only", none);
     v.path = lookup_or(cg, table(cg, 2), r.path, none);
     write_case(cg, dst, room, &text->file, &v, written);
-    LLVMBuildBr(cg->builder, done);
+    cg_branch(cg, done);
     cg_position(cg, none);
     write_case(cg, dst, room, &text->none, &v, written);
-    LLVMBuildBr(cg->builder, done);
-    cg_position(cg, done);
-    return LLVMBuildLoad2(cg->builder, cg->i64, written, "");
+    cg_end_if(cg, done);
+    return cg_load(cg, written);
 }
 
 static LLVMValueRef write_symbol(struct codegen *cg, LLVMValueRef address, const struct symbol_text *text,
@@ -1168,8 +1072,8 @@ static void sprint_frame(struct codegen *cg, LLVMValueRef index, void *data)
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef at = LLVMBuildMul(b, LLVMBuildAnd(b, index, cg_const(cg, 31), ""), cg_const(cg, 8), "");
     uint32_t ips = area(cg) + (sp->kernel ? AREA_KERNEL_IPS : AREA_USER_IPS);
-    LLVMValueRef address = LLVMBuildLoad2(b, cg->i64, LLVMBuildGEP2(b, cg->i8, cg_scratch_ptr(cg, ips), &at, 1, ""), "");
-    LLVMValueRef used = LLVMBuildLoad2(b, cg->i64, cg_scratch_ptr(cg, sp->length), "");
+    LLVMValueRef address = cg_load(cg, cg_byte_ptr(cg, cg_scratch_ptr(cg, ips), at));
+    LLVMValueRef used = cg_load(cg, cg_scratch_ptr(cg, sp->length));
     /* masked so the verifier sees a bound; the scratch slack covers offset + room */
     LLVMValueRef offset = LLVMBuildAnd(b, used, cg_const(cg, cg->string_size - 1), "");
     LLVMValueRef room = LLVMBuildSub(b, cg_const(cg, cg->string_size), offset, "");
@@ -1177,11 +1081,11 @@ static void sprint_frame(struct codegen *cg, LLVMValueRef index, void *data)
     if (sp->kernel) {
         written = cg_kernel_symbol(cg, address, KSYM_FRAME, sp->slot, offset, room, sp->span);
     } else {
-        LLVMValueRef dst = LLVMBuildGEP2(b, cg->i8, cg_scratch_ptr(cg, sp->slot), &offset, 1, "");
+        LLVMValueRef dst = cg_byte_ptr(cg, cg_scratch_ptr(cg, sp->slot), offset);
         written = write_symbol(cg, address, &frame_text, dst, room, sp->span);
     }
     LLVMValueRef grown = LLVMBuildAdd(b, used, LLVMBuildSub(b, written, cg_const(cg, 1), ""), "");
-    LLVMBuildStore(b, grown, cg_scratch_ptr(cg, sp->length));
+    cg_store(cg, grown, cg_scratch_ptr(cg, sp->length));
     LLVMValueRef full = cg_compare(cg, LLVMIntSGE, grown, cg->string_size - 1);
     LLVMBuildRet(b, LLVMBuildZExt(b, full, cg->i64, ""));
 }
@@ -1192,8 +1096,8 @@ static LLVMValueRef sprint_backtrace(struct codegen *cg, struct expr *call, int 
 {
     need(cg, kernel ? STACK_KERNEL : STACK_USER);
     struct sprint_state sp = {cg_alloc_string_slot(cg), cg_alloc_scratch(cg, 8), call->span, kernel};
-    LLVMBuildStore(cg->builder, LLVMConstInt(cg->i8, 0, 0), cg_scratch_ptr(cg, sp.slot));
-    LLVMBuildStore(cg->builder, cg_const(cg, 0), cg_scratch_ptr(cg, sp.length));
+    cg_store(cg, LLVMConstInt(cg->i8, 0, 0), cg_scratch_ptr(cg, sp.slot));
+    cg_store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, sp.length));
     cg_bounded_loop(cg, call->span, load_area(cg, kernel ? AREA_KERNEL_COUNT : AREA_USER_COUNT), sprint_frame, &sp);
     return cg_scratch_ptr(cg, sp.slot);
 }

@@ -54,21 +54,22 @@ static const char *section(struct arena *arena, const struct probe *probe)
 static void describe(const struct probe *probe, struct program_probe *out)
 {
     out->path = strdup(probe->uprobe.path);
-    out->ref_ctr_offset = probe->uprobe.ref_ctr_offset;
+    out->fields = PROGRAM_FIELDS_UPROBE;
+    out->uprobe.ref_ctr_offset = probe->uprobe.ref_ctr_offset;
     /* a wildcard gives thousands of probes in one binary: read its build id once */
     static char last_path[4096], build_id[128];
     if (strcmp(last_path, probe->uprobe.path) != 0) {
         elf_build_id(probe->uprobe.path, build_id, sizeof(build_id));
         snprintf(last_path, sizeof(last_path), "%s", probe->uprobe.path);
     }
-    out->build_id = strdup(build_id);
+    out->uprobe.build_id = strdup(build_id);
 }
 
 static int attach_one_uprobe(struct session *s, struct bpf_program *prog,
                              const struct program_probe *probe)
 {
     LIBBPF_OPTS(bpf_uprobe_opts, opts, .bpf_cookie = probe->cookie,
-                .retprobe = probe->kind == PROBE_URETPROBE, .ref_ctr_offset = probe->ref_ctr_offset);
+                .retprobe = probe->kind == PROBE_URETPROBE, .ref_ctr_offset = probe->uprobe.ref_ctr_offset);
     /* Not filtered by pid: the handler keeps the target and its descendants. */
     pid_t pid = -1;
     struct bpf_link *link =
@@ -132,8 +133,8 @@ static int attach_uprobe_group(struct session *s, struct bpf_program *prog, int 
             continue;
         b.members[count] = i;
         b.offsets[count] = p->offset;
-        b.ref_ctr_offsets[count] = p->ref_ctr_offset;
-        any_ref_ctr |= p->ref_ctr_offset != 0;
+        b.ref_ctr_offsets[count] = p->uprobe.ref_ctr_offset;
+        any_ref_ctr |= p->uprobe.ref_ctr_offset != 0;
         b.cookies[count++] = p->cookie;
         state[i] = PROBE_CLAIMED;
     }

@@ -15,7 +15,8 @@ void program_free(struct program *program)
         free(p->path);
         free(p->tp_category);
         free(p->tp_name);
-        free(p->build_id);
+        if (p->fields == PROGRAM_FIELDS_UPROBE)
+            free(p->uprobe.build_id);
     }
     free(program->probes);
     for (int i = 0; i < program->format_count; i++) {

@@ -181,6 +181,7 @@ enum program_probe_fields {
     PROGRAM_FIELDS_PERF,       /* perf: PROBE_TIMER, _PROFILE, _PERF */
     PROGRAM_FIELDS_PROCFS,     /* procfs: PROBE_PROCFS */
     PROGRAM_FIELDS_NETFILTER,  /* netfilter: PROBE_NETFILTER */
+    PROGRAM_FIELDS_UPROBE,     /* uprobe: PROBE_UPROBE, _URETPROBE */
 };
 
 struct program_probe {
@@ -188,21 +189,17 @@ struct program_probe {
     char *prog_name;         /* the BPF program's name in the object */
     char *point;             /* the probe point as pp() prints it */
     int64_t order;           /* begin(N)/end(N)/error(N) sequence; ties keep script order */
-    /* PROBE_UPROBE, _URETPROBE: */
-    char *path;              /* canonical absolute path of the binary; PROBE_PROCFS: the file's
-                              * name under the session's directory */
-    uint64_t offset;         /* file offset */
+    /* Where it attaches, shared by several kinds: */
+    char *path;              /* uprobes: canonical absolute path of the binary; PROBE_PROCFS: the
+                              * file's name under the session's directory */
+    uint64_t offset;         /* uprobes: file offset; kprobes: offset in the function */
     uint64_t cookie;         /* bpf cookie, for probes sharing one program */
-    uint64_t ref_ctr_offset; /* PROBE_UPROBE at an SDT mark: file offset of the
-                              * semaphore the kernel raises while attached; 0: none */
     /* PROBE_TRACEPOINT (and tp_name: PROBE_RAW_TRACEPOINT's tracepoint,
      * PROBE_FENTRY/FEXIT's kernel function): */
     char *tp_category;
     char *tp_name;
-    char *build_id;          /* PROBE_UPROBE/_URETPROBE: hex build-id of path at
-                              * compile time, checked by --run; NULL or "" when none */
-    int may_skip;            /* PROBE_UPROBE/_URETPROBE: one of many a wildcard matched:
-                              * if the kernel refuses it, a warning and the session goes on */
+    int may_skip;            /* uprobes, kprobes: one of many a wildcard matched: if the
+                              * kernel refuses it, a warning and the session goes on */
     enum program_probe_fields fields;   /* the live member of the union */
     union {
         struct {
@@ -221,6 +218,12 @@ struct program_probe {
             uint32_t pf, hooknum;    /* the link's protocol family and hook */
             int32_t priority;
         } netfilter;
+        struct {
+            char *build_id;          /* hex build-id of path at compile time, checked by
+                                      * --run; "" when none */
+            uint64_t ref_ctr_offset; /* at an SDT mark: file offset of the semaphore the
+                                      * kernel raises while attached; 0: none */
+        } uprobe;
     };
 };
 

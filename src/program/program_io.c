@@ -28,7 +28,7 @@
 #include "base/strbuf.h"
 #include "program/program.h"
 
-#define FORMAT_VERSION 3   /* 3: a probe's kind-specific fields after FIELDS */
+#define FORMAT_VERSION 4   /* 3: a probe's kind-specific fields after FIELDS; 4: uprobes' among them */
 
 static void put_string(struct strbuf *out, const char *s)
 {
@@ -55,8 +55,6 @@ static void put_probe(struct strbuf *out, const struct program_probe *p)
     put_number(out, p->cookie);
     put_string(out, p->tp_category);
     put_string(out, p->tp_name);
-    put_string(out, p->build_id);
-    put_number(out, p->ref_ctr_offset);
     put_number(out, (unsigned long long)p->may_skip);
     put_number(out, (unsigned long long)p->fields);
     switch (p->fields) {
@@ -78,6 +76,10 @@ static void put_probe(struct strbuf *out, const struct program_probe *p)
         put_number(out, p->netfilter.pf);
         put_number(out, p->netfilter.hooknum);
         strbuf_printf(out, " %lld", (long long)p->netfilter.priority);
+        break;
+    case PROGRAM_FIELDS_UPROBE:
+        put_string(out, p->uprobe.build_id);
+        put_number(out, p->uprobe.ref_ctr_offset);
         break;
     }
     strbuf_putc(out, '\n');
@@ -214,8 +216,6 @@ static void read_probe(struct reader *r, struct program_probe *p)
     p->cookie = read_number(r);
     p->tp_category = read_string(r);
     p->tp_name = read_string(r);
-    p->build_id = read_string(r);
-    p->ref_ctr_offset = read_number(r);
     p->may_skip = (int)read_number(r);
     p->fields = (enum program_probe_fields)read_number(r);
     switch (p->fields) {
@@ -237,6 +237,10 @@ static void read_probe(struct reader *r, struct program_probe *p)
         p->netfilter.pf = (uint32_t)read_number(r);
         p->netfilter.hooknum = (uint32_t)read_number(r);
         p->netfilter.priority = (int32_t)read_number(r);
+        break;
+    case PROGRAM_FIELDS_UPROBE:
+        p->uprobe.build_id = read_string(r);
+        p->uprobe.ref_ctr_offset = read_number(r);
         break;
     default:
         r->failed = 1;
@@ -492,15 +496,15 @@ int program_check_build_ids(const struct program *program, char *error, size_t e
 {
     for (int i = 0; i < program->probe_count; i++) {
         const struct program_probe *p = &program->probes[i];
-        if (!p->path || !p->build_id || !p->build_id[0])
+        if (p->fields != PROGRAM_FIELDS_UPROBE || !p->path || !p->uprobe.build_id || !p->uprobe.build_id[0])
             continue;
         char now[128];
         elf_build_id(p->path, now, sizeof(now));
-        if (strcmp(now, p->build_id) != 0) {
+        if (strcmp(now, p->uprobe.build_id) != 0) {
             snprintf(error, error_size,
                      "%s has build-id %s, but the object was compiled against build-id %s: "
                      "recompile the script for this binary",
-                     p->path, now[0] ? now : "(none, or unreadable)", p->build_id);
+                     p->path, now[0] ? now : "(none, or unreadable)", p->uprobe.build_id);
             return -1;
         }
     }

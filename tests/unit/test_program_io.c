@@ -19,7 +19,8 @@ static struct program *sample(void)
     p->probes[1] = (struct program_probe){.kind = PROBE_UPROBE, .prog_name = strdup("probe_1"),
                                           .point = strdup("process(\"/a b\").function(\"f\")"),
                                           .path = strdup("/a b"), .offset = 0x1139, .cookie = 7,
-                                          .build_id = strdup("abcdef")};
+                                          .fields = PROGRAM_FIELDS_UPROBE,
+                                          .uprobe = {.build_id = strdup("abcdef"), .ref_ctr_offset = 0x4010}};
     p->format_count = 1;
     p->formats = calloc(1, sizeof(*p->formats));
     p->formats[0].format = strdup("tab\there %s \"q\" \\ %d\n\001");
@@ -56,8 +57,9 @@ int main(void)
     if (back.probe_count == 2) {
         CHECK(back.probes[0].order == -3 && back.probes[0].perf.period_ns == 100000000);
         CHECK(same(back.probes[1].point, p->probes[1].point) && back.probes[1].offset == 0x1139);
-        CHECK(back.probes[1].cookie == 7 && same(back.probes[1].build_id, "abcdef"));
-        CHECK(back.probes[0].path == NULL && back.probes[0].build_id == NULL);
+        CHECK(back.probes[1].cookie == 7 && back.probes[1].fields == PROGRAM_FIELDS_UPROBE);
+        CHECK(same(back.probes[1].uprobe.build_id, "abcdef") && back.probes[1].uprobe.ref_ctr_offset == 0x4010);
+        CHECK(back.probes[0].path == NULL && back.probes[0].fields == PROGRAM_FIELDS_PERF);
     }
     if (back.format_count == 1) {
         CHECK(same(back.formats[0].format, p->formats[0].format));
