@@ -138,6 +138,65 @@ const char *kernel_untraceable(const struct kernel_lists *lists, const char *nam
     return NULL;
 }
 
+static size_t names_count(const struct kernel_names *set, const char *name)
+{
+    char **hit = bsearch(&name, set->names, set->count, sizeof(char *), compare_names);
+    if (!hit)
+        return 0;
+    char **first = hit, **last = hit;
+    while (first > set->names && strcmp(first[-1], name) == 0)
+        first--;
+    while (last + 1 < set->names + set->count && strcmp(last[1], name) == 0)
+        last++;
+    return (size_t)(last - first) + 1;
+}
+
+/* The names of /proc/kallsyms' text symbols (t, T), vmlinux's and the
+ * modules', sorted: a name once per function that has it. */
+static struct kernel_names *read_kernel_symbols(struct arena *arena)
+{
+    struct kernel_names *set = ARENA_NEW(arena, struct kernel_names);
+    FILE *f = fopen("/proc/kallsyms", "r");
+    if (!f)
+        return set;
+    size_t capacity = 0;
+    char line[512], type, name[256];
+    while (fgets(line, sizeof(line), f)) {
+        if (sscanf(line, "%*s %c %255s", &type, name) != 2 || (type != 't' && type != 'T'))
+            continue;
+        if (set->count == capacity) {
+            size_t grown = capacity ? capacity * 2 : 65536;
+            set->names = arena_realloc(arena, set->names, capacity * sizeof(char *), grown * sizeof(char *));
+            capacity = grown;
+        }
+        set->names[set->count++] = arena_strdup(arena, name);
+    }
+    fclose(f);
+    qsort(set->names, set->count, sizeof(char *), compare_names);
+    return set;
+}
+
+/* The kernel attaches by name to the first function of that name it
+ * finds: where several share it (static functions of different files) and
+ * ftrace traces fewer of them, a trampoline may land on one without an
+ * ftrace site (6.1's t_stop: EBUSY, no nop to patch); a kprobe it refuses
+ * outright (EADDRNOTAVAIL since 6.1.5x and 6.6). */
+const char *kernel_ambiguous(struct sema *s, const struct kernel_lists *lists, const char *name, int on_kprobe)
+{
+    if (!s->kernel_symbols)
+        s->kernel_symbols = read_kernel_symbols(s->arena);
+    size_t named = names_count(s->kernel_symbols, name);
+    size_t traced = lists->traceable.names ? names_count(&lists->traceable, name) : named;
+    if (named < 2 || (!on_kprobe && traced >= named))
+        return NULL;
+    if (on_kprobe)
+        return arena_printf(s->arena, "%zu kernel functions are named %s (static functions of different files): "
+                            "the kernel refuses a kprobe on a name they share", named, name);
+    return arena_printf(s->arena, "%zu kernel functions are named %s (static functions of different files) and the "
+                        "kernel traces %zu of them: it attaches a name to the first it finds, which may be one it "
+                        "does not trace", named, name, traced);
+}
+
 int kernel_function_components(const struct probe_component *f, const char **pattern, int *is_return)
 {
     if (!f || strcmp(f->name, "function") != 0 || f->arg_kind != PROBE_ARG_STRING)
