@@ -38,7 +38,8 @@ static int fentry_refusal(struct sema *s)
 
 /* Whether the kernel makes kprobe_multi links (fprobe: 6.1 as Debian builds
  * it has none), asked as libbpf does: a link on a function that does not
- * exist fails with ENOENT where they exist, EOPNOTSUPP where not. */
+ * exist fails with ESRCH where they exist (ftrace_lookup_symbols; ENOENT
+ * also taken), EOPNOTSUPP where not. */
 static int has_kprobe_multi(void)
 {
     struct bpf_insn insns[2] = {
@@ -56,7 +57,7 @@ static int has_kprobe_multi(void)
     if (link >= 0)
         close(link);
     close(prog);
-    return link < 0 && err == ENOENT;
+    return link < 0 && (err == ESRCH || err == ENOENT);
 }
 
 const char *sema_kernel_function_support(struct sema *s, struct kernel_support *support)
