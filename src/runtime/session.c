@@ -148,12 +148,26 @@ static void session_end(struct session *s)
 }
 
 /* A program per kernel function and a link (and perf event) per probe: a
- * wildcard's hundreds pass the usual 1024 descriptors (EMFILE). The soft
- * limit goes to the hard one, as far as the kernel lets a process have. */
+ * wildcard's hundreds pass the usual 1024 descriptors (EMFILE), the
+ * gallery's fs wildcard (~3000 kprobes, two fds each on 6.1) the usual hard
+ * limit of 4096. Both go to what the kernel lets a process have (nr_open)
+ * where tap may raise the hard limit (root), else the soft to the hard. */
 static void raise_open_file_limit(void)
 {
     struct rlimit limit;
-    if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0)
+        return;
+    FILE *f = fopen("/proc/sys/fs/nr_open", "r");
+    unsigned long long most = 0;
+    if (f) {
+        if (fscanf(f, "%llu", &most) != 1)
+            most = 0;
+        fclose(f);
+    }
+    struct rlimit raised = {most, most};
+    if (most > limit.rlim_max && setrlimit(RLIMIT_NOFILE, &raised) == 0)
+        return;
+    if (limit.rlim_cur < limit.rlim_max) {
         limit.rlim_cur = limit.rlim_max;
         setrlimit(RLIMIT_NOFILE, &limit);
     }
