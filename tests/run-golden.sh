@@ -41,7 +41,7 @@ has_feature() { # FEATURE
     module:*) [[ -e /sys/kernel/btf/${1#module:} ]] ;;   # the module is loaded, with its BTF
     vmlinux-dwarf) [[ -r /usr/lib/debug/boot/vmlinux-$(uname -r) ]] ;;   # the kernel's DWARF (linux-image-*-dbg)
     netfilter-link) grep -qa bpf_nf_ctx /sys/kernel/btf/vmlinux ;;   # BPF netfilter links (6.4): their context in BTF
-    kprobe-multi) grep -qa bpf_kprobe_multi_link /sys/kernel/btf/vmlinux ;;   # kprobe_multi links: fprobe (6.12, not Debian's 6.1)
+    kprobe-multi) grep -qw register_fprobe /proc/kallsyms ;;   # kprobe_multi links need fprobe (6.12, not Debian's 6.1)
     *) echo "golden/$case: unknown feature '$1' in $case.needs" >&2; exit 1 ;;
   esac
 }

@@ -443,6 +443,8 @@ static int attach_kprobe(struct session *s, struct bpf_program *prog, int index,
 
 static const char *attach_error(const struct program_probe *probe, int err)
 {
+    if (err == -EADDRNOTAVAIL)   /* number_of_same_symbols, as sema's kernel_ambiguous counts */
+        return "the kernel refuses a kprobe on a name several of its symbols share";
     if (err == -EILSEQ)   /* register_kprobe decodes the function from its start */
         return probe->offset ? "the kernel's kprobes refuse the address: not the start of an instruction"
                              : "the kernel's kprobes refuse the function's entry";

@@ -152,8 +152,10 @@ static size_t names_count(const struct kernel_names *set, const char *name)
     return (size_t)(last - first) + 1;
 }
 
-/* The names of /proc/kallsyms' text symbols (t, T), vmlinux's and the
- * modules', sorted: a name once per function that has it. */
+/* The names of /proc/kallsyms' symbols, vmlinux's and the modules',
+ * sorted: a name once per symbol that has it, of any type, as the kernel
+ * counts them before a kprobe (number_of_same_symbols) and may find a
+ * variable first when it looks a name up. */
 static struct kernel_names *read_kernel_symbols(struct arena *arena)
 {
     struct kernel_names *set = ARENA_NEW(arena, struct kernel_names);
@@ -163,7 +165,7 @@ static struct kernel_names *read_kernel_symbols(struct arena *arena)
     size_t capacity = 0;
     char line[512], type, name[256];
     while (fgets(line, sizeof(line), f)) {
-        if (sscanf(line, "%*s %c %255s", &type, name) != 2 || (type != 't' && type != 'T'))
+        if (sscanf(line, "%*s %c %255s", &type, name) != 2)
             continue;
         if (set->count == capacity) {
             size_t grown = capacity ? capacity * 2 : 65536;
@@ -191,10 +193,10 @@ const char *kernel_ambiguous(struct sema *s, const struct kernel_lists *lists, c
     if (named < 2 || (!on_kprobe && traced >= named))
         return NULL;
     if (on_kprobe)
-        return arena_printf(s->arena, "%zu kernel functions are named %s (static functions of different files): "
-                            "the kernel refuses a kprobe on a name they share", named, name);
-    return arena_printf(s->arena, "%zu kernel functions are named %s (static functions of different files) and the "
-                        "kernel traces %zu of them: it attaches a name to the first it finds, which may be one it "
+        return arena_printf(s->arena, "%zu kernel symbols are named %s (static functions of different files, or a "
+                            "variable): the kernel refuses a kprobe on a name they share", named, name);
+    return arena_printf(s->arena, "%zu kernel symbols are named %s (static functions of different files, or a "
+                        "variable) and the kernel traces %zu of them: it attaches a name to the first it finds, which may be one it "
                         "does not trace", named, name, traced);
 }
 
