@@ -615,6 +615,20 @@ static void refuse_guru(struct arena *arena, struct diags *diags, struct options
 
 /* parse -> resolve -> generate. Returns the program, or NULL after printing
  * why (also NULL, with *done set, when -p stopped earlier). */
+/* The object's programs: probes of a group (a wildcard's functions sharing
+ * one body) name one program. */
+static int program_count(const struct program *program)
+{
+    int count = 0;
+    for (int i = 0; i < program->probe_count; i++) {
+        int seen = 0;
+        for (int k = 0; k < i && !seen; k++)
+            seen = strcmp(program->probes[k].prog_name, program->probes[i].prog_name) == 0;
+        count += !seen;
+    }
+    return count;
+}
+
 static struct program *tap_compile(struct arena *arena, struct diags *diags, struct options *opts,
                                    struct dwarf_modules *modules, int *done)
 {
@@ -674,11 +688,11 @@ static struct program *tap_compile(struct arena *arena, struct diags *diags, str
         return NULL;
     report_pass(opts, "Pass 3: translated to LLVM IR", translate_ms);
     if (opts->verbose && cached_object)
-        fprintf(stderr, "Pass 4: using cached %s (%zu bytes, %d programs).\n", cached_object,
-                program->object_size, program->probe_count);
+        fprintf(stderr, "Pass 4: using cached %s (%zu bytes, %d probes, %d programs).\n", cached_object,
+                program->object_size, program->probe_count, program_count(program));
     else if (opts->verbose)
-        fprintf(stderr, "Pass 4: compiled BPF object (%zu bytes, %d programs) in %.0f ms.\n",
-                program->object_size, program->probe_count, object_ms);
+        fprintf(stderr, "Pass 4: compiled BPF object (%zu bytes, %d probes, %d programs) in %.0f ms.\n",
+                program->object_size, program->probe_count, program_count(program), object_ms);
     return program;
 }
 

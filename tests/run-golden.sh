@@ -30,7 +30,7 @@ elif [[ $(id -u) -ne 0 && ${GOLDEN_ANY_USER:-0} != 1 ]]; then
   exit 77
 fi
 
-# CASE.needs: kernel features the case needs, one a line (`fentry`, `kprobes`, `module:NAME`, `vmlinux-dwarf`, `netfilter-link`; `!fentry`: a kernel
+# CASE.needs: kernel features the case needs, one a line (`fentry`, `kprobes`, `module:NAME`, `vmlinux-dwarf`, `netfilter-link`, `kprobe-multi`; `!fentry`: a kernel
 # without it). On a kernel that does not have them the case is not run: exit 77, which ctest reports
 # as skipped (SKIP_RETURN_CODE) and tests/vm/goldens.sh as not run, never as passed.
 has_feature() { # FEATURE
@@ -41,6 +41,7 @@ has_feature() { # FEATURE
     module:*) [[ -e /sys/kernel/btf/${1#module:} ]] ;;   # the module is loaded, with its BTF
     vmlinux-dwarf) [[ -r /usr/lib/debug/boot/vmlinux-$(uname -r) ]] ;;   # the kernel's DWARF (linux-image-*-dbg)
     netfilter-link) grep -qa bpf_nf_ctx /sys/kernel/btf/vmlinux ;;   # BPF netfilter links (6.4): their context in BTF
+    kprobe-multi) grep -qw register_fprobe /proc/kallsyms ;;   # kprobe_multi links need fprobe (6.12, not Debian's 6.1)
     *) echo "golden/$case: unknown feature '$1' in $case.needs" >&2; exit 1 ;;
   esac
 }

@@ -467,8 +467,15 @@ static LLVMValueRef probe_addr(struct codegen *cg, struct expr *e)
         return cg_const(cg, 0);
     if (probe_is_uprobe(probe))
         return load_register(cg, pt_regs_offset[DWARF_REG_IP]);
-    if (probe->kind != PROBE_PROFILE && probe->kind != PROBE_PERF && probe->kind != PROBE_KPROBE &&
-        probe->kind != PROBE_KRETPROBE)
+    /* a kernel function's probe: the probed address, as SystemTap's (which
+     * sets the ip to it): a kprobe's ip is past its int3 or the ftrace
+     * call, a kretprobe's the return address, a trampoline has none */
+    if (probe->kind == PROBE_KPROBE || probe->kind == PROBE_KRETPROBE || probe->kind == PROBE_FENTRY ||
+        probe->kind == PROBE_FEXIT) {
+        LLVMValueRef args[1] = {LLVMGetParam(cg->fn->function, 0)};
+        return cg_helper(cg, BPF_FUNC_get_func_ip, cg->i64, args, 1);
+    }
+    if (probe->kind != PROBE_PROFILE && probe->kind != PROBE_PERF)
         return cg_const(cg, 0);
     /* the context starts with the pt_regs (bpf_perf_event_data's first
      * member for samples); ip is its 17th word */

@@ -1,6 +1,9 @@
 /* kernel.function("name") and .call/.return: BPF trampolines (fentry,
  * fexit), typed from the kernel's BTF. A wildcard matches BTF's function
- * names; each match is its own program (a trampoline has one target).
+ * names; each match is its own program (a trampoline has one target),
+ * except that more than KERNEL_FUNCTION_GROUP_MIN matches whose body reads
+ * no $variable share one kprobe program (one kprobe_multi link where the
+ * kernel has them, else a perf-event kprobe each).
  * $argument and ->member walks come from the function's BTF prototype
  * (sema/tracepoint_args.c: the context is the arguments as u64s, $return
  * the word after them). A function goes on a kprobe (kinds/kprobe.c)
@@ -10,8 +13,9 @@
  * trampoline for its prototype (a struct returned, one over 16 bytes
  * passed, or variadic), or everywhere with TAP_KERNEL_PROBES=kprobe.
  * Functions the kernel will not trace are refused by name: not in
- * available_filter_functions (notrace, inlined), or on the kprobe
- * blacklist. module("m").function(...) is the same on a loaded module's
+ * available_filter_functions (notrace, inlined), on the kprobe blacklist,
+ * or named as other functions are where the kernel would attach the
+ * name elsewhere (kernel_ambiguous). module("m").function(...) is the same on a loaded module's
  * functions, typed from its BTF (/sys/kernel/btf/m). kernel.statement is
  * kinds/kprobe.c's. -L adds each function's @file:line where the kernel's
  * DWARF is installed (sema/dwarf_kernel.c). Everything is refused on a kernel with neither fentry nor kprobes
@@ -175,6 +179,49 @@ static int read_file_functions(struct sema *s, struct probe_point *point, const 
     return 1;
 }
 
+/* A wildcard matching more functions than this, whose body reads no
+ * $variable (so one program can serve them all), goes on kprobes in one
+ * group: one program, one kprobe_multi link where the kernel has them,
+ * else a perf-event kprobe each. Each function on a trampoline costs a
+ * program compiled, verified and loaded, and a trampoline built (about a
+ * second apiece under the VM's emulator: the gallery's fs wildcard, ~1000 functions,
+ * took minutes); up to this many that stays a few seconds, and the
+ * trampolines keep their lower cost per call. */
+#define KERNEL_FUNCTION_GROUP_MIN 8
+
+struct function_match {
+    const char *name;
+    int btf_id;
+};
+
+/* The BTF functions `pattern` (and, with a file, in_file) matches that the
+ * kernel traces; *refusal says why the last one it does not was left out. */
+static int collect_matches(struct sema *s, const struct kernel_lists *lists, struct btf *btf, int first_id,
+                           const char *pattern, const struct file_functions *in_file, struct function_match **out,
+                           const char **refusal)
+{
+    struct function_match *matches = NULL;
+    int count = 0;
+    for (int id = first_id; btf && id < (int)btf__type_cnt(btf); id++) {
+        const struct btf_type *t = btf__type_by_id(btf, id);
+        const char *name = btf_is_func(t) ? btf__name_by_offset(btf, t->name_off) : NULL;
+        if (!name || fnmatch(pattern, name, 0) != 0 ||
+            (in_file->arena && !bsearch(&name, in_file->names, (size_t)in_file->count, sizeof(*in_file->names), compare_names)))
+            continue;
+        const char *why = kernel_untraceable(lists, name);
+        if (why) {
+            *refusal = arena_printf(s->arena, "kernel function %s cannot be probed: %s", name, why);
+            continue;   /* a wildcard leaves it out */
+        }
+        if ((count & (count - 1)) == 0)   /* 0, 1, 2, 4 ...: double */
+            matches = arena_realloc(s->arena, matches, sizeof(*matches) * (size_t)count,
+                                    sizeof(*matches) * (size_t)(count ? 2 * count : 1));
+        matches[count++] = (struct function_match){name, id};
+    }
+    *out = matches;
+    return count;
+}
+
 static int resolve_kernel_function(struct sema *s, struct probe_point *point, struct probe *probe)
 {
     const char *text = sema_point_text(s, point);
@@ -211,21 +258,33 @@ static int resolve_kernel_function(struct sema *s, struct probe_point *point, st
     /* a module's BTF continues vmlinux's: its own functions come after */
     int first_id = module ? (int)btf__type_cnt(sema_kernel_btf(s)) : 1;
     probe->kprobe.module = module;
-    struct kernel_lists lists = kernel_read_lists(s->arena);
-    int wildcard = strpbrk(pattern, "*?[") != NULL || in_file.arena, count = 0;
-    int entry_on_return = is_return && reads_entry(probe);
+    int wildcard = strpbrk(pattern, "*?[") != NULL || in_file.arena;
     const char *refusal = NULL;
+    struct function_match *matches;
+    struct kernel_lists lists = kernel_read_lists(s->arena);
+    int count = collect_matches(s, &lists, btf, first_id, pattern, &in_file, &matches, &refusal);
+    if (!count && refusal && !wildcard)
+        return refuse(s, point, refusal);
+    if (!count)
+        return refuse(s, point, arena_printf(s->arena, "while resolving probe point: %s matched no %s function%s",
+                                             text, module ? "module" : "kernel",
+                                             btf ? "" : " (the kernel's BTF cannot be read)"));
+    /* many functions, one body: one kprobe group (the module's functions
+     * stay apart: 6.1's kprobe_multi finds vmlinux's symbols only) */
+    int grouped = wildcard && count > KERNEL_FUNCTION_GROUP_MIN && !module && support.kprobes &&
+                  !kprobe_body_reads_targets(probe);
+    int entry_on_return = is_return && reads_entry(probe);
     struct probe *leader = NULL;
     char no_dwarf[512];   /* -L without the kernel's DWARF lists names only */
     struct dwarf_module *kernel_dwarf = s->options->listing && !module
                                         ? dwarf_kernel_open(s->options->modules, no_dwarf, sizeof(no_dwarf)) : NULL;
-    for (int id = first_id; btf && id < (int)btf__type_cnt(btf); id++) {
+    int added = 0;
+    for (int i = 0; i < count; i++) {
+        const char *name = matches[i].name;
+        int id = matches[i].btf_id;
         const struct btf_type *t = btf__type_by_id(btf, id);
-        const char *name = btf_is_func(t) ? btf__name_by_offset(btf, t->name_off) : NULL;
-        if (!name || fnmatch(pattern, name, 0) != 0 ||
-            (in_file.arena && !bsearch(&name, in_file.names, (size_t)in_file.count, sizeof(*in_file.names), compare_names)))
-            continue;
-        const char *why = kernel_untraceable(&lists, name);
+        int kprobe = grouped || on_kprobe(&support, btf, btf__type_by_id(btf, t->type), entry_on_return);
+        const char *why = module || s->options->listing ? NULL : kernel_ambiguous(s, &lists, name, kprobe);
         if (why) {
             refusal = arena_printf(s->arena, "kernel function %s cannot be probed: %s", name, why);
             continue;   /* a wildcard leaves it out */
@@ -234,7 +293,7 @@ static int resolve_kernel_function(struct sema *s, struct probe_point *point, st
                                 : arena_printf(s->arena, "kernel.function(\"%s%s\")%s", name,
                                                listed_source(s, kernel_dwarf, name), suffix);
         struct probe *match;
-        if (on_kprobe(&support, btf, btf__type_by_id(btf, t->type), entry_on_return)) {
+        if (kprobe) {
             match = kprobe_add_function(s, probe, name, id, is_return, pp, wildcard ? &leader : NULL,
                                         support.kprobe_multi);
         } else {
@@ -245,15 +304,11 @@ static int resolve_kernel_function(struct sema *s, struct probe_point *point, st
             match->point = pp;
         }
         match->may_skip = wildcard || point->optional;
-        count++;
+        added++;
     }
-    if (!count && refusal && !wildcard)
+    if (!added)
         return refuse(s, point, refusal);
-    if (!count)
-        return refuse(s, point, arena_printf(s->arena, "while resolving probe point: %s matched no %s function%s",
-                                             text, module ? "module" : "kernel",
-                                             btf ? "" : " (the kernel's BTF cannot be read)"));
-    return count;
+    return added;
 }
 
 static int lower_target(struct sema *s, struct expr *e)

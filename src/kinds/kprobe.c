@@ -12,6 +12,7 @@
  * per function. kernel.statement(ADDRESS) is a kprobe at function+offset (below). */
 #include <errno.h>
 #include <fnmatch.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,7 +42,7 @@ static void note_target(struct expr *e, void *data)
 
 /* Whether the body (or condition) reads a $variable, @entry or @defined:
  * code that differs from one function to the next. */
-static int reads_targets(const struct probe *probe)
+int kprobe_body_reads_targets(const struct probe *probe)
 {
     int reads = 0;
     ast_visit_exprs(probe->body, note_target, &reads);
@@ -61,7 +62,7 @@ struct probe *kprobe_add_function(struct sema *s, const struct probe *model, con
     probe->kprobe.btf_id = btf_id;
     probe->point = point;
     probe->kprobe.multi = multi;
-    if (leader && !reads_targets(probe)) {
+    if (leader && !kprobe_body_reads_targets(probe)) {
         if (*leader && (*leader)->kind == probe->kind)
             sema_join_group(s, *leader, probe);
         else
@@ -222,6 +223,8 @@ static int resolve_kprobe(struct sema *s, struct probe_point *point, struct prob
             continue;   /* the list repeats a name defined in several files */
         previous = name;
         const char *why = kernel_untraceable(&lists, name);
+        if (!why && !s->options->listing)
+            why = kernel_ambiguous(s, &lists, name, 1);
         if (why) {
             refusal = arena_printf(s->arena, "kernel function %s cannot be probed: %s", name, why);
             continue;
@@ -415,6 +418,11 @@ static int attach_multi(struct session *s, struct bpf_program *prog, int first, 
     err = link ? add_link(s, link) : -(errno ? errno : ENOMEM);
     free(syms);
     free(cookies);
+    if (!link) {   /* the kernel names no function: not one to skip, all of them would go */
+        fprintf(stderr, "ERROR: cannot attach probe %s and the %d other kernel functions its wildcard matched "
+                "(one kprobe_multi link): %s\n", head->point, count - 1, strerror(-err));
+        return ATTACH_REPORTED;
+    }
     return err;
 }
 
@@ -435,6 +443,8 @@ static int attach_kprobe(struct session *s, struct bpf_program *prog, int index,
 
 static const char *attach_error(const struct program_probe *probe, int err)
 {
+    if (err == -EADDRNOTAVAIL)   /* number_of_same_symbols, as sema's kernel_ambiguous counts */
+        return "the kernel refuses a kprobe on a name several of its symbols share";
     if (err == -EILSEQ)   /* register_kprobe decodes the function from its start */
         return probe->offset ? "the kernel's kprobes refuse the address: not the start of an instruction"
                              : "the kernel's kprobes refuse the function's entry";

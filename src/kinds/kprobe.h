@@ -14,4 +14,8 @@ struct probe;
 struct probe *kprobe_add_function(struct sema *s, const struct probe *model, const char *name, int btf_id,
                                   int is_return, const char *point, struct probe **leader, int multi);
 
+/* Whether the body (or condition) reads a $variable, @entry or @defined:
+ * code that differs from one function to the next, so no shared program. */
+int kprobe_body_reads_targets(const struct probe *probe);
+
 #endif

@@ -95,11 +95,12 @@ int add_raw_link(struct session *s, int fd)
 }
 
 /* Errors that belong to one offset (an instruction the kernel refuses, or
- * an offset outside the file), so that one failing probe of a wildcard is
+ * an offset outside the file) or one kernel function name (several symbols
+ * share it: EADDRNOTAVAIL), so that one failing probe of a wildcard is
  * skipped and the others attach. */
 int is_offset_error(int err)
 {
-    return err == -ENOTSUPP || err == -ENOEXEC || err == -EINVAL;
+    return err == -ENOTSUPP || err == -ENOEXEC || err == -EINVAL || err == -EADDRNOTAVAIL;
 }
 
 static const char *attach_error_text(const struct program_probe *probe, int err)

@@ -147,6 +147,32 @@ static void session_end(struct session *s)
     session_report_losses(s);
 }
 
+/* A program per kernel function and a link (and perf event) per probe: a
+ * wildcard's hundreds pass the usual 1024 descriptors (EMFILE), the
+ * gallery's fs wildcard (~3000 kprobes, two fds each on 6.1) the usual hard
+ * limit of 4096. Both go to what the kernel lets a process have (nr_open)
+ * where tap may raise the hard limit (root), else the soft to the hard. */
+static void raise_open_file_limit(void)
+{
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0)
+        return;
+    FILE *f = fopen("/proc/sys/fs/nr_open", "r");
+    unsigned long long most = 0;
+    if (f) {
+        if (fscanf(f, "%llu", &most) != 1)
+            most = 0;
+        fclose(f);
+    }
+    struct rlimit raised = {most, most};
+    if (most > limit.rlim_max && setrlimit(RLIMIT_NOFILE, &raised) == 0)
+        return;
+    if (limit.rlim_cur < limit.rlim_max) {
+        limit.rlim_cur = limit.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &limit);
+    }
+}
+
 int runtime_run(const struct program *program, const struct runtime_options *options)
 {
     struct rlimit unlimited = { RLIM_INFINITY, RLIM_INFINITY };
@@ -166,6 +192,7 @@ int runtime_run(const struct program *program, const struct runtime_options *opt
     s.target_pid = options->target_pid;
     if (options->target_command && session_start_child(&s) < 0)
         goto cleanup;
+    raise_open_file_limit();   /* after the -c command started: it keeps the usual limit */
     if (session_watch_target(&s) < 0 || session_load(&s) < 0 || session_open_events(&s) < 0)
         goto cleanup;
 

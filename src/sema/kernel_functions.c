@@ -38,7 +38,8 @@ static int fentry_refusal(struct sema *s)
 
 /* Whether the kernel makes kprobe_multi links (fprobe: 6.1 as Debian builds
  * it has none), asked as libbpf does: a link on a function that does not
- * exist fails with ENOENT where they exist, EOPNOTSUPP where not. */
+ * exist fails with ESRCH where they exist (ftrace_lookup_symbols; ENOENT
+ * also taken), EOPNOTSUPP where not. */
 static int has_kprobe_multi(void)
 {
     struct bpf_insn insns[2] = {
@@ -56,7 +57,7 @@ static int has_kprobe_multi(void)
     if (link >= 0)
         close(link);
     close(prog);
-    return link < 0 && err == ENOENT;
+    return link < 0 && (err == ESRCH || err == ENOENT);
 }
 
 const char *sema_kernel_function_support(struct sema *s, struct kernel_support *support)
@@ -136,6 +137,67 @@ const char *kernel_untraceable(const struct kernel_lists *lists, const char *nam
     if (lists->traceable.names && !kernel_names_has(&lists->traceable, name))
         return "the kernel does not trace it (notrace or inlined: not in " TRACEABLE_LIST ")";
     return NULL;
+}
+
+static size_t names_count(const struct kernel_names *set, const char *name)
+{
+    char **hit = bsearch(&name, set->names, set->count, sizeof(char *), compare_names);
+    if (!hit)
+        return 0;
+    char **first = hit, **last = hit;
+    while (first > set->names && strcmp(first[-1], name) == 0)
+        first--;
+    while (last + 1 < set->names + set->count && strcmp(last[1], name) == 0)
+        last++;
+    return (size_t)(last - first) + 1;
+}
+
+/* The names of /proc/kallsyms' symbols, vmlinux's and the modules',
+ * sorted: a name once per symbol that has it, of any type, as the kernel
+ * counts them before a kprobe (number_of_same_symbols) and may find a
+ * variable first when it looks a name up. */
+static struct kernel_names *read_kernel_symbols(struct arena *arena)
+{
+    struct kernel_names *set = ARENA_NEW(arena, struct kernel_names);
+    FILE *f = fopen("/proc/kallsyms", "r");
+    if (!f)
+        return set;
+    size_t capacity = 0;
+    char line[512], type, name[256];
+    while (fgets(line, sizeof(line), f)) {
+        if (sscanf(line, "%*s %c %255s", &type, name) != 2)
+            continue;
+        if (set->count == capacity) {
+            size_t grown = capacity ? capacity * 2 : 65536;
+            set->names = arena_realloc(arena, set->names, capacity * sizeof(char *), grown * sizeof(char *));
+            capacity = grown;
+        }
+        set->names[set->count++] = arena_strdup(arena, name);
+    }
+    fclose(f);
+    qsort(set->names, set->count, sizeof(char *), compare_names);
+    return set;
+}
+
+/* The kernel attaches by name to the first function of that name it
+ * finds: where several share it (static functions of different files) and
+ * ftrace traces fewer of them, a trampoline may land on one without an
+ * ftrace site (6.1's t_stop: EBUSY, no nop to patch); a kprobe it refuses
+ * outright (EADDRNOTAVAIL since 6.1.5x and 6.6). */
+const char *kernel_ambiguous(struct sema *s, const struct kernel_lists *lists, const char *name, int on_kprobe)
+{
+    if (!s->kernel_symbols)
+        s->kernel_symbols = read_kernel_symbols(s->arena);
+    size_t named = names_count(s->kernel_symbols, name);
+    size_t traced = lists->traceable.names ? names_count(&lists->traceable, name) : named;
+    if (named < 2 || (!on_kprobe && traced >= named))
+        return NULL;
+    if (on_kprobe)
+        return arena_printf(s->arena, "%zu kernel symbols are named %s (static functions of different files, or a "
+                            "variable): the kernel refuses a kprobe on a name they share", named, name);
+    return arena_printf(s->arena, "%zu kernel symbols are named %s (static functions of different files, or a "
+                        "variable) and the kernel traces %zu of them: it attaches a name to the first it finds, which may be one it "
+                        "does not trace", named, name, traced);
 }
 
 int kernel_function_components(const struct probe_component *f, const char **pattern, int *is_return)

@@ -30,6 +30,7 @@ struct sema {
     struct btf *module_btf;          /* sema_probe_btf: the last module's */
     const char *module_btf_name;
     int at_call;                     /* kinds/kprobe.c: lowering an @entry operand of a kretprobe */
+    struct kernel_names *kernel_symbols;  /* kernel_functions.c: /proc/kallsyms' functions, read on first use */
 };
 
 /* scope.c */
@@ -165,6 +166,10 @@ struct kernel_lists kernel_read_lists(struct arena *arena);
 int kernel_names_has(const struct kernel_names *set, const char *name);
 /* Why the kernel will not trace the function `name`, or NULL. */
 const char *kernel_untraceable(const struct kernel_lists *lists, const char *name);
+/* Why the kernel cannot attach `name` (vmlinux's) as meant, several
+ * functions sharing it: never on a kprobe, on a trampoline where it traces
+ * fewer than all; NULL when it can. */
+const char *kernel_ambiguous(struct sema *s, const struct kernel_lists *lists, const char *name, int on_kprobe);
 /* A string literal node, and `lhs . rhs` (just rhs when lhs is NULL): for
  * the strings target lowering builds ($$vars, $$name). */
 struct expr *sema_string_expr(struct sema *s, struct span span, const char *text);
