@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "base/strbuf.h"
+#include "sema/autocast.h"
 #include "sema/builtins.h"
 #include "sema/register_args.h"
 #include "kinds/kinds.h"
@@ -269,6 +270,7 @@ static void resolve_lvalue(struct sema *s, struct expr *e, enum target_access ac
         __attribute__((fallthrough));
     case EXPR_CAST:
     case EXPR_VAR:
+    case EXPR_AUTOCAST:
         diag_error(s->diags, e->span,
                    "writing to the traced program's variables needs SystemTap's guru mode (-g), which tap "
                    "does not offer: BPF programs cannot write kernel memory, and tap does not write user "
@@ -333,6 +335,7 @@ static void resolve_value(struct sema *s, struct expr *e, int value_used)
         }
         resolve_expr(s, e->assign.rhs);
         resolve_lvalue(s, e->assign.lhs, e->assign.op == ASSIGN_SET ? TARGET_STORE : update_access(value_used));
+        sema_assign_ctype(s, e);
         return;
     case EXPR_AGGREGATE:
         resolve_expr(s, e->aggregate.rhs);
@@ -400,6 +403,12 @@ static void resolve_value(struct sema *s, struct expr *e, int value_used)
     case EXPR_VAR:
         /* Target variables become generic reads here (sema/target_vars.c). */
         if (sema_lower_target(s, e))
+            resolve_value(s, e, value_used);
+        return;
+    case EXPR_AUTOCAST:
+        /* `p->f`: p's C type comes from where its value came (autocast.c) */
+        resolve_expr(s, e->autocast.operand);
+        if (sema_lower_autocast(s, e))
             resolve_value(s, e, value_used);
         return;
     case EXPR_REGISTER:
@@ -522,8 +531,10 @@ static void resolve_stmt(struct sema *s, struct stmt *st)
             /* Probe bodies resolve with a pseudo-function (no decl) that collects their calls. */
             if (!s->function || !s->function->decl)
                 diag_error(s->diags, st->span, "return outside a function (use next to leave a probe)");
-            if (st->expr)
+            if (st->expr) {
                 resolve_expr(s, st->expr);
+                sema_return_ctype(s, st->expr);
+            }
             break;
         case STMT_DELETE:
             resolve_delete(s, st);
