@@ -53,6 +53,12 @@ struct symbol {
     int ctype_used;
     struct expr *pending_calls[MAX_PENDING_CALLS];   /* `local = f()`, f not analysed yet */
     int pending_call_count;
+    /* SYMBOL_LOCAL: assignments of a kernel char array (a string in tap,
+     * its address in SystemTap) and of anything else; where kernel_string()
+     * first read it as such an address */
+    int char_array_stores, other_stores;
+    int char_array_read;
+    struct span char_array_read_span;
     /* codegen: */
     uint32_t data_offset;        /* SYMBOL_GLOBAL scalars: offset in .data */
 };
