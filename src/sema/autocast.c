@@ -235,7 +235,7 @@ static const struct c_type *local_ctype(struct sema *s, struct expr *e, const ch
 
 /* A function's returns, its body resolved first when not yet done. */
 /* task_current() is SystemTap's @task: a struct task_struct * of the kernel. */
-static const struct c_type *task_ctype(struct sema *s, struct expr *e, const char **why)
+static const struct c_type *task_ctype(struct sema *s, const char **why)
 {
     struct btf *btf = sema_kernel_btf(s);
     int id = btf ? btf__find_by_name_kind(btf, "task_struct", BTF_KIND_STRUCT) : -1;
@@ -245,14 +245,13 @@ static const struct c_type *task_ctype(struct sema *s, struct expr *e, const cha
     }
     struct expr typed = {0};
     sema_note_btf_ctype(s, &typed, btf, id, 1);
-    (void)e;
     return typed.ctype;
 }
 
 static const struct c_type *return_ctype(struct sema *s, struct expr *e, const char **why)
 {
     if (e->call.target == CALL_BUILTIN && e->call.builtin->id == BUILTIN_TASK_CURRENT)
-        return task_ctype(s, e, why);
+        return task_ctype(s, why);
     struct function_decl *fn = e->call.target == CALL_FUNCTION ? e->call.function : NULL;
     if (!fn) {
         *why = arena_printf(s->arena, "%s() returns a value without a C type (use @cast)", e->call.name);

@@ -173,7 +173,7 @@ static int is_char_array_read(const struct expr *e)
  * the array's address, tap's the text it reads, so the call is s itself.
  * Only while every value s is assigned is such an array (checked at later
  * assignments too: resolve.c note_char_array_store). */
-static int string_of_char_array_local(struct sema *s, struct expr *e)
+static int string_of_char_array_local(struct expr *e)
 {
     struct expr *arg = e->call.args;
     enum builtin_id id = e->call.builtin->id;
@@ -188,7 +188,6 @@ static int string_of_char_array_local(struct sema *s, struct expr *e)
     struct expr *next = e->next;
     *e = *arg;
     e->next = next;
-    (void)s;
     return 1;
 }
 
@@ -196,11 +195,11 @@ static int string_of_char_array_local(struct sema *s, struct expr *e)
  * passes the array's address to the string readers, so it is taken here; a
  * tracefs record's array ($prev_comm) has no address to read: the plain
  * reader of it is the string itself. */
-static void string_of_char_array(struct sema *s, struct expr *e)
+static void string_of_char_array(struct expr *e)
 {
     struct expr *array = e->call.args;
     enum builtin_id id = e->call.builtin->id;
-    if (string_of_char_array_local(s, e))
+    if (string_of_char_array_local(e))
         return;
     if (!array || array->kind != EXPR_CTX_READ || (id != BUILTIN_USER_STRING && id != BUILTIN_USER_STRING_N &&
                                                    id != BUILTIN_USER_STRING2 && id != BUILTIN_USER_STRING_QUOTED))
@@ -257,7 +256,7 @@ static void resolve_call(struct sema *s, struct expr *e)
     if (builtin) {
         e->call.target = CALL_BUILTIN;
         e->call.builtin = builtin;
-        string_of_char_array(s, e);
+        string_of_char_array(e);
         return;
     }
     struct function_decl *hidden = sema_find_function(s, e->call.name);
