@@ -423,7 +423,7 @@ LLVMValueRef cg_expr(struct codegen *cg, struct expr *e)
     case EXPR_IN: return cg_array_in(cg, e);
     case EXPR_STAT: return cg_stat_extract(cg, e);
     case EXPR_HIST_BUCKET: return cg_hist_bucket(cg, e);
-    case EXPR_TARGET: case EXPR_ENTRY: case EXPR_DEFINED: case EXPR_CAST: case EXPR_VAR:
+    case EXPR_TARGET: case EXPR_ENTRY: case EXPR_DEFINED: case EXPR_CAST: case EXPR_VAR: case EXPR_AUTOCAST:
         return unsupported(cg, e, "target variables are");
     case EXPR_REGISTER: return cg_register(cg, e);
     case EXPR_USER_READ: return cg_user_read(cg, e);

@@ -104,6 +104,8 @@ int ast_expr_children(struct expr *e, const struct ast_visitor *v)
     case EXPR_CAST:
         return (stop = child_expr(e->cast.address, v)) ? stop : child_components(e->cast.components, v);
     case EXPR_VAR: return child_components(e->var_at.components, v);
+    case EXPR_AUTOCAST:
+        return (stop = child_expr(e->autocast.operand, v)) ? stop : child_components(e->autocast.components, v);
     case EXPR_USER_READ: return child_expr(e->user_read.address, v);
     case EXPR_CTX_READ: return child_expr(e->ctx_read.address, v);
     }

@@ -75,6 +75,8 @@ enum expr_kind {
     EXPR_DEFINED,        /* unary_at.operand: @defined(expr) */
     EXPR_CAST,           /* cast: @cast(addr, "type"[, "module"]) components */
     EXPR_VAR,            /* var_at: @var("name"[, "module"]) components */
+    EXPR_AUTOCAST,       /* autocast: operand components, `p->f`, `f()->g[2]`, `&(x)->f`: the
+                          * operand's C type is known from where its value came (sema/autocast.c) */
     /* Generic reads that sema lowers target variables into (never parsed): */
     EXPR_REGISTER,       /* reg.number: a DWARF register of the probed thread, as a long */
     EXPR_USER_READ,      /* user_read: size bytes at address in the traced process */
@@ -110,6 +112,7 @@ enum call_target {
 };
 
 struct builtin;
+struct c_type;
 
 struct expr {
     enum expr_kind kind;
@@ -118,6 +121,7 @@ struct expr {
     /* sema: */
     enum value_type type;
     struct symbol *symbol;       /* EXPR_IDENT, EXPR_INDEX, EXPR_IN, EXPR_AGGREGATE target... */
+    const struct c_type *ctype;  /* a lowered target read: the C type of its value (autocast) */
     union {
         int64_t int_value;
         struct { const char *value; int len; } string;
@@ -178,6 +182,12 @@ struct expr {
             int pretty;
             int address_of;
         } var_at;
+        struct {
+            struct expr *operand;
+            struct component *components;
+            int pretty;
+            int address_of;
+        } autocast;
     };
 };
 

@@ -238,6 +238,15 @@ struct expr *build_cast(struct parser_ctx *ctx, const struct token *op, struct e
     return e;
 }
 
+/* `operand->member` or `(operand)[i]`: the first component of an autocast;
+ * its span is the operator's, which errors about the operand's type name. */
+struct expr *build_autocast(struct parser_ctx *ctx, struct expr *operand, const struct token *op)
+{
+    struct expr *e = ast_expr(ctx->arena, EXPR_AUTOCAST, op->span);
+    e->autocast.operand = operand;
+    return e;
+}
+
 struct expr *build_var(struct parser_ctx *ctx, const struct token *op, const struct token *name,
                        const struct token *module)
 {
@@ -252,6 +261,7 @@ static struct component **target_components(struct expr *target)
     switch (target->kind) {
     case EXPR_CAST: return &target->cast.components;
     case EXPR_VAR: return &target->var_at.components;
+    case EXPR_AUTOCAST: return &target->autocast.components;
     default: return &target->target.components;
     }
 }
@@ -290,6 +300,7 @@ struct expr *build_pretty(struct parser_ctx *ctx, struct expr *target, const str
     switch (target->kind) {
     case EXPR_CAST: target->cast.pretty = level; break;
     case EXPR_VAR: target->var_at.pretty = level; break;
+    case EXPR_AUTOCAST: target->autocast.pretty = level; break;
     default: target->target.pretty = level; break;
     }
     return target;
@@ -302,6 +313,7 @@ struct expr *build_address_of(struct parser_ctx *ctx, const struct token *amp, s
     switch (target->kind) {
     case EXPR_CAST: target->cast.address_of = 1; break;
     case EXPR_VAR: target->var_at.address_of = 1; break;
+    case EXPR_AUTOCAST: target->autocast.address_of = 1; break;
     default: target->target.address_of = 1; break;
     }
     return target;

@@ -40,6 +40,7 @@ struct expr *build_cast(struct parser_ctx *ctx, const struct token *op, struct e
                         const struct token *type, const struct token *module);
 struct expr *build_var(struct parser_ctx *ctx, const struct token *op, const struct token *name,
                        const struct token *module);
+struct expr *build_autocast(struct parser_ctx *ctx, struct expr *operand, const struct token *op);
 struct expr *build_member(struct parser_ctx *ctx, struct expr *target, const struct token *member);
 struct expr *build_subscript(struct parser_ctx *ctx, struct expr *target, const struct token *bracket,
                              struct expr *index);

@@ -94,7 +94,7 @@ static void yyerror(YYLTYPE *lloc, struct parser_ctx *ctx, const char *msg);
 %precedence INC DEC
 %precedence '(' '['
 
-%type <expr> lvalue expr expr_opt args args_opt index_list index_item target target_chain literal
+%type <expr> lvalue expr expr_opt args args_opt index_list index_item target target_chain literal autocast
 %type <stmt> stmt simple_stmt block stmt_list function_body foreach_stmt foreach_vars foreach_keys
 %type <decl> global_list global_item function_decl
 %type <point> probe_points probe_point pp_path pp_step
@@ -340,9 +340,12 @@ expr:
 | NUMBER                                        { $$ = build_int(ctx, $1); }
 | STRING                                        { $$ = build_string(ctx, $1); }
 | lvalue %prec LOWEST                           { $$ = $1; }
-| IDENT '(' args_opt ')'                        { $$ = build_call(ctx, $1, $3); }
+| IDENT '(' args_opt ')' %prec LOWEST           { $$ = build_call(ctx, $1, $3); }
 | target                                        { $$ = $1; }
 | '&' target %prec UNARY                        { $$ = build_address_of(ctx, $1, $2); }
+| autocast %prec LOWEST                         { $$ = $1; }
+| autocast PRETTY                               { $$ = build_pretty(ctx, $1, $2); }
+| '&' autocast %prec UNARY                      { $$ = build_address_of(ctx, $1, $2); }
 | AT_STAT '(' args ')' %prec LOWEST             { $$ = build_stat(ctx, $1, $3); }
 | AT_STAT '(' args ')' '[' expr ']'             { $$ = build_hist_bucket(ctx, build_stat(ctx, $1, $3), $6); }
 | AT_ENTRY '(' expr ')'                         { $$ = build_at_operand(ctx, $1, EXPR_ENTRY, $3); }
@@ -375,6 +378,24 @@ target_chain:
 | AT_VAR '(' STRING ',' STRING ')'              { $$ = build_var(ctx, $1, $3, $5); }
 | target_chain ARROW member_name                { $$ = build_member(ctx, $1, $3); }
 | target_chain '[' expr ']'                     { $$ = build_subscript(ctx, $1, $2, $3); }
+;
+
+/* SystemTap's autocast: `->member` and `[index]` after a variable, an array
+ * element, a call or a parenthesized expression, whose C type sema knows
+ * from where the value came. `name[i]` stays an array element: `(name)[i]`
+ * indexes a local's value. */
+autocast:
+  IDENT ARROW member_name                       { $$ = build_member(ctx, build_autocast(ctx, build_ident(ctx, $1), $2), $3); }
+| IDENT '[' index_list ']' ARROW member_name
+                        { $$ = build_member(ctx, build_autocast(ctx, build_index(ctx, $1, $3), $5), $6); }
+| IDENT '(' args_opt ')' ARROW member_name
+                        { $$ = build_member(ctx, build_autocast(ctx, build_call(ctx, $1, $3), $5), $6); }
+| IDENT '(' args_opt ')' '[' expr ']'
+                        { $$ = build_subscript(ctx, build_autocast(ctx, build_call(ctx, $1, $3), $5), $5, $6); }
+| '(' expr ')' ARROW member_name                { $$ = build_member(ctx, build_autocast(ctx, $2, $4), $5); }
+| '(' expr ')' '[' expr ']'                     { $$ = build_subscript(ctx, build_autocast(ctx, $2, $4), $4, $5); }
+| autocast ARROW member_name                    { $$ = build_member(ctx, $1, $3); }
+| autocast '[' expr ']'                         { $$ = build_subscript(ctx, $1, $2, $3); }
 ;
 
 /* C member names may be script keywords: $task->next, $p->string. */

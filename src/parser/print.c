@@ -169,6 +169,12 @@ static void print_expr(struct strbuf *out, const struct expr *e, int top)
         strbuf_putc(out, ')');
         print_components(out, e->cast.components, e->cast.pretty);
         break;
+    case EXPR_AUTOCAST:
+        strbuf_puts(out, e->autocast.address_of ? "&(" : "(");
+        print_expr(out, e->autocast.operand, 1);
+        strbuf_putc(out, ')');
+        print_components(out, e->autocast.components, e->autocast.pretty);
+        break;
     case EXPR_REGISTER:      /* made by sema, after -p1 */
     case EXPR_USER_READ:
     case EXPR_CTX_READ:

@@ -82,6 +82,10 @@ struct expr *sema_clone_expr(struct arena *arena, const struct expr *e)
         c->cast.components = clone_components(arena, e->cast.components);
         break;
     case EXPR_VAR: c->var_at.components = clone_components(arena, e->var_at.components); break;
+    case EXPR_AUTOCAST:
+        c->autocast.operand = sema_clone_expr(arena, e->autocast.operand);
+        c->autocast.components = clone_components(arena, e->autocast.components);
+        break;
     case EXPR_USER_READ: c->user_read.address = sema_clone_expr(arena, e->user_read.address); break;
     case EXPR_CTX_READ: break;
     }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "base/strbuf.h"
+#include "sema/autocast.h"
 #include "sema/builtins.h"
 #include "sema/register_args.h"
 #include "kinds/kinds.h"
@@ -163,6 +164,33 @@ static void report_arities(struct sema *s, const struct expr *e)
     strbuf_free(&arities);
 }
 
+static int is_char_array_read(const struct expr *e)
+{
+    return e->kind == EXPR_CTX_READ && (e->ctx_read.kind == CTX_READ_KERNEL_CHARS || e->ctx_read.kind == CTX_READ_CHARS);
+}
+
+/* kernel_string(s), s a local holding a kernel char array: SystemTap's s is
+ * the array's address, tap's the text it reads, so the call is s itself.
+ * Only while every value s is assigned is such an array (checked at later
+ * assignments too: resolve.c note_char_array_store). */
+static int string_of_char_array_local(struct expr *e)
+{
+    struct expr *arg = e->call.args;
+    enum builtin_id id = e->call.builtin->id;
+    struct symbol *local = arg && arg->kind == EXPR_IDENT ? arg->symbol : NULL;
+    if (!local || local->kind != SYMBOL_LOCAL || !local->char_array_stores || local->other_stores ||
+        (id != BUILTIN_USER_STRING && id != BUILTIN_USER_STRING2) || strncmp(e->call.name, "kernel_string", 13) != 0)
+        return 0;
+    if (!local->char_array_read) {
+        local->char_array_read = 1;
+        local->char_array_read_span = e->span;
+    }
+    struct expr *next = e->next;
+    *e = *arg;
+    e->next = next;
+    return 1;
+}
+
 /* kernel_string($p->comm): a char array is a string in tap, but SystemTap
  * passes the array's address to the string readers, so it is taken here; a
  * tracefs record's array ($prev_comm) has no address to read: the plain
@@ -171,6 +199,8 @@ static void string_of_char_array(struct expr *e)
 {
     struct expr *array = e->call.args;
     enum builtin_id id = e->call.builtin->id;
+    if (string_of_char_array_local(e))
+        return;
     if (!array || array->kind != EXPR_CTX_READ || (id != BUILTIN_USER_STRING && id != BUILTIN_USER_STRING_N &&
                                                    id != BUILTIN_USER_STRING2 && id != BUILTIN_USER_STRING_QUOTED))
         return;
@@ -183,6 +213,24 @@ static void string_of_char_array(struct expr *e)
         *e = *array;
         e->next = next;
     }
+}
+
+/* `local = value`: counts the char arrays a local holds (above). */
+static void note_char_array_store(struct sema *s, struct expr *assign)
+{
+    struct expr *lhs = assign->assign.lhs;
+    struct symbol *local = lhs->kind == EXPR_IDENT ? lhs->symbol : NULL;
+    if (!local || local->kind != SYMBOL_LOCAL)
+        return;
+    if (assign->assign.op == ASSIGN_SET && is_char_array_read(assign->assign.rhs)) {
+        local->char_array_stores++;
+        return;
+    }
+    local->other_stores++;
+    if (local->char_array_read)
+        diag_error(s->diags, assign->span, "%s is read by kernel_string() at %d:%d as a kernel char array "
+                   "(tap reads the array's text where SystemTap reads its address): this value is not one",
+                   local->name, local->char_array_read_span.line, local->char_array_read_span.col);
 }
 
 static void resolve_call(struct sema *s, struct expr *e)
@@ -269,6 +317,7 @@ static void resolve_lvalue(struct sema *s, struct expr *e, enum target_access ac
         __attribute__((fallthrough));
     case EXPR_CAST:
     case EXPR_VAR:
+    case EXPR_AUTOCAST:
         diag_error(s->diags, e->span,
                    "writing to the traced program's variables needs SystemTap's guru mode (-g), which tap "
                    "does not offer: BPF programs cannot write kernel memory, and tap does not write user "
@@ -333,6 +382,8 @@ static void resolve_value(struct sema *s, struct expr *e, int value_used)
         }
         resolve_expr(s, e->assign.rhs);
         resolve_lvalue(s, e->assign.lhs, e->assign.op == ASSIGN_SET ? TARGET_STORE : update_access(value_used));
+        sema_assign_ctype(s, e);
+        note_char_array_store(s, e);
         return;
     case EXPR_AGGREGATE:
         resolve_expr(s, e->aggregate.rhs);
@@ -400,6 +451,12 @@ static void resolve_value(struct sema *s, struct expr *e, int value_used)
     case EXPR_VAR:
         /* Target variables become generic reads here (sema/target_vars.c). */
         if (sema_lower_target(s, e))
+            resolve_value(s, e, value_used);
+        return;
+    case EXPR_AUTOCAST:
+        /* `p->f`: p's C type comes from where its value came (autocast.c) */
+        resolve_expr(s, e->autocast.operand);
+        if (sema_lower_autocast(s, e))
             resolve_value(s, e, value_used);
         return;
     case EXPR_REGISTER:
@@ -522,8 +579,10 @@ static void resolve_stmt(struct sema *s, struct stmt *st)
             /* Probe bodies resolve with a pseudo-function (no decl) that collects their calls. */
             if (!s->function || !s->function->decl)
                 diag_error(s->diags, st->span, "return outside a function (use next to leave a probe)");
-            if (st->expr)
+            if (st->expr) {
                 resolve_expr(s, st->expr);
+                sema_return_ctype(s, st->expr);
+            }
             break;
         case STMT_DELETE:
             resolve_delete(s, st);

@@ -35,7 +35,9 @@ void sema_resolve_function(struct sema *s, struct function_decl *fn)
     }
     s->function = fn;
     s->frame = &fn->frame;
+    fn->is_resolving = 1;
     sema_resolve_body(s, fn->decl->function.body);
+    fn->is_resolving = 0;
 }
 
 static void mark_reachable(struct function_decl *fn)

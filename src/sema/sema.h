@@ -15,6 +15,7 @@ struct diags;
 struct tp_format;
 struct dwarf_modules;
 struct uprobe_site;
+struct c_type;
 
 enum symbol_kind {
     SYMBOL_GLOBAL,       /* script global: scalar or array */
@@ -23,6 +24,7 @@ enum symbol_kind {
 };
 
 #define MAX_ARRAY_KEYS 9
+#define MAX_PENDING_CALLS 4
 
 struct symbol {
     enum symbol_kind kind;
@@ -43,6 +45,20 @@ struct symbol {
     int global_index;            /* declaration order */
     /* SYMBOL_LOCAL, SYMBOL_PARAM: */
     int local_index;             /* in its body's frame */
+    /* SYMBOL_LOCAL: the C type of the typed values assigned to it (autocast,
+     * sema/autocast.h), where first assigned; a second, different one and
+     * where; where `->` first read through it */
+    const struct c_type *ctype, *other_ctype;
+    struct span ctype_span, other_ctype_span, ctype_use_span;
+    int ctype_used;
+    struct expr *pending_calls[MAX_PENDING_CALLS];   /* `local = f()`, f not analysed yet */
+    int pending_call_count;
+    /* SYMBOL_LOCAL: assignments of a kernel char array (a string in tap,
+     * its address in SystemTap) and of anything else; where kernel_string()
+     * first read it as such an address */
+    int char_array_stores, other_stores;
+    int char_array_read;
+    struct span char_array_read_span;
     /* codegen: */
     uint32_t data_offset;        /* SYMBOL_GLOBAL scalars: offset in .data */
 };
@@ -67,6 +83,10 @@ struct function_decl {
     int is_builtin_tapset;       /* defined in a tapset */
     int is_resolved;             /* names in its body are bound */
     int has_next;                /* a `next` in its body passes the call to next_overload */
+    /* the C type its returns give (autocast), a second, different one, and where */
+    const struct c_type *return_ctype, *other_return_ctype;
+    struct span return_ctype_span, other_return_span;
+    int is_resolving;            /* its body is being resolved (an autocast of a recursive call) */
     /* Same name and arity, declared later: tried in order when one says `next`
      * (SystemTap's runtime overloading); other arities are separate functions. */
     struct function_decl *next_overload;

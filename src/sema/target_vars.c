@@ -13,6 +13,7 @@
 #include "base/grow.h"
 #include "base/strbuf.h"
 #include "kinds/kinds.h"
+#include "sema/autocast.h"
 #include "sema/builtins.h"
 #include "sema/header_types.h"
 #include "sema/target_internal.h"
@@ -405,6 +406,7 @@ int target_pretty_level(const struct expr *e)
     case EXPR_TARGET: return e->target.pretty;
     case EXPR_CAST: return e->cast.pretty;
     case EXPR_VAR: return e->var_at.pretty;
+    case EXPR_AUTOCAST: return e->autocast.pretty;
     default: return 0;
     }
 }
@@ -437,6 +439,8 @@ static int finish(struct lowering *l, struct place *p, struct component *compone
     *l->e = *result;
     l->e->next = next;
     l->e->span = span;
+    if (p->has_type && !l->quiet)
+        sema_note_dwarf_ctype(l->s, l->e, &p->type, address_of);
     return 1;
 }
 
@@ -881,6 +885,7 @@ int target_snapshot(struct lowering *l, struct expr *e)
     if (reg < 0)
         return target_lower_error(l, "too many @entry values in one probe (at most %d)", MAX_ENTRY_SNAPSHOTS);
     sema_become_snapshot(e, reg);
+    e->ctype = operand->ctype;   /* the value at the call keeps its C type */
     return 1;
 }
 
@@ -969,6 +974,8 @@ static int lower_one(struct lowering *l, struct expr *e)
 
 int sema_target_defined(struct sema *s, struct uprobe_site *site, struct expr *operand)
 {
+    if (operand->kind == EXPR_AUTOCAST)
+        return -1;   /* its operand's type is known once resolved: decided there */
     if (operand->kind != EXPR_TARGET && operand->kind != EXPR_VAR && operand->kind != EXPR_CAST)
         return 1;
     struct expr *copy = sema_clone_expr(s->arena, operand);
@@ -1024,6 +1031,8 @@ int sema_lower_target(struct sema *s, struct expr *e)
 {
     if (sema_is_kernel_cast(e))
         return sema_lower_kernel_cast(s, e);
+    if (e->kind == EXPR_DEFINED && e->unary_at.operand->kind == EXPR_AUTOCAST)
+        return sema_autocast_defined(s, e);
     if (e->kind == EXPR_DEFINED) {
         struct expr *operand = e->unary_at.operand;
         /* kernel.function's $arguments (fentry, kprobes typed from BTF)
@@ -1055,4 +1064,33 @@ int sema_lower_target(struct sema *s, struct expr *e)
     if (l.site && l.site->function && dwarf_module_frame_die(l.site->module, l.site->function, &function))
         l.ev.function = &function;
     return lower_one(&l, e);
+}
+
+/* `p->f` where p's value has DWARF type `type` (autocast.c): the value is a
+ * pointer (or the address of an object, `&$v->g`, or of an array) and the
+ * components walk it as they walk a $variable's. */
+int target_lower_autocast(struct sema *s, struct expr *e, const struct c_type *type, const char *what)
+{
+    struct lowering l = {.s = s, .e = e};
+    struct probe *probe = s->probe;
+    int in_probe = s->function && !s->function->decl;
+    l.site = in_probe && probe ? probe_dwarf_site(probe) : NULL;
+    l.ev.arena = s->arena;
+    l.ev.span = e->span;
+    l.ev.entry_value = entry_value;
+    l.ev.load_bias = load_bias;
+    l.ev.context = &l;
+    if (l.site) {
+        l.ev.module = l.site->module;
+        l.ev.pc = l.site->pc;
+        l.ev.at_entry = l.site->at_entry;
+    }
+    Dwarf_Die resolved;
+    struct place p = {.kind = PLACE_VALUE, .type = type->die, .has_type = 1, .value = e->autocast.operand};
+    if (type->address_of || (dwarf_type_resolve(&p.type, &resolved) && dwarf_tag(&resolved) == DW_TAG_array_type)) {
+        p.kind = PLACE_MEMORY;
+        p.address = e->autocast.operand;
+        p.value = NULL;
+    }
+    return finish(&l, &p, e->autocast.components, e->autocast.address_of, what);
 }

@@ -13,6 +13,7 @@
 #include <bpf/btf.h>
 
 #include "base/strbuf.h"
+#include "sema/autocast.h"
 #include "sema/btf_types.h"
 #include "sema/sema_internal.h"
 
@@ -78,6 +79,11 @@ static const char *type_text(struct sema *s, struct btf *btf, int id)
     if (btf_is_array(t))
         return arena_printf(s->arena, "%s[%u]", type_text(s, btf, btf_array(t)->type), btf_array(t)->nelems);
     return name && *name ? name : "?";
+}
+
+const char *sema_btf_type_text(struct sema *s, struct btf *btf, int id)
+{
+    return type_text(s, btf, id);
 }
 
 static struct expr *long_node(struct sema *s, struct span span, enum expr_kind kind)
@@ -485,6 +491,8 @@ int sema_lower_btf_word(struct sema *s, struct btf *btf, struct expr *e, int ind
     struct expr *next = e->next;
     *e = *value;
     e->next = next;
+    if (e->type != TYPE_STRING)
+        sema_note_btf_ctype(s, e, btf, place.type_id, 0);
     return 1;
 }
 
@@ -506,6 +514,27 @@ static int kernel_type_id(struct btf *btf, const char *spelled)
             return id;
     }
     return 0;
+}
+
+/* Components, then & or the value; rewrites e in place and notes its C type. */
+static int finish_kernel_place(struct sema *s, struct btf *btf, struct kplace *place, struct component *components,
+                               int address_of, struct expr *e, const char *what)
+{
+    what = apply_components(s, btf, place, components, what);
+    if (!what)
+        return 0;
+    if (address_of && (!place->address || place->bit_size))
+        return place_error(s, e->span, arena_printf(s->arena, "%s has no address%s", what,
+                                                    place->bit_size ? " (it is a bitfield)" : ""));
+    struct expr *value = address_of ? place->address : place_value(s, btf, place, e->span, what);
+    if (!value)
+        return 0;
+    struct expr *next = e->next;
+    *e = *value;
+    e->next = next;
+    if (e->type != TYPE_STRING)
+        sema_note_btf_ctype(s, e, btf, place->type_id, address_of);
+    return 1;
 }
 
 int sema_is_kernel_cast(const struct expr *e)
@@ -536,17 +565,23 @@ int sema_lower_kernel_cast(struct sema *s, struct expr *e)
         what = arena_printf(s->arena, "%s[...]", what);
         components = components->next;
     }
-    what = apply_components(s, btf, &place, components, what);
-    if (!what)
-        return 0;
-    if (e->cast.address_of && (!place.address || place.bit_size))
-        return place_error(s, e->span, arena_printf(s->arena, "%s has no address%s", what,
-                                                    place.bit_size ? " (it is a bitfield)" : ""));
-    struct expr *value = e->cast.address_of ? place.address : place_value(s, btf, &place, e->span, what);
-    if (!value)
-        return 0;
-    struct expr *next = e->next;
-    *e = *value;
-    e->next = next;
-    return 1;
+    return finish_kernel_place(s, btf, &place, components, e->cast.address_of, e, what);
+}
+
+/* `p->f` where p's value has BTF type `type` (autocast.c): a pointer, the
+ * address of an object (`&@cast(...)->g`) or of an array. */
+int sema_lower_btf_autocast(struct sema *s, struct expr *e, const struct c_type *type, const char *what)
+{
+    struct btf *btf = sema_probe_btf(s, type->module);
+    if (!btf)
+        return place_error(s, e->span, "autocast of a kernel type needs the kernel's BTF, which cannot be read");
+    if (e->autocast.pretty)
+        return place_error(s, e->span, "pretty printing of kernel types is not supported");
+    const struct btf_type *t = btf__type_by_id(btf, resolved(btf, type->type_id));
+    struct kplace place = {.value = e->autocast.operand, .type_id = type->type_id};
+    if (type->address_of || (t && btf_is_array(t))) {
+        place.address = place.value;
+        place.value = NULL;
+    }
+    return finish_kernel_place(s, btf, &place, e->autocast.components, e->autocast.address_of, e, what);
 }

@@ -349,6 +349,7 @@ static enum value_type infer_expr_kind(struct sema *s, struct expr *e)
     case EXPR_ENTRY: return infer_unsupported(s, e, "@entry expressions");
     case EXPR_DEFINED: return infer_unsupported(s, e, "@defined expressions");
     case EXPR_CAST: return infer_unsupported(s, e, "@cast expressions");
+    case EXPR_AUTOCAST: return infer_unsupported(s, e, "autocast expressions");
     case EXPR_VAR: return infer_unsupported(s, e, "@var expressions");
     case EXPR_REGISTER: return infer_register(s, e);
     case EXPR_CTX_READ:

@@ -316,7 +316,7 @@ static int note_expr(struct expr *e, void *ctx)
         else if (strcmp(e->target.name, "return") != 0)
             note_name(use, e->target.name);
         break;
-    case EXPR_VAR: case EXPR_CAST:
+    case EXPR_VAR: case EXPR_CAST: case EXPR_AUTOCAST:
         use->any = 1;
         break;
     case EXPR_ENTRY: {

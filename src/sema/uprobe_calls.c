@@ -66,7 +66,7 @@ static int expr_reads_frame(struct expr *e, void *ctx)
         return e->reg.number == STACK_POINTER_REG || e->reg.number >= DWARF_REG_IP;
     case EXPR_CALL:
         return call_reads_frame(w, e);
-    case EXPR_TARGET: case EXPR_VAR: case EXPR_CAST: case EXPR_ENTRY: case EXPR_DEFINED:
+    case EXPR_TARGET: case EXPR_VAR: case EXPR_CAST: case EXPR_AUTOCAST: case EXPR_ENTRY: case EXPR_DEFINED:
         return 1;
     default:
         return ast_expr_children(e, &(struct ast_visitor){expr_reads_frame, NULL, w});

@@ -62,11 +62,12 @@ static void test_every_parsed_kind(void)
         "  foreach ([k] in a[30, *] limit 31) { next }\n"
         "  delete a[32]\n"
         "  try { print(33) } catch (e) { print(34) }\n"
-        "  return 35\n"
+        "  w = (35)->c[36]\n"
+        "  return 37\n"
         "}\n");
     struct seen seen = {0};
     ast_visit_exprs(body, note, &seen);
-    for (int i = 1; i <= 35; i++) {
+    for (int i = 1; i <= 37; i++) {
         if (seen.count[i] != 1)
             fprintf(stderr, "leaf %d visited %d times\n", i, seen.count[i]);
         CHECK(seen.count[i] == 1);
@@ -75,7 +76,7 @@ static void test_every_parsed_kind(void)
     for (int i = 0; i < seen.n; i++)
         in_order &= seen.order[i] == i + 1;
     CHECK(in_order);
-    for (int k = EXPR_INT; k <= EXPR_VAR; k++)
+    for (int k = EXPR_INT; k <= EXPR_AUTOCAST; k++)
         CHECK(k == EXPR_STRING || k == EXPR_REGISTER || seen.kinds[k] > 0);
 }
 

@@ -1,0 +1,1 @@
+@TAP@ -p1 -e 'probe begin { ( foo in bar -> baz ) }'
