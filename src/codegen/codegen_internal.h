@@ -23,6 +23,7 @@
 #define SCRATCH_UNWIND 0        /* u64: 0, or why the handler is unwinding */
 #define SCRATCH_BUSY 8          /* u64: a handler owns this CPU's scratch (see probes.c) */
 #define SCRATCH_TRY_DEPTH 16    /* u64: how many try blocks are open (stmt.c) */
+#define SCRATCH_PROBE_POINT 24  /* u64: the running probe's row in pp()'s table (probed_thread.c) */
 #define SCRATCH_HEADER_SIZE 64
 
 enum unwind_reason { UNWIND_NONE, UNWIND_ERROR, UNWIND_NEXT, UNWIND_CAUGHT };
@@ -287,6 +288,11 @@ LLVMValueRef cg_target_builtin(struct codegen *cg, struct expr *call, int builti
  * probes: picked by the attach cookie, which cg_group_member() gives. */
 LLVMValueRef cg_group_string(struct codegen *cg, int which);
 LLVMValueRef cg_group_member(struct codegen *cg);
+/* pp() (which 0), ppfunc() (1) or pn() (2) wherever the code runs; in a user
+ * function, of the probe that called it, which cg_probe_point_enter() notes
+ * at each handler's start when some function reads it. */
+LLVMValueRef cg_probe_point_string(struct codegen *cg, int which);
+void cg_probe_point_enter(struct codegen *cg, const struct probe *probe);
 /* timing.c: -t. cg_timing_start() returns the scratch offset of the start
  * time (0: not timing); cg_timing_end() a block that records the run and
  * goes on to next (next itself when not timing). */

@@ -360,13 +360,8 @@ static LLVMValueRef builtin_call(struct codegen *cg, struct expr *e, const struc
                             cg_const(cg, 0xffffffff), "");
     case BUILTIN_EXECNAME: return execname(cg);
     case BUILTIN_TARGET: return state_load(cg, STATE_TARGET_PID);
-    case BUILTIN_PP: case BUILTIN_PN: {
-        int pn = b->id == BUILTIN_PN;
-        if (cg->fn->probe && cg->fn->probe->group_count > 1)
-            return cg_group_string(cg, pn ? 2 : 0);
-        const char *text = !cg->fn->probe ? "" : pn ? probe_script_point(cg->fn->probe) : cg->fn->probe->point;
-        return cg_string_literal(cg, text, (int)strlen(text));
-    }
+    case BUILTIN_PP: return cg_probe_point_string(cg, 0);
+    case BUILTIN_PN: return cg_probe_point_string(cg, 2);
     case BUILTIN_GETTIMEOFDAY_S: return wall_clock(cg, 1000000000);
     case BUILTIN_GETTIMEOFDAY_MS: return wall_clock(cg, 1000000);
     case BUILTIN_GETTIMEOFDAY_US: return wall_clock(cg, 1000);

@@ -25,12 +25,15 @@ struct probed_thread_state {
     uint32_t regs_offset;            /* the probed thread's registers in scratch, 0 until used */
     int functions_read_registers;    /* a user function reads them: every copy stays */
     struct register_copy *register_copies;
+    int functions_read_point;        /* 1: a user function calls pp(), ppfunc() or pn(); 0: none; -1: not known yet */
 };
 
 static struct probed_thread_state *thread_state(struct codegen *cg)
 {
-    if (!cg->probed_thread)
+    if (!cg->probed_thread) {
         cg->probed_thread = ARENA_NEW(cg->arena, struct probed_thread_state);
+        cg->probed_thread->functions_read_point = -1;
+    }
     return cg->probed_thread;
 }
 
@@ -204,6 +207,120 @@ LLVMValueRef cg_group_string(struct codegen *cg, int which)
     LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
     cg_string_copy(cg, slot, LLVMBuildGEP2(cg->builder, table_type, table, indices, 3, ""));
     return slot;
+}
+
+/* --- pp(), ppfunc(), pn() in user functions: compiled once for every probe
+ * that calls them, they read which probe (and group member) runs from
+ * SCRATCH_PROBE_POINT, which each handler sets first when any function needs it. */
+
+static int stmt_reads_point(struct stmt *st, void *ctx);
+
+static int expr_reads_point(struct expr *e, void *ctx)
+{
+    if (e->kind == EXPR_CALL && e->call.target == CALL_BUILTIN &&
+        (e->call.builtin->id == BUILTIN_PP || e->call.builtin->id == BUILTIN_PN ||
+         e->call.builtin->id == BUILTIN_PPFUNC))
+        return 1;
+    return ast_expr_children(e, &(struct ast_visitor){expr_reads_point, stmt_reads_point, ctx});
+}
+
+static int stmt_reads_point(struct stmt *st, void *ctx)
+{
+    return ast_stmt_children(st, &(struct ast_visitor){expr_reads_point, stmt_reads_point, ctx});
+}
+
+static int functions_read_point(struct codegen *cg)
+{
+    struct probed_thread_state *state = thread_state(cg);
+    if (state->functions_read_point < 0) {
+        const struct script *script = cg->script;
+        state->functions_read_point = 0;
+        for (int i = 0; i < script->function_count && !state->functions_read_point; i++)
+            if (script->functions[i]->is_reachable &&
+                ast_stmt_list(script->functions[i]->decl->function.body,
+                              &(struct ast_visitor){expr_reads_point, stmt_reads_point, NULL}))
+                state->functions_read_point = 1;
+    }
+    return state->functions_read_point;
+}
+
+/* The row of probe's first member in the table of every probe's texts. */
+static int point_row(const struct script *script, const struct probe *probe)
+{
+    int row = 0;
+    for (int i = 0; i < script->probe_count && script->probes[i] != probe; i++)
+        row += script->probes[i]->group_count > 1 ? script->probes[i]->group_count : 1;
+    return row;
+}
+
+void cg_probe_point_enter(struct codegen *cg, const struct probe *probe)
+{
+    if (!functions_read_point(cg))
+        return;
+    LLVMValueRef row = cg_const(cg, (uint64_t)point_row(cg->script, probe));
+    if (probe->group_count > 1)
+        row = LLVMBuildAdd(cg->builder, row, cg_group_member(cg), "");
+    cg_store(cg, row, cg_scratch_ptr(cg, SCRATCH_PROBE_POINT));
+}
+
+/* pp() (which 0), ppfunc() (1) or pn() (2) in a user function. */
+static LLVMValueRef function_point_string(struct codegen *cg, int which)
+{
+    const struct script *script = cg->script;
+    int rows = point_row(script, NULL);
+    if (!rows)
+        return cg_string_literal(cg, "", 0);
+    const struct probe **members = ARENA_ARRAY(cg->arena, const struct probe *, rows);
+    for (int i = 0, r = 0; i < script->probe_count; i++)
+        for (int m = 0; m < (script->probes[i]->group_count > 1 ? script->probes[i]->group_count : 1); m++)
+            members[r++] = script->probes[i]->group_count > 1 ? script->probes[i]->group[m] : script->probes[i];
+    static const char *const names[] = {"pp", "ppfunc", "pn"};
+    char name[32];
+    snprintf(name, sizeof(name), "function_%s", names[which]);
+    size_t width = 1;
+    for (int r = 0; r < rows; r++) {
+        const char *text = group_text(members[r], which) ? group_text(members[r], which) : "";
+        width = strlen(text) + 1 > width ? strlen(text) + 1 : width;
+    }
+    width = width > cg->string_size ? cg->string_size : width;
+    LLVMTypeRef row_type = LLVMArrayType2(cg->i8, width);
+    LLVMTypeRef table_type = LLVMArrayType2(row_type, (uint64_t)rows);
+    LLVMValueRef table = LLVMGetNamedGlobal(cg->module, name);
+    if (!table) {
+        LLVMValueRef *texts = ARENA_ARRAY(cg->arena, LLVMValueRef, rows);
+        char *buffer = arena_alloc(cg->arena, width);
+        for (int r = 0; r < rows; r++) {
+            const char *text = group_text(members[r], which) ? group_text(members[r], which) : "";
+            memset(buffer, 0, width);
+            memcpy(buffer, text, strlen(text) < width ? strlen(text) : width - 1);
+            texts[r] = LLVMConstStringInContext(cg->context, buffer, (unsigned)width, 1);
+        }
+        table = LLVMAddGlobal(cg->module, table_type, name);
+        LLVMSetInitializer(table, LLVMConstArray2(row_type, texts, (uint64_t)rows));
+        LLVMSetGlobalConstant(table, 1);
+        LLVMSetLinkage(table, LLVMPrivateLinkage);
+        LLVMSetSection(table, ".rodata");
+    }
+    LLVMValueRef row = cg_load(cg, cg_scratch_ptr(cg, SCRATCH_PROBE_POINT));
+    /* always in range; the verifier wants the bound */
+    row = LLVMBuildSelect(cg->builder, cg_compare(cg, LLVMIntULT, row, (uint64_t)rows), row, cg_const(cg, 0), "");
+    LLVMValueRef indices[3] = {cg_const(cg, 0), row, cg_const(cg, 0)};
+    LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
+    cg_string_copy(cg, slot, LLVMBuildGEP2(cg->builder, table_type, table, indices, 3, ""));
+    return slot;
+}
+
+/* pp(), ppfunc() or pn() where the code runs: a probe's own text, a group's
+ * by cookie, a user function's by the probe that called it. */
+LLVMValueRef cg_probe_point_string(struct codegen *cg, int which)
+{
+    const struct probe *probe = cg->fn->probe;
+    if (!probe)
+        return function_point_string(cg, which);
+    if (probe->group_count > 1)
+        return cg_group_string(cg, which);
+    const char *text = group_text(probe, which) ? group_text(probe, which) : "";
+    return cg_string_literal(cg, text, (int)strlen(text));
 }
 
 /* Which member of its group the running program serves: the attach cookie. */
@@ -499,12 +616,7 @@ LLVMValueRef cg_target_builtin(struct codegen *cg, struct expr *call, int builti
         return in_process_probe ? load_register(cg, pt_regs_offset[DWARF_REG_IP]) : cg_stack_user_pc(cg);
     case BUILTIN_TAP_FORMAT:
         return tap_format(cg, call);
-    case BUILTIN_PPFUNC: {
-        if (probe && probe->group_count > 1)
-            return cg_group_string(cg, 1);
-        const char *name = probe && probe->function ? probe->function : "";
-        return cg_string_literal(cg, name, (int)strlen(name));
-    }
+    case BUILTIN_PPFUNC: return cg_probe_point_string(cg, 1);
     }
     return cg_const(cg, 0);
 }

@@ -128,6 +128,7 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
     cg_setup_frame(cg, probe->frame);
     if (kind->flags & (KIND_USER_PROCESS | KIND_PT_REGS))
         cg_target_probe_entry(cg, LLVMGetParam(function, 0));
+    cg_probe_point_enter(cg, probe);
     if (defer.at_exit)
         cg_defer_record(cg, probe, &defer);
     LLVMBasicBlockRef stack_capture = cg_stack_begin(cg);
