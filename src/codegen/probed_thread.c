@@ -167,46 +167,54 @@ static const char *group_text(const struct probe *member, int which)
     return which == 1 ? member->function : which == 2 ? probe_script_point(member) : member->point;
 }
 
-/* A .rodata table of the group's texts, one fixed-size row per cookie. */
-LLVMValueRef cg_group_string(struct codegen *cg, int which)
+static const char *const point_names[] = {"pp", "ppfunc", "pn"};
+
+/* members' texts (pp(), ppfunc() or pn(), by which) as a .rodata table named
+ * name, one fixed-size row each; the one at row, copied into a string slot. */
+static LLVMValueRef point_text_at(struct codegen *cg, const char *name, const struct probe *const *members,
+                                  int count, int which, LLVMValueRef row)
 {
-    const struct probe *probe = cg->fn->probe;
-    char name[48];
-    static const char *const names[] = {"pp", "ppfunc", "pn"};
-    snprintf(name, sizeof(name), "group_%s_%d", names[which], probe->index);
-    size_t row = 1;
-    for (int i = 0; i < probe->group_count; i++) {
-        const char *text = group_text(probe->group[i], which);
-        if (strlen(text) + 1 > row)
-            row = strlen(text) + 1;
+    size_t width = 1;
+    for (int i = 0; i < count; i++) {
+        const char *text = group_text(members[i], which) ? group_text(members[i], which) : "";
+        width = strlen(text) + 1 > width ? strlen(text) + 1 : width;
     }
-    if (row > cg->string_size)
-        row = cg->string_size;
-    LLVMTypeRef row_type = LLVMArrayType2(cg->i8, row);
-    LLVMTypeRef table_type = LLVMArrayType2(row_type, (uint64_t)probe->group_count);
+    width = width > cg->string_size ? cg->string_size : width;
+    LLVMTypeRef row_type = LLVMArrayType2(cg->i8, width);
+    LLVMTypeRef table_type = LLVMArrayType2(row_type, (uint64_t)count);
     LLVMValueRef table = LLVMGetNamedGlobal(cg->module, name);
     if (!table) {
-        LLVMValueRef *rows = ARENA_ARRAY(cg->arena, LLVMValueRef, probe->group_count);
-        char *buffer = arena_alloc(cg->arena, row);
-        for (int i = 0; i < probe->group_count; i++) {
-            const char *text = group_text(probe->group[i], which);
-            memset(buffer, 0, row);
-            memcpy(buffer, text, strlen(text) < row ? strlen(text) : row - 1);
-            rows[i] = LLVMConstStringInContext(cg->context, buffer, (unsigned)row, 1);
+        LLVMValueRef *rows = ARENA_ARRAY(cg->arena, LLVMValueRef, count);
+        char *buffer = arena_alloc(cg->arena, width);
+        for (int i = 0; i < count; i++) {
+            const char *text = group_text(members[i], which) ? group_text(members[i], which) : "";
+            memset(buffer, 0, width);
+            memcpy(buffer, text, strlen(text) < width ? strlen(text) : width - 1);
+            rows[i] = LLVMConstStringInContext(cg->context, buffer, (unsigned)width, 1);
         }
         table = LLVMAddGlobal(cg->module, table_type, name);
-        LLVMSetInitializer(table, LLVMConstArray2(row_type, rows, (uint64_t)probe->group_count));
+        LLVMSetInitializer(table, LLVMConstArray2(row_type, rows, (uint64_t)count));
         LLVMSetGlobalConstant(table, 1);
         LLVMSetLinkage(table, LLVMPrivateLinkage);
         LLVMSetSection(table, ".rodata");
     }
-    LLVMValueRef indices[3] = {cg_const(cg, 0), cg_group_member(cg), cg_const(cg, 0)};
+    LLVMValueRef indices[3] = {cg_const(cg, 0), row, cg_const(cg, 0)};
     /* Copied into a string slot: string code may read string_size bytes
      * from a string, which the verifier allows in a slot but not at a
      * row picked at run time (comparing pp() with ppfunc() was refused). */
     LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
     cg_string_copy(cg, slot, LLVMBuildGEP2(cg->builder, table_type, table, indices, 3, ""));
     return slot;
+}
+
+/* A program serving a group: its member's text, by the attach cookie. */
+LLVMValueRef cg_group_string(struct codegen *cg, int which)
+{
+    const struct probe *probe = cg->fn->probe;
+    char name[48];
+    snprintf(name, sizeof(name), "group_%s_%d", point_names[which], probe->index);
+    return point_text_at(cg, name, (const struct probe *const *)probe->group, probe->group_count, which,
+                         cg_group_member(cg));
 }
 
 /* --- pp(), ppfunc(), pn() in user functions: compiled once for every probe
@@ -274,40 +282,12 @@ static LLVMValueRef function_point_string(struct codegen *cg, int which)
     for (int i = 0, r = 0; i < script->probe_count; i++)
         for (int m = 0; m < (script->probes[i]->group_count > 1 ? script->probes[i]->group_count : 1); m++)
             members[r++] = script->probes[i]->group_count > 1 ? script->probes[i]->group[m] : script->probes[i];
-    static const char *const names[] = {"pp", "ppfunc", "pn"};
     char name[32];
-    snprintf(name, sizeof(name), "function_%s", names[which]);
-    size_t width = 1;
-    for (int r = 0; r < rows; r++) {
-        const char *text = group_text(members[r], which) ? group_text(members[r], which) : "";
-        width = strlen(text) + 1 > width ? strlen(text) + 1 : width;
-    }
-    width = width > cg->string_size ? cg->string_size : width;
-    LLVMTypeRef row_type = LLVMArrayType2(cg->i8, width);
-    LLVMTypeRef table_type = LLVMArrayType2(row_type, (uint64_t)rows);
-    LLVMValueRef table = LLVMGetNamedGlobal(cg->module, name);
-    if (!table) {
-        LLVMValueRef *texts = ARENA_ARRAY(cg->arena, LLVMValueRef, rows);
-        char *buffer = arena_alloc(cg->arena, width);
-        for (int r = 0; r < rows; r++) {
-            const char *text = group_text(members[r], which) ? group_text(members[r], which) : "";
-            memset(buffer, 0, width);
-            memcpy(buffer, text, strlen(text) < width ? strlen(text) : width - 1);
-            texts[r] = LLVMConstStringInContext(cg->context, buffer, (unsigned)width, 1);
-        }
-        table = LLVMAddGlobal(cg->module, table_type, name);
-        LLVMSetInitializer(table, LLVMConstArray2(row_type, texts, (uint64_t)rows));
-        LLVMSetGlobalConstant(table, 1);
-        LLVMSetLinkage(table, LLVMPrivateLinkage);
-        LLVMSetSection(table, ".rodata");
-    }
+    snprintf(name, sizeof(name), "function_%s", point_names[which]);
     LLVMValueRef row = cg_load(cg, cg_scratch_ptr(cg, SCRATCH_PROBE_POINT));
     /* always in range; the verifier wants the bound */
     row = LLVMBuildSelect(cg->builder, cg_compare(cg, LLVMIntULT, row, (uint64_t)rows), row, cg_const(cg, 0), "");
-    LLVMValueRef indices[3] = {cg_const(cg, 0), row, cg_const(cg, 0)};
-    LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
-    cg_string_copy(cg, slot, LLVMBuildGEP2(cg->builder, table_type, table, indices, 3, ""));
-    return slot;
+    return point_text_at(cg, name, members, rows, which, row);
 }
 
 /* pp(), ppfunc() or pn() where the code runs: a probe's own text, a group's

@@ -262,15 +262,7 @@ static const struct c_type *return_ctype(struct sema *s, struct expr *e, const c
                             "not known (use @cast)", fn->name);
         return NULL;
     }
-    if (!fn->is_resolved) {
-        struct function_decl *function = s->function;
-        struct frame_layout *frame = s->frame;
-        int loop_depth = s->loop_depth;
-        sema_resolve_function(s, fn);
-        s->function = function;
-        s->frame = frame;
-        s->loop_depth = loop_depth;
-    }
+    sema_resolve_callee(s, fn);
     if (fn->other_return_ctype) {
         *why = arena_printf(s->arena, "%s() returns a %s at %s and a %s at %s", fn->name,
                             ctype_text(s, fn->return_ctype), where(s, fn->return_ctype_span),

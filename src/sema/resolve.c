@@ -127,20 +127,6 @@ static struct function_decl *visible_overload(struct sema *s, const char *name, 
     return fn;
 }
 
-/* Tapset functions are resolved when first called, in their own frame. */
-static void resolve_tapset_callee(struct sema *s, struct function_decl *fn)
-{
-    if (fn->is_resolved)
-        return;
-    struct function_decl *function = s->function;
-    struct frame_layout *frame = s->frame;
-    int loop_depth = s->loop_depth;
-    sema_resolve_function(s, fn);
-    s->function = function;
-    s->frame = frame;
-    s->loop_depth = loop_depth;
-}
-
 /* A function of this name exists, none with this many arguments. */
 static void report_arities(struct sema *s, const struct expr *e)
 {
@@ -248,8 +234,8 @@ static void resolve_call(struct sema *s, struct expr *e)
         e->call.function = fn;
         for (struct function_decl *f = fn; f; f = f->next_overload) {
             add_callee(s, f);
-            if (f->is_builtin_tapset)
-                resolve_tapset_callee(s, f);
+            if (f->is_builtin_tapset)   /* tapset functions are resolved when first called */
+                sema_resolve_callee(s, f);
         }
         return;
     }

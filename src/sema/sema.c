@@ -40,6 +40,21 @@ void sema_resolve_function(struct sema *s, struct function_decl *fn)
     fn->is_resolving = 0;
 }
 
+/* A callee whose body must be known now (a tapset function, a return type
+ * for autocast): resolved in its own frame, then back to the caller's. */
+void sema_resolve_callee(struct sema *s, struct function_decl *fn)
+{
+    if (fn->is_resolved)
+        return;
+    struct function_decl *function = s->function;
+    struct frame_layout *frame = s->frame;
+    int loop_depth = s->loop_depth;
+    sema_resolve_function(s, fn);
+    s->function = function;
+    s->frame = frame;
+    s->loop_depth = loop_depth;
+}
+
 static void mark_reachable(struct function_decl *fn)
 {
     if (fn->is_reachable)

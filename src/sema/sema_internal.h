@@ -95,6 +95,7 @@ struct stmt *sema_clone_stmt(struct arena *arena, const struct stmt *list);
 
 /* sema.c */
 void sema_resolve_function(struct sema *s, struct function_decl *fn);
+void sema_resolve_callee(struct sema *s, struct function_decl *fn);   /* keeps the caller's frame */
 void sema_resolve_probe_body(struct sema *s, struct probe *probe, struct function_decl *caller);
 
 /* probes.c: reports a probe point error (unless the point is optional); 0 */

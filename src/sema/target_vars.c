@@ -1027,6 +1027,26 @@ static int defined_by_trial(struct sema *s, struct expr *e, int own_target)
     return 1;
 }
 
+/* The lowering of e where it is: its site when in a process probe's own
+ * body (not a function's); 1 when in a probe's body. */
+static int start_lowering(struct lowering *l, struct sema *s, struct expr *e)
+{
+    *l = (struct lowering){.s = s, .e = e};
+    int in_probe = s->function && !s->function->decl;
+    l->site = in_probe && s->probe ? probe_dwarf_site(s->probe) : NULL;
+    l->ev.arena = s->arena;
+    l->ev.span = e->span;
+    l->ev.entry_value = entry_value;
+    l->ev.load_bias = load_bias;
+    l->ev.context = l;
+    if (l->site) {
+        l->ev.module = l->site->module;
+        l->ev.pc = l->site->pc;
+        l->ev.at_entry = l->site->at_entry;
+    }
+    return in_probe;
+}
+
 int sema_lower_target(struct sema *s, struct expr *e)
 {
     if (sema_is_kernel_cast(e))
@@ -1043,23 +1063,11 @@ int sema_lower_target(struct sema *s, struct expr *e)
         if (own_target || sema_is_kernel_cast(operand))
             return defined_by_trial(s, e, own_target);
     }
-    struct lowering l = {.s = s, .e = e};
-    struct probe *probe = s->probe;
-    int in_probe = s->function && !s->function->decl;
-    l.site = in_probe && probe ? probe_dwarf_site(probe) : NULL;
+    struct lowering l;
+    int in_probe = start_lowering(&l, s, e);
     if (!l.site && e->kind != EXPR_DEFINED && e->kind != EXPR_CAST)
         return target_lower_error(&l, "target variables are only available in process probes%s",
                            in_probe ? "" : " (not in functions)");
-    l.ev.arena = s->arena;
-    l.ev.span = e->span;
-    l.ev.entry_value = entry_value;
-    l.ev.load_bias = load_bias;
-    l.ev.context = &l;
-    if (l.site) {
-        l.ev.module = l.site->module;
-        l.ev.pc = l.site->pc;
-        l.ev.at_entry = l.site->at_entry;
-    }
     Dwarf_Die function;
     if (l.site && l.site->function && dwarf_module_frame_die(l.site->module, l.site->function, &function))
         l.ev.function = &function;
@@ -1071,20 +1079,8 @@ int sema_lower_target(struct sema *s, struct expr *e)
  * components walk it as they walk a $variable's. */
 int target_lower_autocast(struct sema *s, struct expr *e, const struct c_type *type, const char *what)
 {
-    struct lowering l = {.s = s, .e = e};
-    struct probe *probe = s->probe;
-    int in_probe = s->function && !s->function->decl;
-    l.site = in_probe && probe ? probe_dwarf_site(probe) : NULL;
-    l.ev.arena = s->arena;
-    l.ev.span = e->span;
-    l.ev.entry_value = entry_value;
-    l.ev.load_bias = load_bias;
-    l.ev.context = &l;
-    if (l.site) {
-        l.ev.module = l.site->module;
-        l.ev.pc = l.site->pc;
-        l.ev.at_entry = l.site->at_entry;
-    }
+    struct lowering l;
+    start_lowering(&l, s, e);
     Dwarf_Die resolved;
     struct place p = {.kind = PLACE_VALUE, .type = type->die, .has_type = 1, .value = e->autocast.operand};
     if (type->address_of || (dwarf_type_resolve(&p.type, &resolved) && dwarf_tag(&resolved) == DW_TAG_array_type)) {
