@@ -143,5 +143,6 @@ struct script *sema_analyze(struct arena *arena, struct diags *diags, struct ast
         sema_place_entry_probes(&s);
         sema_plan_syscall_deferral(&s);
     }
+    sema_release_kernel_btf(&s);   /* typing task_current() (autocast) may have loaded it again */
     return diags->error_count ? NULL : s.script;
 }
