@@ -118,6 +118,21 @@ static void resolve_bodies(struct sema *s)
     }
 }
 
+/* After every body is resolved: stores elided, types inferred, entry
+ * probes placed. */
+static void finish_script(struct sema *s)
+{
+    sema_elide_alias_stores(s);
+    sema_infer_types(s);
+    sema_drop_never_probes(s);
+    if (!s->diags->error_count && s->script->probe_count == 0)
+        diag_plain_error(s->diags, "no probes found");
+    if (!s->diags->error_count) {
+        sema_place_entry_probes(s);
+        sema_plan_syscall_deferral(s);
+    }
+}
+
 struct script *sema_analyze(struct arena *arena, struct diags *diags, struct ast *user,
                             const struct sema_options *options)
 {
@@ -131,18 +146,9 @@ struct script *sema_analyze(struct arena *arena, struct diags *diags, struct ast
         diag_plain_error(diags, "no probes found");
     if (!diags->error_count)
         resolve_bodies(&s);
-    sema_release_kernel_btf(&s);   /* probe points may have loaded it, even ones refused */
-    if (diags->error_count)
-        return NULL;
-    sema_elide_alias_stores(&s);
-    sema_infer_types(&s);
-    sema_drop_never_probes(&s);
-    if (!diags->error_count && s.script->probe_count == 0)
-        diag_plain_error(diags, "no probes found");
-    if (!diags->error_count) {
-        sema_place_entry_probes(&s);
-        sema_plan_syscall_deferral(&s);
-    }
-    sema_release_kernel_btf(&s);   /* typing task_current() (autocast) may have loaded it again */
+    if (!diags->error_count)
+        finish_script(&s);
+    /* probe points (even refused ones) and typing task_current() for autocast may have loaded it */
+    sema_release_kernel_btf(&s);
     return diags->error_count ? NULL : s.script;
 }
