@@ -87,7 +87,7 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
         LLVMValueRef exiting = cg_load(cg, cg_state_field(cg, STATE_EXITING));
         cg_jump_if(cg, cg_compare(cg, LLVMIntNE, exiting, 0), skip, "live");
     }
-    if (kind->flags & KIND_USER_PROCESS) {
+    if ((kind->flags & KIND_USER_PROCESS) || probe->target_tree) {
         LLVMValueRef target = cg_load(cg, cg_state_field(cg, STATE_TARGET_PID));
         LLVMBasicBlockRef filter = cg_block(cg, "filter"), wanted = cg_block(cg, "wanted");
         LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntEQ, target, 0),

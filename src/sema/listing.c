@@ -78,6 +78,8 @@ static const char *describe(struct arena *arena, const struct probe *probe, int 
         const struct symbol *sym = probe->frame->locals[v];
         strbuf_printf(&sb, " %s:%s", sym->name, value_type_name(sym->type));
     }
+    if (probe->variables && with_variables)
+        strbuf_puts(&sb, probe->variables);
     struct uprobe_site *site = probe_dwarf_site(probe);
     if (site && verbose) {
         uint64_t pc = site->pc;

@@ -202,6 +202,8 @@ struct probe {
     const char *function;        /* PROBE_UPROBE/URETPROBE, PROBE_FENTRY/FEXIT: ppfunc() */
     const char *tp_name;         /* PROBE_TRACEPOINT, RAW_TRACEPOINT; the kernel function of FENTRY/FEXIT, KPROBE/KRETPROBE */
     int may_skip;                /* a refusal or attach failure skips it with a warning (a wildcard or `?` matched it) */
+    int target_tree;             /* with -c/-x, fires only in the target's process tree (process.syscall's tracepoint) */
+    const char *variables;       /* -L's " $name:type" list where the resolver names them (process.syscall) */
     /* PROBE_UPROBE/URETPROBE, PROBE_KRETPROBE: @entry snapshots and entry
      * values (longs, strings), taken by an extra entry program, keyed by
      * the CFA of the probed frame (rsp after a return). */

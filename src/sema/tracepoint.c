@@ -420,6 +420,35 @@ int sema_lower_tracepoint_target(struct sema *s, struct expr *e)
     return lower_field(s, e, f);
 }
 
+/* An element of an integer array field (raw_syscalls' `args[6]`) at a
+ * constant index, checked against the array's length here. */
+static int lower_element(struct sema *s, struct expr *e, const struct tp_field *f)
+{
+    const struct expr *index = e->target.components->index;
+    int element = f->size / f->array_len;
+    if (index->kind != EXPR_INT) {
+        diag_error(s->diags, index->span, "tracepoint field $%s: the index must be a constant", f->name);
+        return 0;
+    }
+    if (index->int_value < 0 || index->int_value >= f->array_len) {
+        diag_error(s->diags, index->span, "index %lld is out of range: $%s has %d elements",
+                   (long long)index->int_value, f->name, f->array_len);
+        return 0;
+    }
+    if (element != 1 && element != 2 && element != 4 && element != 8) {
+        diag_error(s->diags, e->span, "tracepoint field $%s (%s) cannot be read as a value yet", f->name,
+                   f->list_type);
+        return 0;
+    }
+    struct expr lowered = {.kind = EXPR_CTX_READ, .span = e->span, .next = e->next};
+    lowered.ctx_read.kind = CTX_READ_LONG;
+    lowered.ctx_read.offset = f->offset + (int)index->int_value * element;
+    lowered.ctx_read.size = element;
+    lowered.ctx_read.is_signed = f->is_signed;
+    *e = lowered;
+    return 1;
+}
+
 static int lower_field(struct sema *s, struct expr *e, const struct tp_field *f)
 {
     const char *name = f->name;
@@ -429,6 +458,10 @@ static int lower_field(struct sema *s, struct expr *e, const struct tp_field *f)
         return 0;
     }
     s->probe->tracepoint.reads_fields = 1;
+    const struct component *c = e->target.components;
+    if (f->array_len > 0 && !strstr(f->type, "char") && c && c->kind == COMPONENT_INDEX && !c->next &&
+        !e->target.pretty && !e->target.address_of)
+        return lower_element(s, e, f);
     if (e->target.components || e->target.pretty || e->target.address_of) {
         diag_error(s->diags, e->span, "tracepoint field $%s is a plain value: members, indexing, & and "
                    "pretty printing are not supported on it", name);
