@@ -66,14 +66,14 @@ static int read_plt_point(struct sema *s, const struct probe_point *point, struc
         return plt_error(s, point, c->span, ".plt takes a function name or pattern, as in .plt(\"str*\")");
     out->pattern = c->arg_kind == PROBE_ARG_STRING ? c->arg_string : "*";
     c = c->next;
-    if (c && strcmp(c->name, "return") == 0 && c->arg_kind == PROBE_ARG_NONE && !c->next) {
+    if (c && strcmp(c->name, "return") == 0 && c->arg_kind == PROBE_ARG_NONE) {
         out->is_return = 1;
-        c = NULL;
+        c = c->next;
     }
     if (c)
         return plt_error(s, point, c->span,
-                         arena_printf(s->arena, "unknown process probe component %s after .plt "
-                                      "(only .return may follow)", c->name));
+                         arena_printf(s->arena, "unknown process probe component %s after .plt%s "
+                                      "(only .return may follow .plt)", c->name, out->is_return ? ".return" : ""));
     return 1;
 }
 
