@@ -319,10 +319,36 @@ static const char *plt_text(struct sema *s, const struct plt_point *pp, const st
     return arena_printf(s->arena, "process(\"%s\").plt(\"%s\")%s", m->path, name, suffix);
 }
 
+/* The three entries closest to the pattern by edit distance (shorter, then
+ * earlier names first on ties), for the error when none matches. */
+struct closest_entries {
+    const char *wanted;
+    const char *names[3];
+    int distances[3];
+};
+
+static void offer_entry(struct closest_entries *c, const char *name)
+{
+    int d = sema_edit_distance(c->wanted, name);
+    for (int k = 0; k < 3; k++) {
+        if (c->names[k] && strcmp(c->names[k], name) == 0)
+            return;
+        if (!c->names[k] || d < c->distances[k] || (d == c->distances[k] && strlen(name) < strlen(c->names[k]))) {
+            for (int j = 2; j > k; j--) {
+                c->names[j] = c->names[j - 1];
+                c->distances[j] = c->distances[j - 1];
+            }
+            c->names[k] = name;
+            c->distances[k] = d;
+            return;
+        }
+    }
+}
+
 /* The probes of m's entries matching the pattern; -1 when m has no PLT. */
 static int add_entries(struct sema *s, struct stmt *body, struct probe_point *point, struct frame_layout *frame,
                        const struct plt_point *pp, const struct dwarf_module *program, struct dwarf_module *m,
-                       struct strbuf *names)
+                       struct closest_entries *closest)
 {
     struct plt_entry *entries;
     const char *why = NULL;
@@ -332,7 +358,7 @@ static int add_entries(struct sema *s, struct stmt *body, struct probe_point *po
     struct probe *leader = NULL;
     int added = 0;
     for (int i = 0; i < count; i++) {
-        strbuf_printf(names, "%s%s", names->len ? ", " : "", entries[i].name);
+        offer_entry(closest, entries[i].name);
         if (fnmatch(pp->pattern, entries[i].name, 0) != 0)
             continue;
         struct uprobe_site *site = ARENA_NEW(s->arena, struct uprobe_site);
@@ -355,8 +381,7 @@ static int add_entries(struct sema *s, struct stmt *body, struct probe_point *po
 static int resolve_modules(struct sema *s, struct stmt *body, struct probe_point *point, struct frame_layout *frame,
                            const struct plt_point *pp, struct dwarf_module *program)
 {
-    struct strbuf names;
-    strbuf_init(&names);
+    struct closest_entries closest = {.wanted = pp->pattern};
     char error[512];
     int added = 0;
     const char *missing = NULL;
@@ -365,35 +390,34 @@ static int resolve_modules(struct sema *s, struct stmt *body, struct probe_point
                                                                          pp->library->arg_string, error, sizeof(error))
                                              : program;
         if (!m) {
-            strbuf_free(&names);
             return plt_error(s, point, pp->library->span, arena_strdup(s->arena, error));
         }
-        added = add_entries(s, body, point, frame, pp, program, m, &names);
+        added = add_entries(s, body, point, frame, pp, program, m, &closest);
         if (added == -1)
             missing = arena_printf(s->arena, "%s has no PLT entries (its calls do not go through a PLT)", m->path);
         else if (added == 0)
-            missing = arena_printf(s->arena, "no PLT entry matches \"%s\" in %s (entries: %s)", pp->pattern, m->path,
-                                   names.data);
+            missing = arena_printf(s->arena, "no PLT entry matches \"%s\" in %s (similar entries: %s%s%s%s%s)",
+                                   pp->pattern, m->path, closest.names[0], closest.names[1] ? ", " : "",
+                                   closest.names[1] ? closest.names[1] : "", closest.names[2] ? ", " : "",
+                                   closest.names[2] ? closest.names[2] : "");
     } else {
         const char **libraries;
         const char *why = NULL;
         int n = loaded_objects(s, program, &libraries, &why);
         if (n < 0) {
-            strbuf_free(&names);
             return plt_error(s, point, pp->library->span, why);
         }
         const char *glob = arena_printf(s->arena, "*%s", pp->library->arg_string);
         for (int i = 0; i < n && added >= 0; i++) {
             struct dwarf_module *m = fnmatch(glob, libraries[i], 0) == 0
                 ? dwarf_module_open(s->options->modules, libraries[i], error, sizeof(error)) : NULL;
-            int more = m ? add_entries(s, body, point, frame, pp, program, m, &names) : 0;
+            int more = m ? add_entries(s, body, point, frame, pp, program, m, &closest) : 0;
             added = more == -2 ? -2 : added + (more > 0 ? more : 0);
         }
         if (added == 0)
             missing = arena_printf(s->arena, "no PLT entry matches \"%s\" in %s's libraries matching \"%s\"",
                                    pp->pattern, program->path, pp->library->arg_string);
     }
-    strbuf_free(&names);
     if (missing)
         return plt_error(s, point, pp->plt->span, missing);
     return added < 0 ? 0 : added;
