@@ -362,6 +362,7 @@ static LLVMValueRef builtin_call(struct codegen *cg, struct expr *e, const struc
     case BUILTIN_TARGET: return state_load(cg, STATE_TARGET_PID);
     case BUILTIN_PP: return cg_probe_point_string(cg, 0);
     case BUILTIN_PN: return cg_probe_point_string(cg, 2);
+    case BUILTIN_PLT_NAME: return cg_probe_point_string(cg, 3);
     case BUILTIN_GETTIMEOFDAY_S: return wall_clock(cg, 1000000000);
     case BUILTIN_GETTIMEOFDAY_MS: return wall_clock(cg, 1000000);
     case BUILTIN_GETTIMEOFDAY_US: return wall_clock(cg, 1000);

@@ -12,6 +12,7 @@
 #include "codegen/codegen_internal.h"
 #include "kinds/kinds.h"
 #include "sema/builtins.h"
+#include "sema/uprobe_site.h"
 
 /* A probe's register copy, and which of its words are read. */
 struct register_copy {
@@ -162,12 +163,16 @@ void cg_target_drop_unread_copies(struct codegen *cg)
                 erase_with_operands(copy->stores[word]);
 }
 
+/* pp() (which 0), ppfunc() (1), pn() (2), a .plt probe's $$name (3) */
 static const char *group_text(const struct probe *member, int which)
 {
+    const struct uprobe_site *site = probe_uprobe(member)->site;
+    if (which == 3)
+        return site && site->plt_name ? site->plt_name : "";
     return which == 1 ? member->function : which == 2 ? probe_script_point(member) : member->point;
 }
 
-static const char *const point_names[] = {"pp", "ppfunc", "pn"};
+static const char *const point_names[] = {"pp", "ppfunc", "pn", "plt_name"};
 
 /* members' texts (pp(), ppfunc() or pn(), by which) as a .rodata table named
  * name, one fixed-size row each; the one at row, copied into a string slot. */
@@ -227,7 +232,7 @@ static int expr_reads_point(struct expr *e, void *ctx)
 {
     if (e->kind == EXPR_CALL && e->call.target == CALL_BUILTIN &&
         (e->call.builtin->id == BUILTIN_PP || e->call.builtin->id == BUILTIN_PN ||
-         e->call.builtin->id == BUILTIN_PPFUNC))
+         e->call.builtin->id == BUILTIN_PPFUNC || e->call.builtin->id == BUILTIN_PLT_NAME))
         return 1;
     return ast_expr_children(e, &(struct ast_visitor){expr_reads_point, stmt_reads_point, ctx});
 }
@@ -271,7 +276,7 @@ void cg_probe_point_enter(struct codegen *cg, const struct probe *probe)
     cg_store(cg, row, cg_scratch_ptr(cg, SCRATCH_PROBE_POINT));
 }
 
-/* pp() (which 0), ppfunc() (1) or pn() (2) in a user function. */
+/* pp() (which 0), ppfunc() (1), pn() (2) or $$name (3) in a user function. */
 static LLVMValueRef function_point_string(struct codegen *cg, int which)
 {
     const struct script *script = cg->script;

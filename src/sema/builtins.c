@@ -63,6 +63,7 @@ static const struct builtin builtins[] = {
     FIXED0("uaddr", BUILTIN_UADDR, TYPE_LONG),
     FIXED0("ppfunc", BUILTIN_PPFUNC, TYPE_STRING),
     FIXED0("probefunc", BUILTIN_PPFUNC, TYPE_STRING),
+    FIXED0("__tap_plt_name", BUILTIN_PLT_NAME, TYPE_STRING),
     FIXED0("ppid", BUILTIN_PPID, TYPE_LONG),
     FIXED0("pexecname", BUILTIN_PEXECNAME, TYPE_STRING),
     FIXED0("euid", BUILTIN_EUID, TYPE_LONG),

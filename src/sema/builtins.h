@@ -17,6 +17,7 @@ enum builtin_id {
     BUILTIN_USER_STRING, BUILTIN_USER_STRING_N, BUILTIN_USER_STRING2, BUILTIN_USER_STRING_QUOTED,
     BUILTIN_USER_INTEGER,    /* user_long, user_int_error, user_uint8, kernel_int ...: width from the name */
     BUILTIN_UADDR, BUILTIN_PPFUNC,
+    BUILTIN_PLT_NAME,        /* __tap_plt_name(): a .plt probe's $$name (sema/uprobe_plt.c) */
     /* kernel and context (codegen/context.c): */
     BUILTIN_PPID, BUILTIN_PEXECNAME, BUILTIN_EUID, BUILTIN_JIFFIES, BUILTIN_ARG_START, BUILTIN_ARG_END,
     BUILTIN_ENV_START, BUILTIN_ENV_END, BUILTIN_TASK_CURRENT, BUILTIN_USER_MODE,

@@ -217,7 +217,8 @@ struct probe {
     struct probe **group;        /* the leader: every member, itself first */
     int group_count;
     uint64_t cookie;             /* index in the leader's group */
-    const char *alias_point;     /* expanded from an alias: the alias name the user's point matched */
+    const char *alias_point;     /* pn() when not pp(): the alias name the user's point matched, or a PLT
+                                  * probe's process(...).plt("NAME") (sema/uprobe_plt.c) */
     const char *written_point;   /* the user's point as the script wrote it (before wildcards, aliases) */
     struct span decl_span;       /* its declaration's `probe` keyword: -t's report names it */
     int index;                   /* in script order */

@@ -946,6 +946,8 @@ static int lower_one(struct lowering *l, struct expr *e)
     case EXPR_TARGET:
         if (l->site && l->site->mark)
             return usdt_lower_target(l->s, l->site, e, l->quiet);
+        if (l->site && l->site->plt_name)
+            return uprobe_plt_lower_target(l->s, e, l->quiet);
         if (e->target.name[0] == '$')
             return target_lower_pretty_list(l, e);
         return lower_variable(l, e);

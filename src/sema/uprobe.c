@@ -69,7 +69,7 @@ void uprobe_parse_pattern(struct arena *arena, const char *text, struct function
 }
 
 /* process("PATH"), process(PID), or process with -c/-x naming the binary. */
-static const char *process_path(struct sema *s, struct probe_component *c)
+const char *uprobe_process_path(struct sema *s, const struct probe_component *c)
 {
     if (c->arg_kind == PROBE_ARG_STRING)
         return c->arg_string;
@@ -89,7 +89,7 @@ static int read_point(struct sema *s, struct probe_point *point, struct process_
 {
     memset(out, 0, sizeof(*out));
     struct probe_component *c = point->components;
-    out->path = process_path(s, c);
+    out->path = uprobe_process_path(s, c);
     if (!out->path)
         return point_error(s, point, c->span,
                            "while resolving probe point: process probes need a path, as in process(\"./prog\"), "
@@ -766,7 +766,7 @@ static struct expr *new_expr(struct sema *s, enum expr_kind kind, struct span sp
 }
 
 /* process(PID): the uprobe is on the binary, so the handler checks the pid. */
-static void only_in_process(struct sema *s, struct probe *probe, struct probe_component *c)
+void uprobe_only_in_process(struct sema *s, struct probe *probe, const struct probe_component *c)
 {
     struct expr *call = new_expr(s, EXPR_CALL, c->span);
     call->call.name = "pid";
@@ -807,7 +807,7 @@ int sema_resolve_process(struct sema *s, struct stmt *body, struct probe_point *
     int may_skip = point->optional || strpbrk(pattern, "*?[{") != NULL;
     for (int i = first; i < s->script->probe_count; i++) {
         if (point->components->arg_kind == PROBE_ARG_INT)
-            only_in_process(s, s->script->probes[i], point->components);
+            uprobe_only_in_process(s, s->script->probes[i], point->components);
         s->script->probes[i]->may_skip = may_skip;
     }
     return added;

@@ -37,6 +37,18 @@ struct process_point {
 int sema_resolve_process(struct sema *s, struct stmt *body, struct probe_point *point,
                          struct frame_layout *frame);
 
+/* The binary process(...) names: its path, /proc/PID/exe for process(PID),
+ * -c's command or -x's pid for a bare `process`; NULL when none. */
+const char *uprobe_process_path(struct sema *s, const struct probe_component *c);
+/* process(PID): the probe's handler runs only in that process. */
+void uprobe_only_in_process(struct sema *s, struct probe *probe, const struct probe_component *c);
+/* uprobe_plt.c: process(...)[.library("LIB")].plt[("PAT")][.return], one
+ * probe per PLT entry; returns how many. */
+int sema_resolve_plt(struct sema *s, struct stmt *body, struct probe_point *point, struct frame_layout *frame);
+/* $name at a PLT entry: only $$name, which the resolver rewrote; 0 after
+ * reporting SystemTap's error for any other. */
+int uprobe_plt_lower_target(struct sema *s, struct expr *e, int quiet);
+
 /* Adds the probe of one site with its own copy of the body (@defined folded
  * there); a probe reading no target variable joins *leader's group. */
 struct probe *uprobe_add_site(struct sema *s, struct stmt *body, struct probe_point *point,

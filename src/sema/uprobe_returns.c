@@ -357,8 +357,9 @@ void sema_place_return_probes(struct sema *s)
     for (int i = 0; i < s->script->probe_count; i++) {
         struct probe *probe = s->script->probes[i];
         struct uprobe_site *site = probe->uprobe.site;
-        if (probe->kind == PROBE_URETPROBE)
-            probe->uprobe.placement = uretprobe_placement(s->arena, site->exits);
+        if (probe->kind == PROBE_URETPROBE)   /* a .plt.return has no function, no exits: its stub's uretprobe */
+            probe->uprobe.placement = site->exits ? uretprobe_placement(s->arena, site->exits)
+                                                  : "on a uretprobe at the PLT stub";
         if (!probe->uprobe.at_returns)
             continue;
         const struct function_exits *exits = site->exits;

@@ -24,6 +24,7 @@ struct uprobe_site {
     int is_statement;
     int line;                    /* .statement: the line */
     const struct usdt_mark *mark;    /* .mark: the SDT note (usdt.h) */
+    const char *plt_name;        /* .plt: the called function's name ($$name), at its PLT stub */
 };
 
 #endif
