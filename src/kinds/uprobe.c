@@ -13,6 +13,7 @@
 #include "kinds/kinds.h"
 #include "runtime/attach.h"
 #include "program/program_io.h"
+#include "sema/register_args.h"
 #include "sema/sema_internal.h"
 #include "sema/uprobe.h"
 
@@ -166,9 +167,17 @@ static const char *attach_error(const struct program_probe *probe, int err)
     return NULL;
 }
 
+/* a probe at a DWARF site: at a .return, the return register is set */
+static enum register_place register_place(const struct sema *s)
+{
+    const struct uprobe_site *site = s->probe->uprobe.site;
+    return !site ? REGISTERS_NONE : site->is_return ? REGISTERS_AT_RETURN : REGISTERS_AT_ENTRY;
+}
+
 const struct probe_kind_ops uprobe_kind = {
     .kind = PROBE_UPROBE, .name = "uprobe", .flags = KIND_USER_PROCESS | KIND_FREQUENT | KIND_UPROBE_MULTI,
     .heads = (const char *const[]){"process", NULL}, .resolve = resolve_process, .catalogue = catalogue,
+    .register_place = register_place,
     .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_KPROBE, .attach = attach_uprobe,
     .attach_error = attach_error,
 };
@@ -176,6 +185,6 @@ const struct probe_kind_ops uprobe_kind = {
 /* made by process's resolver */
 const struct probe_kind_ops uretprobe_kind = {
     .kind = PROBE_URETPROBE, .name = "uretprobe", .flags = KIND_USER_PROCESS | KIND_FREQUENT | KIND_UPROBE_MULTI,
-    .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_KPROBE, .attach = attach_uprobe,
+    .register_place = register_place, .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_KPROBE, .attach = attach_uprobe,
     .attach_error = attach_error,
 };
