@@ -354,8 +354,9 @@ static const char *section(struct arena *arena, const struct probe *probe)
     return arena_printf(arena, "%s/%s", probe->kind == PROBE_FEXIT ? "fexit" : "fentry", probe->function);
 }
 
-static void describe(const struct probe *probe, struct program_probe *out)
+static void describe(const struct probe *probe, const struct program_probe *previous, struct program_probe *out)
 {
+    (void)previous;
     out->tp_name = strdup(probe->function);
 }
 

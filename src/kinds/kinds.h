@@ -92,9 +92,10 @@ struct probe_kind_ops {
     /* codegen: the program's ELF section, and the kind's fields of the
      * program_probe the runtime gets (kind, prog_name, point, cookie,
      * may_skip are filled before): a kind with a member of its union sets
-     * `fields` to name it */
+     * `fields` to name it; previous: the program's probe described just
+     * before, or NULL (a uprobe copies its binary's build id from it) */
     const char *(*section)(struct arena *arena, const struct probe *probe);
-    void (*describe)(const struct probe *probe, struct program_probe *out);
+    void (*describe)(const struct probe *probe, const struct program_probe *previous, struct program_probe *out);
     /* runtime */
     int prog_type;               /* enum bpf_prog_type */
     int expected_attach_type;    /* enum bpf_attach_type the load needs; 0: none */

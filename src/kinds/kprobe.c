@@ -388,8 +388,9 @@ static const char *section(struct arena *arena, const struct probe *probe)
     return arena_printf(arena, "%s/%s", kind, probe->function);
 }
 
-static void describe(const struct probe *probe, struct program_probe *out)
+static void describe(const struct probe *probe, const struct program_probe *previous, struct program_probe *out)
 {
+    (void)previous;
     out->tp_name = strdup(probe->function);
     out->cookie = probe->cookie;
     out->may_skip = probe->may_skip;

@@ -36,8 +36,9 @@ static const char *section(struct arena *arena, const struct probe *probe)
     return probe->tracepoint.raw ? "raw_tp" : "tracepoint";
 }
 
-static void describe(const struct probe *probe, struct program_probe *out)
+static void describe(const struct probe *probe, const struct program_probe *previous, struct program_probe *out)
 {
+    (void)previous;
     out->kind = probe->tracepoint.raw ? PROBE_RAW_TRACEPOINT : PROBE_TRACEPOINT;
     out->tp_category = probe->tracepoint.category ? strdup(probe->tracepoint.category) : NULL;
     out->tp_name = probe->tp_name ? strdup(probe->tp_name) : NULL;

@@ -52,17 +52,20 @@ static const char *section(struct arena *arena, const struct probe *probe)
     return probe->uprobe.sleepable ? "uprobe.s" : "uprobe";
 }
 
-static void describe(const struct probe *probe, struct program_probe *out)
+static void describe(const struct probe *probe, const struct program_probe *previous, struct program_probe *out)
 {
     out->path = strdup(probe->uprobe.path);
     out->fields = PROGRAM_FIELDS_UPROBE;
     out->uprobe.ref_ctr_offset = probe->uprobe.ref_ctr_offset;
-    /* a wildcard gives thousands of probes in one binary: read its build id once */
-    static char last_path[4096], build_id[128];
-    if (strcmp(last_path, probe->uprobe.path) != 0) {
-        elf_build_id(probe->uprobe.path, build_id, sizeof(build_id));
-        snprintf(last_path, sizeof(last_path), "%s", probe->uprobe.path);
+    /* a wildcard gives thousands of probes in one binary, described one
+     * after another: its build id is read once */
+    if (previous && previous->fields == PROGRAM_FIELDS_UPROBE && previous->uprobe.build_id &&
+        strcmp(previous->path, out->path) == 0) {
+        out->uprobe.build_id = strdup(previous->uprobe.build_id);
+        return;
     }
+    char build_id[128];
+    elf_build_id(probe->uprobe.path, build_id, sizeof(build_id));
     out->uprobe.build_id = strdup(build_id);
 }
 
