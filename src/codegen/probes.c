@@ -20,7 +20,7 @@ static void describe_probe_at(struct codegen *cg, const struct probe *probe, con
     out->offset = offset;
     out->cookie = cookie;
     out->may_skip = probe->may_skip;
-    probe_kind_ops(probe->kind)->describe(probe, out);
+    probe_kind_ops(probe->kind)->describe(probe, out > program->probes ? out - 1 : NULL, out);
 }
 
 /* A probe moved to the calls of its function (sema/uprobe_calls.c) or on

@@ -37,8 +37,9 @@ static const char *section(struct arena *arena, const struct probe *probe)
     return "raw_tp";
 }
 
-static void describe(const struct probe *probe, struct program_probe *out)
+static void describe(const struct probe *probe, const struct program_probe *previous, struct program_probe *out)
 {
+    (void)previous;
     out->order = probe->order;
 }
 

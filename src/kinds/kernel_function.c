@@ -35,6 +35,7 @@
 #include "runtime/attach.h"
 #include "sema/btf_types.h"
 #include "sema/dwarf.h"
+#include "sema/register_args.h"
 #include "sema/sema_internal.h"
 #include "sema/uprobe.h"
 
@@ -332,6 +333,11 @@ static int lower_entry(struct sema *s, struct expr *e)
     return 0;
 }
 
+static enum register_place register_place(const struct sema *s)
+{
+    return s->probe->kind == PROBE_FEXIT && !s->at_call ? REGISTERS_AT_RETURN : REGISTERS_AT_ENTRY;
+}
+
 static void catalogue(struct arena *arena, catalogue_line add, void *lines)
 {
     (void)arena;
@@ -348,8 +354,9 @@ static const char *section(struct arena *arena, const struct probe *probe)
     return arena_printf(arena, "%s/%s", probe->kind == PROBE_FEXIT ? "fexit" : "fentry", probe->function);
 }
 
-static void describe(const struct probe *probe, struct program_probe *out)
+static void describe(const struct probe *probe, const struct program_probe *previous, struct program_probe *out)
 {
+    (void)previous;
     out->tp_name = strdup(probe->function);
 }
 
@@ -367,11 +374,13 @@ const struct probe_kind_ops fentry_kind = {
     .kind = PROBE_FENTRY, .name = "fentry", .flags = KIND_FREQUENT,
     .heads = (const char *const[]){"kernel", "module", NULL}, .resolve = resolve_kernel_function,
     .catalogue = catalogue, .lower_target = lower_target, .lower_entry = lower_entry,
+    .register_place = register_place, .register_value = register_arg_on_trampoline,
     .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_TRACING, .attach = attach_trampoline,
 };
 
 /* made by fentry's resolver for .return */
 const struct probe_kind_ops fexit_kind = {
     .kind = PROBE_FEXIT, .name = "fexit", .flags = KIND_FREQUENT, .lower_target = lower_target, .lower_entry = lower_entry,
+    .register_place = register_place, .register_value = register_arg_on_trampoline,
     .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_TRACING, .attach = attach_trampoline,
 };

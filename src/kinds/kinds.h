@@ -21,6 +21,7 @@ struct expr;
 struct program_probe;
 struct session;
 struct bpf_program;
+struct register_arg_function;
 
 /* What the generic passes need to know about a kind's programs. */
 enum probe_kind_flag {
@@ -30,6 +31,9 @@ enum probe_kind_flag {
     KIND_FREQUENT = 1 << 3,      /* may fire at any rate: the events ring gets the large default */
     KIND_UPROBE_MULTI = 1 << 4,  /* attached as uprobe_multi links where the kernel has them */
     KIND_PT_REGS = 1 << 5,       /* the context is struct pt_regs: copied as a process probe's */
+    /* @defined($x) in its body: lower_target reported nothing (its 0 means
+     * "lowered, nothing left to resolve", not "undefined") */
+    KIND_TARGET_DEFINED_UNLESS_REPORTED = 1 << 6,
 };
 
 /* Sema: the resolver adds the probes the point matches (sema_add_probe,
@@ -44,6 +48,10 @@ typedef int (*probe_resolver)(struct sema *s, struct probe_point *point, struct 
  * the hook reported its failures itself and the session must end. */
 #define ATTACH_REPORTED 1
 typedef int (*probe_attacher)(struct session *s, struct bpf_program *prog, int index, char *state);
+
+/* Where the probe stops, for the register-argument calls of its body
+ * (int_arg(n), register("rsp"), returnval(): sema/register_args.c). */
+enum register_place { REGISTERS_NONE, REGISTERS_AT_ENTRY, REGISTERS_AT_RETURN };
 
 /* One catalogue line (--dump-probe-types) per call. */
 typedef void (*catalogue_line)(void *lines, const char *line);
@@ -75,12 +83,19 @@ struct probe_kind_ops {
     /* why an assignment to a $target of its body is refused; NULL: the
      * generic reason (BPF cannot write the traced program's memory) */
     const char *target_write_refusal;
+    /* register-argument calls: where the probe stops (NULL: they are
+     * refused), and their value (NULL: the register, as a pt_regs context
+     * has it; sema/register_args.h has the other answers); NULL after an
+     * error */
+    enum register_place (*register_place)(const struct sema *s);
+    struct expr *(*register_value)(struct sema *s, const struct register_arg_function *f, struct expr *e, int reg);
     /* codegen: the program's ELF section, and the kind's fields of the
      * program_probe the runtime gets (kind, prog_name, point, cookie,
      * may_skip are filled before): a kind with a member of its union sets
-     * `fields` to name it */
+     * `fields` to name it; previous: the program's probe described just
+     * before, or NULL (a uprobe copies its binary's build id from it) */
     const char *(*section)(struct arena *arena, const struct probe *probe);
-    void (*describe)(const struct probe *probe, struct program_probe *out);
+    void (*describe)(const struct probe *probe, const struct program_probe *previous, struct program_probe *out);
     /* runtime */
     int prog_type;               /* enum bpf_prog_type */
     int expected_attach_type;    /* enum bpf_attach_type the load needs; 0: none */

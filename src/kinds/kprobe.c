@@ -24,6 +24,7 @@
 #include "runtime/attach.h"
 #include "runtime/symbols.h"
 #include "sema/dwarf.h"
+#include "sema/register_args.h"
 #include "sema/sema_internal.h"
 #include "sema/uprobe.h"
 
@@ -387,8 +388,9 @@ static const char *section(struct arena *arena, const struct probe *probe)
     return arena_printf(arena, "%s/%s", kind, probe->function);
 }
 
-static void describe(const struct probe *probe, struct program_probe *out)
+static void describe(const struct probe *probe, const struct program_probe *previous, struct program_probe *out)
 {
+    (void)previous;
     out->tp_name = strdup(probe->function);
     out->cookie = probe->cookie;
     out->may_skip = probe->may_skip;
@@ -451,16 +453,37 @@ static const char *attach_error(const struct program_probe *probe, int err)
     return NULL;
 }
 
+static enum register_place register_place(const struct sema *s)
+{
+    return s->probe->kind == PROBE_KRETPROBE && !s->at_call ? REGISTERS_AT_RETURN : REGISTERS_AT_ENTRY;
+}
+
+/* In a kretprobe (not in its @entry), only the return register still
+ * holds what the function left there. */
+static struct expr *kretprobe_register_value(struct sema *s, const struct register_arg_function *f, struct expr *e,
+                                             int reg)
+{
+    if (s->probe->kind == PROBE_KRETPROBE && !s->at_call && !f->returned && !f->by_name) {
+        /* the argument registers are the callee's scratch by then */
+        diag_error(s->diags, e->span, "%s in a .return probe would read the register at the return: "
+                   "@entry(%s(...)) reads it at the call", f->name, f->name);
+        return NULL;
+    }
+    return register_arg_in_register(s, f, e, reg);
+}
+
 const struct probe_kind_ops kprobe_kind = {
     .kind = PROBE_KPROBE, .name = "kprobe", .flags = KIND_FREQUENT | KIND_PT_REGS,
     .heads = (const char *const[]){"kprobe", "kernel.statement", NULL}, .resolve = resolve_kprobe, .catalogue = catalogue,
-    .lower_target = lower_target, .lower_entry = lower_entry, .section = section, .describe = describe,
+    .lower_target = lower_target, .lower_entry = lower_entry, .register_place = register_place,
+    .section = section, .describe = describe,
     .prog_type = BPF_PROG_TYPE_KPROBE, .attach = attach_kprobe, .attach_error = attach_error,
 };
 
 /* made by kprobe's and kernel.function's resolvers for .return */
 const struct probe_kind_ops kretprobe_kind = {
     .kind = PROBE_KRETPROBE, .name = "kretprobe", .flags = KIND_FREQUENT | KIND_PT_REGS,
-    .lower_target = lower_target, .lower_entry = lower_entry, .section = section, .describe = describe,
+    .lower_target = lower_target, .lower_entry = lower_entry, .register_place = register_place,
+    .register_value = kretprobe_register_value, .section = section, .describe = describe,
     .prog_type = BPF_PROG_TYPE_KPROBE, .attach = attach_kprobe, .attach_error = attach_error,
 };

@@ -192,8 +192,9 @@ static const char *section(struct arena *arena, const struct probe *probe)
     return "netfilter";
 }
 
-static void describe(const struct probe *probe, struct program_probe *out)
+static void describe(const struct probe *probe, const struct program_probe *previous, struct program_probe *out)
 {
+    (void)previous;
     out->fields = PROGRAM_FIELDS_NETFILTER;
     out->netfilter.pf = (uint32_t)probe->netfilter.pf;
     out->netfilter.hooknum = (uint32_t)probe->netfilter.hooknum;

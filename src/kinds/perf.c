@@ -35,8 +35,9 @@ static const char *section(struct arena *arena, const struct probe *probe)
     return "perf_event";
 }
 
-static void describe(const struct probe *probe, struct program_probe *out)
+static void describe(const struct probe *probe, const struct program_probe *previous, struct program_probe *out)
 {
+    (void)previous;
     out->fields = PROGRAM_FIELDS_PERF;
     out->perf.period_ns = probe->perf.period_ns;
     out->perf.frequency = probe->perf.frequency;

@@ -12,7 +12,9 @@
 
 #include "kinds/kinds.h"
 #include "runtime/attach.h"
+#include "sema/register_args.h"
 #include "sema/sema_internal.h"
+#include "sema/tracepoint.h"
 
 static int resolve_tracepoint(struct sema *s, struct probe_point *point, struct probe *probe)
 {
@@ -34,8 +36,9 @@ static const char *section(struct arena *arena, const struct probe *probe)
     return probe->tracepoint.raw ? "raw_tp" : "tracepoint";
 }
 
-static void describe(const struct probe *probe, struct program_probe *out)
+static void describe(const struct probe *probe, const struct program_probe *previous, struct program_probe *out)
 {
+    (void)previous;
     out->kind = probe->tracepoint.raw ? PROBE_RAW_TRACEPOINT : PROBE_TRACEPOINT;
     out->tp_category = probe->tracepoint.category ? strdup(probe->tracepoint.category) : NULL;
     out->tp_name = probe->tp_name ? strdup(probe->tp_name) : NULL;
@@ -90,11 +93,21 @@ static int lower_entry(struct sema *s, struct expr *e)
     return 0;
 }
 
+/* a syscall's record: its exit's holds the result */
+static enum register_place register_place(const struct sema *s)
+{
+    const struct tp_format *format = s->probe->tracepoint.format;
+    if (!format)
+        return REGISTERS_NONE;
+    return strncmp(format->name, "sys_exit", 8) == 0 ? REGISTERS_AT_RETURN : REGISTERS_AT_ENTRY;
+}
+
 const struct probe_kind_ops tracepoint_kind = {
-    .kind = PROBE_TRACEPOINT, .name = "tracepoint", .flags = KIND_FREQUENT,
+    .kind = PROBE_TRACEPOINT, .name = "tracepoint", .flags = KIND_FREQUENT | KIND_TARGET_DEFINED_UNLESS_REPORTED,
     .heads = (const char *const[]){"kernel.trace", NULL}, .resolve = resolve_tracepoint,
     .list = sema_list_tracepoints, .catalogue = catalogue, .lower_target = sema_lower_tracepoint_target,
-    .lower_entry = lower_entry, .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_TRACEPOINT, .attach = attach_tracepoint,
+    .lower_entry = lower_entry, .register_place = register_place, .register_value = register_arg_at_tracepoint,
+    .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_TRACEPOINT, .attach = attach_tracepoint,
     .attach_error = attach_error,
 };
 

@@ -14,6 +14,7 @@
 #include "runtime/attach.h"
 #include "program/program_io.h"
 #include "sema/process_events.h"
+#include "sema/register_args.h"
 #include "sema/sema_internal.h"
 #include "sema/uprobe.h"
 
@@ -57,17 +58,20 @@ static const char *section(struct arena *arena, const struct probe *probe)
     return probe->uprobe.sleepable ? "uprobe.s" : "uprobe";
 }
 
-static void describe(const struct probe *probe, struct program_probe *out)
+static void describe(const struct probe *probe, const struct program_probe *previous, struct program_probe *out)
 {
     out->path = strdup(probe->uprobe.path);
     out->fields = PROGRAM_FIELDS_UPROBE;
     out->uprobe.ref_ctr_offset = probe->uprobe.ref_ctr_offset;
-    /* a wildcard gives thousands of probes in one binary: read its build id once */
-    static char last_path[4096], build_id[128];
-    if (strcmp(last_path, probe->uprobe.path) != 0) {
-        elf_build_id(probe->uprobe.path, build_id, sizeof(build_id));
-        snprintf(last_path, sizeof(last_path), "%s", probe->uprobe.path);
+    /* a wildcard gives thousands of probes in one binary, described one
+     * after another: its build id is read once */
+    if (previous && previous->fields == PROGRAM_FIELDS_UPROBE && previous->uprobe.build_id &&
+        strcmp(previous->path, out->path) == 0) {
+        out->uprobe.build_id = strdup(previous->uprobe.build_id);
+        return;
     }
+    char build_id[128];
+    elf_build_id(probe->uprobe.path, build_id, sizeof(build_id));
     out->uprobe.build_id = strdup(build_id);
 }
 
@@ -172,9 +176,17 @@ static const char *attach_error(const struct program_probe *probe, int err)
     return NULL;
 }
 
+/* a probe at a DWARF site: at a .return, the return register is set */
+static enum register_place register_place(const struct sema *s)
+{
+    const struct uprobe_site *site = s->probe->uprobe.site;
+    return !site ? REGISTERS_NONE : site->is_return ? REGISTERS_AT_RETURN : REGISTERS_AT_ENTRY;
+}
+
 const struct probe_kind_ops uprobe_kind = {
     .kind = PROBE_UPROBE, .name = "uprobe", .flags = KIND_USER_PROCESS | KIND_FREQUENT | KIND_UPROBE_MULTI,
     .heads = (const char *const[]){"process", NULL}, .resolve = resolve_process, .catalogue = catalogue,
+    .register_place = register_place,
     .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_KPROBE, .attach = attach_uprobe,
     .attach_error = attach_error,
 };
@@ -182,6 +194,6 @@ const struct probe_kind_ops uprobe_kind = {
 /* made by process's resolver */
 const struct probe_kind_ops uretprobe_kind = {
     .kind = PROBE_URETPROBE, .name = "uretprobe", .flags = KIND_USER_PROCESS | KIND_FREQUENT | KIND_UPROBE_MULTI,
-    .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_KPROBE, .attach = attach_uprobe,
+    .register_place = register_place, .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_KPROBE, .attach = attach_uprobe,
     .attach_error = attach_error,
 };

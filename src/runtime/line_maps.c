@@ -120,23 +120,16 @@ static int write_new_tables(struct session *s)
     return 0;
 }
 
+static const struct file_tables line_tables = {"line", session_line_maps_used, build_tables, write_new_tables};
+
 int session_fill_line_maps(struct session *s)
 {
-    if (!session_line_maps_used(s))
-        return 0;
-    if (write_new_tables(s) < 0) {
-        fprintf(stderr, "ERROR: cannot fill the line tables: %s\n", strerror(errno));
-        return -1;
-    }
-    return 0;
+    return session_fill_file_tables(s, &line_tables);
 }
 
 void session_refresh_line_maps(struct session *s)
 {
-    if (!s->symbols || !session_line_maps_used(s))
-        return;
-    build_tables(s);
-    write_new_tables(s);   /* a failure leaves the file's addresses in hex, as before */
+    session_refresh_file_tables(s, &line_tables);
 }
 
 void session_free_line_tables(struct session *s)

@@ -146,6 +146,18 @@ int uprobe_multi_attach(int prog_fd, const char *path, const uint64_t *offsets, 
 void append_json_string(struct strbuf *out, const char *s, size_t n);
 /* stack_records.c */
 struct symbols *session_symbols(struct session *s);   /* built on first use */
+/* file_tables.c: the per-file tables BPF reads (symbol, unwind, line maps):
+ * `what` names them in an error; write_new writes the files not written
+ * yet while they fit (-1 with errno); build makes the tables of files the
+ * index gained (refresh only) */
+struct file_tables {
+    const char *what;
+    int (*used)(struct session *s);
+    void (*build)(struct session *s);
+    int (*write_new)(struct session *s);
+};
+int session_fill_file_tables(struct session *s, const struct file_tables *t);      /* after load */
+void session_refresh_file_tables(struct session *s, const struct file_tables *t);  /* files mapped since */
 /* symbol_maps.c: usymname() & co. resolve in BPF from tables filled here */
 int session_size_symbol_maps(struct session *s);      /* before load */
 int session_fill_symbol_maps(struct session *s);      /* after load */

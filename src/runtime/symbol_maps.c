@@ -109,13 +109,9 @@ static int fill_new_files(struct session *s)
 
 int session_fill_symbol_maps(struct session *s)
 {
-    if (!session_symbol_maps_used(s))
-        return 0;
-    if (fill_new_files(s) < 0) {
-        fprintf(stderr, "ERROR: cannot fill the symbol tables: %s\n", strerror(errno));
-        return -1;
-    }
-    return 0;
+    /* their refresh adds the files mapped since to the index first */
+    static const struct file_tables symbol_tables = {"symbol", session_symbol_maps_used, NULL, fill_new_files};
+    return session_fill_file_tables(s, &symbol_tables);
 }
 
 void session_refresh_symbol_maps(struct session *s)

@@ -122,23 +122,17 @@ static int write_new_tables(struct session *s)
     return 0;
 }
 
+static const struct file_tables unwind_tables = {"unwind", session_unwind_maps_used, build_tables,
+                                                  write_new_tables};
+
 int session_fill_unwind_maps(struct session *s)
 {
-    if (!session_unwind_maps_used(s))
-        return 0;
-    if (write_new_tables(s) < 0) {
-        fprintf(stderr, "ERROR: cannot fill the unwind tables: %s\n", strerror(errno));
-        return -1;
-    }
-    return 0;
+    return session_fill_file_tables(s, &unwind_tables);
 }
 
 void session_refresh_unwind_maps(struct session *s)
 {
-    if (!s->symbols || !session_unwind_maps_used(s))
-        return;
-    build_tables(s);
-    write_new_tables(s);   /* a failure leaves the file to frame pointers, as before */
+    session_refresh_file_tables(s, &unwind_tables);
 }
 
 static int already_wanted(struct session *s, const struct symbol_map_key *key)

@@ -12,6 +12,7 @@
 
 #include <bpf/btf.h>
 
+#include "kinds/kinds.h"
 #include "sema/dwarf.h"
 #include "sema/register_args.h"
 #include "sema/sema_internal.h"
@@ -81,40 +82,34 @@ static const struct register_arg_function *find(const char *name)
 static int in_context(struct sema *s, struct expr *e, int needs_return)
 {
     int in_probe = s->function && !s->function->decl;
-    enum probe_kind kind = s->probe ? s->probe->kind : PROBE_BEGIN;
-    int in_kernel = kind == PROBE_KPROBE || kind == PROBE_KRETPROBE || kind == PROBE_FENTRY || kind == PROBE_FEXIT;
-    int at_tracepoint = in_probe && s->probe && kind == PROBE_TRACEPOINT && s->probe->tracepoint.format;
-    if (!in_probe || !s->probe || (!probe_uprobe(s->probe)->site && !in_kernel && !at_tracepoint)) {
+    const struct probe_kind_ops *kind = in_probe && s->probe ? probe_kind_ops(s->probe->kind) : NULL;
+    enum register_place place = kind && kind->register_place ? kind->register_place(s) : REGISTERS_NONE;
+    if (place == REGISTERS_NONE) {
         diag_error(s->diags, e->span, "%s is only available in process, kernel function and syscall tracepoint "
                    "probes%s", e->call.name, in_probe ? "" : " (not in functions)");
         return 0;
     }
-    int is_return = at_tracepoint ? strncmp(s->probe->tracepoint.format->name, "sys_exit", 8) == 0
-                    : in_kernel ? (kind == PROBE_KRETPROBE || kind == PROBE_FEXIT) && !s->at_call
-                                : s->probe->uprobe.site->is_return;
-    if (needs_return && !is_return) {
+    if (needs_return && place != REGISTERS_AT_RETURN) {
         diag_error(s->diags, e->span, "%s is only available in .return probes", e->call.name);
         return 0;
     }
     return 1;
 }
 
-static struct expr *register_value(struct sema *s, struct span span, int reg, int size, int is_signed)
+struct expr *register_arg_in_register(struct sema *s, const struct register_arg_function *f, struct expr *e,
+                                      int reg)
 {
-    struct dwarf_eval ev = {.arena = s->arena, .span = span};
-    return dwarf_expr_narrow(&ev, dwarf_expr_reg(&ev, reg), size, is_signed);
-}
-
-static int on_trampoline(const struct sema *s)
-{
-    return s->probe->kind == PROBE_FENTRY || s->probe->kind == PROBE_FEXIT;
+    struct dwarf_eval ev = {.arena = s->arena, .span = e->span};
+    return dwarf_expr_narrow(&ev, dwarf_expr_reg(&ev, reg), f->size, f->is_signed);
 }
 
 /* The call on a trampoline, whose context is the function's arguments as
  * u64s and, in fexit, its return value after them: int_arg(n) is word n-1,
  * returnval() the word after the last argument. There are no registers. */
-static struct expr *trampoline_word(struct sema *s, const struct register_arg_function *f, struct expr *e)
+struct expr *register_arg_on_trampoline(struct sema *s, const struct register_arg_function *f, struct expr *e,
+                                        int reg)
 {
+    (void)reg;
     struct btf *btf = sema_probe_btf(s, s->probe->kprobe.module);
     const struct btf_type *func = btf ? btf__type_by_id(btf, (unsigned)s->probe->kprobe.btf_id) : NULL;
     const struct btf_type *proto = func ? btf__type_by_id(btf, func->type) : NULL;
@@ -174,8 +169,10 @@ static const struct tp_field *syscall_word(const struct tp_format *format, const
 }
 
 /* The call at a tracepoint: a word of a syscall's record. */
-static struct expr *tracepoint_word(struct sema *s, const struct register_arg_function *f, struct expr *e)
+struct expr *register_arg_at_tracepoint(struct sema *s, const struct register_arg_function *f, struct expr *e,
+                                        int reg)
 {
+    (void)reg;
     const struct tp_format *format = s->probe->tracepoint.format;
     const char *event = arena_printf(s->arena, "%s:%s", format->category, format->name);
     if (f->by_name) {
@@ -219,11 +216,8 @@ static struct expr *tracepoint_word(struct sema *s, const struct register_arg_fu
  * word, or a register. */
 static struct expr *argument_value(struct sema *s, const struct register_arg_function *f, struct expr *e, int reg)
 {
-    if (on_trampoline(s))
-        return trampoline_word(s, f, e);
-    if (s->probe->kind == PROBE_TRACEPOINT)
-        return tracepoint_word(s, f, e);
-    return register_value(s, e->span, reg, f->size, f->is_signed);
+    const struct probe_kind_ops *kind = probe_kind_ops(s->probe->kind);
+    return (kind->register_value ? kind->register_value : register_arg_in_register)(s, f, e, reg);
 }
 
 /* returnstr(format) -> return_str(format, returnval()): the tapset formats,
@@ -255,12 +249,6 @@ int sema_lower_register_arg(struct sema *s, struct expr *e)
     int reg = called_register(s, f, e);
     if (reg < 0 || !in_context(s, e, f->returned))
         return 1;
-    if (s->probe->kind == PROBE_KRETPROBE && !s->at_call && !f->returned && !f->by_name) {
-        /* the argument registers are the callee's scratch by then */
-        diag_error(s->diags, e->span, "%s in a .return probe would read the register at the return: "
-                   "@entry(%s(...)) reads it at the call", f->name, f->name);
-        return 1;
-    }
     struct expr *value = argument_value(s, f, e, reg);
     if (!value)
         return 1;

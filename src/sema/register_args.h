@@ -24,4 +24,15 @@ extern const struct register_arg_function register_arg_functions[];
  * reported and return 1. */
 int sema_lower_register_arg(struct sema *s, struct expr *e);
 
+/* A call's value as a kind's register_value hook (kinds.h) answers it, or
+ * NULL after reporting why not: the register itself; a word of a BPF
+ * trampoline's context (fentry/fexit: the arguments, then the return
+ * value); a word of a syscall tracepoint's record. */
+struct expr *register_arg_in_register(struct sema *s, const struct register_arg_function *f, struct expr *e,
+                                      int reg);
+struct expr *register_arg_on_trampoline(struct sema *s, const struct register_arg_function *f, struct expr *e,
+                                        int reg);
+struct expr *register_arg_at_tracepoint(struct sema *s, const struct register_arg_function *f, struct expr *e,
+                                        int reg);
+
 #endif

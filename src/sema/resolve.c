@@ -1,14 +1,15 @@
 /* Name resolution: binds every identifier, array reference and call in a body
- * to its symbol, function or builtin, creating locals on first use. */
+ * to its symbol, function or builtin, creating locals on first use. What the
+ * probe's $variables, @entry, @cast and register arguments read is
+ * lowering's (lower.c, register_args.c, autocast.c), called at each. */
 #include <string.h>
 
 #include "base/strbuf.h"
 #include "sema/autocast.h"
 #include "sema/builtins.h"
+#include "sema/lower.h"
 #include "sema/register_args.h"
-#include "kinds/kinds.h"
 #include "sema/sema_internal.h"
-#include "sema/uprobe.h"
 
 static void resolve_value(struct sema *s, struct expr *e, int value_used);
 static void resolve_stmt(struct sema *s, struct stmt *st);
@@ -296,18 +297,10 @@ static void resolve_lvalue(struct sema *s, struct expr *e, enum target_access ac
         resolve_list(s, e->index.indices);
         return;
     case EXPR_TARGET:
-        if (s->probe && probe_kind_ops(s->probe->kind)->target_write_refusal) {
-            diag_error(s->diags, e->span, "%s", probe_kind_ops(s->probe->kind)->target_write_refusal);
-            return;
-        }
-        __attribute__((fallthrough));
     case EXPR_CAST:
     case EXPR_VAR:
     case EXPR_AUTOCAST:
-        diag_error(s->diags, e->span,
-                   "writing to the traced program's variables needs SystemTap's guru mode (-g), which tap "
-                   "does not offer: BPF programs cannot write kernel memory, and tap does not write user "
-                   "memory (bpf_probe_write_user)");
+        sema_refuse_target_write(s, e);
         return;
     default:
         diag_error(s->diags, e->span, "the left side of an assignment must be a variable or an array element");
@@ -360,11 +353,14 @@ static void resolve_value(struct sema *s, struct expr *e, int value_used)
         resolve_expr(s, e->binary.rhs);
         return;
     case EXPR_ASSIGN:
-        if (e->assign.lhs->kind == EXPR_TARGET && s->probe && s->frame == s->probe->frame &&
-            probe_kind_ops(s->probe->kind)->lower_assign) {
-            if (probe_kind_ops(s->probe->kind)->lower_assign(s, e))
-                resolve_value(s, e, value_used);
+        switch (sema_lower_assign(s, e)) {
+        case LOWER_RESOLVE_AGAIN:
+            resolve_value(s, e, value_used);
             return;
+        case LOWER_DONE:
+            return;
+        case LOWER_NOT_HERE:
+            break;
         }
         resolve_expr(s, e->assign.rhs);
         resolve_lvalue(s, e->assign.lhs, e->assign.op == ASSIGN_SET ? TARGET_STORE : update_access(value_used));
@@ -419,24 +415,9 @@ static void resolve_value(struct sema *s, struct expr *e, int value_used)
     case EXPR_ENTRY:
     case EXPR_DEFINED:
     case EXPR_TARGET:
-        /* A kind may lower its own targets: tracepoint fields become reads
-         * of the probe's record (tracepoint.c). */
-        if (e->kind == EXPR_ENTRY && s->probe && s->frame == s->probe->frame &&
-            probe_kind_ops(s->probe->kind)->lower_entry) {
-            if (probe_kind_ops(s->probe->kind)->lower_entry(s, e))
-                resolve_value(s, e, value_used);
-            return;
-        }
-        if (e->kind == EXPR_TARGET && s->probe && s->frame == s->probe->frame &&
-            probe_kind_ops(s->probe->kind)->lower_target) {
-            if (probe_kind_ops(s->probe->kind)->lower_target(s, e) && e->kind != EXPR_TARGET)
-                resolve_value(s, e, value_used);
-            return;
-        }
-        __attribute__((fallthrough));
     case EXPR_VAR:
-        /* Target variables become generic reads here (sema/target_vars.c). */
-        if (sema_lower_target(s, e))
+        /* what they read is for the probe's kind to say (lower.c) */
+        if (sema_lower_target_read(s, e) == LOWER_RESOLVE_AGAIN)
             resolve_value(s, e, value_used);
         return;
     case EXPR_AUTOCAST:

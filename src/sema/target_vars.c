@@ -1011,9 +1011,10 @@ static int defined_by_trial(struct sema *s, struct expr *e, int own_target)
     struct tracepoint_probe choice = tracepoint_probe ? s->probe->tracepoint : (struct tracepoint_probe){0};
     int entry_count = s->probe ? s->probe->entry_count : 0;
     struct expr *entry_key = s->probe ? s->probe->entry_key : NULL;
-    int lowered = !own_target ? sema_lower_kernel_cast(s, copy)
-                  : s->probe->kind == PROBE_TRACEPOINT ? sema_lower_tracepoint_target(s, copy) >= 0
-                  : probe_kind_ops(s->probe->kind)->lower_target(s, copy);
+    const struct probe_kind_ops *kind = own_target ? probe_kind_ops(s->probe->kind) : NULL;
+    int lowered = !kind ? sema_lower_kernel_cast(s, copy)
+                  : kind->flags & KIND_TARGET_DEFINED_UNLESS_REPORTED ? (kind->lower_target(s, copy), 1)
+                  : kind->lower_target(s, copy);
     if (tracepoint_probe) {
         s->probe->tracepoint.raw = choice.raw;
         s->probe->tracepoint.reads_fields = choice.reads_fields;
@@ -1060,8 +1061,7 @@ int sema_lower_target(struct sema *s, struct expr *e)
         /* kernel.function's $arguments (fentry, kprobes typed from BTF)
          * are their kind's to lower, as a tracepoint's fields are */
         int own_target = operand->kind == EXPR_TARGET && s->probe && s->frame == s->probe->frame &&
-                         (s->probe->kind == PROBE_TRACEPOINT ||
-                          (probe_kind_ops(s->probe->kind)->lower_target && !probe_dwarf_site(s->probe)));
+                         probe_kind_ops(s->probe->kind)->lower_target && !probe_dwarf_site(s->probe);
         if (own_target || sema_is_kernel_cast(operand))
             return defined_by_trial(s, e, own_target);
     }
