@@ -148,8 +148,9 @@ static void report_verifier_stats(const struct session *s)
         if (!bpf_program__autoload(prog))
             continue;
         long insns = stat_after(log, "processed "), us = stat_after(log, "verification time ");
-        fprintf(stderr, "verifier: %s: %zu insns, processed %ld, states %ld (peak %ld), %ld us\n",
-                bpf_program__name(prog), bpf_program__insn_cnt(prog), insns,
+        const struct program_probe *probe = probe_of_prog(s->program, bpf_program__name(prog));
+        fprintf(stderr, "verifier: %s (%s): %zu insns, processed %ld, states %ld (peak %ld), %ld us\n",
+                bpf_program__name(prog), probe ? probe->point : "?", bpf_program__insn_cnt(prog), insns,
                 stat_after(log, "total_states "), stat_after(log, "peak_states "), us);
         total_insns += insns > 0 ? insns : 0;
         total_us += us > 0 ? us : 0;
