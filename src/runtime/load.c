@@ -158,6 +158,19 @@ static void report_verifier_stats(const struct session *s)
     fprintf(stderr, "verifier: total processed %ld insns in %ld us\n", total_insns, total_us);
 }
 
+/* -vvv: the rejected program's log is its own small one. */
+static void take_stats_log(struct session *s, const struct bpf_program *failed)
+{
+    struct bpf_program *prog;
+    int i = 0;
+
+    bpf_object__for_each_program(prog, s->object) {
+        if (prog == failed)
+            snprintf(s->log_buf, LOG_BUF_SIZE, "%s", s->stats_logs[i]);
+        i++;
+    }
+}
+
 static void free_verifier_stats(struct session *s)
 {
     for (int i = 0; i < s->stats_log_count; i++)
@@ -277,6 +290,8 @@ static void report_rejection(struct session *s, int err)
         report_map_failure(s, err);
         return;
     }
+    if (prog && s->stats_logs)
+        take_stats_log(s, prog);
     if (!probe || !prog || !s->log_buf[0]) {
         fprintf(stderr, "ERROR: cannot load the BPF object: %s\n", strerror(-err));
         return;
