@@ -24,6 +24,7 @@
 #define SCRATCH_BUSY 8          /* u64: a handler owns this CPU's scratch (see probes.c) */
 #define SCRATCH_TRY_DEPTH 16    /* u64: how many try blocks are open (stmt.c) */
 #define SCRATCH_PROBE_POINT 24  /* u64: the running probe's row in pp()'s table (probed_thread.c) */
+#define SCRATCH_OPAQUE 32       /* u64: a value LLVM must not see through (strings.c) */
 #define SCRATCH_HEADER_SIZE 64
 
 enum unwind_reason { UNWIND_NONE, UNWIND_ERROR, UNWIND_NEXT, UNWIND_CAUGHT };
@@ -140,6 +141,7 @@ void cg_string_copy(struct codegen *cg, LLVMValueRef dst, LLVMValueRef src);
 LLVMValueRef cg_string_concat(struct codegen *cg, LLVMValueRef a, LLVMValueRef b);
 /* Copies s to slot + length (NULL: to the empty slot); the new length. */
 LLVMValueRef cg_string_append(struct codegen *cg, LLVMValueRef slot, LLVMValueRef length, LLVMValueRef s);
+LLVMValueRef cg_opaque(struct codegen *cg, LLVMValueRef value);
 LLVMValueRef cg_string_compare(struct codegen *cg, LLVMValueRef a, LLVMValueRef b);
 LLVMValueRef cg_string_length(struct codegen *cg, LLVMValueRef s);
 void cg_define_string_functions(struct codegen *cg);

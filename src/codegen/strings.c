@@ -43,10 +43,27 @@ LLVMValueRef cg_string_append(struct codegen *cg, LLVMValueRef slot, LLVMValueRe
                                : LLVMConstInt(cg->i32, cg->string_size, 0);
     LLVMValueRef args[3] = {dst, room, s};
     LLVMValueRef copied = cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
-    /* copied counts the NUL; a failed copy (< 1) adds nothing */
-    LLVMValueRef added = LLVMBuildSelect(b, cg_compare(cg, LLVMIntSLT, copied, 1), cg_const(cg, 0),
-                                         LLVMBuildSub(b, copied, cg_const(cg, 1), ""), "");
+    /* copied counts the NUL; a failed copy (< 1) adds nothing. Without a
+     * branch: the verifier would follow both lengths through every later
+     * append (2^n paths for a chain of n), and the next append masks the
+     * length anyway. The mask goes through memory so LLVM cannot turn it
+     * back into a select. */
+    LLVMValueRef less_one = LLVMBuildSub(b, copied, cg_const(cg, 1), "");
+    LLVMValueRef failed = cg_opaque(cg, LLVMBuildAShr(b, less_one, cg_const(cg, 63), ""));
+    LLVMValueRef added = LLVMBuildAnd(b, less_one, LLVMBuildNot(b, failed, ""), "");
     return offset ? LLVMBuildAdd(b, offset, added, "") : added;
+}
+
+/* value, through a volatile scratch round trip: what LLVM proved about it
+ * is forgotten, so it keeps the arithmetic as written (no select, which
+ * the BPF backend turns into a branch). */
+LLVMValueRef cg_opaque(struct codegen *cg, LLVMValueRef value)
+{
+    LLVMValueRef slot = cg_scratch_ptr(cg, SCRATCH_OPAQUE);
+    LLVMSetVolatile(cg_store(cg, value, slot), 1);
+    LLVMValueRef loaded = cg_load(cg, slot);
+    LLVMSetVolatile(loaded, 1);
+    return loaded;
 }
 
 LLVMValueRef cg_string_concat(struct codegen *cg, LLVMValueRef a, LLVMValueRef b)

@@ -140,10 +140,15 @@ void cg_defer_check(struct codegen *cg, const struct probe *probe, const struct 
     cg_position(cg, run);
 }
 
-/* On every way out: at the exit, the saved value is used up. */
+/* On every way out: at the exit, the saved value is used up. The cookie is
+ * asked again rather than kept: a value live through the handler would make
+ * the verifier walk the whole handler twice (entry and exit apart). */
 void cg_defer_end(struct codegen *cg, const struct defer_state *d)
 {
-    LLVMBasicBlockRef done = cg_if(cg, d->at_exit, "forget_deferred", "deferred_done");
+    LLVMValueRef ctx = LLVMGetParam(cg->fn->function, 0);
+    LLVMValueRef cookie = cg_helper(cg, BPF_FUNC_get_attach_cookie, cg->i64, &ctx, 1);
+    LLVMValueRef at_exit = cg_compare(cg, LLVMIntEQ, cookie, DEFER_EXIT_COOKIE);
+    LLVMBasicBlockRef done = cg_if(cg, at_exit, "forget_deferred", "deferred_done");
     LLVMValueRef args[2] = {defer_map(cg), d->key};
     cg_helper(cg, BPF_FUNC_map_delete_elem, cg->i64, args, 2);
     cg_end_if(cg, done);

@@ -101,6 +101,85 @@ static int configure_programs(struct session *s)
     return 0;
 }
 
+/* -vvv: each program gets a small log of its own at level 4 (BPF_LOG_STATS),
+ * so the cost of verifying it can be reported after load. */
+#define STATS_LOG_SIZE 1024u
+
+static int request_verifier_stats(struct session *s)
+{
+    struct bpf_program *prog;
+    int count = 0;
+
+    bpf_object__for_each_program(prog, s->object)
+        count++;
+    s->stats_logs = calloc((size_t)count, sizeof(*s->stats_logs));
+    if (!s->stats_logs)
+        return -1;
+    s->stats_log_count = count;
+    int i = 0;
+    bpf_object__for_each_program(prog, s->object) {
+        s->stats_logs[i] = calloc(1, STATS_LOG_SIZE);
+        if (!s->stats_logs[i])
+            return -1;
+        if (bpf_program__autoload(prog)) {
+            bpf_program__set_log_buf(prog, s->stats_logs[i], STATS_LOG_SIZE);
+            bpf_program__set_log_level(prog, 4);
+        }
+        i++;
+    }
+    return 0;
+}
+
+static long stat_after(const char *log, const char *word)
+{
+    const char *p = strstr(log, word);
+    return p ? strtol(p + strlen(word), NULL, 10) : -1;
+}
+
+/* One line a program: what the verifier walked and how long it took. */
+static void report_verifier_stats(const struct session *s)
+{
+    struct bpf_program *prog;
+    long total_insns = 0, total_us = 0;
+    int i = 0;
+
+    bpf_object__for_each_program(prog, s->object) {
+        const char *log = s->stats_logs[i++];
+        if (!bpf_program__autoload(prog))
+            continue;
+        long insns = stat_after(log, "processed "), us = stat_after(log, "verification time ");
+        const struct program_probe *probe = probe_of_prog(s->program, bpf_program__name(prog));
+        fprintf(stderr, "verifier: %s (%s): %zu insns, processed %ld, states %ld (peak %ld), %ld us\n",
+                bpf_program__name(prog), probe ? probe->point : "?", bpf_program__insn_cnt(prog), insns,
+                stat_after(log, "total_states "), stat_after(log, "peak_states "), us);
+        total_insns += insns > 0 ? insns : 0;
+        total_us += us > 0 ? us : 0;
+    }
+    fprintf(stderr, "verifier: total processed %ld insns in %ld us\n", total_insns, total_us);
+}
+
+/* -vvv: the rejected program's log is its own small one. */
+static void take_stats_log(struct session *s, const struct bpf_program *failed)
+{
+    struct bpf_program *prog;
+    int i = 0;
+
+    bpf_object__for_each_program(prog, s->object) {
+        if (prog == failed)
+            snprintf(s->log_buf, LOG_BUF_SIZE, "%s", s->stats_logs[i]);
+        i++;
+    }
+}
+
+static void free_verifier_stats(struct session *s)
+{
+    for (int i = 0; i < s->stats_log_count; i++)
+        free(s->stats_logs[i]);
+    free(s->stats_logs);
+    s->stats_logs = NULL;
+    s->stats_log_count = 0;
+}
+
 static uint64_t round_up_pow2(uint64_t v)
 {
     uint64_t p = 4096;
@@ -211,6 +290,8 @@ static void report_rejection(struct session *s, int err)
         report_map_failure(s, err);
         return;
     }
+    if (prog && s->stats_logs)
+        take_stats_log(s, prog);
     if (!probe || !prog || !s->log_buf[0]) {
         fprintf(stderr, "ERROR: cannot load the BPF object: %s\n", strerror(-err));
         return;
@@ -264,11 +345,17 @@ int session_load(struct session *s)
         session_size_symbol_maps(s) < 0 || session_size_unwind_maps(s) < 0 || session_size_line_maps(s) < 0 ||
         session_size_proc_maps(s) < 0)
         return -1;
+    if (s->options->verbose >= 3 && request_verifier_stats(s) < 0)
+        return -1;
 
     err = bpf_object__load(s->object);
     if (err) {
         report_rejection(s, err);
         return -1;
+    }
+    if (s->stats_logs) {
+        report_verifier_stats(s);
+        free_verifier_stats(s);
     }
     if (session_fill_symbol_maps(s) < 0 || session_fill_unwind_maps(s) < 0 || session_fill_line_maps(s) < 0)
         return -1;
@@ -294,6 +381,7 @@ void session_unload(struct session *s)
 {
     bpf_object__close(s->object);
     s->object = NULL;
+    free_verifier_stats(s);
     free(s->log_buf);
     s->log_buf = NULL;
     if (print_session == s)

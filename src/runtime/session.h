@@ -42,6 +42,8 @@ struct session {
     size_t data_size, data_mmap_size;
     struct tap_state *state; /* inside data */
     char *log_buf;           /* verifier log of the program that failed */
+    char **stats_logs;       /* -vvv: each program's verifier statistics (log level 4) */
+    int stats_log_count;
     char failed_prog[128];   /* from libbpf's "prog 'x': failed to load" */
     char failed_map[128];    /* from libbpf's "map 'x': failed to create" */
 
