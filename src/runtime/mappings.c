@@ -36,21 +36,7 @@ struct mapped_file {
 struct mapped_range {
     uint32_t pid;
     int file;                    /* index in files */
-    int ended;                   /* its process has exited or exec'd since */
     uint64_t start, end, page_offset;
-    size_t previous;             /* the process's range before it (this image's), SIZE_MAX for none */
-};
-
-/* A process whose image ended (exit, exec): its ranges are `latest` and the ones before it. */
-struct image_end {
-    uint32_t pid;
-    size_t latest;
-};
-
-/* The latest range of each live image, by pid (open addressing). */
-struct pid_slot {
-    uint32_t pid;                /* 0: free */
-    size_t latest;
 };
 
 struct mappings {
@@ -62,10 +48,6 @@ struct mappings {
     int file_count, file_capacity;
     struct mapped_range *ranges;
     size_t range_count, range_capacity;
-    struct image_end *ends;
-    size_t end_count, end_capacity;
-    struct pid_slot *slots;
-    size_t slot_count, slots_used;   /* slot_count: 0 or a power of two */
 };
 
 /* PERF_RECORD_MMAP2 up to its file name (linux/perf_event.h describes it). */
@@ -85,8 +67,7 @@ static int open_event(pid_t pid, int cpu, int wake_each)
 {
     struct perf_event_attr attr = {
         .type = PERF_TYPE_SOFTWARE, .size = sizeof(attr), .config = PERF_COUNT_SW_DUMMY,
-        .mmap = 1, .mmap2 = 1, .build_id = 1, .task = 1, .comm = 1, .comm_exec = 1, .inherit = pid > 0,
-        .exclude_kernel = 1,
+        .mmap = 1, .mmap2 = 1, .build_id = 1, .inherit = pid > 0, .exclude_kernel = 1,
         .watermark = 1, .wakeup_watermark = wake_each ? 1 : RING_PAGES * 4096 / 2,
     };
     return (int)syscall(SYS_perf_event_open, &attr, pid > 0 ? pid : -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
@@ -136,8 +117,6 @@ void mappings_free(struct mappings *m)
         free(m->files[i].path);
     free(m->files);
     free(m->ranges);
-    free(m->ends);
-    free(m->slots);
     free(m->fds);
     free(m->rings);
     free(m);
@@ -172,39 +151,9 @@ static int add_file(struct mappings *m, const char *path, const char *build_id)
     return m->file_count - 1;
 }
 
-/* pid's slot: its own, else the free one where it would go; NULL without a table. */
-static struct pid_slot *pid_slot(struct mappings *m, uint32_t pid)
-{
-    for (size_t i = pid * 2654435761u; m->slot_count; i++) {
-        struct pid_slot *slot = &m->slots[i & (m->slot_count - 1)];
-        if (slot->pid == pid || !slot->pid)
-            return slot;
-    }
-    return NULL;
-}
-
-/* Room for one more pid, at most half full (so a free slot ends each probe); 0 when out of memory. */
-static int pid_room(struct mappings *m)
-{
-    if (2 * (m->slots_used + 1) <= m->slot_count)
-        return 1;
-    struct pid_slot *old = m->slots;
-    size_t old_count = m->slot_count, count = old_count ? old_count * 2 : 256;
-    if (!(m->slots = calloc(count, sizeof(*m->slots)))) {
-        m->slots = old;
-        return 0;
-    }
-    m->slot_count = count;
-    for (size_t i = 0; i < old_count; i++)
-        if (old[i].pid)
-            *pid_slot(m, old[i].pid) = old[i];
-    free(old);
-    return 1;
-}
-
 static void add_range(struct mappings *m, uint32_t pid, int file, uint64_t start, uint64_t end, uint64_t page_offset)
 {
-    if (file < 0 || !pid || !pid_room(m))
+    if (file < 0)
         return;
     if (m->range_count == m->range_capacity) {
         size_t capacity = m->range_capacity ? m->range_capacity * 2 : 64;
@@ -214,50 +163,11 @@ static void add_range(struct mappings *m, uint32_t pid, int file, uint64_t start
         m->ranges = grown;
         m->range_capacity = capacity;
     }
-    struct pid_slot *slot = pid_slot(m, pid);
-    if (!slot->pid) {
-        *slot = (struct pid_slot){pid, SIZE_MAX};
-        m->slots_used++;
-    }
-    m->ranges[m->range_count] = (struct mapped_range){pid, file, 0, start, end, page_offset, slot->latest};
-    slot->latest = m->range_count++;
+    m->ranges[m->range_count++] = (struct mapped_range){pid, file, start, end, page_offset};
 }
-
-/* pid's image has ended (exit, exec): its ranges are marked, and listed for proc_maps.c to delete;
- * the pid's next ranges start a new image. The slot stays (deleting from open addressing would
- * break other pids' probes), emptied. */
-static void end_image(struct mappings *m, uint32_t pid)
-{
-    struct pid_slot *slot = pid_slot(m, pid);
-    if (!slot || slot->pid != pid || slot->latest == SIZE_MAX)
-        return;
-    if (m->end_count == m->end_capacity) {
-        size_t capacity = m->end_capacity ? m->end_capacity * 2 : 64;
-        struct image_end *grown = realloc(m->ends, capacity * sizeof(*m->ends));
-        if (!grown)
-            return;   /* out of memory: its blocks stay, as before */
-        m->ends = grown;
-        m->end_capacity = capacity;
-    }
-    m->ends[m->end_count++] = (struct image_end){pid, slot->latest};
-    for (size_t j = slot->latest; j != SIZE_MAX; j = m->ranges[j].previous)
-        m->ranges[j].ended = 1;
-    slot->latest = SIZE_MAX;
-}
-
-/* PERF_RECORD_EXIT and PERF_RECORD_COMM up to what is read here. */
-struct task_record {
-    struct perf_event_header header;
-    uint32_t pid, second, tid;   /* EXIT: pid, ppid, tid; COMM: pid, tid */
-};
 
 static void read_record(struct mappings *m, const struct mmap2_record *r, size_t size)
 {
-    const struct task_record *task = (const void *)r;
-    if (r->header.type == PERF_RECORD_EXIT && size >= sizeof(*task) && task->pid == task->tid)
-        end_image(m, task->pid);   /* the thread group leader: the process */
-    if (r->header.type == PERF_RECORD_COMM && (r->header.misc & PERF_RECORD_MISC_COMM_EXEC) && size >= sizeof(*task))
-        end_image(m, task->pid);   /* exec: the old image's mappings are gone */
     if (r->header.type != PERF_RECORD_MMAP2 || size <= sizeof(*r) || r->filename[0] != '/')
         return;   /* [vdso], anonymous memory */
     size_t length = strnlen(r->filename, size - sizeof(*r));
@@ -332,16 +242,7 @@ int mappings_range_at(const struct mappings *m, size_t i, struct mapped_range_in
     if (!m || i >= m->range_count)
         return -1;
     const struct mapped_range *r = &m->ranges[i];
-    *range = (struct mapped_range_info){r->pid, m->files[r->file].path, r->start, r->end, r->page_offset,
-                                        r->ended, r->previous};
-    return 0;
-}
-
-int mappings_end_at(const struct mappings *m, size_t i, size_t *latest)
-{
-    if (!m || i >= m->end_count)
-        return -1;
-    *latest = m->ends[i].latest;
+    *range = (struct mapped_range_info){r->pid, m->files[r->file].path, r->start, r->end, r->page_offset};
     return 0;
 }
 

@@ -32,16 +32,9 @@ struct mapped_range_info {
     uint32_t pid;
     const char *path;
     uint64_t start, end, page_offset;   /* the page offset in bytes */
-    int ended;                          /* its process has exited or exec'd since */
-    size_t previous;                    /* the same image's range before it; SIZE_MAX for none */
 };
 int mappings_range_at(const struct mappings *m, size_t i, struct mapped_range_info *range);
 size_t mappings_range_count(const struct mappings *m);
-/* The i-th image that ended (a process's exit or exec; perf EXIT and COMM
- * records), in order: its ranges are `latest` and those before it along
- * `previous`. 0, or -1 past the last. The ranges stay for
- * mappings_find_address (a stack printed after the process exited). */
-int mappings_end_at(const struct mappings *m, size_t i, size_t *latest);
 /* After draining: a file mapped with this build-id (lowercase hex), or NULL. */
 const char *mappings_find(struct mappings *m, const char *build_id);
 

@@ -12,8 +12,7 @@
  * map access in any context; a miss (a mapping made since tap last read the
  * records) falls back to bpf_find_vma. A newer range of the same process
  * (munmap then mmap, exec) first deletes those it overlaps, so a stale, more
- * specific block never shadows it; a process's exit or exec deletes all of
- * its image's (delete_ended_images). */
+ * specific block never shadows it. */
 #include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -90,20 +89,6 @@ static void add_every_process(struct session *s)
         closedir(proc);
 }
 
-/* The blocks of images that ended since (exit, exec): a later process with the same pid, or the
- * new image, must not find the old files at those addresses (a wrong name is worse than none);
- * until its own ranges come, its lookups fall back to bpf_find_vma. This also keeps the trie from
- * filling with the dead on a long system-wide run. */
-static void delete_ended_images(struct session *s, int fd)
-{
-    size_t latest;
-    struct mapped_range_info r;
-    for (; mappings_end_at(s->mappings, s->proc_maps_ends_seen, &latest) == 0; s->proc_maps_ends_seen++)
-        for (size_t j = latest; j != SIZE_MAX && mappings_range_at(s->mappings, j, &r) == 0; j = r.previous)
-            if (j < s->proc_maps_seen)
-                each_block(fd, r.pid, r.start, r.end, NULL);
-}
-
 void session_refresh_proc_maps(struct session *s)
 {
     struct bpf_map *map = proc_maps(s);
@@ -119,11 +104,10 @@ void session_refresh_proc_maps(struct session *s)
     mappings_drain(s->mappings);
     size_t snapshot = first ? mappings_range_count(s->mappings) : 0;   /* ranges of one snapshot never overlap */
     struct mapped_range_info r, old;
-    delete_ended_images(s, fd);
     for (; mappings_range_at(s->mappings, s->proc_maps_seen, &r) == 0; s->proc_maps_seen++) {
         struct symbol_map_key file;
-        if (r.ended || session_file_key(r.path, &file) < 0)
-            continue;   /* its process has exited or exec'd: a later one with its pid must not find it */
+        if (session_file_key(r.path, &file) < 0)
+            continue;
         if (s->proc_maps_seen >= snapshot)
             for (size_t j = 0; j < s->proc_maps_seen && mappings_range_at(s->mappings, j, &old) == 0; j++)
                 if (old.pid == r.pid && old.start < r.end && r.start < old.end)
