@@ -240,16 +240,17 @@ static LLVMValueRef unwind_map(struct codegen *cg, int which)
     return stack_state(cg)->unwind_maps[which];
 }
 
-/* A file the walk met without rows, counted by (device, inode) in
- * tap_unwind_wanted for the runtime, which reads the CFI of the most met
- * first (system-wide, a process started before tap maps files no index
- * holds), so later stacks unwind through it. */
-static void want_rows(struct codegen *cg, LLVMValueRef mapping)
+/* A file met without its table, counted by (device, inode) in `name` (a
+ * HASH of `files` entries) for the runtime, which reads the most met first:
+ * system-wide, a process started before or after tap maps files no index
+ * holds. tap_unwind_wanted: the walk's CFI rows, so later stacks unwind
+ * through it; tap_sym_wanted: usymname() & co., so later calls resolve. */
+static void want_file(struct codegen *cg, const char *name, uint32_t files, LLVMValueRef mapping)
 {
-    LLVMValueRef map = LLVMGetNamedGlobal(cg->module, "tap_unwind_wanted");
+    LLVMValueRef map = LLVMGetNamedGlobal(cg->module, name);
     if (!map) {
-        map = cg_map_global(cg, "tap_unwind_wanted", 4);
-        cg_map_btf(cg, map, BPF_MAP_TYPE_HASH, UNWIND_WANTED_FILES, sizeof(struct symbol_map_key), 8);
+        map = cg_map_global(cg, name, 4);
+        cg_map_btf(cg, map, BPF_MAP_TYPE_HASH, files, sizeof(struct symbol_map_key), 8);
     }
     LLVMValueRef count = cg_map_lookup(cg, map, mapping);
     struct cg_if_else known = cg_if_present(cg, count, "want_add", "want_insert", "want_done");
@@ -276,7 +277,7 @@ static void find_row(struct codegen *cg, LLVMValueRef address, struct span span)
     store_area(cg, AREA_WALK + WALK_OFFSET, target);
     LLVMValueRef file = cg_map_lookup(cg, unwind_map(cg, 0), mapping);
     LLVMBasicBlockRef has_file = cg_if(cg, cg_is_null(cg, file), "row_file_wanted", "row_file");
-    want_rows(cg, mapping);
+    want_file(cg, "tap_unwind_wanted", UNWIND_WANTED_FILES, mapping);
     cg_branch(cg, done);
     cg_position(cg, has_file);
     struct file_range range = file_range(cg, file);
@@ -869,7 +870,11 @@ static struct search resolve_file(struct codegen *cg, LLVMValueRef address,
     r.target = mapped_offset(cg, address);
     cg_store(cg, r.target, r.offset);
     r.file = cg_map_lookup(cg, table(cg, 0), mapping);
-    cg_jump_if(cg, cg_is_null(cg, r.file), r.done, "sym_file");
+    LLVMBasicBlockRef has_file = cg_if(cg, cg_is_null(cg, r.file), "sym_file_wanted", "sym_file");
+    if (table == symbol_map)
+        want_file(cg, "tap_sym_wanted", SYMBOL_WANTED_FILES, mapping);
+    cg_branch(cg, r.done);
+    cg_position(cg, has_file);
     return r;
 }
 

@@ -102,6 +102,7 @@ struct tap_state {
  *    sorted by start, files one after the other;
  *  - `tap_sym_paths` (ARRAY): each file's path, SYMBOL_PATH_SIZE chars. */
 #define SYMBOL_NAME_SIZE 128
+#define SYMBOL_WANTED_FILES 1024   /* tap_sym_wanted: files met without symbols, for the runtime */
 #define SYMBOL_PATH_SIZE 256
 
 struct symbol_map_key {

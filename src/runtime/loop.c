@@ -100,6 +100,7 @@ static int handle(struct session *s, enum loop_source source)
         session_refresh_line_maps(s);
         session_refresh_proc_maps(s);
         session_add_wanted_unwind_files(s);
+        session_add_wanted_symbol_files(s);
         break;
     }
     return 0;
@@ -150,6 +151,7 @@ int session_loop(struct session *s)
         if (n == 0) {
             more = session_drain(s);
             session_add_wanted_unwind_files(s);
+            session_add_wanted_symbol_files(s);
         }
         for (int i = 0; i < n; i++)
             more |= handle(s, events[i].data.u32);

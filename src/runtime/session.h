@@ -78,6 +78,10 @@ struct session {
     int proc_maps_started;
     uint32_t sym_files_room, sym_entries_room;       /* the tap_sym_* maps' sizes */
     uint32_t sym_files_filled, sym_entries_filled;   /* what they hold */
+    uint32_t sym_files_seen;                          /* the index's files offered to them (some skipped) */
+    struct symbol_map_key *sym_wanted;   /* of tap_sym_wanted, the files already tried */
+    size_t sym_wanted_count;
+    uint64_t sym_wanted_read_ns;
     struct unwind_table *unwind_tables;   /* unwind_maps.c: rows of the index's files, until written */
     int unwind_built, unwind_written;     /* of the index's files */
     uint32_t unwind_files_room, unwind_rows_room, unwind_rows_filled;
@@ -165,6 +169,9 @@ int session_size_symbol_maps(struct session *s);      /* before load */
 int session_fill_symbol_maps(struct session *s);      /* after load */
 int session_symbol_maps_used(struct session *s);
 void session_refresh_symbol_maps(struct session *s);  /* adds files mapped since (dlopen) */
+void session_add_wanted_symbol_files(struct session *s);   /* adds files usymname() met without symbols */
+/* The file with this identity among those the processes have mapped; NULL when none. */
+const char *session_mapped_path(struct session *s, const struct symbol_map_key *key);
 /* the kernel's (dev, inode) of a file, as bpf_find_vma sees it */
 int session_file_key(const char *path, struct symbol_map_key *key);
 /* proc_maps.c: every process's executable mappings, for find_mapping in BPF */

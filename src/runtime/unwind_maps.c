@@ -143,18 +143,6 @@ static int already_wanted(struct session *s, const struct symbol_map_key *key)
     return 0;
 }
 
-/* The file with this identity among those the processes have mapped. */
-static const char *mapped_path(struct session *s, const struct symbol_map_key *key)
-{
-    const char *path;
-    for (int i = 0; (path = mappings_file_at(s->mappings, i)); i++) {
-        struct symbol_map_key mapped;
-        if (session_file_key(path, &mapped) == 0 && mapped.dev == key->dev && mapped.ino == key->ino)
-            return path;
-    }
-    return NULL;
-}
-
 /* The untried file of tap_unwind_wanted met most, into best; 0 when none. */
 static uint64_t most_wanted(struct session *s, int fd, struct symbol_map_key *best)
 {
@@ -192,7 +180,7 @@ void session_add_wanted_unwind_files(struct session *s)
     struct symbol_map_key best;
     while (s->unwind_wanted_count < UNWIND_WANTED_FILES && most_wanted(s, bpf_map__fd(map), &best)) {
         s->unwind_wanted[s->unwind_wanted_count++] = best;
-        const char *path = mapped_path(s, &best);
+        const char *path = session_mapped_path(s, &best);
         struct stat st;
         if (path && stat(path, &st) == 0 && st.st_size <= WANTED_MAX_SIZE) {
             symbols_add_file(session_symbols(s), path, 0);
@@ -210,4 +198,5 @@ void session_free_unwind_tables(struct session *s)
         free(s->unwind_tables[i].rows);
     free(s->unwind_tables);
     free(s->unwind_wanted);
+    free(s->sym_wanted);
 }

@@ -157,20 +157,32 @@ static int is_char_array_read(const struct expr *e)
 }
 
 /* kernel_string(s), s a local holding a kernel char array: SystemTap's s is
- * the array's address, tap's the text it reads, so the call is s itself.
- * Only while every value s is assigned is such an array (checked at later
+ * the array's address, tap's the text it reads, so the call is s itself
+ * (kernel_string_n(s, n): substr(s, 0, n), at most n bytes). Only while every value s is assigned is such an array (checked at later
  * assignments too: resolve.c note_char_array_store). */
-static int string_of_char_array_local(struct expr *e)
+static int string_of_char_array_local(struct sema *s, struct expr *e)
 {
     struct expr *arg = e->call.args;
     enum builtin_id id = e->call.builtin->id;
     struct symbol *local = arg && arg->kind == EXPR_IDENT ? arg->symbol : NULL;
     if (!local || local->kind != SYMBOL_LOCAL || !local->char_array_stores || local->other_stores ||
-        (id != BUILTIN_USER_STRING && id != BUILTIN_USER_STRING2) || strncmp(e->call.name, "kernel_string", 13) != 0)
+        (id != BUILTIN_USER_STRING && id != BUILTIN_USER_STRING2 && id != BUILTIN_USER_STRING_N) ||
+        strncmp(e->call.name, "kernel_string", 13) != 0)
         return 0;
     if (!local->char_array_read) {
         local->char_array_read = 1;
         local->char_array_read_span = e->span;
+    }
+    if (id == BUILTIN_USER_STRING_N) {   /* at most n bytes of the text: substr(s, 0, n) */
+        struct expr *zero = ast_expr(s->arena, EXPR_INT, arg->span);
+        zero->int_value = 0;
+        zero->type = TYPE_LONG;
+        zero->next = arg->next;
+        arg->next = zero;
+        e->call.name = "substr";
+        e->call.builtin = builtin_overload("substr", 3);
+        e->call.arg_count = 3;
+        return 1;
     }
     struct expr *next = e->next;
     *e = *arg;
@@ -182,11 +194,11 @@ static int string_of_char_array_local(struct expr *e)
  * passes the array's address to the string readers, so it is taken here; a
  * tracefs record's array ($prev_comm) has no address to read: the plain
  * reader of it is the string itself. */
-static void string_of_char_array(struct expr *e)
+static void string_of_char_array(struct sema *s, struct expr *e)
 {
     struct expr *array = e->call.args;
     enum builtin_id id = e->call.builtin->id;
-    if (string_of_char_array_local(e))
+    if (string_of_char_array_local(s, e))
         return;
     if (!array || array->kind != EXPR_CTX_READ || (id != BUILTIN_USER_STRING && id != BUILTIN_USER_STRING_N &&
                                                    id != BUILTIN_USER_STRING2 && id != BUILTIN_USER_STRING_QUOTED))
@@ -243,7 +255,7 @@ static void resolve_call(struct sema *s, struct expr *e)
     if (builtin) {
         e->call.target = CALL_BUILTIN;
         e->call.builtin = builtin;
-        string_of_char_array(e);
+        string_of_char_array(s, e);
         return;
     }
     struct function_decl *hidden = sema_find_function(s, e->call.name);
