@@ -164,6 +164,7 @@ struct file_tables {
 };
 int session_fill_file_tables(struct session *s, const struct file_tables *t);      /* after load */
 void session_refresh_file_tables(struct session *s, const struct file_tables *t);  /* files mapped since */
+int session_wanted_due(uint64_t *last_ns, uint64_t period_ns);   /* read a wanted map now? */
 /* symbol_maps.c: usymname() & co. resolve in BPF from tables filled here */
 int session_size_symbol_maps(struct session *s);      /* before load */
 int session_fill_symbol_maps(struct session *s);      /* after load */

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
-#include <time.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
@@ -199,12 +198,9 @@ static void add_wanted(struct session *s, const struct symbol_map_key *key)
 void session_add_wanted_symbol_files(struct session *s)
 {
     struct bpf_map *map = s->object ? bpf_object__find_map_by_name(s->object, "tap_sym_wanted") : NULL;
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    uint64_t now_ns = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
-    if (!map || !s->mappings || !session_symbol_maps_used(s) || now_ns - s->sym_wanted_read_ns < WANTED_PERIOD_NS)
+    if (!map || !s->mappings || !session_symbol_maps_used(s) ||
+        !session_wanted_due(&s->sym_wanted_read_ns, WANTED_PERIOD_NS))
         return;
-    s->sym_wanted_read_ns = now_ns;
     if (!s->sym_wanted && !(s->sym_wanted = calloc(SYMBOL_WANTED_FILES, sizeof(*s->sym_wanted))))
         return;
     mappings_drain(s->mappings);

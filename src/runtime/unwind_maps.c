@@ -168,12 +168,9 @@ static uint64_t most_wanted(struct session *s, int fd, struct symbol_map_key *be
 void session_add_wanted_unwind_files(struct session *s)
 {
     struct bpf_map *map = s->object ? bpf_object__find_map_by_name(s->object, "tap_unwind_wanted") : NULL;
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    uint64_t now_ns = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
-    if (!map || !s->mappings || !session_unwind_maps_used(s) || now_ns - s->unwind_wanted_read_ns < WANTED_PERIOD_NS)
+    if (!map || !s->mappings || !session_unwind_maps_used(s) ||
+        !session_wanted_due(&s->unwind_wanted_read_ns, WANTED_PERIOD_NS))
         return;
-    s->unwind_wanted_read_ns = now_ns;
     if (!s->unwind_wanted && !(s->unwind_wanted = calloc(UNWIND_WANTED_FILES, sizeof(*s->unwind_wanted))))
         return;
     mappings_drain(s->mappings);
@@ -185,8 +182,10 @@ void session_add_wanted_unwind_files(struct session *s)
         if (path && stat(path, &st) == 0 && st.st_size <= WANTED_MAX_SIZE) {
             symbols_add_file(session_symbols(s), path, 0);
             session_refresh_unwind_maps(s);
+            struct timespec now;   /* the budget runs from the read (session_wanted_due set it) */
             clock_gettime(CLOCK_MONOTONIC, &now);
-            if ((uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec - now_ns > WANTED_BUDGET_NS)
+            if ((uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec - s->unwind_wanted_read_ns >
+                WANTED_BUDGET_NS)
                 return;
         }
     }

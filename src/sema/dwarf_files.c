@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "base/elf_sections.h"
 #include "sema/dwarf.h"
 
 /* A file of a line table: its name and directory as written (in the
@@ -234,16 +235,11 @@ static struct file_entry *read_files(struct arena *arena, struct dwarf_file_tabl
  * libdw decompresses those itself). */
 static Elf_Data *raw_section(Elf *elf, const char *wanted)
 {
-    size_t names;
-    if (elf_getshdrstrndx(elf, &names) != 0)
+    GElf_Shdr shdr;
+    Elf_Scn *scn = elf_section_named(elf, wanted, &shdr);
+    if (!scn || shdr.sh_type == SHT_NOBITS || (shdr.sh_flags & SHF_COMPRESSED))
         return NULL;
-    for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
-        GElf_Shdr shdr;
-        const char *name = gelf_getshdr(scn, &shdr) ? elf_strptr(elf, names, shdr.sh_name) : NULL;
-        if (name && strcmp(name, wanted) == 0)
-            return shdr.sh_type == SHT_NOBITS || (shdr.sh_flags & SHF_COMPRESSED) ? NULL : elf_rawdata(scn, NULL);
-    }
-    return NULL;
+    return elf_rawdata(scn, NULL);
 }
 
 static struct dwarf_file_tables *file_tables(struct arena *arena, struct dwarf_module *m)

@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/elf_sections.h"
 #include "base/strbuf.h"
 #include "sema/uprobe.h"
 
@@ -79,19 +80,6 @@ static int read_plt_point(struct sema *s, const struct probe_point *point, struc
 
 /* --- the PLT of one binary ------------------------------------------------ */
 
-static Elf_Scn *section_named(Elf *elf, const char *name, GElf_Shdr *shdr)
-{
-    size_t strndx;
-    if (elf_getshdrstrndx(elf, &strndx) != 0)
-        return NULL;
-    for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
-        const char *n = gelf_getshdr(scn, shdr) ? elf_strptr(elf, strndx, shdr->sh_name) : NULL;
-        if (n && strcmp(n, name) == 0)
-            return scn;
-    }
-    return NULL;
-}
-
 /* GOT slot -> function name, from .rela.plt's JUMP_SLOT relocations. */
 struct plt_slots {
     uint64_t *slots;
@@ -102,7 +90,7 @@ struct plt_slots {
 static void read_slots(struct arena *arena, Elf *elf, struct plt_slots *out)
 {
     GElf_Shdr rela_shdr, sym_shdr;
-    Elf_Scn *rela = section_named(elf, ".rela.plt", &rela_shdr);
+    Elf_Scn *rela = elf_section_named(elf, ".rela.plt", &rela_shdr);
     Elf_Scn *syms = rela ? elf_getscn(elf, rela_shdr.sh_link) : NULL;
     Elf_Data *rela_data = rela ? elf_getdata(rela, NULL) : NULL;
     Elf_Data *sym_data = syms && gelf_getshdr(syms, &sym_shdr) ? elf_getdata(syms, NULL) : NULL;
@@ -160,7 +148,7 @@ static int read_plt(struct arena *arena, const struct dwarf_module *m, struct pl
     static const char *const stub_sections[] = {".plt", ".plt.sec", ".plt.bnd"};
     for (size_t k = 0; k < sizeof(stub_sections) / sizeof(*stub_sections); k++) {
         GElf_Shdr shdr;
-        Elf_Scn *scn = section_named(m->elf, stub_sections[k], &shdr);
+        Elf_Scn *scn = elf_section_named(m->elf, stub_sections[k], &shdr);
         Elf_Data *data = scn && shdr.sh_type == SHT_PROGBITS ? elf_getdata(scn, NULL) : NULL;
         for (size_t off = 0; data && off + 16 <= data->d_size; off += 16) {
             uint64_t slot = stub_slot((const unsigned char *)data->d_buf + off, 16, shdr.sh_addr + off);

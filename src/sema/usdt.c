@@ -9,25 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/elf_sections.h"
 #include "base/strbuf.h"
 #include "sema/usdt.h"
 
 #define NT_STAPSDT 3
 
 /* --- reading the notes ---------------------------------------------------- */
-
-static Elf_Scn *section_named(Elf *elf, const char *name, GElf_Shdr *shdr)
-{
-    size_t strtab;
-    if (elf_getshdrstrndx(elf, &strtab) != 0)
-        return NULL;
-    for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
-        const char *section = gelf_getshdr(scn, shdr) ? elf_strptr(elf, strtab, shdr->sh_name) : NULL;
-        if (section && strcmp(section, name) == 0)
-            return scn;
-    }
-    return NULL;
-}
 
 /* Splits the note's space-separated specs and parses each. */
 static void parse_args(struct arena *arena, struct usdt_mark *mark)
@@ -83,11 +71,11 @@ static int read_note(struct arena *arena, const char *desc, size_t size, uint64_
 int usdt_read_marks(struct arena *arena, struct dwarf_module *m, struct usdt_mark **out)
 {
     GElf_Shdr shdr, base;
-    Elf_Scn *notes = section_named(m->elf, ".note.stapsdt", &shdr);
+    Elf_Scn *notes = elf_section_named(m->elf, ".note.stapsdt", &shdr);
     *out = NULL;
     if (!notes || gelf_getclass(m->elf) != ELFCLASS64)
         return -1;
-    uint64_t base_section = section_named(m->elf, ".stapsdt.base", &base) ? base.sh_addr : 0;
+    uint64_t base_section = elf_section_named(m->elf, ".stapsdt.base", &base) ? base.sh_addr : 0;
     Elf_Data *data = elf_getdata(notes, NULL);
     int count = 0, capacity = 0;
     GElf_Nhdr note;
@@ -200,7 +188,7 @@ static uint64_t symbol_address(struct dwarf_module *m, const char *name)
     static const char *tables[] = {".symtab", ".dynsym"};
     for (size_t t = 0; t < 2; t++) {
         GElf_Shdr shdr;
-        Elf_Scn *scn = section_named(m->elf, tables[t], &shdr);
+        Elf_Scn *scn = elf_section_named(m->elf, tables[t], &shdr);
         Elf_Data *data = scn ? elf_getdata(scn, NULL) : NULL;
         for (size_t i = 0; data && shdr.sh_entsize && i < shdr.sh_size / shdr.sh_entsize; i++) {
             GElf_Sym sym;
