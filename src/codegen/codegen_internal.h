@@ -257,6 +257,8 @@ LLVMValueRef cg_string_builtin(struct codegen *cg, struct expr *call, int builti
 /* string_quoted(s): "..." with escapes, `"...` when it does not fit. */
 LLVMValueRef cg_string_quoted(struct codegen *cg, struct span span, LLVMValueRef s);
 LLVMValueRef cg_regex_match(struct codegen *cg, struct expr *e);
+/* errno_names.c: __tap_errno_name(e), a row of a .rodata table */
+LLVMValueRef cg_errno_name(struct codegen *cg, LLVMValueRef e);
 
 /* foreach.c */
 void cg_foreach(struct codegen *cg, struct stmt *st);
