@@ -209,21 +209,34 @@ struct netfilter_link_attr {
     uint32_t netfilter_flags;
 };
 
-static int attach_netfilter(struct session *s, struct bpf_program *prog, int index, char *state)
+static int link_netfilter(struct bpf_program *prog, const struct program_probe *probe, int32_t priority)
 {
-    (void)state;
-    const struct program_probe *probe = &s->program->probes[index];
     union bpf_attr attr;
     memset(&attr, 0, sizeof(attr));
     struct netfilter_link_attr link = {.prog_fd = (uint32_t)bpf_program__fd(prog), .attach_type = BPF_NETFILTER_,
                                        .pf = probe->netfilter.pf, .hooknum = probe->netfilter.hooknum,
-                                       .priority = probe->netfilter.priority};
+                                       .priority = priority};
     _Static_assert(sizeof(link) <= sizeof(attr), "union bpf_attr holds the netfilter link");
     memcpy(&attr, &link, sizeof(link));
     int fd = (int)syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
-    if (fd < 0)
-        return -errno;
-    return add_raw_link(s, fd);
+    return fd < 0 ? -errno : fd;
+}
+
+/* The kernel takes one BPF program a hook and priority (EBUSY). Probes at
+ * the default priority 0 (SystemTap runs every probe on a hook: netfilter.ip.forward
+ * and netfilter.ipv4.forward in one script) take the next free one, up to
+ * NETFILTER_DEFAULT_SPREAD; a priority the script chose is kept. */
+enum { NETFILTER_DEFAULT_SPREAD = 64 };
+
+static int attach_netfilter(struct session *s, struct bpf_program *prog, int index, char *state)
+{
+    (void)state;
+    const struct program_probe *probe = &s->program->probes[index];
+    int32_t last = probe->netfilter.priority == 0 ? NETFILTER_DEFAULT_SPREAD - 1 : probe->netfilter.priority;
+    int fd = -EBUSY;
+    for (int32_t priority = probe->netfilter.priority; fd == -EBUSY && priority <= last; priority++)
+        fd = link_netfilter(prog, probe, priority);
+    return fd < 0 ? fd : add_raw_link(s, fd);
 }
 
 static const char *attach_error(const struct program_probe *probe, int err)
