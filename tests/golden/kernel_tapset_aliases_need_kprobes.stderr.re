@@ -4,14 +4,14 @@ semantic error: probe point kernel\.function\("schedule_tail"\) needs (kprobes o
 semantic error: probe alias kprocess\.start cannot be used here \(its points failed above\): identifier 'kprocess' at kernel_tapset_aliases_need_kprobes\.tp:5:7
         source: probe kprocess\.start \{ println\(name\) \}
                       \^
-semantic error: probe point kernel\.function\("sched_balance_newidle"\) needs (kprobes or )?BPF trampolines.*: identifier .kernel. at .*scheduler\.tp:[0-9]+:[0-9]+
-        source: probe scheduler\.balance = kernel\.function\("sched_balance_newidle"\) \{
+semantic error: probe point kernel\.function\("idle_balance"\) needs (kprobes or )?BPF trampolines.*: identifier .kernel. at .*scheduler\.tp:[0-9]+:[0-9]+
+        source:                           kernel\.function\("idle_balance"\) \{
  +\^
 semantic error: probe alias scheduler\.balance cannot be used here \(its points failed above\): identifier 'scheduler' at kernel_tapset_aliases_need_kprobes\.tp:6:7
         source: probe scheduler\.balance \{ println\(name\) \}
                       \^
-semantic error: probe point kernel\.function\("sched_tick"\) needs (kprobes or )?BPF trampolines.*: identifier .kernel. at .*scheduler\.tp:[0-9]+:[0-9]+
-        source: probe scheduler\.tick = kernel\.function\("sched_tick"\) \{
+semantic error: probe point kernel\.function\("scheduler_tick"\) needs (kprobes or )?BPF trampolines.*: identifier .kernel. at .*scheduler\.tp:[0-9]+:[0-9]+
+        source: probe scheduler\.tick = kernel\.function\("sched_tick"\) !, kernel\.function\("scheduler_tick"\) \{   \# 6\.10 renamed it
  +\^
 semantic error: probe alias scheduler\.tick cannot be used here \(its points failed above\): identifier 'scheduler' at kernel_tapset_aliases_need_kprobes\.tp:7:7
         source: probe scheduler\.tick \{ println\(name\) \}
@@ -40,8 +40,8 @@ semantic error: probe point kernel\.function\("tcp_v4_rcv"\) needs (kprobes or )
 semantic error: probe alias tcp\.ipv4\.receive cannot be used here \(its points failed above\): identifier 'tcp' at kernel_tapset_aliases_need_kprobes\.tp:11:7
         source: probe tcp\.ipv4\.receive \{ println\(name\) \}
                       \^
-semantic error: probe point kernel\.function\("do_brk_flags"\) needs (kprobes or )?BPF trampolines.*: identifier .kernel. at .*memory\.tp:[0-9]+:[0-9]+
-        source: probe vm\.brk = kernel\.function\("do_brk_flags"\) \{
+semantic error: probe point kernel\.function\("do_brk"\) needs (kprobes or )?BPF trampolines.*: identifier .kernel. at .*memory\.tp:[0-9]+:[0-9]+
+        source: probe vm\.brk = kernel\.function\("do_brk_flags"\) !, kernel\.function\("do_brk"\) \{
  +\^
 semantic error: probe alias vm\.brk cannot be used here \(its points failed above\): identifier 'vm' at kernel_tapset_aliases_need_kprobes\.tp:12:7
         source: probe vm\.brk \{ println\(name\) \}
