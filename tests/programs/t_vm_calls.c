@@ -1,9 +1,9 @@
 /* Kernel work for the kernel-function tapset aliases (golden
  * kernel_tapset_kprobe_aliases, run where kprobes or fentry exist): a child
- * by fork (kprocess.start), the heap grown by 1 MiB with sbrk (vm.brk), 3
- * anonymous pages shrunk to 1 with mremap (vm.munmap of 2 pages), SIGUSR1 to
- * itself, handled (signal.checkperm, signal.wakeup), then about 200 ms of
- * spinning (scheduler.tick). */
+ * by fork (kprocess.start) that waits in pause() until the parent sends it
+ * SIGUSR2 (signal.checkperm, signal.wakeup), the heap grown by 1 MiB with sbrk
+ * (vm.brk), 2 anonymous pages moved onto 2 others with mremap (vm.munmap of 2
+ * pages), then about 200 ms of spinning (scheduler.tick). */
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -12,9 +12,9 @@
 
 static volatile sig_atomic_t handled;
 
-static void on_usr1(int sig)
+static void on_usr2(int sig)
 {
-    handled += sig == SIGUSR1;
+    handled += sig == SIGUSR2;
 }
 
 static long long now_ns(void)
@@ -26,19 +26,24 @@ static long long now_ns(void)
 
 int main(void)
 {
+    signal(SIGUSR2, on_usr2);
     pid_t child = fork();
-    if (child == 0)
-        _exit(0);
-    waitpid(child, NULL, 0);
+    if (child == 0) {
+        pause();
+        _exit(handled != 1);
+    }
+    usleep(100000);
+    int status = 1;
+    kill(child, SIGUSR2);
+    waitpid(child, &status, 0);
     if (sbrk(1 << 20) == (void *)-1)
         return 1;
-    char *pages = mmap(NULL, 3 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (pages == MAP_FAILED || mremap(pages, 3 * 4096, 4096, 0) != pages)
+    char *from = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    char *to = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (from == MAP_FAILED || to == MAP_FAILED || mremap(from, 2 * 4096, 2 * 4096, MREMAP_MAYMOVE | MREMAP_FIXED, to) != to)
         return 1;
-    signal(SIGUSR1, on_usr1);
-    kill(getpid(), SIGUSR1);
     volatile unsigned long spins = 0;
     for (long long start = now_ns(); now_ns() - start < 200000000LL;)
         spins++;
-    return handled != 1;
+    return status != 0;
 }
