@@ -56,10 +56,9 @@ static LLVMValueRef errno_row(struct codegen *cg, LLVMValueRef e)
 {
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef linux_index = LLVMBuildSub(b, e, cg_const(cg, 1), "");
-    LLVMValueRef is_linux = LLVMBuildICmp(b, LLVMIntULT, linux_index, cg_const(cg, ERRNO_LAST_LINUX), "");
+    LLVMValueRef is_linux = cg_compare(cg, LLVMIntULT, linux_index, ERRNO_LAST_LINUX);
     LLVMValueRef restart_index = LLVMBuildSub(b, e, cg_const(cg, ERRNO_RESTART_FIRST), "");
-    LLVMValueRef is_restart = LLVMBuildICmp(b, LLVMIntULT, restart_index,
-                                            cg_const(cg, ERRNO_ROWS - ERRNO_RESTART_ROW), "");
+    LLVMValueRef is_restart = cg_compare(cg, LLVMIntULT, restart_index, ERRNO_ROWS - ERRNO_RESTART_ROW);
     LLVMValueRef restart_row = LLVMBuildAdd(b, restart_index, cg_const(cg, ERRNO_RESTART_ROW), "");
     LLVMValueRef row = LLVMBuildSelect(b, is_restart, restart_row, cg_const(cg, 0), "");
     return LLVMBuildSelect(b, is_linux, e, row, "");
