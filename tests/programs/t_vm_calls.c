@@ -1,11 +1,13 @@
 /* Kernel work for the kernel-function tapset aliases (golden
  * kernel_tapset_kprobe_aliases, run where kprobes or fentry exist): a child
- * by fork (kprocess.start) that waits in pause() until the parent sends it
- * SIGUSR2 (signal.checkperm, signal.wakeup), the heap grown by 1 MiB with sbrk
+ * by fork (kprocess.start) that waits in pause(), stopped by PTRACE_INTERRUPT
+ * and let go by PTRACE_DETACH (signal.wakeup), until the parent sends it
+ * SIGUSR2 (signal.checkperm), the heap grown by 1 MiB with sbrk
  * (vm.brk), 2 anonymous pages moved onto 2 others with mremap (vm.munmap of 2
  * pages), then about 200 ms of spinning (scheduler.tick). */
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -34,6 +36,12 @@ int main(void)
     }
     usleep(100000);
     int status = 1;
+    /* PTRACE_INTERRUPT and PTRACE_DETACH wake it through ptrace.c's calls of
+     * signal_wake_up_state (signal.c's own are inlined) */
+    if (ptrace(PTRACE_SEIZE, child, 0, 0) == 0 && ptrace(PTRACE_INTERRUPT, child, 0, 0) == 0) {
+        waitpid(child, &status, __WALL);
+        ptrace(PTRACE_DETACH, child, 0, 0);
+    }
     kill(child, SIGUSR2);
     waitpid(child, &status, 0);
     if (sbrk(1 << 20) == (void *)-1)
