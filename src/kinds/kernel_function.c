@@ -15,7 +15,10 @@
  * Functions the kernel will not trace are refused by name: not in
  * available_filter_functions (notrace, inlined), on the kprobe blacklist,
  * or named as other functions are where the kernel would attach the
- * name elsewhere (kernel_ambiguous). module("m").function(...) is the same on a loaded module's
+ * name elsewhere (kernel_ambiguous). A function BTF lacks that the kernel
+ * has as one GCC clone (6.1's finish_task_switch.isra.0) goes on a kprobe
+ * at the clone's symbol, its $arguments from the kernel's DWARF at the
+ * clone's entry (add_clone). module("m").function(...) is the same on a loaded module's
  * functions, typed from its BTF (/sys/kernel/btf/m). kernel.statement is
  * kinds/kprobe.c's. -L adds each function's @file:line where the kernel's
  * DWARF is installed (sema/dwarf_kernel.c). Everything is refused on a kernel with neither fentry nor kprobes
@@ -223,6 +226,43 @@ static int collect_matches(struct sema *s, const struct kernel_lists *lists, str
     return count;
 }
 
+/* The clone's entry in the kernel's DWARF, where its $arguments are (the
+ * clone's own, as GCC left them); NULL without the kernel's DWARF. */
+static struct uprobe_site *clone_entry_site(struct sema *s, const char *clone)
+{
+    char error[512];
+    struct dwarf_module *m = dwarf_kernel_open(s->options->modules, error, sizeof(error));
+    struct dwarf_function *f = ARENA_NEW(s->arena, struct dwarf_function);
+    if (!m || !dwarf_kernel_function(s->arena, m, clone, f))
+        return NULL;
+    struct uprobe_site *site = ARENA_NEW(s->arena, struct uprobe_site);
+    *site = (struct uprobe_site){.module = m, .function = f, .pc = f->entry, .at_entry = 1, .out_of_line = 1};
+    return site;
+}
+
+/* A function BTF does not have, that the kernel has as one GCC clone
+ * (kernel_function_clone): a kprobe on the clone's symbol, named as the
+ * script names it; -1 (no probe, no error) where there is none. */
+static int add_clone(struct sema *s, struct probe_point *point, struct probe *probe, const struct kernel_lists *lists,
+                     const char *name, int is_return, const char *suffix)
+{
+    const char *clone = kernel_function_clone(s, lists, name);
+    if (!clone)
+        return -1;
+    const char *why = kernel_untraceable(lists, clone);
+    if (!why && !s->options->listing)
+        why = kernel_ambiguous(s, lists, clone, 1);
+    if (why)
+        return refuse(s, point, arena_printf(s->arena, "kernel function %s (its clone %s) cannot be probed: %s", name,
+                                             clone, why));
+    const char *pp = arena_printf(s->arena, "kernel.function(\"%s\")%s", name, suffix);
+    struct probe *added = kprobe_add_function(s, probe, name, 0, is_return, pp, NULL, 0);
+    added->kprobe.symbol = clone;
+    added->kprobe.site = is_return ? NULL : clone_entry_site(s, clone);
+    added->may_skip = point->optional;
+    return 1;
+}
+
 static int resolve_kernel_function(struct sema *s, struct probe_point *point, struct probe *probe)
 {
     const char *text = sema_point_text(s, point);
@@ -264,6 +304,10 @@ static int resolve_kernel_function(struct sema *s, struct probe_point *point, st
     struct function_match *matches;
     struct kernel_lists lists = kernel_read_lists(s->arena);
     int count = collect_matches(s, &lists, btf, first_id, pattern, &in_file, &matches, &refusal);
+    int cloned = !count && !refusal && !wildcard && !module && (support.kprobes || s->options->listing)
+                 ? add_clone(s, point, probe, &lists, pattern, is_return, suffix) : -1;
+    if (cloned >= 0)
+        return cloned;
     if (!count && refusal && !wildcard)
         return refuse(s, point, refusal);
     if (!count)

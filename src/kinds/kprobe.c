@@ -327,11 +327,17 @@ static struct expr *read_argument(struct sema *s, struct expr *e, int index, int
 static int lower_target(struct sema *s, struct expr *e)
 {
     if (s->probe->kind == PROBE_KPROBE && s->probe->kprobe.site)
-        return sema_lower_target(s, e);   /* a statement by line: vmlinux DWARF */
+        return sema_lower_target(s, e);   /* a statement by line, a clone's entry: vmlinux DWARF */
     struct btf *btf = s->probe->kprobe.btf_id ? sema_probe_btf(s, s->probe->kprobe.module) : NULL;
     const struct btf_type *func = btf ? btf__type_by_id(btf, (unsigned)s->probe->kprobe.btf_id) : NULL;
     const struct btf_type *proto = func ? btf__type_by_id(btf, func->type) : NULL;
     int is_return = s->probe->kind == PROBE_KRETPROBE && !s->at_call;
+    if (!proto && s->probe->kprobe.symbol) {
+        diag_error(s->diags, e->span, "$%s: kernel function %s is compiled as its clone %s, whose arguments are not the "
+                   "source's (GCC drops and splits them) and which BTF does not type: tap reads its $variables from the kernel's DWARF, at its entry",
+                   e->target.name, s->probe->function, s->probe->kprobe.symbol);
+        return 0;
+    }
     if (!proto) {
         diag_error(s->diags, e->span, "$%s: kprobe.function and kernel.statement probes have no target variables (no types): "
                    "int_arg(n), pointer_arg(n) ... read the arguments%s", e->target.name,
@@ -391,7 +397,7 @@ static const char *section(struct arena *arena, const struct probe *probe)
 static void describe(const struct probe *probe, const struct program_probe *previous, struct program_probe *out)
 {
     (void)previous;
-    out->tp_name = strdup(probe->function);
+    out->tp_name = strdup(probe->kprobe.symbol ? probe->kprobe.symbol : probe->function);
     out->cookie = probe->cookie;
     out->may_skip = probe->may_skip;
 }

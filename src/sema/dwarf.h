@@ -120,8 +120,9 @@ const char *dwarf_module_scope(struct arena *arena, struct dwarf_module *m, Dwar
  * kernel's build id; NULL with `error` saying what is missing and which
  * package provides it. */
 struct dwarf_module *dwarf_kernel_open(struct dwarf_modules *modules, char *error, size_t size);
-/* Kernel function NAME (a global symbol of vmlinux) as a dwarf_function,
- * from its compile unit only; 0 when DWARF has no such function. */
+/* Kernel function NAME (a global symbol of vmlinux, or a GCC clone's:
+ * NAME.isra.0) as a dwarf_function, from its compile unit only; 0 when
+ * DWARF has no such function. */
 int dwarf_kernel_function(struct arena *arena, struct dwarf_module *m, const char *name, struct dwarf_function *out);
 /* f's source file as SystemTap prints kernel files: relative to the
  * kernel's source tree ("fs/read_write.c"). */

@@ -153,7 +153,11 @@ static int match_function(Dwarf_Die *die, void *arg)
 
 int dwarf_kernel_function(struct arena *arena, struct dwarf_module *m, const char *name, struct dwarf_function *out)
 {
-    struct function_search search = {.name = name, .entry = symbol_address(arena, m, name)};
+    /* a GCC clone's DIE (finish_task_switch.isra.0) takes its name from
+     * its abstract origin: the function's, before the dot */
+    const char *dot = strchr(name, '.');
+    const char *source_name = dot ? arena_printf(arena, "%.*s", (int)(dot - name), name) : name;
+    struct function_search search = {.name = source_name, .entry = symbol_address(arena, m, name)};
     Dwarf_Die cu;
     if (!search.entry || !dwarf_addrdie(m->dwarf, search.entry, &cu))
         return 0;

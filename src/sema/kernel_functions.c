@@ -4,6 +4,7 @@
  * source libbpf attaches them through. BPF trampolines: an fentry program
  * on bpf_fentry_test1 (the function the kernel keeps for testing them)
  * loads. And the functions it will not trace, by name. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,6 +199,45 @@ const char *kernel_ambiguous(struct sema *s, const struct kernel_lists *lists, c
     return arena_printf(s->arena, "%zu kernel symbols are named %s (static functions of different files, or a "
                         "variable) and the kernel traces %zu of them: it attaches a name to the first it finds, which may be one it "
                         "does not trace", named, name, traced);
+}
+
+/* Whether `rest` is one or more GCC clone suffixes whose code is the
+ * whole function (".isra.0", ".constprop.0.isra.0"); ".part.N" (the part
+ * of a function partly inlined into its callers) and ".cold" are not. */
+static int whole_clone_suffix(const char *rest)
+{
+    static const char *const kinds[] = {".isra.", ".constprop."};
+    while (*rest) {
+        size_t n = 0;
+        for (int k = 0; k < 2 && !n; k++)
+            n = strncmp(rest, kinds[k], strlen(kinds[k])) == 0 ? strlen(kinds[k]) : 0;
+        if (!n || !isdigit((unsigned char)rest[n]))
+            return 0;
+        for (rest += n; isdigit((unsigned char)*rest); rest++)
+            continue;
+    }
+    return 1;
+}
+
+/* pahole leaves a clone out of BTF (its arguments are not the source's),
+ * yet the clone is where the function's callers go: kernel.function of the
+ * name attaches a kprobe to it, as SystemTap probes it from DWARF. */
+const char *kernel_function_clone(struct sema *s, const struct kernel_lists *lists, const char *name)
+{
+    if (!s->kernel_symbols)
+        s->kernel_symbols = read_kernel_symbols(s->arena);
+    const struct kernel_names *set = lists->traceable.names ? &lists->traceable : s->kernel_symbols;
+    size_t length = strlen(name);
+    const char *clone = NULL;
+    for (size_t i = 0; i < set->count; i++) {
+        const char *symbol = set->names[i];
+        if (strncmp(symbol, name, length) != 0 || !whole_clone_suffix(symbol + length))
+            continue;
+        if (clone && strcmp(clone, symbol) != 0)
+            return NULL;   /* several clones: which one the callers reach is not known */
+        clone = symbol;
+    }
+    return clone;
 }
 
 int kernel_function_components(const struct probe_component *f, const char **pattern, int *is_return)

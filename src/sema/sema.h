@@ -159,6 +159,8 @@ struct kprobe_probe {
     int btf_id;                  /* the function's BTF FUNC in vmlinux or its module; 0 for kprobe.function */
     const char *module;          /* in module(...): its name (BTF, attach) */
     int multi;                   /* a group attached as one kprobe_multi link */
+    const char *symbol;          /* the kernel symbol attached when not the function's name: its GCC clone
+                                  * (finish_task_switch.isra.0); NULL: the name */
     /* PROBE_KPROBE at kernel.statement(ADDRESS) or ("func@file:line"): where
      * in the function; by line, its place in vmlinux DWARF, where $variables
      * are read. */

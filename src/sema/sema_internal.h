@@ -171,6 +171,10 @@ const char *kernel_untraceable(const struct kernel_lists *lists, const char *nam
  * functions sharing it: never on a kprobe, on a trampoline where it traces
  * fewer than all; NULL when it can. */
 const char *kernel_ambiguous(struct sema *s, const struct kernel_lists *lists, const char *name, int on_kprobe);
+/* The one GCC clone the kernel has of function `name` (NAME.isra.N or
+ * NAME.constprop.N: 6.1's finish_task_switch.isra.0), where it has no
+ * function of that name; NULL: none, or several. */
+const char *kernel_function_clone(struct sema *s, const struct kernel_lists *lists, const char *name);
 /* A string literal node, and `lhs . rhs` (just rhs when lhs is NULL): for
  * the strings target lowering builds ($$vars, $$name). */
 struct expr *sema_string_expr(struct sema *s, struct span span, const char *text);

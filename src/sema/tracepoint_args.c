@@ -443,6 +443,33 @@ static int lower_btf_list(struct sema *s, struct btf *btf, const struct btf_type
     return 1;
 }
 
+/* $name$ of an integer argument (or $return$): its decimal text, as
+ * SystemTap pretty-prints a base type; the rest stays refused. */
+static int lower_pretty_integer(struct sema *s, struct btf *btf, struct expr *e, int index, int type_id,
+                                btf_argument_reader read)
+{
+    const struct btf_type *t = btf__type_by_id(btf, resolved(btf, type_id));
+    int size, is_signed;
+    if (!t || btf_is_ptr(t) || !scalar_of(t, &size, &is_signed))
+        return place_error(s, e->span, "pretty printing and & of kernel function arguments are not supported "
+                           "(only $name$ of an integer: its decimal text)");
+    struct expr *value = ast_expr(s->arena, EXPR_TARGET, e->span);
+    value->target.name = e->target.name;
+    if (sema_lower_btf_word(s, btf, value, index, type_id, read) <= 0)
+        return 0;
+    struct expr *format = sema_string_expr(s, e->span, is_signed ? "%lld" : "%llu");
+    format->next = value;
+    value->next = NULL;
+    struct expr *call = ast_expr(s->arena, EXPR_CALL, e->span);
+    call->call.name = "__tap_format";
+    call->call.args = format;
+    call->call.arg_count = 2;
+    struct expr *next = e->next;
+    *e = *call;
+    e->next = next;
+    return 1;
+}
+
 /* $name, or $return (the word after the arguments), of a function whose
  * arguments are the context's u64s (fentry, fexit); $$parms and $$return. */
 int sema_lower_btf_argument(struct sema *s, struct btf *btf, const struct btf_type *proto, int is_return,
@@ -455,8 +482,11 @@ int sema_lower_btf_argument(struct sema *s, struct btf *btf, const struct btf_ty
         index = find_argument_from(btf, proto, 0, e->target.name, &type_id);
     if (index < 0)
         return -1;
+    if (e->target.pretty && !e->target.address_of && !e->target.components)
+        return lower_pretty_integer(s, btf, e, index, type_id, trampoline_reader(btf, proto, index, type_id, read));
     if (e->target.pretty || e->target.address_of)
-        return place_error(s, e->span, "pretty printing and & of kernel function arguments are not supported");
+        return place_error(s, e->span, "pretty printing and & of kernel function arguments are not supported "
+                           "(only $name$ of an integer: its decimal text)");
     return sema_lower_btf_word(s, btf, e, index, type_id, trampoline_reader(btf, proto, index, type_id, read));
 }
 
