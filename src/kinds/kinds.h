@@ -36,6 +36,13 @@ enum probe_kind_flag {
     KIND_TARGET_DEFINED_UNLESS_REPORTED = 1 << 6,
 };
 
+/* When the runtime runs a kind's programs itself (bpf_prog_test_run, with
+ * KIND_RUNS_ONCE): RUN_BY_KERNEL, never (attached, the kernel runs them);
+ * at the start; at a normal end; at the end after an error; for each byte
+ * of tap's standard input; for a reader or writer of the probe's procfs
+ * file (runtime/procfs.c serves them by their program_probe.procfs). */
+enum probe_run { RUN_BY_KERNEL, RUN_AT_BEGIN, RUN_AT_END, RUN_AT_ERROR, RUN_PER_INPUT_BYTE, RUN_PER_FILE_ACCESS };
+
 /* Sema: the resolver adds the probes the point matches (sema_add_probe,
  * sema_add_probe_copy) and returns how many; 0 after an error (reported
  * unless the point is optional). RESOLVE_AS_ALIAS: not a point of this
@@ -101,6 +108,7 @@ struct probe_kind_ops {
     int expected_attach_type;    /* enum bpf_attach_type the load needs; 0: none */
     int returns;                 /* what the program returns: netfilter's NF_ACCEPT (1) */
     probe_attacher attach;       /* NULL: not attached (KIND_RUNS_ONCE) */
+    enum probe_run runs;         /* the runtime runs it itself, then (session_run_probes) */
     /* what an attach error (-errno) means for this kind; NULL: strerror */
     const char *(*attach_error)(const struct program_probe *probe, int err);
 };
