@@ -34,6 +34,15 @@ enum probe_kind_flag {
     /* @defined($x) in its body: lower_target reported nothing (its 0 means
      * "lowered, nothing left to resolve", not "undefined") */
     KIND_TARGET_DEFINED_UNLESS_REPORTED = 1 << 6,
+    KIND_AT_RETURN = 1 << 7,     /* fires as a function returns (-L lists $return) */
+    KIND_CHECK_ONLY = 1 << 8,    /* checked as any probe, then dropped: never generated (never) */
+};
+
+/* Which member of struct probe's union (sema/sema.h) the kind's probes
+ * use: probe_is_uprobe() and the like ask this, not the kind. */
+enum probe_fields {
+    PROBE_FIELDS_NONE, PROBE_FIELDS_PERF, PROBE_FIELDS_UPROBE, PROBE_FIELDS_TRACEPOINT, PROBE_FIELDS_KPROBE,
+    PROBE_FIELDS_PROCFS, PROBE_FIELDS_NETFILTER,
 };
 
 /* When the runtime runs a kind's programs itself (bpf_prog_test_run, with
@@ -67,6 +76,7 @@ struct probe_kind_ops {
     enum probe_kind kind;
     const char *name;            /* -p2's name of the kind */
     unsigned flags;              /* enum probe_kind_flag */
+    enum probe_fields probe_fields;  /* its member of struct probe's union */
     /* sema: the points it resolves, by their leading component names
      * ("timer", "kernel.trace"); the longest match over all kinds wins.
      * A kind made by another kind's resolver has none. */

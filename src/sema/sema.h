@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "kinds/probe_kind.h"
+#include "kinds/kinds.h"
 #include "parser/ast.h"
 
 struct arena;
@@ -224,9 +224,16 @@ struct probe {
     int index;                   /* in script order */
 };
 
+/* Whether the probe's kind uses that member of the union (its descriptor
+ * says: kinds.h's probe_fields). */
+static inline int probe_has_fields(const struct probe *probe, enum probe_fields fields)
+{
+    return probe_kind_ops(probe->kind)->probe_fields == fields;
+}
+
 static inline int probe_is_uprobe(const struct probe *probe)
 {
-    return probe->kind == PROBE_UPROBE || probe->kind == PROBE_URETPROBE;
+    return probe_has_fields(probe, PROBE_FIELDS_UPROBE);
 }
 
 /* pn(): SystemTap's script-level probe point (its derived_probe::
@@ -239,25 +246,7 @@ static inline const char *probe_script_point(const struct probe *probe)
 
 static inline int probe_is_tracepoint(const struct probe *probe)
 {
-    return probe->kind == PROBE_TRACEPOINT || probe->kind == PROBE_RAW_TRACEPOINT;
-}
-
-/* Where in its file (uprobe) or function (kernel.statement's kprobe) the
- * probe attaches; 0 for the other kinds. */
-static inline uint64_t probe_attach_offset(const struct probe *probe)
-{
-    if (probe_is_uprobe(probe))
-        return probe->uprobe.offset;
-    return probe->kind == PROBE_KPROBE ? probe->kprobe.offset : 0;
-}
-
-/* Where DWARF describes the probed code: a uprobe's site, or a kernel
- * statement's by line; NULL for the other kinds. */
-static inline struct uprobe_site *probe_dwarf_site(const struct probe *probe)
-{
-    if (probe_is_uprobe(probe))
-        return probe->uprobe.site;
-    return probe->kind == PROBE_KPROBE ? probe->kprobe.site : NULL;
+    return probe_has_fields(probe, PROBE_FIELDS_TRACEPOINT);
 }
 
 /* For code that serves every kind: a uprobe's or tracepoint's fields, and
@@ -276,14 +265,27 @@ static inline const struct tracepoint_probe *probe_tracepoint(const struct probe
 
 static inline int probe_is_kernel_function(const struct probe *probe)
 {
-    return probe->kind == PROBE_FENTRY || probe->kind == PROBE_FEXIT || probe->kind == PROBE_KPROBE ||
-           probe->kind == PROBE_KRETPROBE;
+    return probe_has_fields(probe, PROBE_FIELDS_KPROBE);
 }
 
 static inline const struct kprobe_probe *probe_kprobe(const struct probe *probe)
 {
     static const struct kprobe_probe none;
     return probe_is_kernel_function(probe) ? &probe->kprobe : &none;
+}
+
+/* Where in its file (uprobe) or function (kernel.statement's kprobe) the
+ * probe attaches; 0 for the other kinds. */
+static inline uint64_t probe_attach_offset(const struct probe *probe)
+{
+    return probe_is_uprobe(probe) ? probe->uprobe.offset : probe_kprobe(probe)->offset;
+}
+
+/* Where DWARF describes the probed code: a uprobe's site, or a kernel
+ * statement's by line; NULL for the other kinds. */
+static inline struct uprobe_site *probe_dwarf_site(const struct probe *probe)
+{
+    return probe_is_uprobe(probe) ? probe->uprobe.site : probe_kprobe(probe)->site;
 }
 
 struct sema_options {
