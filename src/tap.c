@@ -550,9 +550,11 @@ static const char *cache_dir(struct options *opts)
     return written > 0 && written < (int)sizeof(opts->cache_dir) ? opts->cache_dir : NULL;
 }
 
+/* A process .return: a uretprobe, or its function's rets (at_returns). */
 static int is_return_probe(const struct probe *probe)
 {
-    return probe->kind == PROBE_URETPROBE || probe_uprobe(probe)->at_returns;
+    return (probe_is_uprobe(probe) && (probe_kind_ops(probe->kind)->flags & KIND_AT_RETURN)) ||
+           probe_uprobe(probe)->at_returns;
 }
 
 /* -v: where each entry probe the kernel would single-step sits, and why,

@@ -34,7 +34,23 @@ enum probe_kind_flag {
     /* @defined($x) in its body: lower_target reported nothing (its 0 means
      * "lowered, nothing left to resolve", not "undefined") */
     KIND_TARGET_DEFINED_UNLESS_REPORTED = 1 << 6,
+    KIND_AT_RETURN = 1 << 7,     /* fires as a function returns (-L lists $return) */
+    KIND_CHECK_ONLY = 1 << 8,    /* checked as any probe, then dropped: never generated (never) */
 };
+
+/* Which member of struct probe's union (sema/sema.h) the kind's probes
+ * use: probe_is_uprobe() and the like ask this, not the kind. */
+enum probe_fields {
+    PROBE_FIELDS_NONE, PROBE_FIELDS_PERF, PROBE_FIELDS_UPROBE, PROBE_FIELDS_TRACEPOINT, PROBE_FIELDS_KPROBE,
+    PROBE_FIELDS_PROCFS, PROBE_FIELDS_NETFILTER,
+};
+
+/* When the runtime runs a kind's programs itself (bpf_prog_test_run, with
+ * KIND_RUNS_ONCE): RUN_BY_KERNEL, never (attached, the kernel runs them);
+ * at the start; at a normal end; at the end after an error; for each byte
+ * of tap's standard input; for a reader or writer of the probe's procfs
+ * file (runtime/procfs.c serves them by their program_probe.procfs). */
+enum probe_run { RUN_BY_KERNEL, RUN_AT_BEGIN, RUN_AT_END, RUN_AT_ERROR, RUN_PER_INPUT_BYTE, RUN_PER_FILE_ACCESS };
 
 /* Sema: the resolver adds the probes the point matches (sema_add_probe,
  * sema_add_probe_copy) and returns how many; 0 after an error (reported
@@ -60,6 +76,7 @@ struct probe_kind_ops {
     enum probe_kind kind;
     const char *name;            /* -p2's name of the kind */
     unsigned flags;              /* enum probe_kind_flag */
+    enum probe_fields probe_fields;  /* its member of struct probe's union */
     /* sema: the points it resolves, by their leading component names
      * ("timer", "kernel.trace"); the longest match over all kinds wins.
      * A kind made by another kind's resolver has none. */
@@ -101,6 +118,7 @@ struct probe_kind_ops {
     int expected_attach_type;    /* enum bpf_attach_type the load needs; 0: none */
     int returns;                 /* what the program returns: netfilter's NF_ACCEPT (1) */
     probe_attacher attach;       /* NULL: not attached (KIND_RUNS_ONCE) */
+    enum probe_run runs;         /* the runtime runs it itself, then (session_run_probes) */
     /* what an attach error (-errno) means for this kind; NULL: strerror */
     const char *(*attach_error)(const struct program_probe *probe, int err);
 };

@@ -249,6 +249,7 @@ static const char *attach_error(const struct program_probe *probe, int err)
 
 const struct probe_kind_ops netfilter_kind = {
     .kind = PROBE_NETFILTER, .name = "netfilter", .flags = KIND_FREQUENT,
+    .probe_fields = PROBE_FIELDS_NETFILTER,
     .heads = (const char *const[]){"netfilter", NULL}, .resolve = resolve_netfilter, .catalogue = catalogue,
     .lower_target = lower_target, .target_write_refusal = VERDICT_REFUSAL, .section = section, .describe = describe,
     .prog_type = BPF_PROG_TYPE_NETFILTER_, .expected_attach_type = BPF_NETFILTER_, .returns = NF_ACCEPT_,

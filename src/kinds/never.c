@@ -20,6 +20,6 @@ static void catalogue(struct arena *arena, catalogue_line add, void *lines)
 }
 
 const struct probe_kind_ops never_kind = {
-    .kind = PROBE_NEVER, .name = "never",
+    .kind = PROBE_NEVER, .name = "never", .flags = KIND_CHECK_ONLY,
     .heads = (const char *const[]){"never", NULL}, .resolve = resolve_never, .catalogue = catalogue,
 };

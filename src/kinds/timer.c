@@ -104,6 +104,7 @@ static int attach_profile(struct session *s, struct bpf_program *prog, int index
 
 const struct probe_kind_ops timer_kind = {
     .kind = PROBE_TIMER, .name = "timer",
+    .probe_fields = PROBE_FIELDS_PERF,
     .heads = (const char *const[]){"timer", NULL}, .resolve = resolve_timer, .catalogue = catalogue,
     .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_PERF_EVENT, .attach = attach_timer,
 };
@@ -111,5 +112,6 @@ const struct probe_kind_ops timer_kind = {
 /* made by timer's resolver */
 const struct probe_kind_ops profile_kind = {
     .kind = PROBE_PROFILE, .name = "profile", .flags = KIND_FREQUENT,
+    .probe_fields = PROBE_FIELDS_PERF,
     .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_PERF_EVENT, .attach = attach_profile,
 };

@@ -103,7 +103,9 @@ static enum register_place register_place(const struct sema *s)
 }
 
 const struct probe_kind_ops tracepoint_kind = {
-    .kind = PROBE_TRACEPOINT, .name = "tracepoint", .flags = KIND_FREQUENT | KIND_TARGET_DEFINED_UNLESS_REPORTED,
+    .kind = PROBE_TRACEPOINT, .name = "tracepoint",
+    .flags = KIND_FREQUENT | KIND_TARGET_DEFINED_UNLESS_REPORTED,
+    .probe_fields = PROBE_FIELDS_TRACEPOINT,
     .heads = (const char *const[]){"kernel.trace", NULL}, .resolve = resolve_tracepoint,
     .list = sema_list_tracepoints, .catalogue = catalogue, .lower_target = sema_lower_tracepoint_target,
     .lower_entry = lower_entry, .register_place = register_place, .register_value = register_arg_at_tracepoint,
@@ -115,6 +117,7 @@ const struct probe_kind_ops tracepoint_kind = {
  * the runtime gets this kind */
 const struct probe_kind_ops raw_tracepoint_kind = {
     .kind = PROBE_RAW_TRACEPOINT, .name = "raw_tracepoint", .flags = KIND_FREQUENT,
+    .probe_fields = PROBE_FIELDS_TRACEPOINT,
     .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_RAW_TRACEPOINT,
     .attach = attach_raw_tracepoint,
 };

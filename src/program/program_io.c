@@ -245,7 +245,7 @@ static void read_probe(struct reader *r, struct program_probe *p)
     default:
         r->failed = 1;
     }
-    if (!p->prog_name || !p->point || (unsigned)p->kind >= PROBE_KIND_COUNT || p->kind == PROBE_NEVER)
+    if (!p->prog_name || !p->point || (unsigned)p->kind >= PROBE_KIND_COUNT)
         r->failed = 1;
 }
 

@@ -279,14 +279,14 @@ static int compare_probes(const void *a, const void *b, void *arg)
 /* begin, end and error probes: raw_tp programs run once each, in (order,
  * script order), draining the rings after each so output keeps its order.
  * exit() or an error in a begin probe skips the remaining begin probes. */
-int session_run_probes(struct session *s, enum probe_kind kind)
+int session_run_probes(struct session *s, enum probe_run when)
 {
-    return session_run_probes_on(s, kind, NULL, 0);
+    return session_run_probes_on(s, when, NULL, 0);
 }
 
-/* The probes of a kind the runtime runs, with data (NULL: none) at the start
- * of their context: procfs("__stdin").write gets its byte there. */
-int session_run_probes_on(struct session *s, enum probe_kind kind, const void *data, size_t size)
+/* The probes the runtime runs at `when`, with data (NULL: none) at the
+ * start of their context: procfs("__stdin").write gets its byte there. */
+int session_run_probes_on(struct session *s, enum probe_run when, const void *data, size_t size)
 {
     const struct program *p = s->program;
     int *order = malloc((p->probe_count ? p->probe_count : 1) * sizeof(int));
@@ -295,12 +295,12 @@ int session_run_probes_on(struct session *s, enum probe_kind kind, const void *d
     if (!order)
         return -1;
     for (int i = 0; i < p->probe_count; i++) {
-        if (p->probes[i].kind == kind)
+        if (probe_kind_ops(p->probes[i].kind)->runs == when)
             order[n++] = i;
     }
     qsort_r(order, n, sizeof(int), compare_probes, (void *)p);
     for (int k = 0; k < n; k++) {
-        if ((kind == PROBE_BEGIN && s->end != SESSION_RUNNING) || s->end == SESSION_END_ABORT)
+        if ((when == RUN_AT_BEGIN && s->end != SESSION_RUNNING) || s->end == SESSION_END_ABORT)
             break;
         session_run_probe(s, &p->probes[order[k]], data, size);
     }

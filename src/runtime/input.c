@@ -12,7 +12,7 @@
 int session_reads_input(const struct session *s)
 {
     for (int i = 0; i < s->program->probe_count; i++)
-        if (s->program->probes[i].kind == PROBE_INPUT)
+        if (probe_kind_ops(s->program->probes[i].kind)->runs == RUN_PER_INPUT_BYTE)
             return 1;
     return 0;
 }
@@ -28,7 +28,7 @@ int session_read_input(struct session *s)
     while (n < 0 && errno == EINTR);
     for (ssize_t i = 0; i < n && s->end == SESSION_RUNNING; i++) {
         char byte[2] = {buf[i], 0};
-        session_run_probes_on(s, PROBE_INPUT, byte, sizeof(byte));
+        session_run_probes_on(s, RUN_PER_INPUT_BYTE, byte, sizeof(byte));
     }
     return n > 0;
 }

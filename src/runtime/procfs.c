@@ -203,6 +203,12 @@ static int open_file(struct procfs_files *files, struct procfs_file *f)
     return f->started ? 0 : -1;
 }
 
+/* A probe run for its file's readers or writers (its kind's `runs`). */
+static int runs_on_access(const struct program_probe *probe)
+{
+    return probe_kind_ops(probe->kind)->runs == RUN_PER_FILE_ACCESS;
+}
+
 /* The directory and a served FIFO for each file; the fd the loop watches
  * (-1: no procfs probes; -2: an error, said). */
 int session_procfs_open(struct session *s)
@@ -210,7 +216,7 @@ int session_procfs_open(struct session *s)
     const struct program *p = s->program;
     int wanted = 0;
     for (int i = 0; i < p->probe_count; i++)
-        wanted += p->probes[i].kind == PROBE_PROCFS;
+        wanted += runs_on_access(&p->probes[i]);
     if (!wanted)
         return -1;
     struct procfs_files *files = s->procfs = calloc(1, sizeof(*files));
@@ -230,7 +236,7 @@ int session_procfs_open(struct session *s)
         return -2;
     }
     for (int i = 0; i < p->probe_count; i++) {
-        struct procfs_file *f = p->probes[i].kind == PROBE_PROCFS ? add_file(files, &p->probes[i]) : NULL;
+        struct procfs_file *f = runs_on_access(&p->probes[i]) ? add_file(files, &p->probes[i]) : NULL;
         if (f && open_file(files, f) < 0)
             return -2;
     }
@@ -280,7 +286,7 @@ static void run_writes(struct session *s, struct procfs_file *f)
         char piece[PROCFS_WRITE_PIECE + 1] = {0};
         memcpy(piece, f->text.data + at, n);
         for (int i = 0; i < p->probe_count; i++)
-            if (p->probes[i].kind == PROBE_PROCFS && strcmp(p->probes[i].path, f->probe->path) == 0)
+            if (runs_on_access(&p->probes[i]) && strcmp(p->probes[i].path, f->probe->path) == 0)
                 session_run_probe(s, &p->probes[i], piece, n + 1);
     }
 }

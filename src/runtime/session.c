@@ -114,7 +114,7 @@ static void session_free(struct session *s)
 /* Begin probes, attach, let the -c child run, pump events. */
 static int session_start(struct session *s)
 {
-    session_run_probes(s, PROBE_BEGIN);
+    session_run_probes(s, RUN_AT_BEGIN);
     session_flush(s);
     if (s->end != SESSION_RUNNING)
         return 0;   /* exit() or an error in begin: straight to end */
@@ -139,7 +139,7 @@ static void session_end(struct session *s)
     s->state->exiting = 1;
     session_drain_all(s);
     if (s->end != SESSION_END_ABORT)
-        session_run_probes(s, s->end == SESSION_END_ERROR ? PROBE_ERROR : PROBE_END);
+        session_run_probes(s, s->end == SESSION_END_ERROR ? RUN_AT_ERROR : RUN_AT_END);
     session_drain_all(s);
     if (s->end != SESSION_END_ABORT && !s->options->no_global_display)
         session_print_globals(s);

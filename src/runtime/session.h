@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include "base/strbuf.h"
+#include "kinds/kinds.h"
 #include "program/program.h"
 #include "runtime/runtime.h"
 
@@ -126,8 +127,9 @@ int session_flush(struct session *s);
 /* commands.c */
 void session_command(struct session *s, uint32_t id, const void *data, size_t size);
 void session_reap_commands(struct session *s, int wait);
-int session_run_probes(struct session *s, enum probe_kind kind);
-int session_run_probes_on(struct session *s, enum probe_kind kind, const void *data, size_t size);
+/* The probes whose kind the runtime runs at `when` (kinds.h), in order. */
+int session_run_probes(struct session *s, enum probe_run when);
+int session_run_probes_on(struct session *s, enum probe_run when, const void *data, size_t size);
 /* One probe the runtime runs, with data at the start of its context. */
 void session_run_probe(struct session *s, const struct program_probe *probe, const void *data, size_t size);
 /* A runtime error of the program's error table, as a handler's would be said. */

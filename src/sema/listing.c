@@ -49,7 +49,7 @@ static const struct btf_type *kernel_prototype(struct kernel_btfs *btfs, const s
 
 static int is_kernel_return(const struct probe *probe)
 {
-    return probe->kind == PROBE_FEXIT || probe->kind == PROBE_KRETPROBE;
+    return probe_is_kernel_function(probe) && (probe_kind_ops(probe->kind)->flags & KIND_AT_RETURN);
 }
 
 /* " $return:ssize_t $file:struct file* ..." as stap's -L, from BTF. */

@@ -76,7 +76,6 @@ int sema_resolve_perf(struct sema *s, struct probe_point *point, struct probe *p
         return fail(s, point, c->span, "while resolving probe point: unknown perf event %s",
                     sema_point_text(s, point));
     }
-    probe->kind = PROBE_PERF;
     probe->perf.sample_period = DEFAULT_SAMPLE_PERIOD;
     if (c && (strcmp(c->name, "sample") == 0 || strcmp(c->name, "hz") == 0) && !c->next &&
         c->arg_kind == PROBE_ARG_INT && c->arg_int > 0) {

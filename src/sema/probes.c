@@ -42,7 +42,7 @@ void sema_drop_never_probes(struct sema *s)
     struct script *script = s->script;
     int kept = 0;
     for (int i = 0; i < script->probe_count; i++) {
-        if (script->probes[i]->kind == PROBE_NEVER)
+        if (probe_kind_ops(script->probes[i]->kind)->flags & KIND_CHECK_ONLY)
             continue;
         script->probes[i]->index = kept;
         script->probes[kept++] = script->probes[i];
@@ -108,8 +108,12 @@ int sema_resolve_point(struct sema *s, struct probe_point *point, struct stmt *b
 {
     const struct probe_kind_ops *kind = probe_kind_for_point(point);
     int resolved = RESOLVE_AS_ALIAS;
-    if (kind)
-        resolved = kind->resolve(s, point, sema_new_probe(s, point, body, frame, NULL));
+    if (kind) {
+        /* of the resolving kind unless its resolver says otherwise (end, uretprobe) */
+        struct probe *probe = sema_new_probe(s, point, body, frame, NULL);
+        probe->kind = kind->kind;
+        resolved = kind->resolve(s, point, probe);
+    }
     if (resolved != RESOLVE_AS_ALIAS)
         return resolved > 0 ? resolved : 0;
     int added = sema_expand_alias(s, point, body);

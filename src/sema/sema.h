@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "kinds/probe_kind.h"
+#include "kinds/kinds.h"
 #include "parser/ast.h"
 
 struct arena;
@@ -96,7 +96,7 @@ struct function_decl {
     void *codegen;               /* codegen's per-function data */
 };
 
-/* PROBE_TIMER, PROBE_PROFILE, PROBE_PERF: the perf event and its rate. */
+/* PROBE_FIELDS_PERF (timer, profile, perf): the perf event and its rate. */
 struct perf_probe {
     uint64_t period_ns;          /* timer, profile: cpu-clock period (or frequency) */
     uint64_t frequency;
@@ -105,7 +105,7 @@ struct perf_probe {
     uint64_t sample_period;
 };
 
-/* PROBE_UPROBE, PROBE_URETPROBE: where in which file, and how it sits there. */
+/* PROBE_FIELDS_UPROBE (uprobe, uretprobe): where in which file, and how it sits there. */
 struct uprobe_probe {
     const char *path;
     uint64_t offset;
@@ -137,7 +137,7 @@ struct uprobe_probe {
     uint64_t entry_offset, entry_vaddr;  /* where the entry program sits: the function's entry */
 };
 
-/* PROBE_TRACEPOINT, PROBE_RAW_TRACEPOINT (tp_name is the probe's own). */
+/* PROBE_FIELDS_TRACEPOINT (tracepoint; a raw one in the object): tp_name is the probe's own. */
 struct tracepoint_probe {
     const char *category;
     const struct tp_format *format;   /* from tracefs: the record's fields */
@@ -153,7 +153,7 @@ struct tracepoint_probe {
     int record_size;
 };
 
-/* A kernel function's probe: PROBE_FENTRY/FEXIT, PROBE_KPROBE/KRETPROBE
+/* PROBE_FIELDS_KPROBE, a kernel function's probe: fentry/fexit, kprobe/kretprobe
  * (kinds/kernel_function.c, kinds/kprobe.c); probe_kprobe() reads it. */
 struct kprobe_probe {
     int btf_id;                  /* the function's BTF FUNC in vmlinux or its module; 0 for kprobe.function */
@@ -168,7 +168,7 @@ struct kprobe_probe {
     struct uprobe_site *site;
 };
 
-/* procfs("file").read/.write (kinds/procfs.c): a FIFO the runtime serves. */
+/* PROBE_FIELDS_PROCFS, procfs("file").read/.write (kinds/procfs.c): a FIFO the runtime serves. */
 struct procfs_probe {
     const char *file;            /* relative to the session's directory */
     int write;                   /* .write; 0: .read */
@@ -176,15 +176,15 @@ struct procfs_probe {
     uint64_t maxsize;            /* .read: .maxsize(N), else MAXSTRINGLEN */
 };
 
-/* PROBE_NETFILTER: the hook of a BPF netfilter link (kinds/netfilter.c). */
+/* PROBE_FIELDS_NETFILTER: the hook of a BPF netfilter link (kinds/netfilter.c). */
 struct netfilter_probe {
     int pf, hooknum, priority;
 };
 
 /* One concrete attachment: a probe declaration with several points (or a
  * wildcard) becomes several of these sharing one body. The fields of one
- * kind are its member of the union: read them only for that kind
- * (probe_is_uprobe, probe_is_tracepoint). */
+ * kind are its member of the union, the one its descriptor's probe_fields
+ * names: read them only for such a kind (probe_is_uprobe, probe_uprobe). */
 struct probe {
     enum probe_kind kind;        /* kinds/probe_kind.h: its descriptor says how it resolves, generates, attaches */
     const char *point;           /* canonical text, as pp() returns it */
@@ -226,9 +226,16 @@ struct probe {
     int index;                   /* in script order */
 };
 
+/* Whether the probe's kind uses that member of the union (its descriptor
+ * says: kinds.h's probe_fields). */
+static inline int probe_has_fields(const struct probe *probe, enum probe_fields fields)
+{
+    return probe_kind_ops(probe->kind)->probe_fields == fields;
+}
+
 static inline int probe_is_uprobe(const struct probe *probe)
 {
-    return probe->kind == PROBE_UPROBE || probe->kind == PROBE_URETPROBE;
+    return probe_has_fields(probe, PROBE_FIELDS_UPROBE);
 }
 
 /* pn(): SystemTap's script-level probe point (its derived_probe::
@@ -241,25 +248,7 @@ static inline const char *probe_script_point(const struct probe *probe)
 
 static inline int probe_is_tracepoint(const struct probe *probe)
 {
-    return probe->kind == PROBE_TRACEPOINT || probe->kind == PROBE_RAW_TRACEPOINT;
-}
-
-/* Where in its file (uprobe) or function (kernel.statement's kprobe) the
- * probe attaches; 0 for the other kinds. */
-static inline uint64_t probe_attach_offset(const struct probe *probe)
-{
-    if (probe_is_uprobe(probe))
-        return probe->uprobe.offset;
-    return probe->kind == PROBE_KPROBE ? probe->kprobe.offset : 0;
-}
-
-/* Where DWARF describes the probed code: a uprobe's site, or a kernel
- * statement's by line; NULL for the other kinds. */
-static inline struct uprobe_site *probe_dwarf_site(const struct probe *probe)
-{
-    if (probe_is_uprobe(probe))
-        return probe->uprobe.site;
-    return probe->kind == PROBE_KPROBE ? probe->kprobe.site : NULL;
+    return probe_has_fields(probe, PROBE_FIELDS_TRACEPOINT);
 }
 
 /* For code that serves every kind: a uprobe's or tracepoint's fields, and
@@ -278,14 +267,27 @@ static inline const struct tracepoint_probe *probe_tracepoint(const struct probe
 
 static inline int probe_is_kernel_function(const struct probe *probe)
 {
-    return probe->kind == PROBE_FENTRY || probe->kind == PROBE_FEXIT || probe->kind == PROBE_KPROBE ||
-           probe->kind == PROBE_KRETPROBE;
+    return probe_has_fields(probe, PROBE_FIELDS_KPROBE);
 }
 
 static inline const struct kprobe_probe *probe_kprobe(const struct probe *probe)
 {
     static const struct kprobe_probe none;
     return probe_is_kernel_function(probe) ? &probe->kprobe : &none;
+}
+
+/* Where in its file (uprobe) or function (kernel.statement's kprobe) the
+ * probe attaches; 0 for the other kinds. */
+static inline uint64_t probe_attach_offset(const struct probe *probe)
+{
+    return probe_is_uprobe(probe) ? probe->uprobe.offset : probe_kprobe(probe)->offset;
+}
+
+/* Where DWARF describes the probed code: a uprobe's site, or a kernel
+ * statement's by line; NULL for the other kinds. */
+static inline struct uprobe_site *probe_dwarf_site(const struct probe *probe)
+{
+    return probe_is_uprobe(probe) ? probe->uprobe.site : probe_kprobe(probe)->site;
 }
 
 struct sema_options {

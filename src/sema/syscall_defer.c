@@ -73,8 +73,8 @@ void sema_plan_syscall_deferral(struct sema *s)
 {
     for (int i = 0; i < s->script->probe_count; i++) {
         struct probe *p = s->script->probes[i];
-        if (p->kind != PROBE_TRACEPOINT || p->tracepoint.raw || !p->tracepoint.format || strcmp(p->tracepoint.category, "syscalls") != 0 ||
-            strncmp(p->tp_name, "sys_enter_", 10) != 0)
+        const struct tracepoint_probe *tp = probe_tracepoint(p);
+        if (tp->raw || !tp->format || strcmp(tp->category, "syscalls") != 0 || strncmp(p->tp_name, "sys_enter_", 10) != 0)
             continue;
         struct checks c = {s->arena, p, 0};
         ast_visit_exprs(p->body, note_string_read, &c);

@@ -998,31 +998,22 @@ int sema_target_defined(struct sema *s, struct uprobe_site *site, struct expr *o
 
 /* @defined of a $variable the probe's kind lowers itself (a tracepoint's
  * $field or $arg->member, a kernel function's BTF-typed $argument), or of a
- * kernel @cast: 1 when a copy lowers without a diagnostic. The probe's
- * field/argument choice and its @entry snapshots are left as they were: a
- * test reads nothing. */
+ * kernel @cast: 1 when a copy lowers without a diagnostic. A test reads
+ * nothing: the probe is put back as it was (whatever its kind's lowering
+ * chose, a tracepoint's fields or arguments, @entry snapshots). */
 static int defined_by_trial(struct sema *s, struct expr *e, int own_target)
 {
     struct expr *copy = sema_clone_expr(s->arena, e->unary_at.operand);
     struct diags quiet, *saved = s->diags;
     diags_init(&quiet);
     s->diags = &quiet;
-    int tracepoint_probe = s->probe && probe_is_tracepoint(s->probe);
-    struct tracepoint_probe choice = tracepoint_probe ? s->probe->tracepoint : (struct tracepoint_probe){0};
-    int entry_count = s->probe ? s->probe->entry_count : 0;
-    struct expr *entry_key = s->probe ? s->probe->entry_key : NULL;
+    struct probe before = s->probe ? *s->probe : (struct probe){0};
     const struct probe_kind_ops *kind = own_target ? probe_kind_ops(s->probe->kind) : NULL;
     int lowered = !kind ? sema_lower_kernel_cast(s, copy)
                   : kind->flags & KIND_TARGET_DEFINED_UNLESS_REPORTED ? (kind->lower_target(s, copy), 1)
                   : kind->lower_target(s, copy);
-    if (tracepoint_probe) {
-        s->probe->tracepoint.raw = choice.raw;
-        s->probe->tracepoint.reads_fields = choice.reads_fields;
-    }
-    if (s->probe) {
-        s->probe->entry_count = entry_count;
-        s->probe->entry_key = entry_key;
-    }
+    if (s->probe)
+        *s->probe = before;
     s->diags = saved;
     int defined = lowered && quiet.error_count == 0;
     diags_free(&quiet);

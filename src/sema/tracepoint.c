@@ -250,7 +250,6 @@ static void add_match(const char *category, const char *name, void *data)
         return;   /* a directory without a format file: not an event */
     if (st->count > 0)
         sema_add_probe_copy(s, st->probe);
-    st->probe->kind = PROBE_TRACEPOINT;
     st->probe->tracepoint.category = format->category;
     st->probe->tp_name = format->name;
     st->probe->tracepoint.format = format;

@@ -95,8 +95,8 @@ static void refuse_move(struct sema *s, struct probe *probe, const char *why_not
 /* The sites that may move: a function's entry the kernel single-steps or refuses. */
 static struct uprobe_site *movable_site(struct sema *s, struct probe *probe)
 {
-    struct uprobe_site *site = probe->uprobe.site;
-    if (probe->kind != PROBE_UPROBE || !site || !site->out_of_line || !site->at_entry || site->is_return ||
+    struct uprobe_site *site = probe_uprobe(probe)->site;
+    if (!site || !site->out_of_line || !site->at_entry || site->is_return ||
         site->pc != site->function->entry || uprobe_insn_is_emulated(site->module, site->pc))
         return NULL;
     struct frame_walk handler = {s->script, 0};
@@ -168,9 +168,9 @@ static void find_refusals(struct sema *s)
         return;
     for (int i = 0; i < s->script->probe_count; i++) {
         struct probe *probe = s->script->probes[i];
-        struct uprobe_site *site = probe->uprobe.site;
+        struct uprobe_site *site = probe_uprobe(probe)->site;
         /* at rets: sema_place_return_probes checked them; the entry matters for the entry program */
-        if (probe_is_uprobe(probe) && site && !probe->uprobe.refusal &&
+        if (site && !probe->uprobe.refusal &&
             (!probe->uprobe.at_returns || probe->entry_count || probe->uprobe.tail_count))
             probe->uprobe.refusal = uprobe_insn_refusal(s->arena, site->module, site->pc);
     }
@@ -182,7 +182,7 @@ static void report_refusals(struct sema *s)
 {
     for (int i = 0; i < s->script->probe_count; i++) {
         struct probe *probe = s->script->probes[i];
-        if (!probe->uprobe.refusal)
+        if (!probe_uprobe(probe)->refusal)
             continue;
         if (probe->may_skip)
             diag_warning(s->diags, probe->span, "skipping probe %s: %s", probe->point, probe->uprobe.refusal);
@@ -221,7 +221,7 @@ void sema_place_entry_probes(struct sema *s)
         move_to_calls(s);
     else
         for (int i = 0; i < s->script->probe_count; i++)
-            if (s->script->probes[i]->uprobe.refusal)
+            if (probe_uprobe(s->script->probes[i])->refusal)
                 refuse_move(s, s->script->probes[i], "--no-call-sites keeps it at the entry");
     report_refusals(s);
 }

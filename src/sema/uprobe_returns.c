@@ -356,8 +356,11 @@ void sema_place_return_probes(struct sema *s)
 {
     for (int i = 0; i < s->script->probe_count; i++) {
         struct probe *probe = s->script->probes[i];
+        if (!probe_is_uprobe(probe))
+            continue;
         struct uprobe_site *site = probe->uprobe.site;
-        if (probe->kind == PROBE_URETPROBE)   /* a .plt.return has no function, no exits: its stub's uretprobe */
+        if (site->is_return && !probe->uprobe.at_returns)   /* a uretprobe; a .plt.return's has no function,
+                                                             * no exits: its stub's */
             probe->uprobe.placement = site->exits ? uretprobe_placement(s->arena, site->exits)
                                                   : "on a uretprobe at the PLT stub";
         if (!probe->uprobe.at_returns)
