@@ -24,6 +24,8 @@ static int resolve_process(struct sema *s, struct probe_point *point, struct pro
 {
     if (sema_is_process_event(point))
         return sema_resolve_process_event(s, point, probe->body);
+    if (sema_bad_process_event(s, point))
+        return 0;
     return sema_resolve_process(s, probe->body, point, probe->frame);
 }
 

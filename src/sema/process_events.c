@@ -168,6 +168,19 @@ int sema_is_process_event(const struct probe_point *point)
     return process_event_of(point) >= 0;
 }
 
+int sema_bad_process_event(struct sema *s, struct probe_point *point)
+{
+    static const char *const heads[] = {"begin", "end", "thread", "syscall"};
+    const struct probe_component *c = point->components->next;
+    for (size_t i = 0; c && i < sizeof(heads) / sizeof(*heads); i++)
+        if (strcmp(c->name, heads[i]) == 0)
+            return sema_point_error(s, point, c->span,
+                                    "while resolving probe point: %s is not a process event: they are "
+                                    ".begin, .end, .thread.begin, .thread.end, .syscall and .syscall.return, "
+                                    "without arguments", sema_point_text(s, point)) || 1;
+    return 0;
+}
+
 static const char *const event_variables[] = {
     [PROCESS_SYSCALL] = " $syscall:long $arg1:long $arg2:long $arg3:long $arg4:long $arg5:long $arg6:long "
                         "$$parms:string",
