@@ -128,6 +128,27 @@ static struct stmt *process_filter(struct sema *s, enum process_event event, int
     return skip;
 }
 
+/* `if (!__tap_process_begin_once(__tap_pending, N)) next`: a process
+ * running when tap started has each begin probe (N) fire once, at its first
+ * system call that passes the probe's filter (tapsets/process_exe.tp). */
+static struct stmt *begin_once(struct sema *s, int n, struct span span)
+{
+    struct expr *pending = ast_expr(s->arena, EXPR_IDENT, span);
+    pending->ident.name = "__tap_pending";
+    struct expr *call = ast_expr(s->arena, EXPR_CALL, span);
+    call->call.name = "__tap_process_begin_once";
+    call->call.args = pending;
+    pending->next = integer(s->arena, n, span);
+    call->call.arg_count = 2;
+    struct expr *not = ast_expr(s->arena, EXPR_UNARY, span);
+    not->unary.op = UNARY_NOT;
+    not->unary.operand = call;
+    struct stmt *skip = ast_stmt(s->arena, STMT_IF, span);
+    skip->if_stmt.cond = not;
+    skip->if_stmt.then_stmt = ast_stmt(s->arena, STMT_NEXT, span);
+    return skip;
+}
+
 /* The executable as the kernel names it: the inode and the superblock's
  * dev_t (MKDEV: major << 20 | minor), not stat's encoding. */
 static int executable_id(struct sema *s, struct probe_point *point, const char *path, int64_t *dev, int64_t *ino)
@@ -203,6 +224,12 @@ int sema_resolve_process_event(struct sema *s, struct probe_point *point, struct
     *head = *process;
     head->arg_kind = PROBE_ARG_NONE;
     alias.components = head;
+    struct stmt *head_stmt = handler;   /* the filter, begin's once, the handler */
+    if (event == PROCESS_BEGIN) {
+        struct stmt *once = begin_once(s, s->script->probe_count, process->span);
+        once->next = head_stmt;
+        head_stmt = once;
+    }
     if (process->arg_kind != PROBE_ARG_NONE) {
         int64_t pid = 0, dev = 0, ino = 0;
         if (process->arg_kind == PROBE_ARG_INT)
@@ -210,9 +237,12 @@ int sema_resolve_process_event(struct sema *s, struct probe_point *point, struct
         else if (!executable_id(s, point, process->arg_string, &dev, &ino))
             return 0;
         struct stmt *filter = process_filter(s, event, pid, dev, ino, process->span);
-        filter->next = handler;
+        filter->next = head_stmt;
+        head_stmt = filter;
+    }
+    if (head_stmt != handler) {
         handler = ast_stmt(s->arena, STMT_BLOCK, body->span);
-        handler->block.body = filter;
+        handler->block.body = head_stmt;
     }
     if (s->diags->error_count > errors)
         return 0;
