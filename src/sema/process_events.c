@@ -128,13 +128,19 @@ static struct stmt *process_filter(struct sema *s, enum process_event event, int
     return skip;
 }
 
-/* `if (!__tap_process_begin_once(__tap_pending, N)) next`: a process
+/* `if (!__tap_process_begin_once(!@defined($ret), N)) next`: a process
  * running when tap started has each begin probe (N) fire once, at its first
- * system call that passes the probe's filter (tapsets/process_exe.tp). */
+ * system call that passes the probe's filter (tapsets/process_exe.tp); the
+ * alias's other points (fork, exec) have $ret. */
 static struct stmt *begin_once(struct sema *s, int n, struct span span)
 {
-    struct expr *pending = ast_expr(s->arena, EXPR_IDENT, span);
-    pending->ident.name = "__tap_pending";
+    struct expr *ret = ast_expr(s->arena, EXPR_TARGET, span);
+    ret->target.name = "ret";
+    struct expr *defined = ast_expr(s->arena, EXPR_DEFINED, span);
+    defined->unary_at.operand = ret;
+    struct expr *pending = ast_expr(s->arena, EXPR_UNARY, span);
+    pending->unary.op = UNARY_NOT;
+    pending->unary.operand = defined;
     struct expr *call = ast_expr(s->arena, EXPR_CALL, span);
     call->call.name = "__tap_process_begin_once";
     call->call.args = pending;
