@@ -36,6 +36,7 @@ enum unwind_reason { UNWIND_NONE, UNWIND_ERROR, UNWIND_NEXT, UNWIND_CAUGHT };
 #define STATE_LOST_EVENTS STATE_INDEX(lost_events)
 #define STATE_SKIPPED STATE_INDEX(skipped_probes)
 #define STATE_TARGET_PID STATE_INDEX(target_pid)
+#define STATE_TAP_PID STATE_INDEX(tap_pid)
 #define STATE_REALTIME_OFFSET STATE_INDEX(realtime_offset_ns)
 #define STATE_WAKEUP_BYTES STATE_INDEX(wakeup_bytes)
 #define STATE_LAST_WAKEUP STATE_INDEX(last_wakeup_ns)

@@ -360,6 +360,7 @@ static LLVMValueRef builtin_call(struct codegen *cg, struct expr *e, const struc
                             cg_const(cg, 0xffffffff), "");
     case BUILTIN_EXECNAME: return execname(cg);
     case BUILTIN_TARGET: return state_load(cg, STATE_TARGET_PID);
+    case BUILTIN_STP_PID: return state_load(cg, STATE_TAP_PID);
     case BUILTIN_PP: return cg_probe_point_string(cg, 0);
     case BUILTIN_PN: return cg_probe_point_string(cg, 2);
     case BUILTIN_PLT_NAME: return cg_probe_point_string(cg, 3);

@@ -18,16 +18,14 @@
 #include "sema/sema_internal.h"
 #include "sema/uprobe.h"
 
-/* process.begin/.end are tapset aliases although `process` has a resolver;
- * process[(PID|"PATH")].syscall[.return] are aliases with a filter. */
+/* process[(PID|"PATH")].syscall[.return], .begin, .end, .thread.begin and
+ * .thread.end are the tapset's aliases with a filter (sema/process_events.c). */
 static int resolve_process(struct sema *s, struct probe_point *point, struct probe *probe)
 {
-    const struct probe_component *c = point->components;
-    if (c->arg_kind == PROBE_ARG_NONE && c->next && !c->next->next &&
-        (strcmp(c->next->name, "begin") == 0 || strcmp(c->next->name, "end") == 0))
-        return RESOLVE_AS_ALIAS;
-    if (sema_is_process_syscall(point))
-        return sema_resolve_process_syscall(s, point, probe->body);
+    if (sema_is_process_event(point))
+        return sema_resolve_process_event(s, point, probe->body);
+    if (sema_bad_process_event(s, point))
+        return 0;
     return sema_resolve_process(s, probe->body, point, probe->frame);
 }
 
@@ -44,7 +42,10 @@ static void catalogue(struct arena *arena, catalogue_line add, void *lines)
         "process(string).mark(string)", "process(string).provider(string).mark(string)",
         "process.mark(string)", "process.provider(string).mark(string)", "process(number).mark(string)",
         "process(string).syscall", "process(string).syscall.return", "process(number).syscall",
-        "process(number).syscall.return",   /* process.syscall[.return]: tapset aliases */
+        "process(number).syscall.return", "process(string).begin", "process(number).begin",
+        "process(string).end", "process(number).end", "process(string).thread.begin",
+        "process(number).thread.begin", "process(string).thread.end", "process(number).thread.end",
+        /* process.syscall[.return], .begin ...: tapset aliases */
     };
     for (size_t i = 0; i < sizeof(forms) / sizeof(*forms); i++)
         add(lines, forms[i]);

@@ -90,6 +90,7 @@ struct tap_state {
     uint64_t wakeup_bytes;   /* tap_events: a record wakes user space when this much is
                               * unread (written by the runtime before load) ... */
     uint64_t last_wakeup_ns; /* ... or when none did for TAP_WAKEUP_PERIOD_NS */
+    uint64_t tap_pid;        /* stp_pid(): tap's own process, written by the runtime before load */
 };
 
 /* usymname(), usymdata(), umodname(): symbol tables the runtime fills

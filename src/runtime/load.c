@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <bpf/libbpf.h>
 
@@ -232,6 +233,7 @@ static int configure_data(struct session *s)
     }
     struct tap_state *state = (struct tap_state *)(data + s->program->state_offset);
     state->target_pid = (uint64_t)s->target_pid;
+    state->tap_pid = (uint64_t)getpid();
     state->wakeup_bytes = events_ring_bytes(s) / 4;
     struct timespec realtime, boottime;
     clock_gettime(CLOCK_REALTIME, &realtime);

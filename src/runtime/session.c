@@ -128,6 +128,7 @@ static int session_start(struct session *s)
     session_refresh_proc_maps(s);
     if (session_attach(s) < 0)
         return -1;
+    session_scan_processes(s);
     if (session_release_child(s) < 0)
         return -1;
     return session_loop(s);

@@ -177,6 +177,8 @@ void session_add_wanted_symbol_files(struct session *s);   /* adds files usymnam
 const char *session_mapped_path(struct session *s, const struct symbol_map_key *key);
 /* the kernel's (dev, inode) of a file, as bpf_find_vma sees it */
 int session_file_key(const char *path, struct symbol_map_key *key);
+/* process_scan.c: the processes running at start, for process.begin and process("PATH").end */
+void session_scan_processes(struct session *s);   /* after attaching */
 /* proc_maps.c: every process's executable mappings, for find_mapping in BPF */
 int session_proc_maps_used(struct session *s);
 int session_size_proc_maps(struct session *s);       /* before load */

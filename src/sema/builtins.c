@@ -29,6 +29,7 @@ static const struct builtin builtins[] = {
     FIXED0("cpu", BUILTIN_CPU, TYPE_LONG),
     FIXED0("execname", BUILTIN_EXECNAME, TYPE_STRING),
     FIXED0("target", BUILTIN_TARGET, TYPE_LONG),
+    FIXED0("stp_pid", BUILTIN_STP_PID, TYPE_LONG),
     FIXED0("pp", BUILTIN_PP, TYPE_STRING),
     FIXED0("pn", BUILTIN_PN, TYPE_STRING),
     FIXED0("gettimeofday_s", BUILTIN_GETTIMEOFDAY_S, TYPE_LONG),

@@ -133,6 +133,8 @@ int sema_list_points(struct arena *arena, struct diags *diags, const char *point
     struct kernel_btfs btfs = {0};
     for (int i = 0; i < script->probe_count; i++) {
         const struct probe *probe = script->probes[i];
+        if (probe->span.file != file && !probe->alias_point)
+            continue;   /* a tapset's own probes (process_exe.tp's records), not the point's */
         struct uprobe_site *site = probe_uprobe(probe)->site;
         struct btf *btf;
         const struct btf_type *proto = is_kernel_return(probe) ? kernel_prototype(&btfs, probe, &btf) : NULL;

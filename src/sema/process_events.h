@@ -1,5 +1,6 @@
-/* process.syscall[.return], process(PID).syscall, process("PATH").syscall:
- * SystemTap's variables and process filter over the tapset's aliases. */
+/* process.syscall[.return], .begin, .end, .thread.begin, .thread.end, for
+ * every process, process(PID) or process("PATH"): SystemTap's variables and
+ * process filter over the tapset's aliases. */
 #ifndef TAP_SEMA_PROCESS_EVENTS_H
 #define TAP_SEMA_PROCESS_EVENTS_H
 
@@ -7,8 +8,13 @@
 
 struct sema;
 
-int sema_is_process_syscall(const struct probe_point *point);
+/* process[(PID|"PATH")].syscall[.return], .begin, .end, .thread.begin,
+ * .thread.end */
+int sema_is_process_event(const struct probe_point *point);
+/* A point that names .begin, .end, .thread or .syscall wrongly: reports it,
+ * returns 1. */
+int sema_bad_process_event(struct sema *s, struct probe_point *point);
 /* Adds the probes; returns how many, 0 after an error. */
-int sema_resolve_process_syscall(struct sema *s, struct probe_point *point, struct stmt *body);
+int sema_resolve_process_event(struct sema *s, struct probe_point *point, struct stmt *body);
 
 #endif
