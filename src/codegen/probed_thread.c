@@ -94,7 +94,7 @@ void cg_target_probe_entry(struct codegen *cg, LLVMValueRef ctx)
          * back over its int3: measured on 6.1). A uretprobe's regs->ip is
          * the return address: no fallback there. */
         LLVMValueRef trap = LLVMBuildLoad2(cg->builder, cg->i64, cg_byte_at(cg, ctx, 128), "trap");
-        ip = LLVMBuildSelect(cg->builder, cg_compare(cg, LLVMIntEQ, ip, 0), trap, ip, "");
+        ip = cg_select(cg, cg_compare(cg, LLVMIntEQ, ip, 0), trap, ip);
     }
     LLVMValueRef vaddr = cg_cookie_is_vaddr(probe) ? cg_helper(cg, BPF_FUNC_get_attach_cookie, cg->i64, args, 1)
                                                    : cg_const(cg, (int64_t)probe_uprobe(probe)->vaddr);
@@ -272,7 +272,7 @@ void cg_probe_point_enter(struct codegen *cg, const struct probe *probe)
         return;
     LLVMValueRef row = cg_const(cg, (uint64_t)point_row(cg->script, probe));
     if (probe->group_count > 1)
-        row = LLVMBuildAdd(cg->builder, row, cg_group_member(cg), "");
+        row = cg_add(cg, row, cg_group_member(cg));
     cg_store(cg, row, cg_scratch_ptr(cg, SCRATCH_PROBE_POINT));
 }
 
@@ -291,7 +291,7 @@ static LLVMValueRef function_point_string(struct codegen *cg, int which)
     snprintf(name, sizeof(name), "function_%s", point_names[which]);
     LLVMValueRef row = cg_load(cg, cg_scratch_ptr(cg, SCRATCH_PROBE_POINT));
     /* always in range; the verifier wants the bound */
-    row = LLVMBuildSelect(cg->builder, cg_compare(cg, LLVMIntULT, row, (uint64_t)rows), row, cg_const(cg, 0), "");
+    row = cg_select(cg, cg_compare(cg, LLVMIntULT, row, (uint64_t)rows), row, cg_const(cg, 0));
     return point_text_at(cg, name, members, rows, which, row);
 }
 
@@ -314,7 +314,7 @@ LLVMValueRef cg_group_member(struct codegen *cg)
     LLVMValueRef cookie = load_register(cg, REGS_COOKIE_WORD * 8);
     /* out of range cannot happen; the verifier wants the bound */
     LLVMValueRef in_range = cg_compare(cg, LLVMIntULT, cookie, cg->fn->probe->group_count);
-    return LLVMBuildSelect(cg->builder, in_range, cookie, cg_const(cg, 0), "");
+    return cg_select(cg, in_range, cookie, cg_const(cg, 0));
 }
 
 /* Every read of the copy comes here: it marks the probe whose code reads
@@ -375,7 +375,7 @@ static LLVMValueRef extend(struct codegen *cg, LLVMValueRef word, int size, int 
     if (size == 8)
         return value;
     return is_signed ? LLVMBuildSExt(cg->builder, value, cg->i64, "")
-                     : LLVMBuildZExt(cg->builder, value, cg->i64, "");
+                     : cg_widen(cg, value);
 }
 
 /* A failed read raises `message` (with the address) at `span`. */
@@ -471,13 +471,11 @@ static LLVMValueRef read_user_string(struct codegen *cg, LLVMValueRef slot, LLVM
 
 static LLVMValueRef clamp_length(struct codegen *cg, LLVMValueRef n)
 {
-    LLVMBuilderRef b = cg->builder;
     int64_t max = (int64_t)cg->string_size - 1;
-    LLVMValueRef low = LLVMBuildSelect(b, cg_compare(cg, LLVMIntSLT, n, 0), cg_const(cg, 0), n, "");
-    LLVMValueRef high = LLVMBuildSelect(b, cg_compare(cg, LLVMIntSGT, low, max),
-                                        cg_const(cg, max), low, "");
+    LLVMValueRef low = cg_select(cg, cg_compare(cg, LLVMIntSLT, n, 0), cg_const(cg, 0), n);
+    LLVMValueRef high = cg_select(cg, cg_compare(cg, LLVMIntSGT, low, max), cg_const(cg, max), low);
     /* string_size is a power of two: the mask changes nothing but shows the bound. */
-    return LLVMBuildAdd(b, LLVMBuildAnd(b, high, cg_const(cg, max), ""), cg_const(cg, 1), "");
+    return cg_add(cg, cg_and(cg, high, cg_const(cg, max)), cg_const(cg, 1));
 }
 
 /* user_string_quoted of an unreadable string: "NULL" for 0, else the address
@@ -694,12 +692,12 @@ static void restore_snapshots(struct codegen *cg, const struct probe *probe)
     LLVMValueRef map = cg_entry_map(cg, probe);
     /* no @entry value: the key is the CFA at a ret, rsp + 8 */
     LLVMValueRef cfa = probe->entry_key ? cg_operand(cg, probe->entry_key)
-                                        : LLVMBuildAdd(cg->builder, load_register(cg, pt_regs_offset[7]), cg_const(cg, 8), "");
+                                        : cg_add(cg, load_register(cg, pt_regs_offset[7]), cg_const(cg, 8));
     LLVMValueRef key = cg_entry_key(cg, cfa);
     LLVMValueRef args[2] = {map, key};
     LLVMValueRef values = cg_helper(cg, BPF_FUNC_map_lookup_elem, cg->ptr, args, 2);
     LLVMBasicBlockRef found = cg_if(cg, cg_is_null(cg, values), "no_entry", "entry_found");
-    LLVMBuildBr(cg->builder, cg->fn->unwind_block);
+    cg_branch(cg, cg->fn->unwind_block);
     cg_position(cg, found);
 
     for (int i = 0; i < probe->entry_count; i++) {
@@ -773,7 +771,7 @@ const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe
     cg_position(cg, start);
     cg_set_location(cg, ret->span);
     state.scratch = cg_load_scratch(cg);
-    LLVMBuildCondBr(cg->builder, cg_is_null(cg, state.scratch), done, run);
+    cg_branch_if(cg, cg_is_null(cg, state.scratch), done, run);
     cg_position(cg, run);
     cg_target_probe_entry(cg, LLVMGetParam(function, 0));
     uint32_t values = cg_alloc_scratch(cg, entry_record_size(cg, ret));
@@ -789,7 +787,7 @@ const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe
     LLVMValueRef cfa = LLVMBuildAdd(cg->builder, load_register(cg, pt_regs_offset[7]), cg_const(cg, 8), "cfa");
     LLVMValueRef map = cg_entry_map(cg, ret), key = cg_entry_key(cg, cfa);
     cg_map_update(cg, map, key, cg_scratch_ptr(cg, values), BPF_ANY);
-    LLVMBuildBr(cg->builder, done);
+    cg_branch(cg, done);
     cg_position(cg, done);
     LLVMBuildRet(cg->builder, cg_i32(cg, 0));
     cg->fn = saved;

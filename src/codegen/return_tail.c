@@ -19,7 +19,7 @@ enum { PT_REGS_SP = 152 };   /* x86_64 struct pt_regs */
 static void set_state(struct codegen *cg, LLVMValueRef state, int value, LLVMBasicBlockRef done)
 {
     cg_store(cg, cg_const(cg, value), state);
-    LLVMBuildBr(cg->builder, done);
+    cg_branch(cg, done);
 }
 
 /* The program's body: which site (the cookie) and what the record says. */
@@ -34,25 +34,23 @@ static void keep_tail_state(struct codegen *cg, const struct probe *ret, LLVMVal
     LLVMBasicBlockRef found = cg_block(cg, "record"), jump = cg_block(cg, "tail_jump"),
                       member = cg_block(cg, "member_entry"), entered = cg_block(cg, "entered_by_jump"),
                       stale = cg_block(cg, "stale");
-    LLVMBuildCondBr(cg->builder, cg_is_null(cg, record), done, found);
+    cg_branch_if(cg, cg_is_null(cg, record), done, found);
     cg_position(cg, found);
     index = cg_const(cg, cg_entry_state_offset(cg, ret));
     LLVMValueRef state = LLVMBuildGEP2(cg->builder, cg->i8, record, &index, 1, "state");
     LLVMValueRef args[1] = {ctx};
     LLVMValueRef cookie = cg_helper(cg, BPF_FUNC_get_attach_cookie, cg->i64, args, 1);
-    LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntEQ, cookie, TAIL_SITE_JUMP),
-                    jump, member);
+    cg_branch_if(cg, cg_compare(cg, LLVMIntEQ, cookie, TAIL_SITE_JUMP), jump, member);
     cg_position(cg, jump);
     set_state(cg, state, TAIL_STATE_JUMPING, done);
     cg_position(cg, member);
     LLVMValueRef was = cg_load(cg, state);
-    LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntEQ, was, TAIL_STATE_JUMPING),
-                    entered, stale);
+    cg_branch_if(cg, cg_compare(cg, LLVMIntEQ, was, TAIL_STATE_JUMPING), entered, stale);
     cg_position(cg, entered);
     set_state(cg, state, TAIL_STATE_IN_CHAIN, done);
     cg_position(cg, stale);
     cg_helper(cg, BPF_FUNC_map_delete_elem, cg->i64, lookup, 2);
-    LLVMBuildBr(cg->builder, done);
+    cg_branch(cg, done);
 }
 
 const struct probe *cg_define_tail_probe(struct codegen *cg, const struct probe *ret, const char **prog_name)
