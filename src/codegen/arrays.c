@@ -277,12 +277,8 @@ static LLVMValueRef evict_callback(struct codegen *cg, struct cg_array *a, uint3
 {
     struct fn_state state;
     LLVMValueRef fn = cg_begin_callback(cg, "evict_scan", 1, &state);
-    LLVMBasicBlockRef entry = cg_block(cg, "entry"), skip = cg_block(cg, "skip"), run = cg_block(cg, "run"),
-                      take = cg_block(cg, "take"), check = cg_block(cg, "check");
-    cg_position(cg, entry);
-    cg_set_location(cg, span);
-    state.scratch = cg_load_scratch(cg);
-    cg_branch_if(cg, cg_is_null(cg, state.scratch), skip, run);
+    cg_callback_entry(cg, &state, span, 0);
+    LLVMBasicBlockRef run = LLVMGetInsertBlock(cg->builder), skip = cg_block(cg, "skip"), take = cg_block(cg, "take");
     cg_position(cg, skip);
     cg_callback_return(cg, 0);
     cg_position(cg, run);
@@ -294,8 +290,7 @@ static LLVMValueRef evict_callback(struct codegen *cg, struct cg_array *a, uint3
         LLVMValueRef offset = cg_const(cg, a->seq_offset);
         seq = cg_load(cg, cg_byte_ptr(cg, LLVMGetParam(fn, 2), offset));
     }
-    cg_branch_if(cg, cg_compare(cg, LLVMIntEQ, cg_load(cg, cg_scratch_ptr(cg, have)), 0), take, check);
-    cg_position(cg, check);
+    cg_jump_if(cg, cg_compare(cg, LLVMIntEQ, cg_load(cg, cg_scratch_ptr(cg, have)), 0), take, "check");
     LLVMValueRef older = cg_compare_values(cg, LLVMIntULT, seq, cg_load(cg, cg_scratch_ptr(cg, best_seq)));
     cg_branch_if(cg, older, take, skip);
     cg_position(cg, take);
@@ -329,7 +324,7 @@ static void evict_oldest(struct codegen *cg, struct cg_array *a, struct span spa
  * gives -E2BIG as 0xfffffff9), so only the low 32 bits are compared. */
 static LLVMValueRef is_map_full(struct codegen *cg, LLVMValueRef status)
 {
-    LLVMValueRef low = LLVMBuildTrunc(cg->builder, status, cg->i32, "");
+    LLVMValueRef low = cg_u32(cg, status);
     return cg_compare_values(cg, LLVMIntEQ, low, LLVMConstInt(cg->i32, (uint64_t)-E2BIG_ERRNO, 1));
 }
 
@@ -340,8 +335,7 @@ LLVMValueRef cg_array_element(struct codegen *cg, struct cg_array *a, LLVMValueR
     LLVMValueRef found = cg_map_lookup(cg, a->map, key);
     LLVMBasicBlockRef start = LLVMGetInsertBlock(cg->builder);
     LLVMBasicBlockRef insert = cg_block(cg, "elem_insert"), retry = cg_block(cg, "elem_retry"),
-                      full = cg_block(cg, "elem_full"), missing = cg_block(cg, "elem_missing"),
-                      done = cg_block(cg, "elem_done");
+                      missing = cg_block(cg, "elem_missing"), done = cg_block(cg, "elem_done");
     cg_branch_if(cg, cg_is_null(cg, found), insert, done);
 
     cg_position(cg, insert);
@@ -350,17 +344,13 @@ LLVMValueRef cg_array_element(struct codegen *cg, struct cg_array *a, LLVMValueR
     LLVMValueRef seq_index = cg_scratch_ptr(cg, arrays_state(cg)->insert_buffer + a->seq_offset);
     cg_store(cg, LLVMConstInt(cg->i32, 0, 0), seq_index);   /* key 0 of tap_seq */
     LLVMValueRef counter = cg_map_lookup(cg, arrays_state(cg)->seq_map, seq_index);
-    LLVMBasicBlockRef numbered = cg_block(cg, "numbered"), number = cg_block(cg, "number");
     cg_store(cg, cg_const(cg, 0), seq_index);
-    cg_branch_if(cg, cg_is_null(cg, counter), numbered, number);
-    cg_position(cg, number);
+    LLVMBasicBlockRef numbered = cg_if_not(cg, cg_is_null(cg, counter), "number", "numbered");
     LLVMValueRef seq = cg_atomic_add(cg, counter, cg_const(cg, 1));
     cg_store(cg, cg_add(cg, seq, cg_const(cg, 1)), seq_index);
-    cg_branch(cg, numbered);
-    cg_position(cg, numbered);
+    cg_end_if(cg, numbered);
     LLVMValueRef status = cg_map_update(cg, a->map, key, fresh, BPF_NOEXIST);
-    cg_branch_if(cg, is_map_full(cg, status), full, retry);
-    cg_position(cg, full);
+    cg_continue_if(cg, is_map_full(cg, status), "elem_full", retry);
     if (a->symbol->wrap) {
         evict_oldest(cg, a, span);
         LLVMValueRef second = cg_map_update(cg, a->map, key, fresh, BPF_NOEXIST);

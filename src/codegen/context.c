@@ -106,7 +106,7 @@ LLVMValueRef cg_context_call(struct codegen *cg, struct expr *e, int builtin_id)
         LLVMValueRef address = cg_add(cg, parent, cg_const(cg, o->comm));
         LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
         LLVMValueRef args[3] = {slot, LLVMConstInt(cg->i32, 16, 0),
-                                LLVMBuildIntToPtr(cg->builder, address, cg->ptr, "")};
+                                cg_pointer(cg, address)};
         cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
         return slot;
     }
@@ -148,7 +148,7 @@ int cg_read_vma_file(struct codegen *cg, LLVMValueRef vma, LLVMValueRef out, str
                    "to find vm_area_struct fields");
         return -1;
     }
-    LLVMValueRef base = LLVMBuildPtrToInt(cg->builder, vma, cg->i64, "");
+    LLVMValueRef base = cg_address(cg, vma);
     LLVMValueRef inode = cg_read_kernel(cg, cg_read_kernel(cg, base, o->vm_file, 8), o->f_inode, 8);
     LLVMValueRef values[5] = {cg_read_kernel(cg, cg_read_kernel(cg, inode, o->i_sb, 8), o->s_dev, 4),
                               cg_read_kernel(cg, inode, o->i_ino, 8), cg_read_kernel(cg, base, o->vm_start, 8),
@@ -180,13 +180,9 @@ LLVMValueRef cg_in_target_tree(struct codegen *cg, LLVMValueRef target)
     for (int level = 0; level < ANCESTOR_DEPTH; level++) {
         task = cg_read_kernel(cg, task, o->real_parent, 8);
         LLVMValueRef id = cg_read_kernel(cg, task, o->tgid, 4);
-        LLVMBasicBlockRef deeper = cg_block(cg, "ancestor");
-        LLVMBasicBlockRef match_checked = cg_block(cg, "ancestor_checked");
-        cg_branch_if(cg, cg_compare_values(cg, LLVMIntEQ, id, target), yes, match_checked);
-        cg_position(cg, match_checked);
+        cg_jump_if(cg, cg_compare_values(cg, LLVMIntEQ, id, target), yes, "ancestor_checked");
         /* init (1) or an unreadable task (0): the top of the tree */
-        cg_branch_if(cg, cg_compare(cg, LLVMIntULE, id, 1), no, deeper);
-        cg_position(cg, deeper);
+        cg_jump_if(cg, cg_compare(cg, LLVMIntULE, id, 1), no, "ancestor");
     }
     cg_branch(cg, no);
     cg_position(cg, yes);

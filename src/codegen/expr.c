@@ -87,7 +87,7 @@ static LLVMValueRef arithmetic(struct codegen *cg, struct span span, int op, LLV
     case BINARY_DIV: return divide(cg, span, lhs, rhs, 0);
     case BINARY_MOD: return divide(cg, span, lhs, rhs, 1);
     case BINARY_SHL: return cg_shl(cg, lhs, cg_and(cg, rhs, shift_mask));
-    case BINARY_SHR: return LLVMBuildAShr(b, lhs, cg_and(cg, rhs, shift_mask), "");
+    case BINARY_SHR: return cg_ashr(cg, lhs, cg_and(cg, rhs, shift_mask));
     case BINARY_BITAND: return cg_and(cg, lhs, rhs);
     case BINARY_BITOR: return cg_or(cg, lhs, rhs);
     case BINARY_BITXOR: return LLVMBuildXor(b, lhs, rhs, "");

@@ -116,18 +116,16 @@ static LLVMValueRef scan_callback(struct codegen *cg, struct walk *w)
     candidate_sort_value(cg, w, LLVMGetParam(fn, 2));
     LLVMValueRef cand_sort = at(cg, w->cand_sort);
 
-    LLVMBasicBlockRef after_last = cg_block(cg, "after_last"), check_last = cg_block(cg, "check_last");
-    cg_branch_if(cg, cg_compare(cg, LLVMIntNE, cg_load(cg, at(cg, w->have_last)), 0), check_last, after_last);
-    cg_position(cg, check_last);
+    LLVMBasicBlockRef after_last = cg_block(cg, "after_last");
+    cg_continue_if(cg, cg_compare(cg, LLVMIntNE, cg_load(cg, at(cg, w->have_last)), 0), "check_last", after_last);
     LLVMValueRef cand_seq = at(cg, w->cand_seq);
     LLVMValueRef vs_last = compare(cg, w, cand_key, cand_sort, cand_seq, at(cg, w->last_key), at(cg, w->last_sort),
                                    at(cg, w->last_seq));
     cg_branch_if(cg, cg_compare(cg, LLVMIntSLE, vs_last, 0), skip, after_last);
 
     cg_position(cg, after_last);
-    LLVMBasicBlockRef take = cg_block(cg, "take"), check_best = cg_block(cg, "check_best");
-    cg_branch_if(cg, cg_compare(cg, LLVMIntNE, cg_load(cg, at(cg, w->have_best)), 0), check_best, take);
-    cg_position(cg, check_best);
+    LLVMBasicBlockRef take = cg_block(cg, "take");
+    cg_continue_if(cg, cg_compare(cg, LLVMIntNE, cg_load(cg, at(cg, w->have_best)), 0), "check_best", take);
     LLVMValueRef vs_best = compare(cg, w, at(cg, w->cand_key), at(cg, w->cand_sort), at(cg, w->cand_seq),
                                    at(cg, w->best_key), at(cg, w->best_sort), at(cg, w->best_seq));
     cg_branch_if(cg, cg_compare(cg, LLVMIntSGE, vs_best, 0), skip, take);

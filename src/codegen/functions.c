@@ -125,9 +125,9 @@ static void define_clone(struct codegen *cg, struct function_decl *fn, int depth
     LLVMValueRef result = fn->return_type == TYPE_STRING
         ? cg_scratch_ptr(cg, state.return_slot_offset)
         : cg_load(cg, LLVMBuildStructGEP2(cg->builder, state.frame_type, state.frame, FRAME_RETVAL, ""));
-    LLVMBuildRet(cg->builder, result);
+    cg_return(cg, result);
     cg_position(cg, state.unwind_block);
-    LLVMBuildRet(cg->builder, fn->return_type == TYPE_STRING ? cg_scratch_ptr(cg, state.return_slot_offset)
+    cg_return(cg, fn->return_type == TYPE_STRING ? cg_scratch_ptr(cg, state.return_slot_offset)
                                                             : cg_const(cg, 0));
     cg->fn = NULL;
 }

@@ -365,3 +365,38 @@ void cg_loop_next(struct codegen *cg, const struct cg_loop *loop, int64_t limit,
     LLVMBasicBlockRef blocks[2] = {loop->entry, latch};
     LLVMAddIncoming(loop->index, values, blocks, 2);
 }
+
+LLVMValueRef cg_udiv(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs)
+{
+    return LLVMBuildUDiv(cg->builder, lhs, rhs, "");
+}
+
+LLVMValueRef cg_ashr(struct codegen *cg, LLVMValueRef value, LLVMValueRef bits)
+{
+    return LLVMBuildAShr(cg->builder, value, bits, "");
+}
+
+LLVMValueRef cg_widen_signed(struct codegen *cg, LLVMValueRef value)
+{
+    return LLVMBuildSExt(cg->builder, value, cg->i64, "");
+}
+
+LLVMValueRef cg_u32(struct codegen *cg, LLVMValueRef value)
+{
+    return LLVMBuildTrunc(cg->builder, value, cg->i32, "");
+}
+
+LLVMValueRef cg_pointer(struct codegen *cg, LLVMValueRef address)
+{
+    return LLVMBuildIntToPtr(cg->builder, address, cg->ptr, "");
+}
+
+LLVMValueRef cg_address(struct codegen *cg, LLVMValueRef ptr)
+{
+    return LLVMBuildPtrToInt(cg->builder, ptr, cg->i64, "");
+}
+
+void cg_return(struct codegen *cg, LLVMValueRef value)
+{
+    LLVMBuildRet(cg->builder, value);
+}

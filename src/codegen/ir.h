@@ -107,6 +107,17 @@ LLVMValueRef cg_not(struct codegen *cg, LLVMValueRef value);
 LLVMValueRef cg_select(struct codegen *cg, LLVMValueRef cond, LLVMValueRef if_true, LLVMValueRef if_false);
 /* A narrower value (an i1, a char) zero-extended to an i64. */
 LLVMValueRef cg_widen(struct codegen *cg, LLVMValueRef value);
+LLVMValueRef cg_udiv(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs);
+LLVMValueRef cg_ashr(struct codegen *cg, LLVMValueRef value, LLVMValueRef bits);
+/* A narrower value sign-extended to an i64. */
+LLVMValueRef cg_widen_signed(struct codegen *cg, LLVMValueRef value);
+/* An i64 as a u32: a helper's size argument, a u32 map key. */
+LLVMValueRef cg_u32(struct codegen *cg, LLVMValueRef value);
+/* An i64 address as a pointer, and back. */
+LLVMValueRef cg_pointer(struct codegen *cg, LLVMValueRef address);
+LLVMValueRef cg_address(struct codegen *cg, LLVMValueRef ptr);
+/* ret value: a program's i32, a function's result. */
+void cg_return(struct codegen *cg, LLVMValueRef value);
 LLVMValueRef cg_signed_divide(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs, int is_modulo);
 
 /* callbacks.c: a function the kernel calls back (bpf_loop: (index, ctx); with map_callback,

@@ -374,7 +374,7 @@ static LLVMValueRef extend(struct codegen *cg, LLVMValueRef word, int size, int 
     LLVMValueRef value = LLVMBuildLoad2(cg->builder, type, word, "");
     if (size == 8)
         return value;
-    return is_signed ? LLVMBuildSExt(cg->builder, value, cg->i64, "")
+    return is_signed ? cg_widen_signed(cg, value)
                      : cg_widen(cg, value);
 }
 
@@ -765,14 +765,13 @@ const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe
     LLVMValueRef function = state.function;
     struct fn_state *saved = cg->fn;
     cg->fn = &state;
-    LLVMBasicBlockRef start = cg_block(cg, "entry"), run = cg_block(cg, "run"), done = cg_block(cg, "done");
+    LLVMBasicBlockRef start = cg_block(cg, "entry"), done = cg_block(cg, "done");
     state.unwind_block = done;
     state.return_block = done;
     cg_position(cg, start);
     cg_set_location(cg, ret->span);
     state.scratch = cg_load_scratch(cg);
-    cg_branch_if(cg, cg_is_null(cg, state.scratch), done, run);
-    cg_position(cg, run);
+    cg_jump_if(cg, cg_is_null(cg, state.scratch), done, "run");
     cg_target_probe_entry(cg, LLVMGetParam(function, 0));
     uint32_t values = cg_alloc_scratch(cg, entry_record_size(cg, ret));
     for (int i = 0; i < ret->entry_count; i++) {
@@ -789,7 +788,7 @@ const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe
     cg_map_update(cg, map, key, cg_scratch_ptr(cg, values), BPF_ANY);
     cg_branch(cg, done);
     cg_position(cg, done);
-    LLVMBuildRet(cg->builder, cg_i32(cg, 0));
+    cg_return(cg, cg_i32(cg, 0));
     cg->fn = saved;
     return entry;
 }

@@ -138,9 +138,7 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
 
     }
     if (probe->condition) {
-        LLVMBasicBlockRef holds = cg_block(cg, "condition_holds");
-        cg_branch_if(cg, cg_condition(cg, probe->condition), holds, release);
-        cg_position(cg, holds);
+        cg_continue_if(cg, cg_condition(cg, probe->condition), "condition_holds", release);
     }
     if (defer.at_exit)
         cg_defer_check(cg, probe, &defer, release);
@@ -160,7 +158,7 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
         cg_branch(cg, done);
         cg_position(cg, done);
     }
-    LLVMBuildRet(cg->builder, cg_i32(cg, kind->returns));
+    cg_return(cg, cg_i32(cg, kind->returns));
     cg_stack_finish(cg, stack_capture, LLVMGetParam(function, 0));
     cg_target_probe_exit(cg);
     cg->fn = NULL;

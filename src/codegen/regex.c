@@ -39,15 +39,7 @@ static LLVMValueRef step_callback(struct codegen *cg, struct run *r, struct span
 {
     struct fn_state state;
     LLVMValueRef fn = cg_begin_callback(cg, "regex_step", 0, &state);
-    LLVMBasicBlockRef entry = cg_block(cg, "entry"), stop = cg_block(cg, "stop"), run = cg_block(cg, "run"),
-                      go = cg_block(cg, "go");
-    cg_position(cg, entry);
-    cg_set_location(cg, span);
-    state.scratch = cg_load_scratch(cg);
-    cg_branch_if(cg, cg_is_null(cg, state.scratch), stop, run);
-    cg_position(cg, stop);
-    cg_callback_return(cg, 1);
-    cg_position(cg, run);
+    cg_callback_entry(cg, &state, span, 1);
     LLVMValueRef index = cg_and(cg, LLVMGetParam(fn, 0), cg_const(cg, cg->string_size - 1));
     LLVMValueRef c = byte_from(cg, cg_scratch_ptr(cg, r->slot), index);
     LLVMValueRef state_ptr = cg_scratch_ptr(cg, r->state);
@@ -56,7 +48,8 @@ static LLVMValueRef step_callback(struct codegen *cg, struct run *r, struct span
     at = cg_opaque_clamp(cg, at, (int64_t)r->states * 256 - 1);
     LLVMValueRef next = byte_from(cg, r->table, at);
     cg_store(cg, next, state_ptr);
-    cg_branch_if(cg, cg_compare(cg, LLVMIntEQ, next, REGEX_DEAD), stop, go);
+    LLVMBasicBlockRef go = cg_if(cg, cg_compare(cg, LLVMIntEQ, next, REGEX_DEAD), "stop", "go");
+    cg_callback_return(cg, 1);
     cg_position(cg, go);
     cg_callback_return(cg, 0);
     cg_end_callback(cg, &state);
@@ -86,12 +79,11 @@ LLVMValueRef cg_regex_match(struct codegen *cg, struct expr *e)
     regex_dfa_free(&dfa);
     r.slot = cg_alloc_string_slot(cg);
     r.state = cg_alloc_scratch(cg, 8);
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef args[3] = {cg_scratch_ptr(cg, r.slot), LLVMConstInt(cg->i32, cg->string_size, 0), subject};
     LLVMValueRef copied = cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
     LLVMValueRef length = cg_select(cg, cg_compare(cg, LLVMIntSLT, copied, 1), cg_const(cg, 0), cg_sub(cg, copied, cg_const(cg, 1)));
     cg_store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, r.state));
-    LLVMValueRef loop_args[4] = {LLVMBuildTrunc(b, length, cg->i32, ""), step_callback(cg, &r, e->span),
+    LLVMValueRef loop_args[4] = {cg_u32(cg, length), step_callback(cg, &r, e->span),
                                  LLVMConstNull(cg->ptr), cg_const(cg, 0)};
     cg_helper(cg, BPF_FUNC_loop, cg->i64, loop_args, 4);
     LLVMValueRef final = cg_load(cg, cg_scratch_ptr(cg, r.state));

@@ -31,11 +31,10 @@ static void keep_tail_state(struct codegen *cg, const struct probe *ret, LLVMVal
     LLVMValueRef key = cg_entry_key(cg, LLVMBuildAdd(cg->builder, sp, cg_const(cg, 8), "cfa"));
     LLVMValueRef lookup[2] = {map, key};
     LLVMValueRef record = cg_helper(cg, BPF_FUNC_map_lookup_elem, cg->ptr, lookup, 2);
-    LLVMBasicBlockRef found = cg_block(cg, "record"), jump = cg_block(cg, "tail_jump"),
+    cg_jump_if(cg, cg_is_null(cg, record), done, "record");
+    LLVMBasicBlockRef jump = cg_block(cg, "tail_jump"),
                       member = cg_block(cg, "member_entry"), entered = cg_block(cg, "entered_by_jump"),
                       stale = cg_block(cg, "stale");
-    cg_branch_if(cg, cg_is_null(cg, record), done, found);
-    cg_position(cg, found);
     index = cg_const(cg, cg_entry_state_offset(cg, ret));
     LLVMValueRef state = LLVMBuildGEP2(cg->builder, cg->i8, record, &index, 1, "state");
     LLVMValueRef args[1] = {ctx};
@@ -68,7 +67,7 @@ const struct probe *cg_define_tail_probe(struct codegen *cg, const struct probe 
     cg_set_location(cg, ret->span);
     keep_tail_state(cg, ret, LLVMGetParam(function, 0), done);
     cg_position(cg, done);
-    LLVMBuildRet(cg->builder, cg_i32(cg, 0));
+    cg_return(cg, cg_i32(cg, 0));
     cg->fn = saved;
     return tail;
 }

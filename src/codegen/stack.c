@@ -116,8 +116,7 @@ static void get_stack(struct codegen *cg, LLVMValueRef ctx, uint32_t buffer, uin
     if (count_at < 0)
         return;
     LLVMValueRef failed = cg_compare(cg, LLVMIntSLT, bytes, 0);
-    LLVMValueRef count = LLVMBuildUDiv(cg->builder, cg_select(cg, failed, cg_const(cg, 0), bytes),
-                                       cg_const(cg, entry_size), "");
+    LLVMValueRef count = cg_udiv(cg, cg_select(cg, failed, cg_const(cg, 0), bytes), cg_const(cg, entry_size));
     cg_store(cg, count, cg_scratch_ptr(cg, area(cg) + (uint32_t)count_at));
 }
 
@@ -136,7 +135,7 @@ static void store_area(struct codegen *cg, uint32_t offset, LLVMValueRef value)
 static LLVMValueRef read_user(struct codegen *cg, LLVMValueRef address, uint32_t to, uint32_t size)
 {
     LLVMValueRef args[3] = {cg_scratch_ptr(cg, area(cg) + to), LLVMConstInt(cg->i32, size, 0),
-                            LLVMBuildIntToPtr(cg->builder, address, cg->ptr, "")};
+                            cg_pointer(cg, address)};
     LLVMValueRef failed = cg_helper(cg, BPF_FUNC_probe_read_user, cg->i64, args, 3);
     return cg_compare(cg, LLVMIntEQ, failed, 0);
 }
@@ -277,7 +276,7 @@ static void find_row(struct codegen *cg, LLVMValueRef address, struct span span)
     LLVMValueRef last = search_range(cg, unwind_map(cg, 1), cg->i32, ROW_SEARCH_STEPS, range, low, high, target);
     cg_continue_if(cg, cg_compare_values(cg, LLVMIntSGE, last, first), "row_check", done);
     LLVMValueRef key = search_var(cg, SEARCH_KEY);
-    cg_store(cg, LLVMBuildTrunc(b, last, cg->i32, ""), key);
+    cg_store(cg, cg_u32(cg, last), key);
     LLVMValueRef row = cg_map_lookup(cg, unwind_map(cg, 1), key);
     cg_jump_if(cg, cg_is_null(cg, row), done, "row_found");
     LLVMValueRef kind = LLVMBuildLoad2(b, cg->i8, cg_byte_at(cg, row, offsetof(struct unwind_row, kind)), "");
@@ -285,8 +284,8 @@ static void find_row(struct codegen *cg, LLVMValueRef address, struct span span)
     LLVMValueRef rbp = LLVMBuildLoad2(b, LLVMInt16TypeInContext(cg->context),
                                       cg_byte_at(cg, row, offsetof(struct unwind_row, rbp)), "");
     store_area(cg, AREA_WALK + WALK_KIND, cg_widen(cg, kind));
-    store_area(cg, AREA_WALK + WALK_CFA, LLVMBuildSExt(b, cfa, cg->i64, ""));
-    store_area(cg, AREA_WALK + WALK_RBP, LLVMBuildSExt(b, rbp, cg->i64, ""));
+    store_area(cg, AREA_WALK + WALK_CFA, cg_widen_signed(cg, cfa));
+    store_area(cg, AREA_WALK + WALK_RBP, cg_widen_signed(cg, rbp));
     cg_end_if(cg, done);
 }
 
@@ -410,11 +409,10 @@ static int at_function_entry(const struct probe *probe)
  * would split one stack into several keys. */
 static void walk_user_stack(struct codegen *cg, const struct probe *probe)
 {
-    LLVMBuilderRef b = cg->builder;
     store_area(cg, AREA_USER_COUNT, cg_const(cg, 0));
     LLVMBasicBlockRef done = cg_if(cg, cg_compare(cg, LLVMIntNE, cg_current_mm(cg), 0), "walk_user", "walk_done");
     LLVMValueRef task = cg_helper(cg, BPF_FUNC_get_current_task_btf, cg->ptr, NULL, 0);
-    LLVMValueRef regs = LLVMBuildPtrToInt(b, cg_helper(cg, BPF_FUNC_task_pt_regs, cg->ptr, &task, 1), cg->i64, "");
+    LLVMValueRef regs = cg_address(cg, cg_helper(cg, BPF_FUNC_task_pt_regs, cg->ptr, &task, 1));
     LLVMValueRef pc = cg_read_kernel(cg, regs, 128, 8);
     push_frame(cg, pc);
     store_area(cg, AREA_WALK + WALK_PC, pc);
@@ -439,7 +437,6 @@ static void walk_user_stack(struct codegen *cg, const struct probe *probe)
 
 static void task_stack_when_empty(struct codegen *cg)
 {
-    LLVMBuilderRef b = cg->builder;
     LLVMBasicBlockRef done = cg_if(cg, equals(cg, load_area(cg, AREA_KERNEL_COUNT), 0), "task_stack",
                                    "task_stack_done");
     LLVMValueRef task = cg_helper(cg, BPF_FUNC_get_current_task_btf, cg->ptr, NULL, 0);
@@ -457,7 +454,7 @@ static void task_stack_when_empty(struct codegen *cg)
     LLVMValueRef again[4] = {task, buffer, cg_const(cg, size), cg_and(cg, skip, cg_const(cg, BPF_F_SKIP_FIELD_MASK))};
     bytes = cg_helper(cg, BPF_FUNC_get_task_stack, cg->i64, again, 4);
     LLVMValueRef failed = cg_compare(cg, LLVMIntSLT, bytes, 0);
-    store_area(cg, AREA_KERNEL_COUNT, LLVMBuildUDiv(b, cg_select(cg, failed, cg_const(cg, 0), bytes), cg_const(cg, 8), ""));
+    store_area(cg, AREA_KERNEL_COUNT, cg_udiv(cg, cg_select(cg, failed, cg_const(cg, 0), bytes), cg_const(cg, 8)));
     cg_end_if(cg, done);
 }
 
@@ -504,7 +501,7 @@ static LLVMValueRef user_entry_pc(struct codegen *cg)
     LLVMBasicBlockRef before = LLVMGetInsertBlock(b);
     LLVMBasicBlockRef done = cg_if(cg, has_mm, "user_pc", "user_pc_done");
     LLVMValueRef task = cg_helper(cg, BPF_FUNC_get_current_task_btf, cg->ptr, NULL, 0);
-    LLVMValueRef regs = LLVMBuildPtrToInt(b, cg_helper(cg, BPF_FUNC_task_pt_regs, cg->ptr, &task, 1), cg->i64, "");
+    LLVMValueRef regs = cg_address(cg, cg_helper(cg, BPF_FUNC_task_pt_regs, cg->ptr, &task, 1));
     LLVMValueRef pc = cg_read_kernel(cg, regs, 128, 8);
     LLVMBasicBlockRef read = LLVMGetInsertBlock(b);
     cg_end_if(cg, done);
@@ -618,7 +615,7 @@ static LLVMValueRef hex_addresses(struct codegen *cg, int kernel, int first, LLV
         LLVMValueRef room = cg_sub(cg, cg_const(cg, cg->string_size), offset);
         const char *format = i > first ? " 0x%lx" : "0x%lx";
         LLVMValueRef args[5] = {cg_byte_ptr(cg, slot, offset),
-                                LLVMBuildTrunc(cg->builder, room, cg->i32, ""),
+                                cg_u32(cg, room),
                                 cg_string_literal(cg, format, (int)strlen(format)),
                                 cg_scratch_ptr(cg, area(cg) + ips + 8 * (uint32_t)i), cg_i32(cg, 8)};
         LLVMValueRef written = cg_helper(cg, BPF_FUNC_snprintf, cg->i64, args, 5);
@@ -690,7 +687,7 @@ static LLVMValueRef search_var(struct codegen *cg, uint32_t field)
 static LLVMValueRef lookup_index(struct codegen *cg, LLVMValueRef map, LLVMValueRef index)
 {
     LLVMValueRef key = search_var(cg, SEARCH_KEY);
-    cg_store(cg, LLVMBuildTrunc(cg->builder, index, cg->i32, ""), key);
+    cg_store(cg, cg_u32(cg, index), key);
     return cg_map_lookup(cg, map, key);
 }
 
@@ -789,7 +786,7 @@ static void search_step(struct codegen *cg, LLVMValueRef map, LLVMTypeRef start_
     LLVMBasicBlockRef next = cg_if(cg, cg_compare_values(cg, LLVMIntULT, lo, hi), "search_step", "search_next");
     LLVMValueRef mid = cg_lshr(cg, cg_add(cg, lo, hi), cg_const(cg, 1));
     LLVMValueRef key = search_var(cg, SEARCH_KEY);
-    cg_store(cg, LLVMBuildTrunc(cg->builder, mid, cg->i32, ""), key);
+    cg_store(cg, cg_u32(cg, mid), key);
     LLVMValueRef entry = cg_map_lookup(cg, map, key);
     cg_store(cg, mid, high);   /* a missing entry (cannot happen) ends the search */
     cg_jump_if(cg, cg_is_null(cg, entry), next, "search_compare");
@@ -965,10 +962,10 @@ static void write_case(struct codegen *cg, LLVMValueRef dst, LLVMValueRef room, 
     for (int i = 0; i < c->count; i++) {
         LLVMValueRef value = symbol_value(cg, v, c->values[i]);
         if (LLVMGetTypeKind(LLVMTypeOf(value)) == LLVMPointerTypeKind)
-            value = LLVMBuildPtrToInt(cg->builder, value, cg->i64, "");
+            value = cg_address(cg, value);
         cg_store(cg, value, cg_scratch_ptr(cg, data + 8 * (uint32_t)i));
     }
-    LLVMValueRef args[5] = {dst, LLVMBuildTrunc(cg->builder, room, cg->i32, ""),
+    LLVMValueRef args[5] = {dst, cg_u32(cg, room),
                             cg_string_literal(cg, c->format, (int)strlen(c->format)),
                             c->count ? cg_scratch_ptr(cg, data) : LLVMConstNull(cg->ptr), cg_i32(cg, 8 * c->count)};
     cg_store(cg, cg_helper(cg, BPF_FUNC_snprintf, cg->i64, args, 5), written);
@@ -1047,7 +1044,6 @@ struct sprint_state {
 static void sprint_frame(struct codegen *cg, LLVMValueRef index, void *data)
 {
     const struct sprint_state *sp = data;
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef at = cg_mul(cg, cg_and(cg, index, cg_const(cg, 31)), cg_const(cg, 8));
     uint32_t ips = area(cg) + (sp->kernel ? AREA_KERNEL_IPS : AREA_USER_IPS);
     LLVMValueRef address = cg_load(cg, cg_byte_ptr(cg, cg_scratch_ptr(cg, ips), at));
@@ -1065,7 +1061,7 @@ static void sprint_frame(struct codegen *cg, LLVMValueRef index, void *data)
     LLVMValueRef grown = cg_add(cg, used, cg_sub(cg, written, cg_const(cg, 1)));
     cg_store(cg, grown, cg_scratch_ptr(cg, sp->length));
     LLVMValueRef full = cg_compare(cg, LLVMIntSGE, grown, cg->string_size - 1);
-    LLVMBuildRet(b, cg_widen(cg, full));
+    cg_return(cg, cg_widen(cg, full));
 }
 
 /* SystemTap's simple form: "f+0x1a [file]\n" a frame (the kernel's: "[kernel]"

@@ -19,17 +19,14 @@ LLVMValueRef cg_stat_field(struct codegen *cg, LLVMValueRef base, int field)
 void cg_stat_each_cpu(struct codegen *cg, struct cg_array *a, LLVMValueRef key, cg_cpu_elem_visit visit,
                       void *data)
 {
-    LLVMBuilderRef b = cg->builder;
     int cpus = libbpf_num_possible_cpus();
     if (cpus < 1)
         cpus = 1;
-    LLVMBasicBlockRef head = cg_block(cg, "cpu"), have = cg_block(cg, "cpu_have"),
-                      next = cg_block(cg, "cpu_next"), done = cg_block(cg, "cpu_done");
+    LLVMBasicBlockRef head = cg_block(cg, "cpu"), next = cg_block(cg, "cpu_next"), done = cg_block(cg, "cpu_done");
     struct cg_loop loop = cg_loop_start(cg, head, "cpu");
-    LLVMValueRef args[3] = {a->map, key, LLVMBuildTrunc(b, loop.index, cg->i32, "")};
+    LLVMValueRef args[3] = {a->map, key, cg_u32(cg, loop.index)};
     LLVMValueRef elem = cg_helper(cg, BPF_FUNC_map_lookup_percpu_elem, cg->ptr, args, 3);
-    cg_branch_if(cg, cg_is_null(cg, elem), next, have);
-    cg_position(cg, have);
+    cg_jump_if(cg, cg_is_null(cg, elem), next, "cpu_have");
     visit(cg, elem, next, data);
     cg_position(cg, next);
     cg_loop_next(cg, &loop, cpus, done);

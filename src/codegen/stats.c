@@ -45,11 +45,10 @@ static LLVMValueRef log_bucket(struct codegen *cg, LLVMValueRef v)
 
 static LLVMValueRef linear_bucket(struct codegen *cg, struct cg_array *a, LLVMValueRef v)
 {
-    LLVMBuilderRef b = cg->builder;
     int64_t last = a->bucket_count - 1;
     LLVMValueRef below = cg_compare(cg, LLVMIntSLT, v, a->hist_start);
     LLVMValueRef offset = cg_sub(cg, v, cg_const(cg, a->hist_start));
-    LLVMValueRef index = cg_add(cg, LLVMBuildUDiv(b, offset, cg_const(cg, a->hist_interval), ""), cg_const(cg, 1));
+    LLVMValueRef index = cg_add(cg, cg_udiv(cg, offset, cg_const(cg, a->hist_interval)), cg_const(cg, 1));
     index = cg_select(cg, below, cg_const(cg, 0), index);
     return cg_opaque_clamp(cg, index, last);
 }
@@ -63,11 +62,10 @@ static LLVMValueRef stat_key(struct codegen *cg, struct cg_array *a, struct expr
  * in integers, with the difference truncated to an int as stap's is. */
 static void welford_add(struct codegen *cg, struct cg_array *a, LLVMValueRef elem, LLVMValueRef count, LLVMValueRef v)
 {
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef first = cg_compare(cg, LLVMIntEQ, count, 0);
     LLVMValueRef scaled = cg_shl(cg, v, cg_const(cg, a->variance_shift));
     LLVMValueRef avg = cg_load(cg, cg_stat_field(cg, elem, STAT_FIELD_AVG_S));
-    LLVMValueRef delta = LLVMBuildSExt(b, LLVMBuildTrunc(b, cg_sub(cg, scaled, avg), cg->i32, ""), cg->i64, "");
+    LLVMValueRef delta = cg_widen_signed(cg, cg_u32(cg, cg_sub(cg, scaled, avg)));
     LLVMValueRef new_avg = cg_add(cg, avg, cg_signed_divide(cg, delta, cg_add(cg, count, cg_const(cg, 1)), 0));
     new_avg = cg_select(cg, first, scaled, new_avg);
     LLVMValueRef m2 = cg_add(cg, cg_load(cg, cg_stat_field(cg, elem, STAT_FIELD_M2)), cg_mul(cg, delta, cg_sub(cg, scaled, new_avg)));
@@ -162,7 +160,6 @@ static void variance_one(struct codegen *cg, LLVMValueRef elem, LLVMBasicBlockRe
 static LLVMValueRef variance(struct codegen *cg, struct cg_array *a, LLVMValueRef key, LLVMValueRef acc,
                              LLVMValueRef count)
 {
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef some = cg_select(cg, cg_compare(cg, LLVMIntEQ, count, 0), cg_const(cg, 1), count);
     LLVMValueRef scaled_sum = cg_shl(cg, cg_load(cg, cg_stat_field(cg, acc, STAT_FIELD_SUM)), cg_const(cg, a->variance_shift));
     struct variance_visit visit = {cg_signed_divide(cg, scaled_sum, some, 0),
@@ -174,7 +171,7 @@ static LLVMValueRef variance(struct codegen *cg, struct cg_array *a, LLVMValueRe
     LLVMValueRef scaled = cg_signed_divide(cg, cg_load(cg, visit.total),
                                         cg_select(cg, single, cg_const(cg, 1), less), 0);
     scaled = cg_select(cg, single, cg_const(cg, 0), scaled);
-    return LLVMBuildAShr(b, scaled, cg_const(cg, 2 * a->variance_shift), "");
+    return cg_ashr(cg, scaled, cg_const(cg, 2 * a->variance_shift));
 }
 
 LLVMValueRef cg_stat_extract(struct codegen *cg, struct expr *e)
@@ -252,13 +249,10 @@ static LLVMValueRef hist_slot(struct codegen *cg, uint32_t offset)
 static void add_cpu_buckets(struct codegen *cg, LLVMValueRef cpu, void *data)
 {
     struct cg_array *a = data;
-    LLVMBuilderRef b = cg->builder;
-    LLVMValueRef args[3] = {a->map, cg_scratch_ptr(cg, stats_state(cg)->hist_key), LLVMBuildTrunc(b, cpu, cg->i32, "")};
+    LLVMValueRef args[3] = {a->map, cg_scratch_ptr(cg, stats_state(cg)->hist_key), cg_u32(cg, cpu)};
     LLVMValueRef elem = cg_helper(cg, BPF_FUNC_map_lookup_percpu_elem, cg->ptr, args, 3);
-    LLVMBasicBlockRef entry = cg_block(cg, "buckets"), head = cg_block(cg, "bucket_add"),
-                      done = cg_block(cg, "buckets_done");
-    cg_branch_if(cg, cg_is_null(cg, elem), done, entry);
-    cg_position(cg, entry);
+    LLVMBasicBlockRef head = cg_block(cg, "bucket_add"), done = cg_block(cg, "buckets_done");
+    cg_jump_if(cg, cg_is_null(cg, elem), done, "buckets");
     LLVMValueRef from = cg_stat_field(cg, elem, (int)(sizeof(struct stat_value) / 8));
     LLVMValueRef to = hist_slot(cg, HIST_BUCKETS);
     struct cg_loop loop = cg_loop_start(cg, head, "bucket");

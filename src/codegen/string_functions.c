@@ -164,7 +164,6 @@ static LLVMValueRef strpos(struct codegen *cg, struct expr *call, LLVMValueRef h
 
 static LLVMValueRef substr(struct codegen *cg, LLVMValueRef s, LLVMValueRef start, LLVMValueRef length)
 {
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef len;
     uint32_t from = copy_to_slot(cg, s, &len);
     uint32_t out = new_slot(cg);
@@ -174,7 +173,7 @@ static LLVMValueRef substr(struct codegen *cg, LLVMValueRef s, LLVMValueRef star
     bad = cg_or(cg, bad, cg_compare(cg, LLVMIntSLE, n, 0));
     LLVMBasicBlockRef done = cg_if_not(cg, bad, "substr_copy", "substr_done");
     LLVMValueRef size = cg_opaque_clamp(cg, cg_add(cg, n, cg_const(cg, 1)), cg->string_size);
-    LLVMValueRef args[3] = {cg_scratch_ptr(cg, out), LLVMBuildTrunc(b, size, cg->i32, ""), char_ptr(cg, from, start)};
+    LLVMValueRef args[3] = {cg_scratch_ptr(cg, out), cg_u32(cg, size), char_ptr(cg, from, start)};
     cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
     cg_end_if(cg, done);
     return cg_scratch_ptr(cg, out);
@@ -213,11 +212,10 @@ static void output_char(struct codegen *cg, struct output *o, LLVMValueRef c)
 /* Appends the NUL-terminated s (a pointer into scratch or .rodata). */
 static void output_cstring(struct codegen *cg, struct output *o, LLVMValueRef s)
 {
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef length_ptr = cg_scratch_at(cg, o->length);
     LLVMValueRef length = mask(cg, cg_load(cg, length_ptr));
     LLVMValueRef room = cg_sub(cg, cg_const(cg, cg->string_size), length);
-    LLVMValueRef args[3] = {char_ptr_at(cg, o->slot, length), LLVMBuildTrunc(b, room, cg->i32, ""), s};
+    LLVMValueRef args[3] = {char_ptr_at(cg, o->slot, length), cg_u32(cg, room), s};
     LLVMValueRef copied = cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
     LLVMValueRef added = cg_select(cg, cg_compare(cg, LLVMIntSLT, copied, 1), cg_const(cg, 0), cg_sub(cg, copied, cg_const(cg, 1)));
     cg_store(cg, cg_add(cg, length, added), length_ptr);
@@ -740,7 +738,7 @@ static void digit_body(struct codegen *cg, LLVMValueRef index, void *data)
     LLVMValueRef position = cg_sub(cg, cg_load(cg, position_ptr), cg_const(cg, 1));
     put_char(cg, d->slot, position, c);
     cg_store(cg, position, position_ptr);
-    LLVMValueRef rest = LLVMBuildUDiv(b, value, cg_const(cg, d->base), "");
+    LLVMValueRef rest = cg_udiv(cg, value, cg_const(cg, d->base));
     cg_store(cg, rest, value_ptr);
     LLVMBasicBlockRef done = cg_if_not(cg, cg_compare(cg, LLVMIntEQ, rest, 0), "more_digits", "digits_done");
     loop_continue(cg);
@@ -862,27 +860,20 @@ struct escaped_char {
 static void escaped_body(struct codegen *cg, struct output *o, void *data)
 {
     struct escaped_char *e = data;
-    LLVMBasicBlockRef plain = cg_block(cg, "char_plain"), escape = cg_block(cg, "char_escape"),
-                      named = cg_block(cg, "char_named"), octal = cg_block(cg, "char_octal"),
-                      done = cg_block(cg, "char_done");
     LLVMValueRef has_name = cg_compare(cg, LLVMIntNE, e->name, 0);
-    cg_branch_if(cg, cg_or(cg, has_name, e->octal), escape, plain);
-    cg_position(cg, plain);
-    output_char(cg, o, e->c);
-    cg_branch(cg, done);
-    cg_position(cg, escape);
+    struct cg_if_else escaped = cg_if_else(cg, cg_or(cg, has_name, e->octal), "char_escape", "char_plain", "char_done");
     output_char(cg, o, cg_const(cg, '\\'));
-    cg_branch_if(cg, has_name, named, octal);
-    cg_position(cg, named);
+    struct cg_if_else by_name = cg_if_else(cg, has_name, "char_named", "char_octal", "char_escaped");
     output_char(cg, o, e->name);
-    cg_branch(cg, done);
-    cg_position(cg, octal);
+    cg_else(cg, &by_name);
     for (int shift = 6; shift >= 0; shift -= 3) {
         LLVMValueRef digit = cg_and(cg, cg_lshr(cg, e->c, cg_const(cg, shift)), cg_const(cg, 7));
         output_char(cg, o, cg_add(cg, digit, cg_const(cg, '0')));
     }
-    cg_branch(cg, done);
-    cg_position(cg, done);
+    cg_end_if_else(cg, &by_name);
+    cg_else(cg, &escaped);
+    output_char(cg, o, e->c);
+    cg_end_if_else(cg, &escaped);
 }
 
 static void render_escaped_char(struct codegen *cg, struct output *o, const struct format_piece *p, LLVMValueRef c,
@@ -1118,7 +1109,7 @@ static LLVMValueRef format_string(struct codegen *cg, struct expr *call, struct 
                 LLVMValueRef index = cg_const(cg, truncate_to);
                 cg_store(cg, LLVMConstInt(cg->i8, 0, 0), cg_byte_ptr(cg, value, index));
             }
-            value = LLVMBuildPtrToInt(cg->builder, value, cg->i64, "");
+            value = cg_address(cg, value);
         }
         cg_store(cg, value, cg_scratch_ptr(cg, data + 8 * (uint32_t)count));
         count++;

@@ -118,7 +118,7 @@ void cg_defer_check(struct codegen *cg, const struct probe *probe, const struct 
     for (int i = 0; i < probe->tracepoint.user_check_count; i++) {
         LLVMValueRef address = cg_operand(cg, probe->tracepoint.user_checks[i]);
         LLVMValueRef args[3] = {slot, LLVMConstInt(cg->i32, cg->string_size, 0),
-                                LLVMBuildIntToPtr(b, address, cg->ptr, "")};
+                                cg_pointer(cg, address)};
         LLVMValueRef copied = cg_helper(cg, BPF_FUNC_probe_read_user_str, cg->i64, args, 3);
         LLVMValueRef fault = cg_and(cg, cg_compare(cg, LLVMIntSLT, copied, 0), cg_compare(cg, LLVMIntNE, address, 0));
         cg_jump_if(cg, fault, save, "resident");

@@ -125,7 +125,7 @@ LLVMBasicBlockRef cg_timing_end(struct codegen *cg, uint32_t start, LLVMBasicBlo
         return next;
     LLVMBuilderRef b = cg->builder;
     LLVMBasicBlockRef resume = LLVMGetInsertBlock(b);
-    LLVMBasicBlockRef timed = cg_block(cg, "timed"), found = cg_block(cg, "timing_slot");
+    LLVMBasicBlockRef timed = cg_block(cg, "timed");
     cg_position(cg, timed);
     const struct probe *probe = cg->fn->probe;
     LLVMValueRef elapsed = cg_sub(cg, cg_helper(cg, BPF_FUNC_ktime_get_ns, cg->i64, NULL, 0), cg_load(cg, cg_scratch_ptr(cg, start)));
@@ -133,10 +133,9 @@ LLVMBasicBlockRef cg_timing_end(struct codegen *cg, uint32_t start, LLVMBasicBlo
     if (probe->group_count > 1)
         slot = cg_add(cg, slot, cg_group_member(cg));
     LLVMValueRef key = cg_entry_alloca(cg, cg->i32, "timing_key");
-    cg_store(cg, LLVMBuildTrunc(b, slot, cg->i32, ""), key);
+    cg_store(cg, cg_u32(cg, slot), key);
     LLVMValueRef value = cg_map_lookup(cg, timing_state(cg)->map, key);
-    cg_branch_if(cg, cg_is_null(cg, value), next, found);
-    cg_position(cg, found);
+    cg_jump_if(cg, cg_is_null(cg, value), next, "timing_slot");
     LLVMValueRef first = cg_compare(cg, LLVMIntEQ, cg_load(cg, field(cg, value, FIELD_COUNT)), 0);
     keep_extreme(cg, value, FIELD_MIN, LLVMIntULT, elapsed, first);
     keep_extreme(cg, value, FIELD_MAX, LLVMIntUGT, elapsed, first);

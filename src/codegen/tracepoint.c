@@ -26,7 +26,7 @@ static LLVMValueRef load_field(struct codegen *cg, LLVMValueRef ctx, int offset,
     LLVMSetAlignment(value, (unsigned)size);
     if (size == 8)
         return value;
-    return is_signed ? LLVMBuildSExt(cg->builder, value, cg->i64, "")
+    return is_signed ? cg_widen_signed(cg, value)
                      : cg_widen(cg, value);
 }
 
@@ -49,10 +49,10 @@ LLVMValueRef cg_ctx_read(struct codegen *cg, struct expr *e)
         if (!e->ctx_read.is_signed || e->ctx_read.size == 8)
             return value;
         LLVMValueRef shift = cg_const(cg, 64 - 8 * e->ctx_read.size);
-        return LLVMBuildAShr(cg->builder, cg_shl(cg, value, shift), shift, "");
+        return cg_ashr(cg, cg_shl(cg, value, shift), shift);
     }
     case CTX_READ_KERNEL_CHARS:
-        return copy_string(cg, LLVMBuildIntToPtr(cg->builder, cg_operand(cg, e->ctx_read.address), cg->ptr, ""),
+        return copy_string(cg, cg_pointer(cg, cg_operand(cg, e->ctx_read.address)),
                            (uint32_t)e->ctx_read.size + 1);
     default:
         break;
