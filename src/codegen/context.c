@@ -7,6 +7,7 @@
 #include <linux/bpf.h>
 
 #include "codegen/codegen_internal.h"
+#include "kinds/kinds.h"
 #include "codegen/kernel_btf.h"
 #include "sema/builtins.h"
 
@@ -72,7 +73,7 @@ static LLVMValueRef user_mode(struct codegen *cg)
         return cg_const(cg, 0);
     if (probe_is_uprobe(probe))
         return cg_const(cg, 1);
-    if ((probe->kind != PROBE_PROFILE && probe->kind != PROBE_PERF) || cg->fn->kind != FN_PROBE)
+    if (!probe_kind_has(probe->kind, KIND_SAMPLE_REGS) || cg->fn->kind != FN_PROBE)
         return cg_const(cg, 0);
     /* bpf_perf_event_data starts with the pt_regs; cs is its 18th word */
     LLVMValueRef at = cg_const(cg, 17 * 8);

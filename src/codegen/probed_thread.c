@@ -88,7 +88,7 @@ void cg_target_probe_entry(struct codegen *cg, LLVMValueRef ctx)
      * load bias of a PIE or library. */
     LLVMValueRef args[1] = {ctx};
     LLVMValueRef ip = cg_helper(cg, BPF_FUNC_get_func_ip, cg->i64, args, 1);
-    if (probe->kind == PROBE_UPROBE) {
+    if (probe_kind_has(probe->kind, KIND_REGS_AT_PROBED_PC)) {
         /* Before 6.6 it answers 0 for uprobes; an entry probe's handler then
          * runs with regs->ip at the probed address (the kernel has stepped
          * back over its int3: measured on 6.1). A uretprobe's regs->ip is
@@ -570,12 +570,11 @@ static LLVMValueRef probe_addr(struct codegen *cg, struct expr *e)
     /* a kernel function's probe: the probed address, as SystemTap's (which
      * sets the ip to it): a kprobe's ip is past its int3 or the ftrace
      * call, a kretprobe's the return address, a trampoline has none */
-    if (probe->kind == PROBE_KPROBE || probe->kind == PROBE_KRETPROBE || probe->kind == PROBE_FENTRY ||
-        probe->kind == PROBE_FEXIT) {
+    if (probe_kind_has(probe->kind, KIND_FUNC_IP)) {
         LLVMValueRef args[1] = {LLVMGetParam(cg->fn->function, 0)};
         return cg_helper(cg, BPF_FUNC_get_func_ip, cg->i64, args, 1);
     }
-    if (probe->kind != PROBE_PROFILE && probe->kind != PROBE_PERF)
+    if (!probe_kind_has(probe->kind, KIND_SAMPLE_REGS))
         return cg_const(cg, 0);
     /* the context starts with the pt_regs (bpf_perf_event_data's first
      * member for samples); ip is its 17th word */
@@ -712,7 +711,7 @@ static void restore_snapshots(struct codegen *cg, const struct probe *probe)
         LLVMValueRef value = cg_load(cg, at);
         cg_store(cg, value, cg_scratch_ptr(cg, regs_area(cg) + (uint32_t)(REGS_SNAPSHOT_WORD + i) * 8));
     }
-    if (probe->kind == PROBE_URETPROBE || probe->kind == PROBE_KRETPROBE || probe_uprobe(probe)->at_returns) {
+    if (probe_kind_has(probe->kind, KIND_RETURN_PROBE) || probe_uprobe(probe)->at_returns) {
         LLVMValueRef del[2] = {map, key};
         cg_helper(cg, BPF_FUNC_map_delete_elem, cg->i64, del, 2);
     }
@@ -726,7 +725,7 @@ struct probe *cg_side_program(struct codegen *cg, const struct probe *ret, const
 {
     struct probe *side = ARENA_NEW(cg->arena, struct probe);
     *side = *ret;
-    side->kind = ret->kind == PROBE_KRETPROBE ? PROBE_KPROBE : PROBE_UPROBE;
+    side->kind = probe_kind_ops(ret->kind)->entry_kind;
     side->group_leader = NULL;
     side->group = NULL;
     side->group_count = 0;
@@ -743,8 +742,7 @@ struct probe *cg_side_program(struct codegen *cg, const struct probe *ret, const
     char *name = arena_printf(cg->arena, "probe_%d_%s", ret->index, suffix[0] == '@' ? suffix + 1 : suffix);
     LLVMTypeRef param = cg->ptr;
     const char *param_names[1] = {"ctx"};
-    const char *section = side->kind == PROBE_KPROBE ? probe_kind_ops(PROBE_KPROBE)->section(cg->arena, side)
-                          : sleepable ? "uprobe.s" : "uprobe";
+    const char *section = probe_kind_ops(side->kind)->section(cg->arena, side);
     LLVMValueRef function = cg_new_function(cg, name, LLVMFunctionType(cg->i32, &param, 1, 0), section,
                                             param_names, 0);
     *state = (struct fn_state){.kind = FN_PROBE, .function = function, .probe = side,

@@ -13,6 +13,7 @@
 #include <linux/bpf.h>
 
 #include "codegen/codegen_internal.h"
+#include "kinds/kinds.h"
 #include "codegen/kernel_symbols.h"
 #include "sema/builtins.h"
 #include "sema/uprobe_site.h"
@@ -390,7 +391,7 @@ static void walk_frame(struct codegen *cg, LLVMValueRef index, void *data)
  * still the caller's, whose own return address the walk finds next. */
 static int at_function_entry(const struct probe *probe)
 {
-    if (probe->kind != PROBE_UPROBE)
+    if (!probe_kind_has(probe->kind, KIND_REGS_AT_PROBED_PC))
         return 0;
     int count = probe->group_count ? probe->group_count : 1;
     for (int i = 0; i < count; i++) {
@@ -470,7 +471,7 @@ void cg_stack_finish(struct codegen *cg, LLVMBasicBlockRef capture, LLVMValueRef
     if (stack_state(cg)->symbol_search)   /* the mapping found by an earlier run is not this one's */
         cg_store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, stack_state(cg)->symbol_search + SEARCH_MAPPING_END));
     enum probe_kind kind = fn->probe->kind;
-    if (needs && (kind == PROBE_BEGIN || kind == PROBE_END || kind == PROBE_ERROR)) {
+    if (needs && probe_kind_has(kind, KIND_NO_STACKS)) {
         /* run by tap itself: no stack of a traced thread */
         cg_store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, area(cg) + AREA_USER_COUNT));
         cg_store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, area(cg) + AREA_KERNEL_COUNT));
@@ -486,7 +487,7 @@ void cg_stack_finish(struct codegen *cg, LLVMBasicBlockRef capture, LLVMValueRef
         }
         if (needs & STACK_KERNEL)
             get_stack(cg, ctx, AREA_KERNEL_IPS, 8 * RECORD_STACK_DEPTH, 0, AREA_KERNEL_COUNT, 8);
-        if ((needs & STACK_KERNEL) && kind == PROBE_TRACEPOINT)
+        if ((needs & STACK_KERNEL) && probe_kind_has(kind, KIND_TASK_KERNEL_STACK))
             task_stack_when_empty(cg);
     }
     cg_branch(cg, after);

@@ -103,7 +103,8 @@ static enum register_place register_place(const struct sema *s)
 }
 
 const struct probe_kind_ops tracepoint_kind = {
-    .kind = PROBE_TRACEPOINT, .name = "tracepoint", .flags = KIND_FREQUENT | KIND_TARGET_DEFINED_UNLESS_REPORTED,
+    .kind = PROBE_TRACEPOINT, .name = "tracepoint",
+    .flags = KIND_FREQUENT | KIND_TARGET_DEFINED_UNLESS_REPORTED | KIND_TASK_KERNEL_STACK,
     .heads = (const char *const[]){"kernel.trace", NULL}, .resolve = resolve_tracepoint,
     .list = sema_list_tracepoints, .catalogue = catalogue, .lower_target = sema_lower_tracepoint_target,
     .lower_entry = lower_entry, .register_place = register_place, .register_value = register_arg_at_tracepoint,
