@@ -277,13 +277,8 @@ static LLVMValueRef evict_callback(struct codegen *cg, struct cg_array *a, uint3
 {
     struct fn_state state;
     LLVMValueRef fn = cg_begin_callback(cg, "evict_scan", 1, &state);
-    LLVMBuilderRef b = cg->builder;
-    LLVMBasicBlockRef entry = cg_block(cg, "entry"), skip = cg_block(cg, "skip"), run = cg_block(cg, "run"),
-                      take = cg_block(cg, "take"), check = cg_block(cg, "check");
-    cg_position(cg, entry);
-    cg_set_location(cg, span);
-    state.scratch = cg_load_scratch(cg);
-    LLVMBuildCondBr(b, cg_is_null(cg, state.scratch), skip, run);
+    cg_callback_entry(cg, &state, span, 0);
+    LLVMBasicBlockRef run = LLVMGetInsertBlock(cg->builder), skip = cg_block(cg, "skip"), take = cg_block(cg, "take");
     cg_position(cg, skip);
     cg_callback_return(cg, 0);
     cg_position(cg, run);
@@ -295,11 +290,9 @@ static LLVMValueRef evict_callback(struct codegen *cg, struct cg_array *a, uint3
         LLVMValueRef offset = cg_const(cg, a->seq_offset);
         seq = cg_load(cg, cg_byte_ptr(cg, LLVMGetParam(fn, 2), offset));
     }
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, cg_load(cg, cg_scratch_ptr(cg, have)),
-                                     cg_const(cg, 0), ""), take, check);
-    cg_position(cg, check);
-    LLVMValueRef older = LLVMBuildICmp(b, LLVMIntULT, seq, cg_load(cg, cg_scratch_ptr(cg, best_seq)), "");
-    LLVMBuildCondBr(b, older, take, skip);
+    cg_jump_if(cg, cg_compare(cg, LLVMIntEQ, cg_load(cg, cg_scratch_ptr(cg, have)), 0), take, "check");
+    LLVMValueRef older = cg_compare_values(cg, LLVMIntULT, seq, cg_load(cg, cg_scratch_ptr(cg, best_seq)));
+    cg_branch_if(cg, older, take, skip);
     cg_position(cg, take);
     cg_store(cg, seq, cg_scratch_ptr(cg, best_seq));
     cg_store(cg, cg_const(cg, 1), cg_scratch_ptr(cg, have));
@@ -319,9 +312,7 @@ static void evict_oldest(struct codegen *cg, struct cg_array *a, struct span spa
     LLVMValueRef callback = evict_callback(cg, a, best_key, best_seq, have, cand_key, span);
     LLVMValueRef args[4] = {a->map, callback, LLVMConstNull(cg->ptr), cg_const(cg, 0)};
     cg_helper(cg, BPF_FUNC_for_each_map_elem, cg->i64, args, 4);
-    LLVMValueRef found = LLVMBuildICmp(cg->builder, LLVMIntNE,
-                                       cg_load(cg, cg_scratch_ptr(cg, have)),
-                                       cg_const(cg, 0), "");
+    LLVMValueRef found = cg_compare(cg, LLVMIntNE, cg_load(cg, cg_scratch_ptr(cg, have)), 0);
     LLVMBasicBlockRef done = cg_if(cg, found, "evict", "evicted");
     LLVMValueRef del[2] = {a->map, cg_scratch_ptr(cg, best_key)};
     cg_helper(cg, BPF_FUNC_map_delete_elem, cg->i64, del, 2);
@@ -333,8 +324,8 @@ static void evict_oldest(struct codegen *cg, struct cg_array *a, struct span spa
  * gives -E2BIG as 0xfffffff9), so only the low 32 bits are compared. */
 static LLVMValueRef is_map_full(struct codegen *cg, LLVMValueRef status)
 {
-    LLVMValueRef low = LLVMBuildTrunc(cg->builder, status, cg->i32, "");
-    return LLVMBuildICmp(cg->builder, LLVMIntEQ, low, LLVMConstInt(cg->i32, (uint64_t)-E2BIG_ERRNO, 1), "");
+    LLVMValueRef low = cg_u32(cg, status);
+    return cg_compare_values(cg, LLVMIntEQ, low, LLVMConstInt(cg->i32, (uint64_t)-E2BIG_ERRNO, 1));
 }
 
 /* The element for `key`, inserted as zero when missing; a full array is a
@@ -344,9 +335,8 @@ LLVMValueRef cg_array_element(struct codegen *cg, struct cg_array *a, LLVMValueR
     LLVMValueRef found = cg_map_lookup(cg, a->map, key);
     LLVMBasicBlockRef start = LLVMGetInsertBlock(cg->builder);
     LLVMBasicBlockRef insert = cg_block(cg, "elem_insert"), retry = cg_block(cg, "elem_retry"),
-                      full = cg_block(cg, "elem_full"), missing = cg_block(cg, "elem_missing"),
-                      done = cg_block(cg, "elem_done");
-    LLVMBuildCondBr(cg->builder, cg_is_null(cg, found), insert, done);
+                      missing = cg_block(cg, "elem_missing"), done = cg_block(cg, "elem_done");
+    cg_branch_if(cg, cg_is_null(cg, found), insert, done);
 
     cg_position(cg, insert);
     LLVMValueRef fresh = cg_scratch_ptr(cg, arrays_state(cg)->insert_buffer);
@@ -354,17 +344,13 @@ LLVMValueRef cg_array_element(struct codegen *cg, struct cg_array *a, LLVMValueR
     LLVMValueRef seq_index = cg_scratch_ptr(cg, arrays_state(cg)->insert_buffer + a->seq_offset);
     cg_store(cg, LLVMConstInt(cg->i32, 0, 0), seq_index);   /* key 0 of tap_seq */
     LLVMValueRef counter = cg_map_lookup(cg, arrays_state(cg)->seq_map, seq_index);
-    LLVMBasicBlockRef numbered = cg_block(cg, "numbered"), number = cg_block(cg, "number");
     cg_store(cg, cg_const(cg, 0), seq_index);
-    LLVMBuildCondBr(cg->builder, cg_is_null(cg, counter), numbered, number);
-    cg_position(cg, number);
+    LLVMBasicBlockRef numbered = cg_if_not(cg, cg_is_null(cg, counter), "number", "numbered");
     LLVMValueRef seq = cg_atomic_add(cg, counter, cg_const(cg, 1));
-    cg_store(cg, LLVMBuildAdd(cg->builder, seq, cg_const(cg, 1), ""), seq_index);
-    LLVMBuildBr(cg->builder, numbered);
-    cg_position(cg, numbered);
+    cg_store(cg, cg_add(cg, seq, cg_const(cg, 1)), seq_index);
+    cg_end_if(cg, numbered);
     LLVMValueRef status = cg_map_update(cg, a->map, key, fresh, BPF_NOEXIST);
-    LLVMBuildCondBr(cg->builder, is_map_full(cg, status), full, retry);
-    cg_position(cg, full);
+    cg_continue_if(cg, is_map_full(cg, status), "elem_full", retry);
     if (a->symbol->wrap) {
         evict_oldest(cg, a, span);
         LLVMValueRef second = cg_map_update(cg, a->map, key, fresh, BPF_NOEXIST);
@@ -375,7 +361,7 @@ LLVMValueRef cg_array_element(struct codegen *cg, struct cg_array *a, LLVMValueR
     cg_position(cg, retry);
     LLVMValueRef again = cg_map_lookup(cg, a->map, key);
     LLVMBasicBlockRef retry_end = LLVMGetInsertBlock(cg->builder);
-    LLVMBuildCondBr(cg->builder, cg_is_null(cg, again), missing, done);
+    cg_branch_if(cg, cg_is_null(cg, again), missing, done);
     /* Inserted and gone at once: only another CPU's delete does that. */
     cg_position(cg, missing);
     raise_full(cg, a, span);
@@ -500,8 +486,7 @@ void cg_slice_match(struct codegen *cg, struct cg_array *a, LLVMValueRef key, ui
         LLVMValueRef y = cg_byte_at(cg, cg_scratch_ptr(cg, slice), a->key_offsets[k]);
         LLVMValueRef same = a->symbol->key_types[k] == TYPE_STRING
             ? cg_compare(cg, LLVMIntEQ, cg_string_compare(cg, x, y), 0)
-            : LLVMBuildICmp(cg->builder, LLVMIntEQ, cg_load(cg, x),
-                            cg_load(cg, y), "");
+            : cg_compare_values(cg, LLVMIntEQ, cg_load(cg, x), cg_load(cg, y));
         cg_continue_if(cg, same, "slice_match", differ);
     }
 }
@@ -552,7 +537,7 @@ LLVMValueRef cg_array_in(struct codegen *cg, struct expr *e)
     LLVMValueRef key = cg_array_key(cg, a, e->in.keys);
     cg_set_location(cg, e->span);
     LLVMValueRef found = cg_map_lookup(cg, a->map, key);
-    return LLVMBuildZExt(cg->builder, LLVMBuildIsNotNull(cg->builder, found, ""), cg->i64, "");
+    return cg_widen(cg, LLVMBuildIsNotNull(cg->builder, found, ""));
 }
 
 /* long delete_one(map, key, value, ctx): bpf_for_each_map_elem's callback

@@ -39,7 +39,7 @@ void cg_callback_entry(struct codegen *cg, struct fn_state *state, struct span s
     cg_position(cg, entry);
     cg_set_location(cg, span);
     state->scratch = cg_load_scratch(cg);
-    LLVMBuildCondBr(cg->builder, cg_is_null(cg, state->scratch), miss, run);
+    cg_branch_if(cg, cg_is_null(cg, state->scratch), miss, run);
     cg_position(cg, miss);
     cg_callback_return(cg, miss_result);
     cg_position(cg, run);
@@ -74,12 +74,9 @@ static void loop_helper(struct codegen *cg, LLVMValueRef count, LLVMValueRef fn,
 /* bpf_loop(count clamped to 0..MAXSTRINGLEN, fn, ctx). */
 void cg_call_loop(struct codegen *cg, LLVMValueRef count, LLVMValueRef fn, LLVMValueRef ctx)
 {
-    LLVMBuilderRef b = cg->builder;
-    LLVMValueRef n = LLVMBuildSelect(b, cg_compare(cg, LLVMIntSLT, count, 0), cg_const(cg, 0),
-                                     count, "");
-    n = LLVMBuildSelect(b, cg_compare(cg, LLVMIntSGT, n, cg->string_size),
-                        cg_const(cg, cg->string_size), n, "");
-    loop_helper(cg, LLVMBuildTrunc(b, n, cg->i32, ""), fn, ctx);
+    LLVMValueRef n = cg_select(cg, cg_compare(cg, LLVMIntSLT, count, 0), cg_const(cg, 0), count);
+    n = cg_select(cg, cg_compare(cg, LLVMIntSGT, n, cg->string_size), cg_const(cg, cg->string_size), n);
+    loop_helper(cg, cg_u32(cg, n), fn, ctx);
 }
 
 void cg_bounded_loop(struct codegen *cg, struct span span, LLVMValueRef count, cg_loop_body body, void *data)

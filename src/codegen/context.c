@@ -7,6 +7,7 @@
 #include <linux/bpf.h>
 
 #include "codegen/codegen_internal.h"
+#include "kinds/kinds.h"
 #include "codegen/kernel_btf.h"
 #include "sema/builtins.h"
 
@@ -72,13 +73,13 @@ static LLVMValueRef user_mode(struct codegen *cg)
         return cg_const(cg, 0);
     if (probe_is_uprobe(probe))
         return cg_const(cg, 1);
-    if ((probe->kind != PROBE_PROFILE && probe->kind != PROBE_PERF) || cg->fn->kind != FN_PROBE)
+    if (!probe_kind_has(probe->kind, KIND_SAMPLE_REGS) || cg->fn->kind != FN_PROBE)
         return cg_const(cg, 0);
     /* bpf_perf_event_data starts with the pt_regs; cs is its 18th word */
     LLVMValueRef at = cg_const(cg, 17 * 8);
     LLVMValueRef cs = cg_load(cg, cg_byte_ptr(cg, LLVMGetParam(cg->fn->function, 0), at));
-    LLVMValueRef ring = LLVMBuildAnd(cg->builder, cs, cg_const(cg, 3), "");
-    return LLVMBuildZExt(cg->builder, cg_compare(cg, LLVMIntEQ, ring, 3), cg->i64, "");
+    LLVMValueRef ring = cg_and(cg, cs, cg_const(cg, 3));
+    return cg_widen(cg, cg_compare(cg, LLVMIntEQ, ring, 3));
 }
 
 LLVMValueRef cg_context_call(struct codegen *cg, struct expr *e, int builtin_id)
@@ -103,10 +104,10 @@ LLVMValueRef cg_context_call(struct codegen *cg, struct expr *e, int builtin_id)
         return cg_read_kernel(cg, cg_read_kernel(cg, current_task(cg), o->cred, 8), o->euid, 4);
     case BUILTIN_PEXECNAME: {
         LLVMValueRef parent = cg_read_kernel(cg, current_task(cg), o->real_parent, 8);
-        LLVMValueRef address = LLVMBuildAdd(cg->builder, parent, cg_const(cg, o->comm), "");
+        LLVMValueRef address = cg_add(cg, parent, cg_const(cg, o->comm));
         LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
         LLVMValueRef args[3] = {slot, LLVMConstInt(cg->i32, 16, 0),
-                                LLVMBuildIntToPtr(cg->builder, address, cg->ptr, "")};
+                                cg_pointer(cg, address)};
         cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
         return slot;
     }
@@ -148,7 +149,7 @@ int cg_read_vma_file(struct codegen *cg, LLVMValueRef vma, LLVMValueRef out, str
                    "to find vm_area_struct fields");
         return -1;
     }
-    LLVMValueRef base = LLVMBuildPtrToInt(cg->builder, vma, cg->i64, "");
+    LLVMValueRef base = cg_address(cg, vma);
     LLVMValueRef inode = cg_read_kernel(cg, cg_read_kernel(cg, base, o->vm_file, 8), o->f_inode, 8);
     LLVMValueRef values[5] = {cg_read_kernel(cg, cg_read_kernel(cg, inode, o->i_sb, 8), o->s_dev, 4),
                               cg_read_kernel(cg, inode, o->i_ino, 8), cg_read_kernel(cg, base, o->vm_start, 8),
@@ -168,32 +169,27 @@ int cg_read_vma_file(struct codegen *cg, LLVMValueRef vma, LLVMValueRef out, str
 
 LLVMValueRef cg_in_target_tree(struct codegen *cg, LLVMValueRef target)
 {
-    LLVMValueRef tgid = LLVMBuildLShr(cg->builder, cg_helper(cg, BPF_FUNC_get_current_pid_tgid, cg->i64, NULL, 0),
-                                      cg_const(cg, 32), "");
+    LLVMValueRef tgid = cg_lshr(cg, cg_helper(cg, BPF_FUNC_get_current_pid_tgid, cg->i64, NULL, 0), cg_const(cg, 32));
     const struct task_offsets *o = task_offsets(cg);
     if (o->real_parent < 0 || o->tgid < 0)
-        return LLVMBuildICmp(cg->builder, LLVMIntEQ, tgid, target, "");
+        return cg_compare_values(cg, LLVMIntEQ, tgid, target);
     LLVMBasicBlockRef yes = cg_block(cg, "in_tree"), no = cg_block(cg, "not_in_tree"),
                       done = cg_block(cg, "tree_done");
-    cg_jump_if(cg, LLVMBuildICmp(cg->builder, LLVMIntEQ, tgid, target, ""), yes, "ancestors");
+    cg_jump_if(cg, cg_compare_values(cg, LLVMIntEQ, tgid, target), yes, "ancestors");
 
     LLVMValueRef task = current_task(cg);
     for (int level = 0; level < ANCESTOR_DEPTH; level++) {
         task = cg_read_kernel(cg, task, o->real_parent, 8);
         LLVMValueRef id = cg_read_kernel(cg, task, o->tgid, 4);
-        LLVMBasicBlockRef deeper = cg_block(cg, "ancestor");
-        LLVMBasicBlockRef match_checked = cg_block(cg, "ancestor_checked");
-        LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, id, target, ""), yes, match_checked);
-        cg_position(cg, match_checked);
+        cg_jump_if(cg, cg_compare_values(cg, LLVMIntEQ, id, target), yes, "ancestor_checked");
         /* init (1) or an unreadable task (0): the top of the tree */
-        LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntULE, id, 1), no, deeper);
-        cg_position(cg, deeper);
+        cg_jump_if(cg, cg_compare(cg, LLVMIntULE, id, 1), no, "ancestor");
     }
-    LLVMBuildBr(cg->builder, no);
+    cg_branch(cg, no);
     cg_position(cg, yes);
-    LLVMBuildBr(cg->builder, done);
+    cg_branch(cg, done);
     cg_position(cg, no);
-    LLVMBuildBr(cg->builder, done);
+    cg_branch(cg, done);
     cg_position(cg, done);
     LLVMValueRef phi = LLVMBuildPhi(cg->builder, cg->i1, "in_target_tree");
     LLVMValueRef values[2] = {LLVMConstInt(cg->i1, 1, 0), LLVMConstInt(cg->i1, 0, 0)};

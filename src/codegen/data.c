@@ -226,7 +226,7 @@ LLVMValueRef cg_load_scratch(struct codegen *cg)
 {
     LLVMValueRef cpu = cg_helper(cg, BPF_FUNC_get_smp_processor_id, cg->i64, NULL, 0);
     LLVMValueRef key = cg_entry_alloca(cg, cg->i32, "cpu");
-    cg_store(cg, LLVMBuildTrunc(cg->builder, cpu, cg->i32, ""), key);
+    cg_store(cg, cg_u32(cg, cpu), key);
     LLVMValueRef args[2] = {cg->scratch_map, key};
     return cg_helper(cg, BPF_FUNC_map_lookup_elem, cg->ptr, args, 2);
 }
@@ -242,7 +242,7 @@ LLVMValueRef cg_opaque_clamp(struct codegen *cg, LLVMValueRef index, int64_t max
     LLVMValueRef loaded = cg_load(cg, slot);
     LLVMSetVolatile(loaded, 1);
     LLVMValueRef too_big = cg_compare(cg, LLVMIntUGT, loaded, max);
-    return LLVMBuildSelect(cg->builder, too_big, cg_const(cg, max), loaded, "");
+    return cg_select(cg, too_big, cg_const(cg, max), loaded);
 }
 
 LLVMValueRef cg_map_lookup(struct codegen *cg, LLVMValueRef map, LLVMValueRef key)
@@ -266,12 +266,12 @@ LLVMValueRef cg_read_kernel(struct codegen *cg, LLVMValueRef base, long offset, 
         cg->fn->kernel_read_slot = cg_entry_alloca(cg, cg->i64, "kread");
     LLVMValueRef slot = cg->fn->kernel_read_slot;
     cg_store(cg, cg_const(cg, 0), slot);
-    LLVMValueRef address = LLVMBuildAdd(cg->builder, base, cg_const(cg, offset), "");
+    LLVMValueRef address = cg_add(cg, base, cg_const(cg, offset));
     LLVMValueRef args[3] = {slot, LLVMConstInt(cg->i32, (unsigned)size, 0),
-                            LLVMBuildIntToPtr(cg->builder, address, cg->ptr, "")};
+                            cg_pointer(cg, address)};
     cg_helper(cg, BPF_FUNC_probe_read_kernel, cg->i64, args, 3);
     LLVMValueRef value = cg_load(cg, slot);
-    return size == 8 ? value : LLVMBuildAnd(cg->builder, value, cg_const(cg, (1ll << (size * 8)) - 1), "");
+    return size == 8 ? value : cg_and(cg, value, cg_const(cg, (1ll << (size * 8)) - 1));
 }
 
 /* A .rodata block of zeros of at least `size` bytes: a map value, so helpers

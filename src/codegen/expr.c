@@ -54,7 +54,7 @@ static LLVMValueRef load_ident(struct codegen *cg, struct expr *e)
 
 static LLVMValueRef bool_to_long(struct codegen *cg, LLVMValueRef bit)
 {
-    return LLVMBuildZExt(cg->builder, bit, cg->i64, "");
+    return cg_widen(cg, bit);
 }
 
 LLVMValueRef cg_condition(struct codegen *cg, struct expr *e)
@@ -81,15 +81,15 @@ static LLVMValueRef arithmetic(struct codegen *cg, struct span span, int op, LLV
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef shift_mask = cg_const(cg, 63);   /* x86 semantics for oversized shifts */
     switch (op) {
-    case BINARY_ADD: return LLVMBuildAdd(b, lhs, rhs, "");
-    case BINARY_SUB: return LLVMBuildSub(b, lhs, rhs, "");
-    case BINARY_MUL: return LLVMBuildMul(b, lhs, rhs, "");
+    case BINARY_ADD: return cg_add(cg, lhs, rhs);
+    case BINARY_SUB: return cg_sub(cg, lhs, rhs);
+    case BINARY_MUL: return cg_mul(cg, lhs, rhs);
     case BINARY_DIV: return divide(cg, span, lhs, rhs, 0);
     case BINARY_MOD: return divide(cg, span, lhs, rhs, 1);
-    case BINARY_SHL: return LLVMBuildShl(b, lhs, LLVMBuildAnd(b, rhs, shift_mask, ""), "");
-    case BINARY_SHR: return LLVMBuildAShr(b, lhs, LLVMBuildAnd(b, rhs, shift_mask, ""), "");
-    case BINARY_BITAND: return LLVMBuildAnd(b, lhs, rhs, "");
-    case BINARY_BITOR: return LLVMBuildOr(b, lhs, rhs, "");
+    case BINARY_SHL: return cg_shl(cg, lhs, cg_and(cg, rhs, shift_mask));
+    case BINARY_SHR: return cg_ashr(cg, lhs, cg_and(cg, rhs, shift_mask));
+    case BINARY_BITAND: return cg_and(cg, lhs, rhs);
+    case BINARY_BITOR: return cg_or(cg, lhs, rhs);
     case BINARY_BITXOR: return LLVMBuildXor(b, lhs, rhs, "");
     }
     return cg_const(cg, 0);
@@ -139,7 +139,7 @@ static LLVMValueRef binary(struct codegen *cg, struct expr *e)
             lhs = cg_string_compare(cg, lhs, rhs);
             rhs = cg_const(cg, 0);
         }
-        return bool_to_long(cg, LLVMBuildICmp(cg->builder, compare_predicate(op), lhs, rhs, ""));
+        return bool_to_long(cg, cg_compare_values(cg, compare_predicate(op), lhs, rhs));
     }
     return arithmetic(cg, e->span, op, lhs, rhs);
 }
@@ -148,11 +148,11 @@ static LLVMValueRef unary(struct codegen *cg, struct expr *e)
 {
     LLVMValueRef value = cg_expr(cg, e->unary.operand);
     switch (e->unary.op) {
-    case UNARY_NEG: return LLVMBuildNeg(cg->builder, value, "");
+    case UNARY_NEG: return cg_neg(cg, value);
     case UNARY_PLUS: return value;
     case UNARY_NOT:
         return bool_to_long(cg, cg_compare(cg, LLVMIntEQ, value, 0));
-    case UNARY_BITNOT: return LLVMBuildNot(cg->builder, value, "");
+    case UNARY_BITNOT: return cg_not(cg, value);
     }
     return value;
 }
@@ -168,7 +168,7 @@ static const int assign_to_binary[] = {
 static LLVMValueRef atomic_add(struct codegen *cg, LLVMValueRef ptr, LLVMValueRef delta)
 {
     LLVMValueRef old = cg_atomic_add(cg, ptr, delta);
-    return LLVMBuildAdd(cg->builder, old, delta, "");
+    return cg_add(cg, old, delta);
 }
 
 /* Whether e surely neither reads nor writes the local sym (a callee cannot
@@ -242,7 +242,7 @@ static LLVMValueRef assign(struct codegen *cg, struct expr *e)
         return rhs;
     }
     if (target.is_shared && (op == ASSIGN_ADD || op == ASSIGN_SUB))
-        return atomic_add(cg, target.ptr, op == ASSIGN_ADD ? rhs : LLVMBuildNeg(cg->builder, rhs, ""));
+        return atomic_add(cg, target.ptr, op == ASSIGN_ADD ? rhs : cg_neg(cg, rhs));
     LLVMValueRef old = cg_load(cg, target.ptr);
     LLVMValueRef value = arithmetic(cg, e->span, assign_to_binary[op], old, rhs);
     cg_store(cg, value, target.ptr);
@@ -259,10 +259,10 @@ static LLVMValueRef incdec(struct codegen *cg, struct expr *e)
     if (target.is_shared) {
         updated = atomic_add(cg, target.ptr, delta);
     } else {
-        updated = LLVMBuildAdd(cg->builder, cg_load(cg, target.ptr), delta, "");
+        updated = cg_add(cg, cg_load(cg, target.ptr), delta);
         cg_store(cg, updated, target.ptr);
     }
-    return e->incdec.prefix ? updated : LLVMBuildSub(cg->builder, updated, delta, "");
+    return e->incdec.prefix ? updated : cg_sub(cg, updated, delta);
 }
 
 static LLVMValueRef ternary(struct codegen *cg, struct expr *e)
@@ -287,7 +287,7 @@ static LLVMValueRef state_load(struct codegen *cg, int field)
 static LLVMValueRef wall_clock(struct codegen *cg, int64_t unit_ns)
 {
     LLVMValueRef now = cg_helper(cg, BPF_FUNC_ktime_get_boot_ns, cg->i64, NULL, 0);
-    LLVMValueRef wall = LLVMBuildAdd(cg->builder, now, state_load(cg, STATE_REALTIME_OFFSET), "");
+    LLVMValueRef wall = cg_add(cg, now, state_load(cg, STATE_REALTIME_OFFSET));
     return unit_ns == 1 ? wall : cg_signed_divide(cg, wall, cg_const(cg, unit_ns), 0);
 }
 
@@ -299,10 +299,7 @@ static LLVMValueRef randint(struct codegen *cg, struct expr *e)
     LLVMValueRef high = cg_helper(cg, BPF_FUNC_get_prandom_u32, cg->i64, NULL, 0);
     LLVMValueRef low = cg_helper(cg, BPF_FUNC_get_prandom_u32, cg->i64, NULL, 0);
     LLVMValueRef mask = cg_const(cg, 0xffffffff);
-    LLVMValueRef bits = LLVMBuildOr(cg->builder,
-                                    LLVMBuildShl(cg->builder, LLVMBuildAnd(cg->builder, high, mask, ""),
-                                                 cg_const(cg, 32), ""),
-                                    LLVMBuildAnd(cg->builder, low, mask, ""), "");
+    LLVMValueRef bits = cg_or(cg, cg_shl(cg, cg_and(cg, high, mask), cg_const(cg, 32)), cg_and(cg, low, mask));
     return LLVMBuildURem(cg->builder, bits, limit, "");
 }
 
@@ -316,7 +313,6 @@ static LLVMValueRef execname(struct codegen *cg)
 
 static LLVMValueRef builtin_call(struct codegen *cg, struct expr *e, const struct builtin *b)
 {
-    LLVMBuilderRef builder = cg->builder;
     LLVMValueRef value;
     switch (b->id) {
     case BUILTIN_PRINTF: case BUILTIN_PRINT: case BUILTIN_PRINTLN:
@@ -349,15 +345,14 @@ static LLVMValueRef builtin_call(struct codegen *cg, struct expr *e, const struc
         return cg_const(cg, 0);
     case BUILTIN_PID: case BUILTIN_TID:
         value = cg_helper(cg, BPF_FUNC_get_current_pid_tgid, cg->i64, NULL, 0);
-        return b->id == BUILTIN_PID ? LLVMBuildLShr(builder, value, cg_const(cg, 32), "")
-                                    : LLVMBuildAnd(builder, value, cg_const(cg, 0xffffffff), "");
+        return b->id == BUILTIN_PID ? cg_lshr(cg, value, cg_const(cg, 32))
+                                    : cg_and(cg, value, cg_const(cg, 0xffffffff));
     case BUILTIN_UID: case BUILTIN_GID:
         value = cg_helper(cg, BPF_FUNC_get_current_uid_gid, cg->i64, NULL, 0);
-        return b->id == BUILTIN_GID ? LLVMBuildLShr(builder, value, cg_const(cg, 32), "")
-                                    : LLVMBuildAnd(builder, value, cg_const(cg, 0xffffffff), "");
+        return b->id == BUILTIN_GID ? cg_lshr(cg, value, cg_const(cg, 32))
+                                    : cg_and(cg, value, cg_const(cg, 0xffffffff));
     case BUILTIN_CPU:
-        return LLVMBuildAnd(builder, cg_helper(cg, BPF_FUNC_get_smp_processor_id, cg->i64, NULL, 0),
-                            cg_const(cg, 0xffffffff), "");
+        return cg_and(cg, cg_helper(cg, BPF_FUNC_get_smp_processor_id, cg->i64, NULL, 0), cg_const(cg, 0xffffffff));
     case BUILTIN_EXECNAME: return execname(cg);
     case BUILTIN_TARGET: return state_load(cg, STATE_TARGET_PID);
     case BUILTIN_STP_PID: return state_load(cg, STATE_TAP_PID);

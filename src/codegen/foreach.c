@@ -41,10 +41,9 @@ static LLVMValueRef at(struct codegen *cg, uint32_t offset)
 
 static LLVMValueRef sign(struct codegen *cg, LLVMValueRef a, LLVMValueRef b)
 {
-    LLVMBuilderRef bd = cg->builder;
-    LLVMValueRef gt = LLVMBuildZExt(bd, LLVMBuildICmp(bd, LLVMIntSGT, a, b, ""), cg->i64, "");
-    LLVMValueRef lt = LLVMBuildZExt(bd, LLVMBuildICmp(bd, LLVMIntSLT, a, b, ""), cg->i64, "");
-    return LLVMBuildSub(bd, gt, lt, "");
+    LLVMValueRef gt = cg_widen(cg, cg_compare_values(cg, LLVMIntSGT, a, b));
+    LLVMValueRef lt = cg_widen(cg, cg_compare_values(cg, LLVMIntSLT, a, b));
+    return cg_sub(cg, gt, lt);
 }
 
 static LLVMValueRef compare_key(struct codegen *cg, struct walk *w, int k, LLVMValueRef x, LLVMValueRef y)
@@ -71,7 +70,7 @@ static LLVMValueRef compare(struct codegen *cg, struct walk *w, LLVMValueRef x_k
     else
         c = compare_key(cg, w, w->key, x_key, y_key);
     if (w->direction < 0)
-        c = LLVMBuildNeg(b, c, "");
+        c = cg_neg(cg, c);
     LLVMBasicBlockRef first = LLVMGetInsertBlock(b);
     LLVMBasicBlockRef done = cg_if_not(cg, cg_compare(cg, LLVMIntNE, c, 0), "compare_tie", "compared");
     LLVMBasicBlockRef tie = LLVMGetInsertBlock(b);
@@ -117,23 +116,19 @@ static LLVMValueRef scan_callback(struct codegen *cg, struct walk *w)
     candidate_sort_value(cg, w, LLVMGetParam(fn, 2));
     LLVMValueRef cand_sort = at(cg, w->cand_sort);
 
-    LLVMBasicBlockRef after_last = cg_block(cg, "after_last"), check_last = cg_block(cg, "check_last");
-    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntNE, cg_load(cg, at(cg, w->have_last)), 0),
-                    check_last, after_last);
-    cg_position(cg, check_last);
+    LLVMBasicBlockRef after_last = cg_block(cg, "after_last");
+    cg_continue_if(cg, cg_compare(cg, LLVMIntNE, cg_load(cg, at(cg, w->have_last)), 0), "check_last", after_last);
     LLVMValueRef cand_seq = at(cg, w->cand_seq);
     LLVMValueRef vs_last = compare(cg, w, cand_key, cand_sort, cand_seq, at(cg, w->last_key), at(cg, w->last_sort),
                                    at(cg, w->last_seq));
-    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntSLE, vs_last, 0), skip, after_last);
+    cg_branch_if(cg, cg_compare(cg, LLVMIntSLE, vs_last, 0), skip, after_last);
 
     cg_position(cg, after_last);
-    LLVMBasicBlockRef take = cg_block(cg, "take"), check_best = cg_block(cg, "check_best");
-    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntNE, cg_load(cg, at(cg, w->have_best)), 0),
-                    check_best, take);
-    cg_position(cg, check_best);
+    LLVMBasicBlockRef take = cg_block(cg, "take");
+    cg_continue_if(cg, cg_compare(cg, LLVMIntNE, cg_load(cg, at(cg, w->have_best)), 0), "check_best", take);
     LLVMValueRef vs_best = compare(cg, w, at(cg, w->cand_key), at(cg, w->cand_sort), at(cg, w->cand_seq),
                                    at(cg, w->best_key), at(cg, w->best_sort), at(cg, w->best_seq));
-    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntSGE, vs_best, 0), skip, take);
+    cg_branch_if(cg, cg_compare(cg, LLVMIntSGE, vs_best, 0), skip, take);
 
     cg_position(cg, take);
     cg_copy(cg, at(cg, w->best_key), at(cg, w->cand_key), w->a->key_size);
@@ -161,12 +156,12 @@ static LLVMValueRef next_element(struct codegen *cg, void *data)
     LLVMValueRef more = cg_const(cg, 1);
     if (w->has_limit) {
         LLVMValueRef count = cg_load(cg, at(cg, w->count));
-        more = LLVMBuildICmp(b, LLVMIntSLT, count, cg_load(cg, at(cg, w->limit)), "");
-        cg_store(cg, LLVMBuildAdd(b, count, cg_const(cg, 1), ""), at(cg, w->count));
+        more = cg_compare_values(cg, LLVMIntSLT, count, cg_load(cg, at(cg, w->limit)));
+        cg_store(cg, cg_add(cg, count, cg_const(cg, 1)), at(cg, w->count));
     } else {
         more = LLVMConstInt(cg->i1, 1, 0);
     }
-    LLVMBuildCondBr(b, more, scan, done);
+    cg_branch_if(cg, more, scan, done);
 
     cg_position(cg, scan);
     cg_store(cg, cg_const(cg, 0), at(cg, w->have_best));
@@ -174,7 +169,7 @@ static LLVMValueRef next_element(struct codegen *cg, void *data)
     cg_helper(cg, BPF_FUNC_for_each_map_elem, cg->i64, args, 4);
     LLVMValueRef have = cg_compare(cg, LLVMIntNE, cg_load(cg, at(cg, w->have_best)), 0);
     LLVMBasicBlockRef scan_end = LLVMGetInsertBlock(b);
-    LLVMBuildCondBr(b, have, found, done);
+    cg_branch_if(cg, have, found, done);
 
     cg_position(cg, found);
     LLVMValueRef best = at(cg, w->best_key);
@@ -210,7 +205,7 @@ static LLVMValueRef next_element(struct codegen *cg, void *data)
         }
     }
     LLVMBasicBlockRef found_end = LLVMGetInsertBlock(b);
-    LLVMBuildBr(b, done);
+    cg_branch(cg, done);
 
     cg_position(cg, done);
     LLVMValueRef phi = LLVMBuildPhi(b, cg->i1, "more");

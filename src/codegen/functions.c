@@ -119,15 +119,15 @@ static void define_clone(struct codegen *cg, struct function_decl *fn, int depth
     }
     cg_statement(cg, fn->decl->function.body);
     if (cg_block_open(cg))
-        LLVMBuildBr(cg->builder, state.return_block);
+        cg_branch(cg, state.return_block);
 
     cg_position(cg, state.return_block);
     LLVMValueRef result = fn->return_type == TYPE_STRING
         ? cg_scratch_ptr(cg, state.return_slot_offset)
         : cg_load(cg, LLVMBuildStructGEP2(cg->builder, state.frame_type, state.frame, FRAME_RETVAL, ""));
-    LLVMBuildRet(cg->builder, result);
+    cg_return(cg, result);
     cg_position(cg, state.unwind_block);
-    LLVMBuildRet(cg->builder, fn->return_type == TYPE_STRING ? cg_scratch_ptr(cg, state.return_slot_offset)
+    cg_return(cg, fn->return_type == TYPE_STRING ? cg_scratch_ptr(cg, state.return_slot_offset)
                                                             : cg_const(cg, 0));
     cg->fn = NULL;
 }
@@ -274,7 +274,7 @@ static LLVMValueRef call_chain(struct codegen *cg, const struct expr *call, LLVM
     cg_position(cg, cg_block(cg, "after_exhausted"));
     results[n] = no_result(cg, head);
     from[n++] = LLVMGetInsertBlock(cg->builder);
-    LLVMBuildBr(cg->builder, done);
+    cg_branch(cg, done);
     cg_position(cg, done);
     if (head->return_type == TYPE_VOID)
         return results[0];

@@ -267,6 +267,11 @@ LLVMValueRef cg_byte_ptr(struct codegen *cg, LLVMValueRef base, LLVMValueRef off
     return LLVMBuildGEP2(cg->builder, cg->i8, base, &offset, 1, "");
 }
 
+LLVMValueRef cg_word_at(struct codegen *cg, LLVMValueRef base, LLVMValueRef index)
+{
+    return LLVMBuildGEP2(cg->builder, cg->i64, base, &index, 1, "");
+}
+
 LLVMValueRef cg_byte_at(struct codegen *cg, LLVMValueRef base, int64_t offset)
 {
     return cg_byte_ptr(cg, base, cg_const(cg, offset));
@@ -280,4 +285,118 @@ LLVMValueRef cg_atomic_add(struct codegen *cg, LLVMValueRef ptr, LLVMValueRef de
 void cg_callback_return(struct codegen *cg, int64_t result)
 {
     LLVMBuildRet(cg->builder, cg_const(cg, result));
+}
+
+LLVMValueRef cg_add(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs)
+{
+    return LLVMBuildAdd(cg->builder, lhs, rhs, "");
+}
+
+LLVMValueRef cg_sub(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs)
+{
+    return LLVMBuildSub(cg->builder, lhs, rhs, "");
+}
+
+LLVMValueRef cg_mul(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs)
+{
+    return LLVMBuildMul(cg->builder, lhs, rhs, "");
+}
+
+LLVMValueRef cg_and(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs)
+{
+    return LLVMBuildAnd(cg->builder, lhs, rhs, "");
+}
+
+LLVMValueRef cg_or(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs)
+{
+    return LLVMBuildOr(cg->builder, lhs, rhs, "");
+}
+
+LLVMValueRef cg_shl(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs)
+{
+    return LLVMBuildShl(cg->builder, lhs, rhs, "");
+}
+
+LLVMValueRef cg_lshr(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs)
+{
+    return LLVMBuildLShr(cg->builder, lhs, rhs, "");
+}
+
+LLVMValueRef cg_neg(struct codegen *cg, LLVMValueRef value)
+{
+    return LLVMBuildNeg(cg->builder, value, "");
+}
+
+LLVMValueRef cg_not(struct codegen *cg, LLVMValueRef value)
+{
+    return LLVMBuildNot(cg->builder, value, "");
+}
+
+LLVMValueRef cg_select(struct codegen *cg, LLVMValueRef cond, LLVMValueRef if_true, LLVMValueRef if_false)
+{
+    return LLVMBuildSelect(cg->builder, cond, if_true, if_false, "");
+}
+
+LLVMValueRef cg_widen(struct codegen *cg, LLVMValueRef value)
+{
+    return LLVMBuildZExt(cg->builder, value, cg->i64, "");
+}
+
+void cg_branch_if(struct codegen *cg, LLVMValueRef cond, LLVMBasicBlockRef if_true, LLVMBasicBlockRef if_false)
+{
+    LLVMBuildCondBr(cg->builder, cond, if_true, if_false);
+}
+
+struct cg_loop cg_loop_start(struct codegen *cg, LLVMBasicBlockRef head, const char *index_name)
+{
+    struct cg_loop loop = {LLVMGetInsertBlock(cg->builder), head, NULL};
+    cg_branch(cg, head);
+    cg_position(cg, head);
+    loop.index = LLVMBuildPhi(cg->builder, cg->i64, index_name);
+    return loop;
+}
+
+void cg_loop_next(struct codegen *cg, const struct cg_loop *loop, int64_t limit, LLVMBasicBlockRef done)
+{
+    LLVMBasicBlockRef latch = LLVMGetInsertBlock(cg->builder);
+    LLVMValueRef next = cg_add(cg, loop->index, cg_const(cg, 1));
+    cg_branch_if(cg, cg_compare(cg, LLVMIntULT, next, limit), loop->head, done);
+    LLVMValueRef values[2] = {cg_const(cg, 0), next};
+    LLVMBasicBlockRef blocks[2] = {loop->entry, latch};
+    LLVMAddIncoming(loop->index, values, blocks, 2);
+}
+
+LLVMValueRef cg_udiv(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs)
+{
+    return LLVMBuildUDiv(cg->builder, lhs, rhs, "");
+}
+
+LLVMValueRef cg_ashr(struct codegen *cg, LLVMValueRef value, LLVMValueRef bits)
+{
+    return LLVMBuildAShr(cg->builder, value, bits, "");
+}
+
+LLVMValueRef cg_widen_signed(struct codegen *cg, LLVMValueRef value)
+{
+    return LLVMBuildSExt(cg->builder, value, cg->i64, "");
+}
+
+LLVMValueRef cg_u32(struct codegen *cg, LLVMValueRef value)
+{
+    return LLVMBuildTrunc(cg->builder, value, cg->i32, "");
+}
+
+LLVMValueRef cg_pointer(struct codegen *cg, LLVMValueRef address)
+{
+    return LLVMBuildIntToPtr(cg->builder, address, cg->ptr, "");
+}
+
+LLVMValueRef cg_address(struct codegen *cg, LLVMValueRef ptr)
+{
+    return LLVMBuildPtrToInt(cg->builder, ptr, cg->i64, "");
+}
+
+void cg_return(struct codegen *cg, LLVMValueRef value)
+{
+    LLVMBuildRet(cg->builder, value);
 }

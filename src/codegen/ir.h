@@ -62,6 +62,19 @@ void cg_branch(struct codegen *cg, LLVMBasicBlockRef target);
  * where it fails (cg_jump_if, which branches to target where it holds). */
 void cg_continue_if(struct codegen *cg, LLVMValueRef cond, const char *name, LLVMBasicBlockRef otherwise);
 void cg_jump_if(struct codegen *cg, LLVMValueRef cond, LLVMBasicBlockRef target, const char *name);
+/* A two-way jump to blocks made earlier, closing the current block (the
+ * paths of a loop or a search that meet again). */
+void cg_branch_if(struct codegen *cg, LLVMValueRef cond, LLVMBasicBlockRef if_true, LLVMBasicBlockRef if_false);
+/* A loop inside the function over index 0, 1, ... (a constant bound the
+ * verifier sees): cg_loop_start() jumps to head and makes the index there;
+ * cg_loop_next() ends an iteration, back to head while index + 1 < limit
+ * (unsigned), else on to done. */
+struct cg_loop {
+    LLVMBasicBlockRef entry, head;
+    LLVMValueRef index;
+};
+struct cg_loop cg_loop_start(struct codegen *cg, LLVMBasicBlockRef head, const char *index_name);
+void cg_loop_next(struct codegen *cg, const struct cg_loop *loop, int64_t limit, LLVMBasicBlockRef done);
 /* A two-way phi named name: value_a coming from block_a, value_b from block_b. */
 LLVMValueRef cg_phi2(struct codegen *cg, LLVMTypeRef type, const char *name, LLVMValueRef value_a, LLVMBasicBlockRef block_a,
                      LLVMValueRef value_b, LLVMBasicBlockRef block_b);
@@ -75,10 +88,36 @@ void cg_callback_return(struct codegen *cg, int64_t result);
 /* base + offset bytes: offset an i64 value, or a constant (cg_byte_at). */
 LLVMValueRef cg_byte_ptr(struct codegen *cg, LLVMValueRef base, LLVMValueRef offset);
 LLVMValueRef cg_byte_at(struct codegen *cg, LLVMValueRef base, int64_t offset);
+/* &base[index] of an array of u64s (index an i64 value). */
+LLVMValueRef cg_word_at(struct codegen *cg, LLVMValueRef base, LLVMValueRef index);
 LLVMValueRef cg_load(struct codegen *cg, LLVMValueRef ptr);             /* an i64 */
 /* A field of a narrower type (a table's i32 index, a char), zero-extended to an i64. */
 LLVMValueRef cg_load_unsigned(struct codegen *cg, LLVMTypeRef type, LLVMValueRef ptr);
 LLVMValueRef cg_store(struct codegen *cg, LLVMValueRef value, LLVMValueRef ptr);   /* the store */
+/* i64 arithmetic (i1 for and, or, not, select's condition), unnamed values. */
+LLVMValueRef cg_add(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs);
+LLVMValueRef cg_sub(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs);
+LLVMValueRef cg_mul(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs);
+LLVMValueRef cg_and(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs);
+LLVMValueRef cg_or(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs);
+LLVMValueRef cg_shl(struct codegen *cg, LLVMValueRef value, LLVMValueRef bits);
+LLVMValueRef cg_lshr(struct codegen *cg, LLVMValueRef value, LLVMValueRef bits);
+LLVMValueRef cg_neg(struct codegen *cg, LLVMValueRef value);
+LLVMValueRef cg_not(struct codegen *cg, LLVMValueRef value);
+LLVMValueRef cg_select(struct codegen *cg, LLVMValueRef cond, LLVMValueRef if_true, LLVMValueRef if_false);
+/* A narrower value (an i1, a char) zero-extended to an i64. */
+LLVMValueRef cg_widen(struct codegen *cg, LLVMValueRef value);
+LLVMValueRef cg_udiv(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs);
+LLVMValueRef cg_ashr(struct codegen *cg, LLVMValueRef value, LLVMValueRef bits);
+/* A narrower value sign-extended to an i64. */
+LLVMValueRef cg_widen_signed(struct codegen *cg, LLVMValueRef value);
+/* An i64 as a u32: a helper's size argument, a u32 map key. */
+LLVMValueRef cg_u32(struct codegen *cg, LLVMValueRef value);
+/* An i64 address as a pointer, and back. */
+LLVMValueRef cg_pointer(struct codegen *cg, LLVMValueRef address);
+LLVMValueRef cg_address(struct codegen *cg, LLVMValueRef ptr);
+/* ret value: a program's i32, a function's result. */
+void cg_return(struct codegen *cg, LLVMValueRef value);
 LLVMValueRef cg_signed_divide(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs, int is_modulo);
 
 /* callbacks.c: a function the kernel calls back (bpf_loop: (index, ctx); with map_callback,

@@ -33,21 +33,21 @@ static void store_var(struct codegen *cg, uint32_t offset, LLVMValueRef value)
 
 static LLVMValueRef masked(struct codegen *cg, LLVMValueRef i)
 {
-    return LLVMBuildAnd(cg->builder, i, cg_const(cg, cg->string_size - 1), "");
+    return cg_and(cg, i, cg_const(cg, cg->string_size - 1));
 }
 
 static LLVMValueRef raw_char(struct codegen *cg, const struct rewrite *r, LLVMValueRef i)
 {
     LLVMValueRef at = masked(cg, i);
     LLVMValueRef ptr = cg_byte_ptr(cg, cg_scratch_ptr(cg, r->raw), at);
-    return LLVMBuildZExt(cg->builder, LLVMBuildLoad2(cg->builder, cg->i8, ptr, ""), cg->i64, "");
+    return cg_load_unsigned(cg, cg->i8, ptr);
 }
 
 /* Where byte i of the output goes (masked: the verifier sees it in slot's
  * string and the scratch's slack). */
 static LLVMValueRef output_at(struct codegen *cg, const struct rewrite *r, LLVMValueRef i)
 {
-    LLVMValueRef at = masked(cg, LLVMBuildAdd(cg->builder, load_var(cg, r->start), i, ""));
+    LLVMValueRef at = masked(cg, cg_add(cg, load_var(cg, r->start), i));
     return cg_byte_ptr(cg, cg_scratch_ptr(cg, r->slot), at);
 }
 
@@ -56,11 +56,10 @@ static void put(struct codegen *cg, const struct rewrite *r, LLVMValueRef c)
 {
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef out = load_var(cg, r->out);
-    LLVMValueRef fits = LLVMBuildICmp(b, LLVMIntSLT, LLVMBuildAdd(b, out, cg_const(cg, 1), ""),
-                                      load_var(cg, r->room), "");
+    LLVMValueRef fits = cg_compare_values(cg, LLVMIntSLT, cg_add(cg, out, cg_const(cg, 1)), load_var(cg, r->room));
     LLVMBasicBlockRef done = cg_if(cg, fits, "ksym_put", "ksym_put_done");
     cg_store(cg, LLVMBuildTrunc(b, c, cg->i8, ""), output_at(cg, r, out));
-    store_var(cg, r->out, LLVMBuildAdd(b, out, cg_const(cg, 1), ""));
+    store_var(cg, r->out, cg_add(cg, out, cg_const(cg, 1)));
     cg_end_if(cg, done);
 }
 
@@ -88,10 +87,9 @@ static void rewrite_body(struct codegen *cg, LLVMValueRef index, void *data)
     cg_jump_if(cg, ends, stop, "ksym_keep");
     LLVMValueRef seen = load_var(cg, r->seen);
     if (r->form == KSYM_FRAME) {   /* "/" starts the size, the space before "[" ends it */
-        LLVMValueRef skipping = LLVMBuildOr(b, cg_compare(cg, LLVMIntNE, load_var(cg, r->skipping), 0),
-                                            is_char(cg, c, '/'), "");
-        skipping = LLVMBuildAnd(b, skipping, LLVMBuildNot(b, is_char(cg, c, ' '), ""), "");
-        store_var(cg, r->skipping, LLVMBuildZExt(b, skipping, cg->i64, ""));
+        LLVMValueRef skipping = cg_or(cg, cg_compare(cg, LLVMIntNE, load_var(cg, r->skipping), 0), is_char(cg, c, '/'));
+        skipping = cg_and(cg, skipping, cg_not(cg, is_char(cg, c, ' ')));
+        store_var(cg, r->skipping, cg_widen(cg, skipping));
         cg_jump_if(cg, skipping, go_on, "ksym_write");
         put(cg, r, c);
     } else if (r->form == KSYM_MODULE) {
@@ -101,7 +99,7 @@ static void rewrite_body(struct codegen *cg, LLVMValueRef index, void *data)
     } else {
         put(cg, r, c);
     }
-    LLVMBuildBr(b, go_on);
+    cg_branch(cg, go_on);
     cg_position(cg, go_on);
     store_var(cg, r->seen, LLVMBuildOr(b, seen, LLVMBuildZExt(b, is_char(cg, c, '['), cg->i64, ""), ""));
     cg_callback_return(cg, 0);
@@ -113,13 +111,10 @@ static void rewrite_body(struct codegen *cg, LLVMValueRef index, void *data)
  * of vmlinux), not for an address it could not name ("0x..."). */
 static void finish(struct codegen *cg, const struct rewrite *r, struct span span)
 {
-    LLVMBuilderRef b = cg->builder;
-    LLVMValueRef hex = LLVMBuildAnd(b, is_char(cg, raw_char(cg, r, cg_const(cg, 0)), '0'),
-                                    is_char(cg, raw_char(cg, r, cg_const(cg, 1)), 'x'), "");
-    LLVMValueRef vmlinux = LLVMBuildAnd(b, cg_compare(cg, LLVMIntEQ, load_var(cg, r->seen), 0),
-                                        LLVMBuildNot(b, hex, ""), "");
+    LLVMValueRef hex = cg_and(cg, is_char(cg, raw_char(cg, r, cg_const(cg, 0)), '0'), is_char(cg, raw_char(cg, r, cg_const(cg, 1)), 'x'));
+    LLVMValueRef vmlinux = cg_and(cg, cg_compare(cg, LLVMIntEQ, load_var(cg, r->seen), 0), cg_not(cg, hex));
     if (r->form == KSYM_MODULE)
-        cg_error_if(cg, LLVMBuildAnd(b, hex, cg_compare(cg, LLVMIntEQ, load_var(cg, r->seen), 0), ""),
+        cg_error_if(cg, cg_and(cg, hex, cg_compare(cg, LLVMIntEQ, load_var(cg, r->seen), 0)),
                     "modname_unknown", "modname_known", span, "Cannot determine kernel module name",
                     cg_const(cg, 0));
     if (r->form != KSYM_NAME) {
@@ -135,7 +130,6 @@ static void finish(struct codegen *cg, const struct rewrite *r, struct span span
 LLVMValueRef cg_kernel_symbol(struct codegen *cg, LLVMValueRef address, enum kernel_symbol_form form,
                               uint32_t slot, LLVMValueRef start, LLVMValueRef room, struct span span)
 {
-    LLVMBuilderRef b = cg->builder;
     struct rewrite r = {form, cg_alloc_string_slot(cg), slot, cg_alloc_scratch(cg, 8), cg_alloc_scratch(cg, 8),
                         cg_alloc_scratch(cg, 8), cg_alloc_scratch(cg, 8), cg_alloc_scratch(cg, 8)};
     uint32_t value = cg_alloc_scratch(cg, 8);
@@ -151,11 +145,11 @@ LLVMValueRef cg_kernel_symbol(struct codegen *cg, LLVMValueRef address, enum ker
     store_var(cg, r.seen, cg_const(cg, 0));
     store_var(cg, r.skipping, cg_const(cg, 0));
     /* bpf_snprintf counts the NUL; an error (< 0) leaves no text */
-    LLVMValueRef length = LLVMBuildSub(b, written, cg_const(cg, 1), "");
+    LLVMValueRef length = cg_sub(cg, written, cg_const(cg, 1));
     LLVMValueRef empty = cg_compare(cg, LLVMIntSLE, written, 0);
-    cg_bounded_loop(cg, span, LLVMBuildSelect(b, empty, cg_const(cg, 0), length, ""), rewrite_body, &r);
+    cg_bounded_loop(cg, span, cg_select(cg, empty, cg_const(cg, 0), length), rewrite_body, &r);
     finish(cg, &r, span);
-    return LLVMBuildAdd(b, load_var(cg, r.out), cg_const(cg, 1), "");
+    return cg_add(cg, load_var(cg, r.out), cg_const(cg, 1));
 }
 
 LLVMValueRef cg_kernel_symbol_builtin(struct codegen *cg, struct expr *call, enum kernel_symbol_form form)

@@ -39,7 +39,7 @@ static LLVMValueRef loop_callback(struct codegen *cg, struct stmt *body, struct 
     state.frame = cg_scratch_ptr(cg, state.frame_offset);
     if (hook) {
         LLVMBasicBlockRef run = cg_block(cg, "run"), done = cg_block(cg, "done");
-        LLVMBuildCondBr(cg->builder, hook(cg, hook_data), run, done);
+        cg_branch_if(cg, hook(cg, hook_data), run, done);
         cg_position(cg, done);
         set_loop_exit(cg, LOOP_DONE);
         loop_return(cg, 1);
@@ -47,7 +47,7 @@ static LLVMValueRef loop_callback(struct codegen *cg, struct stmt *body, struct 
     }
     cg_statement(cg, body);
     if (cg_block_open(cg))
-        LLVMBuildBr(cg->builder, state.continue_block);
+        cg_branch(cg, state.continue_block);
     cg_position(cg, state.continue_block);
     if (step)
         cg_operand(cg, step);
@@ -65,8 +65,7 @@ static LLVMValueRef loop_callback(struct codegen *cg, struct stmt *body, struct 
 void cg_add_try_depth(struct codegen *cg, int delta)
 {
     LLVMValueRef depth = cg_scratch_ptr(cg, SCRATCH_TRY_DEPTH);
-    cg_store(cg, LLVMBuildAdd(cg->builder, cg_load(cg, depth),
-                                             cg_const(cg, delta), ""), depth);
+    cg_store(cg, cg_add(cg, cg_load(cg, depth), cg_const(cg, delta)), depth);
 }
 
 /* break, continue and return leave this function's open trys without
@@ -97,7 +96,7 @@ static void after_loop(struct codegen *cg, struct span span, LLVMValueRef iterat
     if (fn->kind == FN_LOOP_BODY) {
         cg_loop_stop(cg, LOOP_RETURN);
     } else {
-        LLVMBuildBr(cg->builder, fn->return_block ? fn->return_block : fn->unwind_block);
+        cg_branch(cg, fn->return_block ? fn->return_block : fn->unwind_block);
     }
     cg_position(cg, after);
 }

@@ -95,9 +95,7 @@ static void read_memory(struct codegen *cg, struct expr *format_expr, const char
             if (!p->conv || arg >= count)
                 continue;
             if (p->conv == 'm' || p->conv == 'M') {
-                LLVMValueRef n = LLVMBuildSelect(cg->builder,
-                                                 cg_compare(cg, LLVMIntSGT, precision, 0),
-                                                 precision, cg_const(cg, 1), "");
+                LLVMValueRef n = cg_select(cg, cg_compare(cg, LLVMIntSGT, precision, 0), precision, cg_const(cg, 1));
                 print->memory[arg] = cg_alloc_scratch(cg, 8 + cg->string_size);
                 cg_store(cg, n, cg_scratch_ptr(cg, print->memory[arg]));
                 cg_user_bytes(cg, format_expr->span, print->values[arg], n, print->memory[arg] + 8);
@@ -209,18 +207,11 @@ int cg_check_memory_sizes(struct codegen *cg, struct expr *format, const struct 
  * address, into scratch at `to` (string_size bytes of room). */
 void cg_user_bytes(struct codegen *cg, struct span span, LLVMValueRef address, LLVMValueRef count, uint32_t to)
 {
-    LLVMBuilderRef b = cg->builder;
-    LLVMBasicBlockRef too_big = cg_block(cg, "memory_too_big"), read = cg_block(cg, "memory_read"),
-                      fault = cg_block(cg, "memory_fault"), done = cg_block(cg, "memory_done");
-    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntUGT, count, cg->string_size), too_big, read);
-    cg_position(cg, too_big);
-    cg_raise_error(cg, span, "%m size (%lld) too large", count);
-    cg_position(cg, read);
+    cg_error_if(cg, cg_compare(cg, LLVMIntUGT, count, cg->string_size), "memory_too_big", "memory_read", span,
+                "%m size (%lld) too large", count);
     LLVMValueRef size = cg_opaque_clamp(cg, count, cg->string_size);
-    LLVMValueRef args[3] = {cg_scratch_ptr(cg, to), LLVMBuildTrunc(b, size, cg->i32, ""), address};
+    LLVMValueRef args[3] = {cg_scratch_ptr(cg, to), cg_u32(cg, size), address};
     LLVMValueRef result = cg_user_memory_read(cg, BPF_FUNC_probe_read_user, args);
-    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntSLT, result, 0), fault, done);
-    cg_position(cg, fault);
-    cg_raise_error(cg, span, "user memory fault at 0x%llx", address);
-    cg_position(cg, done);
+    cg_error_if(cg, cg_compare(cg, LLVMIntSLT, result, 0), "memory_fault", "memory_done", span,
+                "user memory fault at 0x%llx", address);
 }

@@ -88,13 +88,13 @@ void cg_target_probe_entry(struct codegen *cg, LLVMValueRef ctx)
      * load bias of a PIE or library. */
     LLVMValueRef args[1] = {ctx};
     LLVMValueRef ip = cg_helper(cg, BPF_FUNC_get_func_ip, cg->i64, args, 1);
-    if (probe->kind == PROBE_UPROBE) {
+    if (probe_kind_has(probe->kind, KIND_REGS_AT_PROBED_PC)) {
         /* Before 6.6 it answers 0 for uprobes; an entry probe's handler then
          * runs with regs->ip at the probed address (the kernel has stepped
          * back over its int3: measured on 6.1). A uretprobe's regs->ip is
          * the return address: no fallback there. */
         LLVMValueRef trap = LLVMBuildLoad2(cg->builder, cg->i64, cg_byte_at(cg, ctx, 128), "trap");
-        ip = LLVMBuildSelect(cg->builder, cg_compare(cg, LLVMIntEQ, ip, 0), trap, ip, "");
+        ip = cg_select(cg, cg_compare(cg, LLVMIntEQ, ip, 0), trap, ip);
     }
     LLVMValueRef vaddr = cg_cookie_is_vaddr(probe) ? cg_helper(cg, BPF_FUNC_get_attach_cookie, cg->i64, args, 1)
                                                    : cg_const(cg, (int64_t)probe_uprobe(probe)->vaddr);
@@ -272,7 +272,7 @@ void cg_probe_point_enter(struct codegen *cg, const struct probe *probe)
         return;
     LLVMValueRef row = cg_const(cg, (uint64_t)point_row(cg->script, probe));
     if (probe->group_count > 1)
-        row = LLVMBuildAdd(cg->builder, row, cg_group_member(cg), "");
+        row = cg_add(cg, row, cg_group_member(cg));
     cg_store(cg, row, cg_scratch_ptr(cg, SCRATCH_PROBE_POINT));
 }
 
@@ -291,7 +291,7 @@ static LLVMValueRef function_point_string(struct codegen *cg, int which)
     snprintf(name, sizeof(name), "function_%s", point_names[which]);
     LLVMValueRef row = cg_load(cg, cg_scratch_ptr(cg, SCRATCH_PROBE_POINT));
     /* always in range; the verifier wants the bound */
-    row = LLVMBuildSelect(cg->builder, cg_compare(cg, LLVMIntULT, row, (uint64_t)rows), row, cg_const(cg, 0), "");
+    row = cg_select(cg, cg_compare(cg, LLVMIntULT, row, (uint64_t)rows), row, cg_const(cg, 0));
     return point_text_at(cg, name, members, rows, which, row);
 }
 
@@ -314,7 +314,7 @@ LLVMValueRef cg_group_member(struct codegen *cg)
     LLVMValueRef cookie = load_register(cg, REGS_COOKIE_WORD * 8);
     /* out of range cannot happen; the verifier wants the bound */
     LLVMValueRef in_range = cg_compare(cg, LLVMIntULT, cookie, cg->fn->probe->group_count);
-    return LLVMBuildSelect(cg->builder, in_range, cookie, cg_const(cg, 0), "");
+    return cg_select(cg, in_range, cookie, cg_const(cg, 0));
 }
 
 /* Every read of the copy comes here: it marks the probe whose code reads
@@ -374,8 +374,8 @@ static LLVMValueRef extend(struct codegen *cg, LLVMValueRef word, int size, int 
     LLVMValueRef value = LLVMBuildLoad2(cg->builder, type, word, "");
     if (size == 8)
         return value;
-    return is_signed ? LLVMBuildSExt(cg->builder, value, cg->i64, "")
-                     : LLVMBuildZExt(cg->builder, value, cg->i64, "");
+    return is_signed ? cg_widen_signed(cg, value)
+                     : cg_widen(cg, value);
 }
 
 /* A failed read raises `message` (with the address) at `span`. */
@@ -471,13 +471,11 @@ static LLVMValueRef read_user_string(struct codegen *cg, LLVMValueRef slot, LLVM
 
 static LLVMValueRef clamp_length(struct codegen *cg, LLVMValueRef n)
 {
-    LLVMBuilderRef b = cg->builder;
     int64_t max = (int64_t)cg->string_size - 1;
-    LLVMValueRef low = LLVMBuildSelect(b, cg_compare(cg, LLVMIntSLT, n, 0), cg_const(cg, 0), n, "");
-    LLVMValueRef high = LLVMBuildSelect(b, cg_compare(cg, LLVMIntSGT, low, max),
-                                        cg_const(cg, max), low, "");
+    LLVMValueRef low = cg_select(cg, cg_compare(cg, LLVMIntSLT, n, 0), cg_const(cg, 0), n);
+    LLVMValueRef high = cg_select(cg, cg_compare(cg, LLVMIntSGT, low, max), cg_const(cg, max), low);
     /* string_size is a power of two: the mask changes nothing but shows the bound. */
-    return LLVMBuildAdd(b, LLVMBuildAnd(b, high, cg_const(cg, max), ""), cg_const(cg, 1), "");
+    return cg_add(cg, cg_and(cg, high, cg_const(cg, max)), cg_const(cg, 1));
 }
 
 /* user_string_quoted of an unreadable string: "NULL" for 0, else the address
@@ -572,12 +570,11 @@ static LLVMValueRef probe_addr(struct codegen *cg, struct expr *e)
     /* a kernel function's probe: the probed address, as SystemTap's (which
      * sets the ip to it): a kprobe's ip is past its int3 or the ftrace
      * call, a kretprobe's the return address, a trampoline has none */
-    if (probe->kind == PROBE_KPROBE || probe->kind == PROBE_KRETPROBE || probe->kind == PROBE_FENTRY ||
-        probe->kind == PROBE_FEXIT) {
+    if (probe_kind_has(probe->kind, KIND_FUNC_IP)) {
         LLVMValueRef args[1] = {LLVMGetParam(cg->fn->function, 0)};
         return cg_helper(cg, BPF_FUNC_get_func_ip, cg->i64, args, 1);
     }
-    if (probe->kind != PROBE_PROFILE && probe->kind != PROBE_PERF)
+    if (!probe_kind_has(probe->kind, KIND_SAMPLE_REGS))
         return cg_const(cg, 0);
     /* the context starts with the pt_regs (bpf_perf_event_data's first
      * member for samples); ip is its 17th word */
@@ -694,12 +691,12 @@ static void restore_snapshots(struct codegen *cg, const struct probe *probe)
     LLVMValueRef map = cg_entry_map(cg, probe);
     /* no @entry value: the key is the CFA at a ret, rsp + 8 */
     LLVMValueRef cfa = probe->entry_key ? cg_operand(cg, probe->entry_key)
-                                        : LLVMBuildAdd(cg->builder, load_register(cg, pt_regs_offset[7]), cg_const(cg, 8), "");
+                                        : cg_add(cg, load_register(cg, pt_regs_offset[7]), cg_const(cg, 8));
     LLVMValueRef key = cg_entry_key(cg, cfa);
     LLVMValueRef args[2] = {map, key};
     LLVMValueRef values = cg_helper(cg, BPF_FUNC_map_lookup_elem, cg->ptr, args, 2);
     LLVMBasicBlockRef found = cg_if(cg, cg_is_null(cg, values), "no_entry", "entry_found");
-    LLVMBuildBr(cg->builder, cg->fn->unwind_block);
+    cg_branch(cg, cg->fn->unwind_block);
     cg_position(cg, found);
 
     for (int i = 0; i < probe->entry_count; i++) {
@@ -714,7 +711,7 @@ static void restore_snapshots(struct codegen *cg, const struct probe *probe)
         LLVMValueRef value = cg_load(cg, at);
         cg_store(cg, value, cg_scratch_ptr(cg, regs_area(cg) + (uint32_t)(REGS_SNAPSHOT_WORD + i) * 8));
     }
-    if (probe->kind == PROBE_URETPROBE || probe->kind == PROBE_KRETPROBE || probe_uprobe(probe)->at_returns) {
+    if (probe_kind_has(probe->kind, KIND_RETURN_PROBE) || probe_uprobe(probe)->at_returns) {
         LLVMValueRef del[2] = {map, key};
         cg_helper(cg, BPF_FUNC_map_delete_elem, cg->i64, del, 2);
     }
@@ -728,7 +725,7 @@ struct probe *cg_side_program(struct codegen *cg, const struct probe *ret, const
 {
     struct probe *side = ARENA_NEW(cg->arena, struct probe);
     *side = *ret;
-    side->kind = ret->kind == PROBE_KRETPROBE ? PROBE_KPROBE : PROBE_UPROBE;
+    side->kind = probe_kind_ops(ret->kind)->entry_kind;
     side->group_leader = NULL;
     side->group = NULL;
     side->group_count = 0;
@@ -745,8 +742,7 @@ struct probe *cg_side_program(struct codegen *cg, const struct probe *ret, const
     char *name = arena_printf(cg->arena, "probe_%d_%s", ret->index, suffix[0] == '@' ? suffix + 1 : suffix);
     LLVMTypeRef param = cg->ptr;
     const char *param_names[1] = {"ctx"};
-    const char *section = side->kind == PROBE_KPROBE ? probe_kind_ops(PROBE_KPROBE)->section(cg->arena, side)
-                          : sleepable ? "uprobe.s" : "uprobe";
+    const char *section = probe_kind_ops(side->kind)->section(cg->arena, side);
     LLVMValueRef function = cg_new_function(cg, name, LLVMFunctionType(cg->i32, &param, 1, 0), section,
                                             param_names, 0);
     *state = (struct fn_state){.kind = FN_PROBE, .function = function, .probe = side,
@@ -767,14 +763,13 @@ const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe
     LLVMValueRef function = state.function;
     struct fn_state *saved = cg->fn;
     cg->fn = &state;
-    LLVMBasicBlockRef start = cg_block(cg, "entry"), run = cg_block(cg, "run"), done = cg_block(cg, "done");
+    LLVMBasicBlockRef start = cg_block(cg, "entry"), done = cg_block(cg, "done");
     state.unwind_block = done;
     state.return_block = done;
     cg_position(cg, start);
     cg_set_location(cg, ret->span);
     state.scratch = cg_load_scratch(cg);
-    LLVMBuildCondBr(cg->builder, cg_is_null(cg, state.scratch), done, run);
-    cg_position(cg, run);
+    cg_jump_if(cg, cg_is_null(cg, state.scratch), done, "run");
     cg_target_probe_entry(cg, LLVMGetParam(function, 0));
     uint32_t values = cg_alloc_scratch(cg, entry_record_size(cg, ret));
     for (int i = 0; i < ret->entry_count; i++) {
@@ -789,9 +784,9 @@ const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe
     LLVMValueRef cfa = LLVMBuildAdd(cg->builder, load_register(cg, pt_regs_offset[7]), cg_const(cg, 8), "cfa");
     LLVMValueRef map = cg_entry_map(cg, ret), key = cg_entry_key(cg, cfa);
     cg_map_update(cg, map, key, cg_scratch_ptr(cg, values), BPF_ANY);
-    LLVMBuildBr(cg->builder, done);
+    cg_branch(cg, done);
     cg_position(cg, done);
-    LLVMBuildRet(cg->builder, cg_i32(cg, 0));
+    cg_return(cg, cg_i32(cg, 0));
     cg->fn = saved;
     return entry;
 }

@@ -90,18 +90,17 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
     if ((kind->flags & KIND_USER_PROCESS) || probe->target_tree) {
         LLVMValueRef target = cg_load(cg, cg_state_field(cg, STATE_TARGET_PID));
         LLVMBasicBlockRef filter = cg_block(cg, "filter"), wanted = cg_block(cg, "wanted");
-        LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntEQ, target, 0),
-                        wanted, filter);
+        cg_branch_if(cg, cg_compare(cg, LLVMIntEQ, target, 0), wanted, filter);
         cg_position(cg, filter);
-        LLVMBuildCondBr(cg->builder, cg_in_target_tree(cg, target), wanted, skip);
+        cg_branch_if(cg, cg_in_target_tree(cg, target), wanted, skip);
         cg_position(cg, wanted);
     }
     state.scratch = cg_load_scratch(cg);
-    LLVMBuildCondBr(cg->builder, cg_is_null(cg, state.scratch), no_scratch, run);
+    cg_branch_if(cg, cg_is_null(cg, state.scratch), no_scratch, run);
 
     cg_position(cg, no_scratch);
     cg_atomic_add(cg, cg_state_field(cg, STATE_SKIPPED), cg_const(cg, 1));
-    LLVMBuildBr(cg->builder, skip);
+    cg_branch(cg, skip);
 
     cg_position(cg, run);
     /* A handler may be interrupted on its CPU (a perf event in irq context)
@@ -114,10 +113,10 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
                                                     LLVMAtomicOrderingMonotonic, LLVMAtomicOrderingMonotonic, 0);
         LLVMBasicBlockRef own = cg_block(cg, "own_scratch");
         release = cg_block(cg, "release");
-        LLVMBuildCondBr(cg->builder, LLVMBuildExtractValue(cg->builder, owner, 1, ""), own, no_scratch);
+        cg_branch_if(cg, LLVMBuildExtractValue(cg->builder, owner, 1, ""), own, no_scratch);
         cg_position(cg, release);
         cg_store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, SCRATCH_BUSY));
-        LLVMBuildBr(cg->builder, skip);
+        cg_branch(cg, skip);
         cg_position(cg, own);
     }
     uint32_t timing_start = cg_timing_start(cg);
@@ -139,29 +138,27 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
 
     }
     if (probe->condition) {
-        LLVMBasicBlockRef holds = cg_block(cg, "condition_holds");
-        LLVMBuildCondBr(cg->builder, cg_condition(cg, probe->condition), holds, release);
-        cg_position(cg, holds);
+        cg_continue_if(cg, cg_condition(cg, probe->condition), "condition_holds", release);
     }
     if (defer.at_exit)
         cg_defer_check(cg, probe, &defer, release);
-    LLVMBuildBr(cg->builder, body);
+    cg_branch(cg, body);
     cg_position(cg, body);
     if (cg->options->debug_reject)
         emit_debug_rejection(cg, probe->body);
     cg_stmt(cg, probe->body);
     if (cg_block_open(cg))
-        LLVMBuildBr(cg->builder, release);
+        cg_branch(cg, release);
 
     cg_position(cg, state.unwind_block);
-    LLVMBuildBr(cg->builder, release);
+    cg_branch(cg, release);
     cg_position(cg, skip);
     if (defer.at_exit) {
         cg_defer_end(cg, &defer);
-        LLVMBuildBr(cg->builder, done);
+        cg_branch(cg, done);
         cg_position(cg, done);
     }
-    LLVMBuildRet(cg->builder, cg_i32(cg, kind->returns));
+    cg_return(cg, cg_i32(cg, kind->returns));
     cg_stack_finish(cg, stack_capture, LLVMGetParam(function, 0));
     cg_target_probe_exit(cg);
     cg->fn = NULL;

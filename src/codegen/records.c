@@ -32,14 +32,12 @@ static LLVMValueRef events_submit_flags(struct codegen *cg, LLVMValueRef ring)
     LLVMValueRef limit = cg_load(cg, cg_state_field(cg, STATE_WAKEUP_BYTES));
     LLVMValueRef now = cg_helper(cg, BPF_FUNC_ktime_get_ns, cg->i64, NULL, 0);
     LLVMValueRef last_ptr = cg_state_field(cg, STATE_LAST_WAKEUP);
-    LLVMValueRef since = LLVMBuildSub(cg->builder, now, cg_load(cg, last_ptr), "");
-    LLVMValueRef due = LLVMBuildOr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntUGE, unread, limit, ""),
-                                   LLVMBuildICmp(cg->builder, LLVMIntUGE, since,
-                                                 cg_const(cg, (int64_t)TAP_WAKEUP_PERIOD_NS), ""), "");
+    LLVMValueRef since = cg_sub(cg, now, cg_load(cg, last_ptr));
+    LLVMValueRef due = cg_or(cg, cg_compare_values(cg, LLVMIntUGE, unread, limit), cg_compare_values(cg, LLVMIntUGE, since, cg_const(cg, (int64_t)TAP_WAKEUP_PERIOD_NS)));
     LLVMBasicBlockRef done = cg_if(cg, due, "wakeup", "wakeup_done");
     cg_store(cg, now, last_ptr);
     cg_end_if(cg, done);
-    return LLVMBuildSelect(cg->builder, due, cg_const(cg, BPF_RB_FORCE_WAKEUP), cg_const(cg, BPF_RB_NO_WAKEUP), "");
+    return cg_select(cg, due, cg_const(cg, BPF_RB_FORCE_WAKEUP), cg_const(cg, BPF_RB_NO_WAKEUP));
 }
 
 void cg_emit_record(struct codegen *cg, LLVMValueRef ring, uint32_t size, int lost_field, cg_record_filler fill,
@@ -146,7 +144,7 @@ void cg_raise_error(struct codegen *cg, struct span span, const char *message, L
          * handler; only the count at the end says it happened */
         atomic_increment(cg, STATE_ERROR_COUNT);
         cg_store(cg, cg_const(cg, UNWIND_ERROR), cg_scratch_ptr(cg, SCRATCH_UNWIND));
-        LLVMBuildBr(cg->builder, cg->fn->unwind_block);
+        cg_branch(cg, cg->fn->unwind_block);
         return;
     }
     struct error_record error = {.error_id = add_error(cg, span, message), .value = value,
@@ -164,7 +162,7 @@ void cg_raise_error(struct codegen *cg, struct span span, const char *message, L
         cg_store(cg, cg_const(cg, 1), cg_state_field(cg, STATE_EXITING));
     }
     cg_store(cg, cg_const(cg, UNWIND_ERROR), cg_scratch_ptr(cg, SCRATCH_UNWIND));
-    LLVMBuildBr(cg->builder, cg->fn->unwind_block);
+    cg_branch(cg, cg->fn->unwind_block);
 }
 
 /* After a call: a callee that raised an error or ran `next` unwinds us too. */
@@ -229,7 +227,7 @@ void cg_abort(struct codegen *cg)
     cg_emit_record(cg, cg->control_map, sizeof(struct record_header), -1, fill_abort, NULL);
     cg_store(cg, cg_const(cg, 1), cg_state_field(cg, STATE_EXITING));
     cg_store(cg, cg_const(cg, UNWIND_ERROR), cg_scratch_ptr(cg, SCRATCH_UNWIND));
-    LLVMBuildBr(cg->builder, cg->fn->unwind_block);
+    cg_branch(cg, cg->fn->unwind_block);
 }
 
 /* The message as the runtime would print it (message NULL: value is the
@@ -266,7 +264,7 @@ void cg_catch_error(struct codegen *cg, const char *message, LLVMValueRef value)
         strbuf_free(&format);
     }
     cg_store(cg, cg_const(cg, UNWIND_CAUGHT), cg_scratch_ptr(cg, SCRATCH_UNWIND));
-    LLVMBuildBr(cg->builder, cg->fn->unwind_block);
+    cg_branch(cg, cg->fn->unwind_block);
 }
 
 /* A runtime error when cond holds (blocks named fail_name and ok_name); the

@@ -31,7 +31,7 @@ struct run {
 static LLVMValueRef byte_from(struct codegen *cg, LLVMValueRef base, LLVMValueRef index)
 {
     LLVMValueRef p = cg_byte_ptr(cg, base, index);
-    return LLVMBuildZExt(cg->builder, LLVMBuildLoad2(cg->builder, cg->i8, p, ""), cg->i64, "");
+    return cg_load_unsigned(cg, cg->i8, p);
 }
 
 /* long step(index, ctx): one character through the table. */
@@ -39,25 +39,17 @@ static LLVMValueRef step_callback(struct codegen *cg, struct run *r, struct span
 {
     struct fn_state state;
     LLVMValueRef fn = cg_begin_callback(cg, "regex_step", 0, &state);
-    LLVMBuilderRef b = cg->builder;
-    LLVMBasicBlockRef entry = cg_block(cg, "entry"), stop = cg_block(cg, "stop"), run = cg_block(cg, "run"),
-                      go = cg_block(cg, "go");
-    cg_position(cg, entry);
-    cg_set_location(cg, span);
-    state.scratch = cg_load_scratch(cg);
-    LLVMBuildCondBr(b, cg_is_null(cg, state.scratch), stop, run);
-    cg_position(cg, stop);
-    cg_callback_return(cg, 1);
-    cg_position(cg, run);
-    LLVMValueRef index = LLVMBuildAnd(b, LLVMGetParam(fn, 0), cg_const(cg, cg->string_size - 1), "");
+    cg_callback_entry(cg, &state, span, 1);
+    LLVMValueRef index = cg_and(cg, LLVMGetParam(fn, 0), cg_const(cg, cg->string_size - 1));
     LLVMValueRef c = byte_from(cg, cg_scratch_ptr(cg, r->slot), index);
     LLVMValueRef state_ptr = cg_scratch_ptr(cg, r->state);
     LLVMValueRef current = cg_load(cg, state_ptr);
-    LLVMValueRef at = LLVMBuildAdd(b, LLVMBuildMul(b, current, cg_const(cg, 256), ""), c, "");
+    LLVMValueRef at = cg_add(cg, cg_mul(cg, current, cg_const(cg, 256)), c);
     at = cg_opaque_clamp(cg, at, (int64_t)r->states * 256 - 1);
     LLVMValueRef next = byte_from(cg, r->table, at);
     cg_store(cg, next, state_ptr);
-    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntEQ, next, REGEX_DEAD), stop, go);
+    LLVMBasicBlockRef go = cg_if(cg, cg_compare(cg, LLVMIntEQ, next, REGEX_DEAD), "stop", "go");
+    cg_callback_return(cg, 1);
     cg_position(cg, go);
     cg_callback_return(cg, 0);
     cg_end_callback(cg, &state);
@@ -87,21 +79,19 @@ LLVMValueRef cg_regex_match(struct codegen *cg, struct expr *e)
     regex_dfa_free(&dfa);
     r.slot = cg_alloc_string_slot(cg);
     r.state = cg_alloc_scratch(cg, 8);
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef args[3] = {cg_scratch_ptr(cg, r.slot), LLVMConstInt(cg->i32, cg->string_size, 0), subject};
     LLVMValueRef copied = cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
-    LLVMValueRef length = LLVMBuildSelect(b, cg_compare(cg, LLVMIntSLT, copied, 1),
-                                          cg_const(cg, 0), LLVMBuildSub(b, copied, cg_const(cg, 1), ""), "");
+    LLVMValueRef length = cg_select(cg, cg_compare(cg, LLVMIntSLT, copied, 1), cg_const(cg, 0), cg_sub(cg, copied, cg_const(cg, 1)));
     cg_store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, r.state));
-    LLVMValueRef loop_args[4] = {LLVMBuildTrunc(b, length, cg->i32, ""), step_callback(cg, &r, e->span),
+    LLVMValueRef loop_args[4] = {cg_u32(cg, length), step_callback(cg, &r, e->span),
                                  LLVMConstNull(cg->ptr), cg_const(cg, 0)};
     cg_helper(cg, BPF_FUNC_loop, cg->i64, loop_args, 4);
     LLVMValueRef final = cg_load(cg, cg_scratch_ptr(cg, r.state));
     LLVMValueRef dead = cg_compare(cg, LLVMIntEQ, final, REGEX_DEAD);
     LLVMValueRef at = cg_opaque_clamp(cg, final, dfa.count);
     LLVMValueRef accepted = cg_compare(cg, LLVMIntNE, byte_from(cg, accept, at), 0);
-    LLVMValueRef matched = LLVMBuildAnd(b, accepted, LLVMBuildNot(b, dead, ""), "");
+    LLVMValueRef matched = cg_and(cg, accepted, cg_not(cg, dead));
     if (e->binary.op == BINARY_REGEX_NOMATCH)
-        matched = LLVMBuildNot(b, matched, "");
-    return LLVMBuildZExt(b, matched, cg->i64, "");
+        matched = cg_not(cg, matched);
+    return cg_widen(cg, matched);
 }

@@ -19,7 +19,7 @@ enum { PT_REGS_SP = 152 };   /* x86_64 struct pt_regs */
 static void set_state(struct codegen *cg, LLVMValueRef state, int value, LLVMBasicBlockRef done)
 {
     cg_store(cg, cg_const(cg, value), state);
-    LLVMBuildBr(cg->builder, done);
+    cg_branch(cg, done);
 }
 
 /* The program's body: which site (the cookie) and what the record says. */
@@ -31,28 +31,25 @@ static void keep_tail_state(struct codegen *cg, const struct probe *ret, LLVMVal
     LLVMValueRef key = cg_entry_key(cg, LLVMBuildAdd(cg->builder, sp, cg_const(cg, 8), "cfa"));
     LLVMValueRef lookup[2] = {map, key};
     LLVMValueRef record = cg_helper(cg, BPF_FUNC_map_lookup_elem, cg->ptr, lookup, 2);
-    LLVMBasicBlockRef found = cg_block(cg, "record"), jump = cg_block(cg, "tail_jump"),
+    cg_jump_if(cg, cg_is_null(cg, record), done, "record");
+    LLVMBasicBlockRef jump = cg_block(cg, "tail_jump"),
                       member = cg_block(cg, "member_entry"), entered = cg_block(cg, "entered_by_jump"),
                       stale = cg_block(cg, "stale");
-    LLVMBuildCondBr(cg->builder, cg_is_null(cg, record), done, found);
-    cg_position(cg, found);
     index = cg_const(cg, cg_entry_state_offset(cg, ret));
     LLVMValueRef state = LLVMBuildGEP2(cg->builder, cg->i8, record, &index, 1, "state");
     LLVMValueRef args[1] = {ctx};
     LLVMValueRef cookie = cg_helper(cg, BPF_FUNC_get_attach_cookie, cg->i64, args, 1);
-    LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntEQ, cookie, TAIL_SITE_JUMP),
-                    jump, member);
+    cg_branch_if(cg, cg_compare(cg, LLVMIntEQ, cookie, TAIL_SITE_JUMP), jump, member);
     cg_position(cg, jump);
     set_state(cg, state, TAIL_STATE_JUMPING, done);
     cg_position(cg, member);
     LLVMValueRef was = cg_load(cg, state);
-    LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntEQ, was, TAIL_STATE_JUMPING),
-                    entered, stale);
+    cg_branch_if(cg, cg_compare(cg, LLVMIntEQ, was, TAIL_STATE_JUMPING), entered, stale);
     cg_position(cg, entered);
     set_state(cg, state, TAIL_STATE_IN_CHAIN, done);
     cg_position(cg, stale);
     cg_helper(cg, BPF_FUNC_map_delete_elem, cg->i64, lookup, 2);
-    LLVMBuildBr(cg->builder, done);
+    cg_branch(cg, done);
 }
 
 const struct probe *cg_define_tail_probe(struct codegen *cg, const struct probe *ret, const char **prog_name)
@@ -70,7 +67,7 @@ const struct probe *cg_define_tail_probe(struct codegen *cg, const struct probe 
     cg_set_location(cg, ret->span);
     keep_tail_state(cg, ret, LLVMGetParam(function, 0), done);
     cg_position(cg, done);
-    LLVMBuildRet(cg->builder, cg_i32(cg, 0));
+    cg_return(cg, cg_i32(cg, 0));
     cg->fn = saved;
     return tail;
 }

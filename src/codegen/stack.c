@@ -13,6 +13,7 @@
 #include <linux/bpf.h>
 
 #include "codegen/codegen_internal.h"
+#include "kinds/kinds.h"
 #include "codegen/kernel_symbols.h"
 #include "sema/builtins.h"
 #include "sema/uprobe_site.h"
@@ -116,8 +117,7 @@ static void get_stack(struct codegen *cg, LLVMValueRef ctx, uint32_t buffer, uin
     if (count_at < 0)
         return;
     LLVMValueRef failed = cg_compare(cg, LLVMIntSLT, bytes, 0);
-    LLVMValueRef count = LLVMBuildUDiv(cg->builder, LLVMBuildSelect(cg->builder, failed, cg_const(cg, 0), bytes, ""),
-                                       cg_const(cg, entry_size), "");
+    LLVMValueRef count = cg_udiv(cg, cg_select(cg, failed, cg_const(cg, 0), bytes), cg_const(cg, entry_size));
     cg_store(cg, count, cg_scratch_ptr(cg, area(cg) + (uint32_t)count_at));
 }
 
@@ -136,7 +136,7 @@ static void store_area(struct codegen *cg, uint32_t offset, LLVMValueRef value)
 static LLVMValueRef read_user(struct codegen *cg, LLVMValueRef address, uint32_t to, uint32_t size)
 {
     LLVMValueRef args[3] = {cg_scratch_ptr(cg, area(cg) + to), LLVMConstInt(cg->i32, size, 0),
-                            LLVMBuildIntToPtr(cg->builder, address, cg->ptr, "")};
+                            cg_pointer(cg, address)};
     LLVMValueRef failed = cg_helper(cg, BPF_FUNC_probe_read_user, cg->i64, args, 3);
     return cg_compare(cg, LLVMIntEQ, failed, 0);
 }
@@ -149,26 +149,21 @@ static LLVMValueRef equals(struct codegen *cg, LLVMValueRef value, int64_t const
 /* The byte k bytes before the return address, from the word read before it. */
 static LLVMValueRef byte_before(struct codegen *cg, LLVMValueRef word, int k)
 {
-    return LLVMBuildAnd(cg->builder, LLVMBuildLShr(cg->builder, word, cg_const(cg, 8 * (8 - k)), ""),
-                        cg_const(cg, 0xff), "");
+    return cg_and(cg, cg_lshr(cg, word, cg_const(cg, 8 * (8 - k))), cg_const(cg, 0xff));
 }
 
 /* The length of `call *r/m` (FF /2) from its ModRM byte and the byte after
  * it (a SIB, when there is one). */
 static LLVMValueRef indirect_call_length(struct codegen *cg, LLVMValueRef modrm, LLVMValueRef sib)
 {
-    LLVMBuilderRef b = cg->builder;
-    LLVMValueRef mod = LLVMBuildLShr(b, modrm, cg_const(cg, 6), "");
-    LLVMValueRef rm = LLVMBuildAnd(b, modrm, cg_const(cg, 7), "");
+    LLVMValueRef mod = cg_lshr(cg, modrm, cg_const(cg, 6));
+    LLVMValueRef rm = cg_and(cg, modrm, cg_const(cg, 7));
     LLVMValueRef has_sib = equals(cg, rm, 4);
-    LLVMValueRef no_base = sib ? equals(cg, LLVMBuildAnd(b, sib, cg_const(cg, 7), ""), 5) : LLVMConstInt(cg->i1, 0, 0);
-    LLVMValueRef mod0 = LLVMBuildSelect(b, has_sib, LLVMBuildSelect(b, no_base, cg_const(cg, 7), cg_const(cg, 3), ""),
-                                        LLVMBuildSelect(b, equals(cg, rm, 5), cg_const(cg, 6), cg_const(cg, 2), ""), "");
-    LLVMValueRef mod1 = LLVMBuildSelect(b, has_sib, cg_const(cg, 4), cg_const(cg, 3), "");
-    LLVMValueRef mod2 = LLVMBuildSelect(b, has_sib, cg_const(cg, 7), cg_const(cg, 6), "");
-    return LLVMBuildSelect(b, equals(cg, mod, 3), cg_const(cg, 2),
-                           LLVMBuildSelect(b, equals(cg, mod, 0), mod0,
-                                           LLVMBuildSelect(b, equals(cg, mod, 1), mod1, mod2, ""), ""), "");
+    LLVMValueRef no_base = sib ? equals(cg, cg_and(cg, sib, cg_const(cg, 7)), 5) : LLVMConstInt(cg->i1, 0, 0);
+    LLVMValueRef mod0 = cg_select(cg, has_sib, cg_select(cg, no_base, cg_const(cg, 7), cg_const(cg, 3)), cg_select(cg, equals(cg, rm, 5), cg_const(cg, 6), cg_const(cg, 2)));
+    LLVMValueRef mod1 = cg_select(cg, has_sib, cg_const(cg, 4), cg_const(cg, 3));
+    LLVMValueRef mod2 = cg_select(cg, has_sib, cg_const(cg, 7), cg_const(cg, 6));
+    return cg_select(cg, equals(cg, mod, 3), cg_const(cg, 2), cg_select(cg, equals(cg, mod, 0), mod0, cg_select(cg, equals(cg, mod, 1), mod1, mod2)));
 }
 
 /* Branches to `yes` when `ret` is a return address: a user address whose
@@ -178,11 +173,9 @@ static LLVMValueRef indirect_call_length(struct codegen *cg, LLVMValueRef modrm,
  * there. One test a block, so the verifier sees few paths. */
 static void after_call(struct codegen *cg, LLVMValueRef ret, LLVMBasicBlockRef yes, LLVMBasicBlockRef no)
 {
-    LLVMBuilderRef b = cg->builder;
-    LLVMValueRef user = LLVMBuildAnd(b, cg_compare(cg, LLVMIntUGE, ret, 4096),
-                                     cg_compare(cg, LLVMIntULT, ret, 0x800000000000), "");
+    LLVMValueRef user = cg_and(cg, cg_compare(cg, LLVMIntUGE, ret, 4096), cg_compare(cg, LLVMIntULT, ret, 0x800000000000));
     cg_continue_if(cg, user, "ret_user", no);
-    cg_continue_if(cg, read_user(cg, LLVMBuildSub(b, ret, cg_const(cg, 8), ""), AREA_WALK + WALK_CODE, 8),
+    cg_continue_if(cg, read_user(cg, cg_sub(cg, ret, cg_const(cg, 8)), AREA_WALK + WALK_CODE, 8),
                    "ret_readable", no);
     cg_jump_if(cg, equals(cg, byte_before(cg, load_area(cg, AREA_WALK + WALK_CODE), 5), 0xe8), yes, "ret_indirect");
     static const int lengths[] = {2, 3, 4, 6, 7};
@@ -192,24 +185,22 @@ static void after_call(struct codegen *cg, LLVMValueRef ret, LLVMBasicBlockRef y
         LLVMValueRef word = load_area(cg, AREA_WALK + WALK_CODE);
         LLVMValueRef modrm = byte_before(cg, word, k - 1);
         LLVMValueRef length = indirect_call_length(cg, modrm, k >= 3 ? byte_before(cg, word, k - 2) : NULL);
-        LLVMValueRef reg2 = equals(cg, LLVMBuildAnd(b, modrm, cg_const(cg, 0x38), ""), 0x10);
-        LLVMValueRef indirect = LLVMBuildAnd(b, LLVMBuildAnd(b, equals(cg, byte_before(cg, word, k), 0xff), reg2, ""),
-                                             equals(cg, length, k), "");
+        LLVMValueRef reg2 = equals(cg, cg_and(cg, modrm, cg_const(cg, 0x38)), 0x10);
+        LLVMValueRef indirect = cg_and(cg, cg_and(cg, equals(cg, byte_before(cg, word, k), 0xff), reg2), equals(cg, length, k));
         if (i + 1 < count)
             cg_jump_if(cg, indirect, yes, "ret_indirect");
         else   /* the last test: both ways lead to blocks the caller made */
-            LLVMBuildCondBr(b, indirect, yes, no);
+            cg_branch_if(cg, indirect, yes, no);
     }
 }
 
 /* Appends `ret` to the user frames (the count is below the depth). */
 static void push_frame(struct codegen *cg, LLVMValueRef ret)
 {
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef count = load_area(cg, AREA_USER_COUNT);
-    LLVMValueRef at = LLVMBuildMul(b, LLVMBuildAnd(b, count, cg_const(cg, 31), ""), cg_const(cg, 8), "");
+    LLVMValueRef at = cg_mul(cg, cg_and(cg, count, cg_const(cg, 31)), cg_const(cg, 8));
     cg_store(cg, ret, cg_byte_ptr(cg, cg_scratch_ptr(cg, area(cg) + AREA_USER_IPS), at));
-    store_area(cg, AREA_USER_COUNT, LLVMBuildAdd(b, count, cg_const(cg, 1), ""));
+    store_area(cg, AREA_USER_COUNT, cg_add(cg, count, cg_const(cg, 1)));
 }
 
 static uint32_t search_area(struct codegen *cg);
@@ -286,16 +277,16 @@ static void find_row(struct codegen *cg, LLVMValueRef address, struct span span)
     LLVMValueRef last = search_range(cg, unwind_map(cg, 1), cg->i32, ROW_SEARCH_STEPS, range, low, high, target);
     cg_continue_if(cg, cg_compare_values(cg, LLVMIntSGE, last, first), "row_check", done);
     LLVMValueRef key = search_var(cg, SEARCH_KEY);
-    cg_store(cg, LLVMBuildTrunc(b, last, cg->i32, ""), key);
+    cg_store(cg, cg_u32(cg, last), key);
     LLVMValueRef row = cg_map_lookup(cg, unwind_map(cg, 1), key);
     cg_jump_if(cg, cg_is_null(cg, row), done, "row_found");
     LLVMValueRef kind = LLVMBuildLoad2(b, cg->i8, cg_byte_at(cg, row, offsetof(struct unwind_row, kind)), "");
     LLVMValueRef cfa = LLVMBuildLoad2(b, cg->i32, cg_byte_at(cg, row, offsetof(struct unwind_row, cfa)), "");
     LLVMValueRef rbp = LLVMBuildLoad2(b, LLVMInt16TypeInContext(cg->context),
                                       cg_byte_at(cg, row, offsetof(struct unwind_row, rbp)), "");
-    store_area(cg, AREA_WALK + WALK_KIND, LLVMBuildZExt(b, kind, cg->i64, ""));
-    store_area(cg, AREA_WALK + WALK_CFA, LLVMBuildSExt(b, cfa, cg->i64, ""));
-    store_area(cg, AREA_WALK + WALK_RBP, LLVMBuildSExt(b, rbp, cg->i64, ""));
+    store_area(cg, AREA_WALK + WALK_KIND, cg_widen(cg, kind));
+    store_area(cg, AREA_WALK + WALK_CFA, cg_widen_signed(cg, cfa));
+    store_area(cg, AREA_WALK + WALK_RBP, cg_widen_signed(cg, rbp));
     cg_end_if(cg, done);
 }
 
@@ -305,24 +296,21 @@ static void find_row(struct codegen *cg, LLVMValueRef address, struct span span)
  * return address at WALK_RET. */
 static void cfi_step(struct codegen *cg, LLVMBasicBlockRef take, LLVMBasicBlockRef stop)
 {
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef sp = load_area(cg, AREA_WALK + WALK_SP);
-    LLVMValueRef base = LLVMBuildSelect(b, equals(cg, load_area(cg, AREA_WALK + WALK_KIND), UNWIND_CFA_RSP), sp,
-                                        load_area(cg, AREA_WALK + WALK_FP), "");
-    LLVMValueRef cfa = LLVMBuildAdd(b, base, load_area(cg, AREA_WALK + WALK_CFA), "");
+    LLVMValueRef base = cg_select(cg, equals(cg, load_area(cg, AREA_WALK + WALK_KIND), UNWIND_CFA_RSP), sp, load_area(cg, AREA_WALK + WALK_FP));
+    LLVMValueRef cfa = cg_add(cg, base, load_area(cg, AREA_WALK + WALK_CFA));
     cg_continue_if(cg, cg_compare_values(cg, LLVMIntUGT, cfa, sp), "cfi_read", stop);
-    cg_continue_if(cg, read_user(cg, LLVMBuildSub(b, cfa, cg_const(cg, 8), ""), AREA_WALK + WALK_RET, 8),
+    cg_continue_if(cg, read_user(cg, cg_sub(cg, cfa, cg_const(cg, 8)), AREA_WALK + WALK_RET, 8),
                    "cfi_saved_rbp", stop);
     LLVMValueRef rbp = load_area(cg, AREA_WALK + WALK_RBP);
     LLVMBasicBlockRef next = cg_if_not(cg, equals(cg, rbp, 0), "cfi_restore_rbp", "cfi_next");
-    cg_continue_if(cg, read_user(cg, LLVMBuildAdd(b, cfa, rbp, ""), AREA_WALK + WALK_NEXT, 8), "cfi_rbp_read", stop);
+    cg_continue_if(cg, read_user(cg, cg_add(cg, cfa, rbp), AREA_WALK + WALK_NEXT, 8), "cfi_rbp_read", stop);
     store_area(cg, AREA_WALK + WALK_FP, load_area(cg, AREA_WALK + WALK_NEXT));
     cg_end_if(cg, next);
     store_area(cg, AREA_WALK + WALK_SP, cfa);
     LLVMValueRef ret = load_area(cg, AREA_WALK + WALK_RET);
-    LLVMValueRef user = LLVMBuildAnd(b, cg_compare(cg, LLVMIntUGE, ret, 4096),
-                                     cg_compare(cg, LLVMIntULT, ret, 0x800000000000), "");
-    LLVMBuildCondBr(b, user, take, stop);   /* both ways to blocks the caller made */
+    LLVMValueRef user = cg_and(cg, cg_compare(cg, LLVMIntUGE, ret, 4096), cg_compare(cg, LLVMIntULT, ret, 0x800000000000));
+    cg_branch_if(cg, user, take, stop);   /* both ways to blocks the caller made */
 }
 
 /* A frame-pointer step: the record {saved fp, return address} at rbp, taken
@@ -331,17 +319,16 @@ static void cfi_step(struct codegen *cg, LLVMBasicBlockRef take, LLVMBasicBlockR
  * just above the record. */
 static void frame_pointer_step(struct codegen *cg, LLVMBasicBlockRef take, LLVMBasicBlockRef stop)
 {
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef fp = load_area(cg, AREA_WALK + WALK_FP);
-    LLVMValueRef aligned = equals(cg, LLVMBuildAnd(b, fp, cg_const(cg, 7), ""), 0);
+    LLVMValueRef aligned = equals(cg, cg_and(cg, fp, cg_const(cg, 7)), 0);
     LLVMValueRef above = cg_compare_values(cg, LLVMIntUGE, fp, load_area(cg, AREA_WALK + WALK_SP));
-    cg_continue_if(cg, LLVMBuildAnd(b, aligned, above, ""), "walk_read", stop);
+    cg_continue_if(cg, cg_and(cg, aligned, above), "walk_read", stop);
     cg_continue_if(cg, read_user(cg, fp, AREA_WALK + WALK_NEXT, 16), "walk_check", stop);
     LLVMBasicBlockRef taken = cg_block(cg, "walk_take");
     after_call(cg, load_area(cg, AREA_WALK + WALK_RET), taken, stop);
     cg_position(cg, taken);
     store_area(cg, AREA_WALK + WALK_FP, load_area(cg, AREA_WALK + WALK_NEXT));
-    store_area(cg, AREA_WALK + WALK_SP, LLVMBuildAdd(b, fp, cg_const(cg, 16), ""));
+    store_area(cg, AREA_WALK + WALK_SP, cg_add(cg, fp, cg_const(cg, 16)));
     cg_branch(cg, take);
 }
 
@@ -349,13 +336,12 @@ static void frame_pointer_step(struct codegen *cg, LLVMBasicBlockRef take, LLVMB
  * [sp], and rbp is still the caller's. */
 static void entry_step(struct codegen *cg, LLVMBasicBlockRef take, LLVMBasicBlockRef stop)
 {
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef sp = load_area(cg, AREA_WALK + WALK_SP);
     cg_continue_if(cg, read_user(cg, sp, AREA_WALK + WALK_RET, 8), "entry_check", stop);
     LLVMBasicBlockRef taken = cg_block(cg, "entry_take");
     after_call(cg, load_area(cg, AREA_WALK + WALK_RET), taken, stop);
     cg_position(cg, taken);
-    store_area(cg, AREA_WALK + WALK_SP, LLVMBuildAdd(b, sp, cg_const(cg, 8), ""));
+    store_area(cg, AREA_WALK + WALK_SP, cg_add(cg, sp, cg_const(cg, 8)));
     cg_branch(cg, take);
 }
 
@@ -370,15 +356,14 @@ struct walk {
 static void walk_frame(struct codegen *cg, LLVMValueRef index, void *data)
 {
     const struct walk *w = data;
-    LLVMBuilderRef b = cg->builder;
     LLVMBasicBlockRef take = cg_block(cg, "walk_push"), stop = cg_block(cg, "walk_stop");
     LLVMValueRef room = cg_compare(cg, LLVMIntULT, load_area(cg, AREA_USER_COUNT), RECORD_STACK_DEPTH);
     cg_continue_if(cg, room, "walk_lookup", stop);
     LLVMValueRef first = equals(cg, index, 0);
     LLVMValueRef pc = load_area(cg, AREA_WALK + WALK_PC);
-    find_row(cg, LLVMBuildSub(b, pc, LLVMBuildZExt(b, LLVMBuildNot(b, first, ""), cg->i64, ""), ""), w->probe->span);
+    find_row(cg, cg_sub(cg, pc, cg_widen(cg, cg_not(cg, first))), w->probe->span);
     LLVMValueRef kind = load_area(cg, AREA_WALK + WALK_KIND);
-    LLVMValueRef is_cfi = LLVMBuildOr(b, equals(cg, kind, UNWIND_CFA_RSP), equals(cg, kind, UNWIND_CFA_RBP), "");
+    LLVMValueRef is_cfi = cg_or(cg, equals(cg, kind, UNWIND_CFA_RSP), equals(cg, kind, UNWIND_CFA_RBP));
     LLVMBasicBlockRef not_cfi = cg_if(cg, is_cfi, "walk_cfi", "walk_not_cfi");
     cfi_step(cg, take, stop);   /* ends in take or stop */
     cg_position(cg, not_cfi);
@@ -406,7 +391,7 @@ static void walk_frame(struct codegen *cg, LLVMValueRef index, void *data)
  * still the caller's, whose own return address the walk finds next. */
 static int at_function_entry(const struct probe *probe)
 {
-    if (probe->kind != PROBE_UPROBE)
+    if (!probe_kind_has(probe->kind, KIND_REGS_AT_PROBED_PC))
         return 0;
     int count = probe->group_count ? probe->group_count : 1;
     for (int i = 0; i < count; i++) {
@@ -425,11 +410,10 @@ static int at_function_entry(const struct probe *probe)
  * would split one stack into several keys. */
 static void walk_user_stack(struct codegen *cg, const struct probe *probe)
 {
-    LLVMBuilderRef b = cg->builder;
     store_area(cg, AREA_USER_COUNT, cg_const(cg, 0));
     LLVMBasicBlockRef done = cg_if(cg, cg_compare(cg, LLVMIntNE, cg_current_mm(cg), 0), "walk_user", "walk_done");
     LLVMValueRef task = cg_helper(cg, BPF_FUNC_get_current_task_btf, cg->ptr, NULL, 0);
-    LLVMValueRef regs = LLVMBuildPtrToInt(b, cg_helper(cg, BPF_FUNC_task_pt_regs, cg->ptr, &task, 1), cg->i64, "");
+    LLVMValueRef regs = cg_address(cg, cg_helper(cg, BPF_FUNC_task_pt_regs, cg->ptr, &task, 1));
     LLVMValueRef pc = cg_read_kernel(cg, regs, 128, 8);
     push_frame(cg, pc);
     store_area(cg, AREA_WALK + WALK_PC, pc);
@@ -454,7 +438,6 @@ static void walk_user_stack(struct codegen *cg, const struct probe *probe)
 
 static void task_stack_when_empty(struct codegen *cg)
 {
-    LLVMBuilderRef b = cg->builder;
     LLVMBasicBlockRef done = cg_if(cg, equals(cg, load_area(cg, AREA_KERNEL_COUNT), 0), "task_stack",
                                    "task_stack_done");
     LLVMValueRef task = cg_helper(cg, BPF_FUNC_get_current_task_btf, cg->ptr, NULL, 0);
@@ -465,15 +448,14 @@ static void task_stack_when_empty(struct codegen *cg)
     LLVMValueRef skip = cg_const(cg, 0);   /* 0: no program frame */
     for (int i = RECORD_STACK_DEPTH - 1; i >= 0; i--) {   /* the first match wins */
         LLVMValueRef ip = load_area(cg, AREA_KERNEL_IPS + 8 * (uint32_t)i);
-        LLVMValueRef is_program = LLVMBuildAnd(b, cg_compare(cg, LLVMIntUGE, ip, (int64_t)MODULES_VADDR_KASLR),
-                                               cg_compare(cg, LLVMIntSGT, bytes, 8 * i), "");
-        skip = LLVMBuildSelect(b, is_program, cg_const(cg, i + 1 + FRAMES_AFTER_PROGRAM), skip, "");
+        LLVMValueRef is_program = cg_and(cg, cg_compare(cg, LLVMIntUGE, ip, (int64_t)MODULES_VADDR_KASLR), cg_compare(cg, LLVMIntSGT, bytes, 8 * i));
+        skip = cg_select(cg, is_program, cg_const(cg, i + 1 + FRAMES_AFTER_PROGRAM), skip);
     }
     cg_continue_if(cg, cg_compare(cg, LLVMIntNE, skip, 0), "task_stack_found", done);
-    LLVMValueRef again[4] = {task, buffer, cg_const(cg, size), LLVMBuildAnd(b, skip, cg_const(cg, BPF_F_SKIP_FIELD_MASK), "")};
+    LLVMValueRef again[4] = {task, buffer, cg_const(cg, size), cg_and(cg, skip, cg_const(cg, BPF_F_SKIP_FIELD_MASK))};
     bytes = cg_helper(cg, BPF_FUNC_get_task_stack, cg->i64, again, 4);
     LLVMValueRef failed = cg_compare(cg, LLVMIntSLT, bytes, 0);
-    store_area(cg, AREA_KERNEL_COUNT, LLVMBuildUDiv(b, LLVMBuildSelect(b, failed, cg_const(cg, 0), bytes, ""), cg_const(cg, 8), ""));
+    store_area(cg, AREA_KERNEL_COUNT, cg_udiv(cg, cg_select(cg, failed, cg_const(cg, 0), bytes), cg_const(cg, 8)));
     cg_end_if(cg, done);
 }
 
@@ -489,7 +471,7 @@ void cg_stack_finish(struct codegen *cg, LLVMBasicBlockRef capture, LLVMValueRef
     if (stack_state(cg)->symbol_search)   /* the mapping found by an earlier run is not this one's */
         cg_store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, stack_state(cg)->symbol_search + SEARCH_MAPPING_END));
     enum probe_kind kind = fn->probe->kind;
-    if (needs && (kind == PROBE_BEGIN || kind == PROBE_END || kind == PROBE_ERROR)) {
+    if (needs && probe_kind_has(kind, KIND_NO_STACKS)) {
         /* run by tap itself: no stack of a traced thread */
         cg_store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, area(cg) + AREA_USER_COUNT));
         cg_store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, area(cg) + AREA_KERNEL_COUNT));
@@ -505,7 +487,7 @@ void cg_stack_finish(struct codegen *cg, LLVMBasicBlockRef capture, LLVMValueRef
         }
         if (needs & STACK_KERNEL)
             get_stack(cg, ctx, AREA_KERNEL_IPS, 8 * RECORD_STACK_DEPTH, 0, AREA_KERNEL_COUNT, 8);
-        if ((needs & STACK_KERNEL) && kind == PROBE_TRACEPOINT)
+        if ((needs & STACK_KERNEL) && probe_kind_has(kind, KIND_TASK_KERNEL_STACK))
             task_stack_when_empty(cg);
     }
     cg_branch(cg, after);
@@ -520,7 +502,7 @@ static LLVMValueRef user_entry_pc(struct codegen *cg)
     LLVMBasicBlockRef before = LLVMGetInsertBlock(b);
     LLVMBasicBlockRef done = cg_if(cg, has_mm, "user_pc", "user_pc_done");
     LLVMValueRef task = cg_helper(cg, BPF_FUNC_get_current_task_btf, cg->ptr, NULL, 0);
-    LLVMValueRef regs = LLVMBuildPtrToInt(b, cg_helper(cg, BPF_FUNC_task_pt_regs, cg->ptr, &task, 1), cg->i64, "");
+    LLVMValueRef regs = cg_address(cg, cg_helper(cg, BPF_FUNC_task_pt_regs, cg->ptr, &task, 1));
     LLVMValueRef pc = cg_read_kernel(cg, regs, 128, 8);
     LLVMBasicBlockRef read = LLVMGetInsertBlock(b);
     cg_end_if(cg, done);
@@ -549,8 +531,7 @@ static void fill_stack(struct codegen *cg, LLVMValueRef record, void *data)
     cg_store(cg, header, record);
     LLVMValueRef pid = cg_helper(cg, BPF_FUNC_get_current_pid_tgid, cg->i64, NULL, 0);
     LLVMValueRef count = load_area(cg, r->kernel ? AREA_KERNEL_COUNT : AREA_USER_COUNT);
-    LLVMValueRef word = LLVMBuildOr(cg->builder, LLVMBuildLShr(cg->builder, pid, cg_const(cg, 32), ""),
-                                    LLVMBuildShl(cg->builder, count, cg_const(cg, 32), ""), "");
+    LLVMValueRef word = cg_or(cg, cg_lshr(cg, pid, cg_const(cg, 32)), cg_shl(cg, count, cg_const(cg, 32)));
     LLVMValueRef at = cg_const(cg, offsetof(struct record_stack, pid));
     cg_store(cg, word, cg_byte_ptr(cg, record, at));
     at = cg_const(cg, offsetof(struct record_stack, ips));
@@ -595,7 +576,6 @@ static void print_stack(struct codegen *cg, struct expr *call, int kernel, int f
 
 static void note_origin(struct codegen *cg, LLVMValueRef text)
 {
-    LLVMBuilderRef b = cg->builder;
     if (!stack_state(cg)->origins) {
         stack_state(cg)->origins = cg_map_global(cg, "tap_stack_origins", 4);
         cg_map_btf(cg, stack_state(cg)->origins, BPF_MAP_TYPE_LRU_HASH, STACK_ORIGINS, (uint32_t)cg->string_size, 8);
@@ -606,8 +586,7 @@ static void note_origin(struct codegen *cg, LLVMValueRef text)
     LLVMValueRef copy[3] = {key, cg_i32(cg, cg->string_size), text};
     cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, copy, 3);
     LLVMValueRef pid = cg_scratch_ptr(cg, cg_alloc_scratch(cg, 8));
-    cg_store(cg, LLVMBuildLShr(b, cg_helper(cg, BPF_FUNC_get_current_pid_tgid, cg->i64, NULL, 0),
-                                    cg_const(cg, 32), ""), pid);
+    cg_store(cg, cg_lshr(cg, cg_helper(cg, BPF_FUNC_get_current_pid_tgid, cg->i64, NULL, 0), cg_const(cg, 32)), pid);
     cg_map_update(cg, stack_state(cg)->origins, key, pid, BPF_ANY);
 }
 
@@ -623,10 +602,9 @@ static LLVMValueRef hex_addresses(struct codegen *cg, int kernel, int first, LLV
     cg_store(cg, cg_const(cg, 0), length);
     LLVMValueRef count = load_area(cg, kernel ? AREA_KERNEL_COUNT : AREA_USER_COUNT);
     if (limit) {
-        LLVMValueRef end = LLVMBuildAdd(cg->builder, limit, cg_const(cg, first), "");
-        LLVMValueRef shorter = LLVMBuildAnd(cg->builder, cg_compare(cg, LLVMIntSGE, limit, 0),
-                                            cg_compare_values(cg, LLVMIntULT, end, count), "");
-        count = LLVMBuildSelect(cg->builder, shorter, end, count, "");
+        LLVMValueRef end = cg_add(cg, limit, cg_const(cg, first));
+        LLVMValueRef shorter = cg_and(cg, cg_compare(cg, LLVMIntSGE, limit, 0), cg_compare_values(cg, LLVMIntULT, end, count));
+        count = cg_select(cg, shorter, end, count);
     }
     uint32_t ips = kernel ? AREA_KERNEL_IPS : AREA_USER_IPS;
     LLVMBasicBlockRef done = cg_block(cg, "hex_done");
@@ -634,15 +612,15 @@ static LLVMValueRef hex_addresses(struct codegen *cg, int kernel, int first, LLV
         cg_continue_if(cg, cg_compare_values(cg, LLVMIntULT, cg_const(cg, i), count), "hex_frame", done);
         LLVMValueRef used = cg_load(cg, length);
         /* masked so the verifier sees a bound; the scratch slack covers offset + room */
-        LLVMValueRef offset = LLVMBuildAnd(cg->builder, used, cg_const(cg, cg->string_size - 1), "");
-        LLVMValueRef room = LLVMBuildSub(cg->builder, cg_const(cg, cg->string_size), offset, "");
+        LLVMValueRef offset = cg_and(cg, used, cg_const(cg, cg->string_size - 1));
+        LLVMValueRef room = cg_sub(cg, cg_const(cg, cg->string_size), offset);
         const char *format = i > first ? " 0x%lx" : "0x%lx";
         LLVMValueRef args[5] = {cg_byte_ptr(cg, slot, offset),
-                                LLVMBuildTrunc(cg->builder, room, cg->i32, ""),
+                                cg_u32(cg, room),
                                 cg_string_literal(cg, format, (int)strlen(format)),
                                 cg_scratch_ptr(cg, area(cg) + ips + 8 * (uint32_t)i), cg_i32(cg, 8)};
         LLVMValueRef written = cg_helper(cg, BPF_FUNC_snprintf, cg->i64, args, 5);
-        LLVMValueRef grown = LLVMBuildAdd(cg->builder, used, LLVMBuildSub(cg->builder, written, cg_const(cg, 1), ""), "");
+        LLVMValueRef grown = cg_add(cg, used, cg_sub(cg, written, cg_const(cg, 1)));
         LLVMValueRef full = cg_compare(cg, LLVMIntSGE, grown, cg->string_size - 1);
         cg_store(cg, grown, length);
         cg_jump_if(cg, full, done, "hex_next");
@@ -710,7 +688,7 @@ static LLVMValueRef search_var(struct codegen *cg, uint32_t field)
 static LLVMValueRef lookup_index(struct codegen *cg, LLVMValueRef map, LLVMValueRef index)
 {
     LLVMValueRef key = search_var(cg, SEARCH_KEY);
-    cg_store(cg, LLVMBuildTrunc(cg->builder, index, cg->i32, ""), key);
+    cg_store(cg, cg_u32(cg, index), key);
     return cg_map_lookup(cg, map, key);
 }
 
@@ -746,16 +724,14 @@ static LLVMValueRef byte_swap(struct codegen *cg, LLVMValueRef value)
 static void listed_mapping(struct codegen *cg, LLVMValueRef address, LLVMBasicBlockRef found,
                            LLVMBasicBlockRef missing)
 {
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef map = LLVMGetNamedGlobal(cg->module, "tap_proc_maps");
     if (!map) {   /* sized by the runtime: key, value, flags */
         map = cg_map_global(cg, "tap_proc_maps", 2);
         cg_map_btf(cg, map, BPF_MAP_TYPE_LPM_TRIE, 1, 0, 0);
     }
     LLVMValueRef key = search_var(cg, SEARCH_FOUND);   /* {prefix length 96, tgid, address} */
-    LLVMValueRef tgid = LLVMBuildLShr(b, cg_helper(cg, BPF_FUNC_get_current_pid_tgid, cg->i64, NULL, 0),
-                                      cg_const(cg, 32), "");
-    cg_store(cg, LLVMBuildOr(b, byte_swap(cg, tgid), cg_const(cg, 96), ""), key);
+    LLVMValueRef tgid = cg_lshr(cg, cg_helper(cg, BPF_FUNC_get_current_pid_tgid, cg->i64, NULL, 0), cg_const(cg, 32));
+    cg_store(cg, cg_or(cg, byte_swap(cg, tgid), cg_const(cg, 96)), key);
     cg_store(cg, byte_swap(cg, address), search_var(cg, SEARCH_FOUND + 8));
     LLVMValueRef entry = cg_map_lookup(cg, map, key);
     cg_jump_if(cg, cg_is_null(cg, entry), missing, "mapping_listed");
@@ -765,11 +741,9 @@ static void listed_mapping(struct codegen *cg, LLVMValueRef address, LLVMBasicBl
 
 static LLVMValueRef find_mapping(struct codegen *cg, LLVMValueRef address, struct span span)
 {
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef start = cg_load(cg, search_var(cg, SEARCH_MAPPING + 16));
     LLVMValueRef end = cg_load(cg, search_var(cg, SEARCH_MAPPING_END));
-    LLVMValueRef known = LLVMBuildAnd(b, cg_compare_values(cg, LLVMIntUGE, address, start),
-                                      cg_compare_values(cg, LLVMIntULT, address, end), "");
+    LLVMValueRef known = cg_and(cg, cg_compare_values(cg, LLVMIntUGE, address, start), cg_compare_values(cg, LLVMIntULT, address, end));
     LLVMBasicBlockRef done = cg_if_not(cg, known, "find_vma", "vma_known");
     LLVMBasicBlockRef unlisted = cg_block(cg, "find_vma_helper");
     listed_mapping(cg, address, done, unlisted);
@@ -792,18 +766,16 @@ static LLVMValueRef find_mapping(struct codegen *cg, LLVMValueRef address, struc
     cg_end_if(cg, done);
     start = cg_load(cg, search_var(cg, SEARCH_MAPPING + 16));
     end = cg_load(cg, search_var(cg, SEARCH_MAPPING_END));
-    return LLVMBuildAnd(b, cg_compare_values(cg, LLVMIntUGE, address, start),
-                        cg_compare_values(cg, LLVMIntULT, address, end), "");
+    return cg_and(cg, cg_compare_values(cg, LLVMIntUGE, address, start), cg_compare_values(cg, LLVMIntULT, address, end));
 }
 
 /* The file offset of `address` in the mapping find_mapping found. */
 static LLVMValueRef mapped_offset(struct codegen *cg, LLVMValueRef address)
 {
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef mapping = search_var(cg, SEARCH_MAPPING);
     LLVMValueRef start = cg_load(cg, cg_byte_at(cg, mapping, 16));
     LLVMValueRef page_offset = cg_load(cg, cg_byte_at(cg, mapping, 24));
-    return LLVMBuildAdd(b, LLVMBuildSub(b, address, start, ""), LLVMBuildShl(b, page_offset, cg_const(cg, 12), ""), "");
+    return cg_add(cg, cg_sub(cg, address, start), cg_shl(cg, page_offset, cg_const(cg, 12)));
 }
 
 /* One step of the search, in `map` (an ARRAY whose values start with their
@@ -813,16 +785,16 @@ static void search_step(struct codegen *cg, LLVMValueRef map, LLVMTypeRef start_
 {
     LLVMValueRef lo = cg_load(cg, low), hi = cg_load(cg, high);
     LLVMBasicBlockRef next = cg_if(cg, cg_compare_values(cg, LLVMIntULT, lo, hi), "search_step", "search_next");
-    LLVMValueRef mid = LLVMBuildLShr(cg->builder, LLVMBuildAdd(cg->builder, lo, hi, ""), cg_const(cg, 1), "");
+    LLVMValueRef mid = cg_lshr(cg, cg_add(cg, lo, hi), cg_const(cg, 1));
     LLVMValueRef key = search_var(cg, SEARCH_KEY);
-    cg_store(cg, LLVMBuildTrunc(cg->builder, mid, cg->i32, ""), key);
+    cg_store(cg, cg_u32(cg, mid), key);
     LLVMValueRef entry = cg_map_lookup(cg, map, key);
     cg_store(cg, mid, high);   /* a missing entry (cannot happen) ends the search */
     cg_jump_if(cg, cg_is_null(cg, entry), next, "search_compare");
     LLVMValueRef start = cg_load_unsigned(cg, start_type, entry);
     LLVMValueRef before = cg_compare_values(cg, LLVMIntULE, start, target);
-    cg_store(cg, LLVMBuildSelect(cg->builder, before, hi, mid, ""), high);
-    cg_store(cg, LLVMBuildSelect(cg->builder, before, LLVMBuildAdd(cg->builder, mid, cg_const(cg, 1), ""), lo, ""), low);
+    cg_store(cg, cg_select(cg, before, hi, mid), high);
+    cg_store(cg, cg_select(cg, before, cg_add(cg, mid, cg_const(cg, 1)), lo), low);
     cg_end_if(cg, next);
 }
 
@@ -836,12 +808,11 @@ static struct file_range file_range(struct codegen *cg, LLVMValueRef file)
 static LLVMValueRef search_range(struct codegen *cg, LLVMValueRef map, LLVMTypeRef start_type, int steps,
                                  struct file_range range, LLVMValueRef low, LLVMValueRef high, LLVMValueRef target)
 {
-    LLVMBuilderRef b = cg->builder;
     cg_store(cg, range.first, low);
-    cg_store(cg, LLVMBuildAdd(b, range.first, range.count, ""), high);
+    cg_store(cg, cg_add(cg, range.first, range.count), high);
     for (int i = 0; i < steps; i++)
         search_step(cg, map, start_type, low, high, target);
-    return LLVMBuildSub(b, cg_load(cg, low), cg_const(cg, 1), "");
+    return cg_sub(cg, cg_load(cg, low), cg_const(cg, 1));
 }
 
 /* A search under way in resolve() or resolve_line(): its variables (made
@@ -901,7 +872,7 @@ static struct resolved resolve(struct codegen *cg, LLVMValueRef address, struct 
     cg_jump_if(cg, cg_is_null(cg, symbol), r.done, "sym_read");
     LLVMValueRef function = cg_load(cg, symbol);
     LLVMValueRef size = cg_load(cg, cg_byte_at(cg, symbol, 8));
-    LLVMValueRef inside = cg_compare_values(cg, LLVMIntULT, LLVMBuildSub(cg->builder, r.target, function, ""), size);
+    LLVMValueRef inside = cg_compare_values(cg, LLVMIntULT, cg_sub(cg, r.target, function), size);
     cg_continue_if(cg, inside, "sym_covers", r.done);
     cg_store(cg, last, r.entry);
     cg_branch(cg, r.done);
@@ -923,9 +894,9 @@ static struct resolved resolve_line(struct codegen *cg, LLVMValueRef address, st
     LLVMValueRef source = LLVMBuildLoad2(b, cg->i32, cg_byte_at(cg, row, offsetof(struct line_map_row, source)), "");
     LLVMValueRef line = LLVMBuildLoad2(b, cg->i32, cg_byte_at(cg, row, offsetof(struct line_map_row, line)), "");
     LLVMValueRef named = cg_compare_values(cg, LLVMIntNE, source, cg_i32(cg, (int32_t)LINE_NO_SOURCE));
-    cg_store(cg, LLVMBuildSelect(b, named, LLVMBuildZExt(b, source, cg->i64, ""), cg_const(cg, -1), ""), r.path);
-    LLVMValueRef has_line = LLVMBuildAnd(b, named, cg_compare_values(cg, LLVMIntNE, line, cg_i32(cg, 0)), "");
-    cg_store(cg, LLVMBuildSelect(b, has_line, last, cg_const(cg, -1), ""), r.entry);
+    cg_store(cg, cg_select(cg, named, cg_widen(cg, source), cg_const(cg, -1)), r.path);
+    LLVMValueRef has_line = cg_and(cg, named, cg_compare_values(cg, LLVMIntNE, line, cg_i32(cg, 0)));
+    cg_store(cg, cg_select(cg, has_line, last, cg_const(cg, -1)), r.entry);
     cg_branch(cg, r.done);
     return resolved_at(cg, &r);
 }
@@ -972,7 +943,7 @@ static LLVMValueRef symbol_value(struct codegen *cg, const struct symbol_values 
     switch (which) {
     case V_NAME: return cg_byte_at(cg, v->symbol, offsetof(struct symbol_map_entry, name));
     case V_OFFSET:
-        return LLVMBuildSub(cg->builder, v->file_offset, cg_load(cg, v->symbol), "");
+        return cg_sub(cg, v->file_offset, cg_load(cg, v->symbol));
     case V_SIZE: return cg_load(cg, cg_byte_at(cg, v->symbol, 8));
     case V_PATH: return v->path;
     case V_ADDRESS: return v->address;
@@ -992,10 +963,10 @@ static void write_case(struct codegen *cg, LLVMValueRef dst, LLVMValueRef room, 
     for (int i = 0; i < c->count; i++) {
         LLVMValueRef value = symbol_value(cg, v, c->values[i]);
         if (LLVMGetTypeKind(LLVMTypeOf(value)) == LLVMPointerTypeKind)
-            value = LLVMBuildPtrToInt(cg->builder, value, cg->i64, "");
+            value = cg_address(cg, value);
         cg_store(cg, value, cg_scratch_ptr(cg, data + 8 * (uint32_t)i));
     }
-    LLVMValueRef args[5] = {dst, LLVMBuildTrunc(cg->builder, room, cg->i32, ""),
+    LLVMValueRef args[5] = {dst, cg_u32(cg, room),
                             cg_string_literal(cg, c->format, (int)strlen(c->format)),
                             c->count ? cg_scratch_ptr(cg, data) : LLVMConstNull(cg->ptr), cg_i32(cg, 8 * c->count)};
     cg_store(cg, cg_helper(cg, BPF_FUNC_snprintf, cg->i64, args, 5), written);
@@ -1074,14 +1045,13 @@ struct sprint_state {
 static void sprint_frame(struct codegen *cg, LLVMValueRef index, void *data)
 {
     const struct sprint_state *sp = data;
-    LLVMBuilderRef b = cg->builder;
-    LLVMValueRef at = LLVMBuildMul(b, LLVMBuildAnd(b, index, cg_const(cg, 31), ""), cg_const(cg, 8), "");
+    LLVMValueRef at = cg_mul(cg, cg_and(cg, index, cg_const(cg, 31)), cg_const(cg, 8));
     uint32_t ips = area(cg) + (sp->kernel ? AREA_KERNEL_IPS : AREA_USER_IPS);
     LLVMValueRef address = cg_load(cg, cg_byte_ptr(cg, cg_scratch_ptr(cg, ips), at));
     LLVMValueRef used = cg_load(cg, cg_scratch_ptr(cg, sp->length));
     /* masked so the verifier sees a bound; the scratch slack covers offset + room */
-    LLVMValueRef offset = LLVMBuildAnd(b, used, cg_const(cg, cg->string_size - 1), "");
-    LLVMValueRef room = LLVMBuildSub(b, cg_const(cg, cg->string_size), offset, "");
+    LLVMValueRef offset = cg_and(cg, used, cg_const(cg, cg->string_size - 1));
+    LLVMValueRef room = cg_sub(cg, cg_const(cg, cg->string_size), offset);
     LLVMValueRef written;
     if (sp->kernel) {
         written = cg_kernel_symbol(cg, address, KSYM_FRAME, sp->slot, offset, room, sp->span);
@@ -1089,10 +1059,10 @@ static void sprint_frame(struct codegen *cg, LLVMValueRef index, void *data)
         LLVMValueRef dst = cg_byte_ptr(cg, cg_scratch_ptr(cg, sp->slot), offset);
         written = write_symbol(cg, address, &frame_text, dst, room, sp->span);
     }
-    LLVMValueRef grown = LLVMBuildAdd(b, used, LLVMBuildSub(b, written, cg_const(cg, 1), ""), "");
+    LLVMValueRef grown = cg_add(cg, used, cg_sub(cg, written, cg_const(cg, 1)));
     cg_store(cg, grown, cg_scratch_ptr(cg, sp->length));
     LLVMValueRef full = cg_compare(cg, LLVMIntSGE, grown, cg->string_size - 1);
-    LLVMBuildRet(b, LLVMBuildZExt(b, full, cg->i64, ""));
+    cg_return(cg, cg_widen(cg, full));
 }
 
 /* SystemTap's simple form: "f+0x1a [file]\n" a frame (the kernel's: "[kernel]"

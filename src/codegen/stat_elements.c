@@ -13,33 +13,23 @@
 LLVMValueRef cg_stat_field(struct codegen *cg, LLVMValueRef base, int field)
 {
     LLVMValueRef index = cg_const(cg, field);
-    return LLVMBuildGEP2(cg->builder, cg->i64, base, &index, 1, "");
+    return cg_word_at(cg, base, index);
 }
 
 void cg_stat_each_cpu(struct codegen *cg, struct cg_array *a, LLVMValueRef key, cg_cpu_elem_visit visit,
                       void *data)
 {
-    LLVMBuilderRef b = cg->builder;
     int cpus = libbpf_num_possible_cpus();
     if (cpus < 1)
         cpus = 1;
-    LLVMBasicBlockRef entry = LLVMGetInsertBlock(b);
-    LLVMBasicBlockRef head = cg_block(cg, "cpu"), have = cg_block(cg, "cpu_have"),
-                      next = cg_block(cg, "cpu_next"), done = cg_block(cg, "cpu_done");
-    LLVMBuildBr(b, head);
-    cg_position(cg, head);
-    LLVMValueRef cpu = LLVMBuildPhi(b, cg->i64, "cpu");
-    LLVMValueRef args[3] = {a->map, key, LLVMBuildTrunc(b, cpu, cg->i32, "")};
+    LLVMBasicBlockRef head = cg_block(cg, "cpu"), next = cg_block(cg, "cpu_next"), done = cg_block(cg, "cpu_done");
+    struct cg_loop loop = cg_loop_start(cg, head, "cpu");
+    LLVMValueRef args[3] = {a->map, key, cg_u32(cg, loop.index)};
     LLVMValueRef elem = cg_helper(cg, BPF_FUNC_map_lookup_percpu_elem, cg->ptr, args, 3);
-    LLVMBuildCondBr(b, cg_is_null(cg, elem), next, have);
-    cg_position(cg, have);
+    cg_jump_if(cg, cg_is_null(cg, elem), next, "cpu_have");
     visit(cg, elem, next, data);
     cg_position(cg, next);
-    LLVMValueRef cpu_next = LLVMBuildAdd(b, cpu, cg_const(cg, 1), "");
-    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntULT, cpu_next, cpus), head, done);
-    LLVMValueRef values[2] = {cg_const(cg, 0), cpu_next};
-    LLVMBasicBlockRef blocks[2] = {entry, next};
-    LLVMAddIncoming(cpu, values, blocks, 2);
+    cg_loop_next(cg, &loop, cpus, done);
     cg_position(cg, done);
 }
 
@@ -52,7 +42,6 @@ struct aggregate_visit {
 static void aggregate_one(struct codegen *cg, LLVMValueRef elem, LLVMBasicBlockRef next, void *data)
 {
     struct aggregate_visit *v = data;
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef acc = v->acc, bucket = v->bucket;
     struct cg_array *a = v->a;
     LLVMValueRef count = cg_load(cg, cg_stat_field(cg, elem, STAT_FIELD_COUNT));
@@ -63,23 +52,21 @@ static void aggregate_one(struct codegen *cg, LLVMValueRef elem, LLVMBasicBlockR
     LLVMValueRef max = cg_load(cg, cg_stat_field(cg, elem, STAT_FIELD_MAX));
     LLVMValueRef acc_min = cg_load(cg, cg_stat_field(cg, acc, STAT_FIELD_MIN));
     LLVMValueRef acc_max = cg_load(cg, cg_stat_field(cg, acc, STAT_FIELD_MAX));
-    cg_store(cg, LLVMBuildSelect(b, LLVMBuildOr(b, first, LLVMBuildICmp(b, LLVMIntSLT, min, acc_min, ""), ""),
-                                      min, acc_min, ""), cg_stat_field(cg, acc, STAT_FIELD_MIN));
-    cg_store(cg, LLVMBuildSelect(b, LLVMBuildOr(b, first, LLVMBuildICmp(b, LLVMIntSGT, max, acc_max, ""), ""),
-                                      max, acc_max, ""), cg_stat_field(cg, acc, STAT_FIELD_MAX));
-    cg_store(cg, LLVMBuildAdd(b, total, count, ""), cg_stat_field(cg, acc, STAT_FIELD_COUNT));
+    cg_store(cg, cg_select(cg, cg_or(cg, first, cg_compare_values(cg, LLVMIntSLT, min, acc_min)), min, acc_min), cg_stat_field(cg, acc, STAT_FIELD_MIN));
+    cg_store(cg, cg_select(cg, cg_or(cg, first, cg_compare_values(cg, LLVMIntSGT, max, acc_max)), max, acc_max), cg_stat_field(cg, acc, STAT_FIELD_MAX));
+    cg_store(cg, cg_add(cg, total, count), cg_stat_field(cg, acc, STAT_FIELD_COUNT));
     LLVMValueRef sum = cg_stat_field(cg, acc, STAT_FIELD_SUM);
-    cg_store(cg, LLVMBuildAdd(b, cg_load(cg, sum), cg_load(cg, cg_stat_field(cg, elem, STAT_FIELD_SUM)), ""), sum);
+    cg_store(cg, cg_add(cg, cg_load(cg, sum), cg_load(cg, cg_stat_field(cg, elem, STAT_FIELD_SUM))), sum);
     LLVMValueRef seq = cg_load(cg, cg_stat_field(cg, elem, (int)(a->seq_offset / 8)));
     LLVMValueRef acc_seq = cg_load(cg, cg_stat_field(cg, acc, STAT_FIELD_SEQ));
-    cg_store(cg, LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, seq, acc_seq, ""), seq, acc_seq, ""), cg_stat_field(cg, acc, STAT_FIELD_SEQ));
+    cg_store(cg, cg_select(cg, cg_compare_values(cg, LLVMIntUGT, seq, acc_seq), seq, acc_seq), cg_stat_field(cg, acc, STAT_FIELD_SEQ));
     if (bucket) {
-        LLVMValueRef index = LLVMBuildAdd(b, bucket, cg_const(cg, sizeof(struct stat_value) / 8), "");
-        LLVMValueRef from = LLVMBuildGEP2(b, cg->i64, elem, &index, 1, "");
+        LLVMValueRef index = cg_add(cg, bucket, cg_const(cg, sizeof(struct stat_value) / 8));
+        LLVMValueRef from = cg_word_at(cg, elem, index);
         LLVMValueRef slot = cg_stat_field(cg, acc, STAT_FIELD_BUCKET);
-        cg_store(cg, LLVMBuildAdd(b, cg_load(cg, slot), cg_load(cg, from), ""), slot);
+        cg_store(cg, cg_add(cg, cg_load(cg, slot), cg_load(cg, from)), slot);
     }
-    LLVMBuildBr(b, next);
+    cg_branch(cg, next);
 }
 
 LLVMValueRef cg_stat_aggregate(struct codegen *cg, struct cg_array *a, LLVMValueRef key, LLVMValueRef bucket)
@@ -95,7 +82,7 @@ LLVMValueRef cg_stat_aggregate(struct codegen *cg, struct cg_array *a, LLVMValue
 static void zero_one(struct codegen *cg, LLVMValueRef elem, LLVMBasicBlockRef next, void *data)
 {
     cg_zero(cg, elem, *(uint32_t *)data);
-    LLVMBuildBr(cg->builder, next);
+    cg_branch(cg, next);
 }
 
 /* delete s: a scalar statistic is a PERCPU_ARRAY element, which cannot be

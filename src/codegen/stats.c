@@ -32,27 +32,24 @@ static LLVMValueRef log_bucket(struct codegen *cg, LLVMValueRef v)
 {
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef negative = cg_compare(cg, LLVMIntSLT, v, 0);
-    LLVMValueRef magnitude = LLVMBuildSelect(b, negative, LLVMBuildNeg(b, v, ""), v, "");
+    LLVMValueRef magnitude = cg_select(cg, negative, cg_neg(cg, v), v);
     LLVMTypeRef types[1] = {cg->i64};
     unsigned id = LLVMLookupIntrinsicID("llvm.ctlz", 9);
     LLVMValueRef ctlz = LLVMGetIntrinsicDeclaration(cg->module, id, types, 1);
     LLVMValueRef args[2] = {magnitude, LLVMConstInt(cg->i1, 0, 0)};
     LLVMValueRef zeros = LLVMBuildCall2(b, LLVMIntrinsicGetType(cg->context, id, types, 1), ctlz, args, 2, "");
-    LLVMValueRef bits = LLVMBuildSub(b, cg_const(cg, 64), zeros, "");
-    LLVMValueRef index = LLVMBuildSelect(b, negative, LLVMBuildSub(b, cg_const(cg, 64), bits, ""),
-                                         LLVMBuildAdd(b, cg_const(cg, 64), bits, ""), "");
+    LLVMValueRef bits = cg_sub(cg, cg_const(cg, 64), zeros);
+    LLVMValueRef index = cg_select(cg, negative, cg_sub(cg, cg_const(cg, 64), bits), cg_add(cg, cg_const(cg, 64), bits));
     return cg_opaque_clamp(cg, index, 128);
 }
 
 static LLVMValueRef linear_bucket(struct codegen *cg, struct cg_array *a, LLVMValueRef v)
 {
-    LLVMBuilderRef b = cg->builder;
     int64_t last = a->bucket_count - 1;
     LLVMValueRef below = cg_compare(cg, LLVMIntSLT, v, a->hist_start);
-    LLVMValueRef offset = LLVMBuildSub(b, v, cg_const(cg, a->hist_start), "");
-    LLVMValueRef index = LLVMBuildAdd(b, LLVMBuildUDiv(b, offset, cg_const(cg, a->hist_interval), ""),
-                                      cg_const(cg, 1), "");
-    index = LLVMBuildSelect(b, below, cg_const(cg, 0), index, "");
+    LLVMValueRef offset = cg_sub(cg, v, cg_const(cg, a->hist_start));
+    LLVMValueRef index = cg_add(cg, cg_udiv(cg, offset, cg_const(cg, a->hist_interval)), cg_const(cg, 1));
+    index = cg_select(cg, below, cg_const(cg, 0), index);
     return cg_opaque_clamp(cg, index, last);
 }
 
@@ -65,19 +62,16 @@ static LLVMValueRef stat_key(struct codegen *cg, struct cg_array *a, struct expr
  * in integers, with the difference truncated to an int as stap's is. */
 static void welford_add(struct codegen *cg, struct cg_array *a, LLVMValueRef elem, LLVMValueRef count, LLVMValueRef v)
 {
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef first = cg_compare(cg, LLVMIntEQ, count, 0);
-    LLVMValueRef scaled = LLVMBuildShl(b, v, cg_const(cg, a->variance_shift), "");
+    LLVMValueRef scaled = cg_shl(cg, v, cg_const(cg, a->variance_shift));
     LLVMValueRef avg = cg_load(cg, cg_stat_field(cg, elem, STAT_FIELD_AVG_S));
-    LLVMValueRef delta = LLVMBuildSExt(b, LLVMBuildTrunc(b, LLVMBuildSub(b, scaled, avg, ""), cg->i32, ""), cg->i64, "");
-    LLVMValueRef new_avg = LLVMBuildAdd(b, avg, cg_signed_divide(cg, delta, LLVMBuildAdd(b, count, cg_const(cg, 1), ""), 0), "");
-    new_avg = LLVMBuildSelect(b, first, scaled, new_avg, "");
-    LLVMValueRef m2 = LLVMBuildAdd(b, cg_load(cg, cg_stat_field(cg, elem, STAT_FIELD_M2)),
-                                   LLVMBuildMul(b, delta, LLVMBuildSub(b, scaled, new_avg, ""), ""), "");
-    m2 = LLVMBuildSelect(b, first, cg_const(cg, 0), m2, "");
-    LLVMValueRef divisor = LLVMBuildSelect(b, first, cg_const(cg, 1), count, "");
-    LLVMValueRef variance = LLVMBuildSelect(b, first, cg_load(cg, cg_stat_field(cg, elem, STAT_FIELD_VARIANCE_S)),
-                                            cg_signed_divide(cg, m2, divisor, 0), "");
+    LLVMValueRef delta = cg_widen_signed(cg, cg_u32(cg, cg_sub(cg, scaled, avg)));
+    LLVMValueRef new_avg = cg_add(cg, avg, cg_signed_divide(cg, delta, cg_add(cg, count, cg_const(cg, 1)), 0));
+    new_avg = cg_select(cg, first, scaled, new_avg);
+    LLVMValueRef m2 = cg_add(cg, cg_load(cg, cg_stat_field(cg, elem, STAT_FIELD_M2)), cg_mul(cg, delta, cg_sub(cg, scaled, new_avg)));
+    m2 = cg_select(cg, first, cg_const(cg, 0), m2);
+    LLVMValueRef divisor = cg_select(cg, first, cg_const(cg, 1), count);
+    LLVMValueRef variance = cg_select(cg, first, cg_load(cg, cg_stat_field(cg, elem, STAT_FIELD_VARIANCE_S)), cg_signed_divide(cg, m2, divisor, 0));
     cg_store(cg, new_avg, cg_stat_field(cg, elem, STAT_FIELD_AVG_S));
     cg_store(cg, m2, cg_stat_field(cg, elem, STAT_FIELD_M2));
     cg_store(cg, variance, cg_stat_field(cg, elem, STAT_FIELD_VARIANCE_S));
@@ -87,7 +81,6 @@ void cg_stat_add(struct codegen *cg, struct expr *e)
 {
     struct expr *lhs = e->aggregate.lhs;
     struct cg_array *a = cg_array_of(cg, lhs->symbol);
-    LLVMBuilderRef b = cg->builder;
     if (!a) {
         diag_error(cg->diags, e->span, "<<< needs a global statistic");
         return;
@@ -101,23 +94,21 @@ void cg_stat_add(struct codegen *cg, struct expr *e)
     LLVMValueRef first = cg_compare(cg, LLVMIntEQ, count, 0);
     LLVMValueRef min = cg_load(cg, cg_stat_field(cg, elem, STAT_FIELD_MIN));
     LLVMValueRef max = cg_load(cg, cg_stat_field(cg, elem, STAT_FIELD_MAX));
-    LLVMValueRef new_min = LLVMBuildSelect(b, LLVMBuildOr(b, first, LLVMBuildICmp(b, LLVMIntSLT, v, min, ""), ""),
-                                           v, min, "");
-    LLVMValueRef new_max = LLVMBuildSelect(b, LLVMBuildOr(b, first, LLVMBuildICmp(b, LLVMIntSGT, v, max, ""), ""),
-                                           v, max, "");
-    cg_store(cg, LLVMBuildAdd(b, count, cg_const(cg, 1), ""), cg_stat_field(cg, elem, STAT_FIELD_COUNT));
+    LLVMValueRef new_min = cg_select(cg, cg_or(cg, first, cg_compare_values(cg, LLVMIntSLT, v, min)), v, min);
+    LLVMValueRef new_max = cg_select(cg, cg_or(cg, first, cg_compare_values(cg, LLVMIntSGT, v, max)), v, max);
+    cg_store(cg, cg_add(cg, count, cg_const(cg, 1)), cg_stat_field(cg, elem, STAT_FIELD_COUNT));
     cg_store(cg, new_min, cg_stat_field(cg, elem, STAT_FIELD_MIN));
     cg_store(cg, new_max, cg_stat_field(cg, elem, STAT_FIELD_MAX));
     LLVMValueRef sum = cg_stat_field(cg, elem, STAT_FIELD_SUM);
-    cg_store(cg, LLVMBuildAdd(b, cg_load(cg, sum), v, ""), sum);
+    cg_store(cg, cg_add(cg, cg_load(cg, sum), v), sum);
     if (a->has_variance)
         welford_add(cg, a, elem, count, v);
     if (a->hist == PROGRAM_HIST_NONE)
         return;
     LLVMValueRef bucket = a->hist == PROGRAM_HIST_LOG ? log_bucket(cg, v) : linear_bucket(cg, a, v);
-    LLVMValueRef index = LLVMBuildAdd(b, bucket, cg_const(cg, sizeof(struct stat_value) / 8), "");
-    LLVMValueRef slot = LLVMBuildGEP2(b, cg->i64, elem, &index, 1, "");
-    cg_store(cg, LLVMBuildAdd(b, cg_load(cg, slot), cg_const(cg, 1), ""), slot);
+    LLVMValueRef index = cg_add(cg, bucket, cg_const(cg, sizeof(struct stat_value) / 8));
+    LLVMValueRef slot = cg_word_at(cg, elem, index);
+    cg_store(cg, cg_add(cg, cg_load(cg, slot), cg_const(cg, 1)), slot);
 }
 
 static LLVMValueRef variance(struct codegen *cg, struct cg_array *a, LLVMValueRef key, LLVMValueRef acc,
@@ -126,11 +117,9 @@ static LLVMValueRef variance(struct codegen *cg, struct cg_array *a, LLVMValueRe
 /* An extractor's value without raising errors (sorting foreach): 0 when empty. */
 LLVMValueRef cg_stat_value(struct codegen *cg, struct cg_array *a, LLVMValueRef key, enum stat_op op)
 {
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef acc = cg_stat_aggregate(cg, a, key, NULL);
     LLVMValueRef count = cg_load(cg, cg_stat_field(cg, acc, STAT_FIELD_COUNT));
-    LLVMValueRef safe = LLVMBuildSelect(b, cg_compare(cg, LLVMIntEQ, count, 0),
-                                        cg_const(cg, 1), count, "");
+    LLVMValueRef safe = cg_select(cg, cg_compare(cg, LLVMIntEQ, count, 0), cg_const(cg, 1), count);
     switch (op) {
     case STAT_SUM: return cg_load(cg, cg_stat_field(cg, acc, STAT_FIELD_SUM));
     case STAT_MIN: return cg_load(cg, cg_stat_field(cg, acc, STAT_FIELD_MIN));
@@ -157,15 +146,12 @@ struct variance_visit {
 static void variance_one(struct codegen *cg, LLVMValueRef elem, LLVMBasicBlockRef next, void *data)
 {
     struct variance_visit *v = data;
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef n = cg_load(cg, cg_stat_field(cg, elem, STAT_FIELD_COUNT));
-    LLVMValueRef d = LLVMBuildSub(b, cg_load(cg, cg_stat_field(cg, elem, STAT_FIELD_AVG_S)), v->mean, "");
-    LLVMValueRef part = LLVMBuildAdd(b, LLVMBuildMul(b, LLVMBuildMul(b, n, d, ""), d, ""),
-                                     LLVMBuildMul(b, LLVMBuildSub(b, n, cg_const(cg, 1), ""),
-                                                  cg_load(cg, cg_stat_field(cg, elem, STAT_FIELD_VARIANCE_S)), ""), "");
-    part = LLVMBuildSelect(b, cg_compare(cg, LLVMIntEQ, n, 0), cg_const(cg, 0), part, "");
-    cg_store(cg, LLVMBuildAdd(b, cg_load(cg, v->total), part, ""), v->total);
-    LLVMBuildBr(b, next);
+    LLVMValueRef d = cg_sub(cg, cg_load(cg, cg_stat_field(cg, elem, STAT_FIELD_AVG_S)), v->mean);
+    LLVMValueRef part = cg_add(cg, cg_mul(cg, cg_mul(cg, n, d), d), cg_mul(cg, cg_sub(cg, n, cg_const(cg, 1)), cg_load(cg, cg_stat_field(cg, elem, STAT_FIELD_VARIANCE_S))));
+    part = cg_select(cg, cg_compare(cg, LLVMIntEQ, n, 0), cg_const(cg, 0), part);
+    cg_store(cg, cg_add(cg, cg_load(cg, v->total), part), v->total);
+    cg_branch(cg, next);
 }
 
 /* stap's _stp_stat_get: the CPUs' variances combined by the total variance
@@ -174,21 +160,18 @@ static void variance_one(struct codegen *cg, LLVMValueRef elem, LLVMBasicBlockRe
 static LLVMValueRef variance(struct codegen *cg, struct cg_array *a, LLVMValueRef key, LLVMValueRef acc,
                              LLVMValueRef count)
 {
-    LLVMBuilderRef b = cg->builder;
-    LLVMValueRef some = LLVMBuildSelect(b, cg_compare(cg, LLVMIntEQ, count, 0),
-                                        cg_const(cg, 1), count, "");
-    LLVMValueRef scaled_sum = LLVMBuildShl(b, cg_load(cg, cg_stat_field(cg, acc, STAT_FIELD_SUM)),
-                                           cg_const(cg, a->variance_shift), "");
+    LLVMValueRef some = cg_select(cg, cg_compare(cg, LLVMIntEQ, count, 0), cg_const(cg, 1), count);
+    LLVMValueRef scaled_sum = cg_shl(cg, cg_load(cg, cg_stat_field(cg, acc, STAT_FIELD_SUM)), cg_const(cg, a->variance_shift));
     struct variance_visit visit = {cg_signed_divide(cg, scaled_sum, some, 0),
                                    cg_scratch_ptr(cg, cg_alloc_scratch(cg, 8))};
     cg_store(cg, cg_const(cg, 0), visit.total);
     cg_stat_each_cpu(cg, a, key, variance_one, &visit);
-    LLVMValueRef less = LLVMBuildSub(b, count, cg_const(cg, 1), "");
+    LLVMValueRef less = cg_sub(cg, count, cg_const(cg, 1));
     LLVMValueRef single = cg_compare(cg, LLVMIntSLE, less, 0);
     LLVMValueRef scaled = cg_signed_divide(cg, cg_load(cg, visit.total),
-                                        LLVMBuildSelect(b, single, cg_const(cg, 1), less, ""), 0);
-    scaled = LLVMBuildSelect(b, single, cg_const(cg, 0), scaled, "");
-    return LLVMBuildAShr(b, scaled, cg_const(cg, 2 * a->variance_shift), "");
+                                        cg_select(cg, single, cg_const(cg, 1), less), 0);
+    scaled = cg_select(cg, single, cg_const(cg, 0), scaled);
+    return cg_ashr(cg, scaled, cg_const(cg, 2 * a->variance_shift));
 }
 
 LLVMValueRef cg_stat_extract(struct codegen *cg, struct expr *e)
@@ -266,25 +249,16 @@ static LLVMValueRef hist_slot(struct codegen *cg, uint32_t offset)
 static void add_cpu_buckets(struct codegen *cg, LLVMValueRef cpu, void *data)
 {
     struct cg_array *a = data;
-    LLVMBuilderRef b = cg->builder;
-    LLVMValueRef args[3] = {a->map, cg_scratch_ptr(cg, stats_state(cg)->hist_key), LLVMBuildTrunc(b, cpu, cg->i32, "")};
+    LLVMValueRef args[3] = {a->map, cg_scratch_ptr(cg, stats_state(cg)->hist_key), cg_u32(cg, cpu)};
     LLVMValueRef elem = cg_helper(cg, BPF_FUNC_map_lookup_percpu_elem, cg->ptr, args, 3);
-    LLVMBasicBlockRef entry = cg_block(cg, "buckets"), head = cg_block(cg, "bucket_add"),
-                      done = cg_block(cg, "buckets_done");
-    LLVMBuildCondBr(b, cg_is_null(cg, elem), done, entry);
-    cg_position(cg, entry);
+    LLVMBasicBlockRef head = cg_block(cg, "bucket_add"), done = cg_block(cg, "buckets_done");
+    cg_jump_if(cg, cg_is_null(cg, elem), done, "buckets");
     LLVMValueRef from = cg_stat_field(cg, elem, (int)(sizeof(struct stat_value) / 8));
     LLVMValueRef to = hist_slot(cg, HIST_BUCKETS);
-    LLVMBuildBr(b, head);
-    cg_position(cg, head);
-    LLVMValueRef i = LLVMBuildPhi(b, cg->i64, "bucket");
-    LLVMValueRef slot = LLVMBuildGEP2(b, cg->i64, to, &i, 1, "");
-    cg_store(cg, LLVMBuildAdd(b, cg_load(cg, slot), cg_load(cg, LLVMBuildGEP2(b, cg->i64, from, &i, 1, "")), ""), slot);
-    LLVMValueRef next = LLVMBuildAdd(b, i, cg_const(cg, 1), "");
-    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntULT, next, a->bucket_count), head, done);
-    LLVMValueRef values[2] = {cg_const(cg, 0), next};
-    LLVMBasicBlockRef blocks[2] = {entry, head};
-    LLVMAddIncoming(i, values, blocks, 2);
+    struct cg_loop loop = cg_loop_start(cg, head, "bucket");
+    LLVMValueRef slot = cg_word_at(cg, to, loop.index);
+    cg_store(cg, cg_add(cg, cg_load(cg, slot), cg_load(cg, cg_word_at(cg, from, loop.index))), slot);
+    cg_loop_next(cg, &loop, a->bucket_count, done);
     cg_position(cg, done);
     cg_callback_return(cg, 0);
 }
@@ -299,7 +273,7 @@ static void note_bucket(struct codegen *cg, LLVMValueRef index, void *data)
     LLVMValueRef count = cg_load(cg, LLVMBuildGEP2(b, cg->i64, hist_slot(cg, HIST_BUCKETS), &i, 1, ""));
     LLVMBasicBlockRef done = cg_if_not(cg, cg_compare(cg, LLVMIntEQ, count, 0), "bucket_used", "bucket_noted");
     LLVMValueRef lo = cg_load(cg, hist_slot(cg, HIST_LO));
-    cg_store(cg, LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, i, lo, ""), i, lo, ""), hist_slot(cg, HIST_LO));
+    cg_store(cg, cg_select(cg, cg_compare_values(cg, LLVMIntULT, i, lo), i, lo), hist_slot(cg, HIST_LO));
     cg_store(cg, i, hist_slot(cg, HIST_HI));
     cg_end_if(cg, done);
 
@@ -332,7 +306,6 @@ void cg_hist_print(struct codegen *cg, struct expr *e, struct span print_span)
     }
     if (!a->bucket_count)
         return;   /* its parameters were refused */
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef key = stat_key(cg, a, e->stat.operand);
     cg_set_location(cg, e->span);
     reserve_hist_areas(cg);
@@ -350,16 +323,14 @@ void cg_hist_print(struct codegen *cg, struct expr *e, struct span print_span)
      * bucket, out of range ones too). SystemTap's print says so, an error
      * at the print, rather than print a header. */
     cg_error_if(cg, empty, "empty_histogram", "histogram", print_span, "empty aggregate", cg_const(cg, 0));
-    LLVMValueRef first = cg_opaque_clamp(cg, LLVMBuildSelect(b, empty, cg_const(cg, 0), lo, ""), a->bucket_count - 1);
-    LLVMValueRef span = LLVMBuildSelect(b, empty, cg_const(cg, 0),
-                                        LLVMBuildAdd(b, LLVMBuildSub(b, hi, lo, ""), cg_const(cg, 1), ""), "");
+    LLVMValueRef first = cg_opaque_clamp(cg, cg_select(cg, empty, cg_const(cg, 0), lo), a->bucket_count - 1);
+    LLVMValueRef span = cg_select(cg, empty, cg_const(cg, 0), cg_add(cg, cg_sub(cg, hi, lo), cg_const(cg, 1)));
     LLVMValueRef counts = cg_opaque_clamp(cg, span, a->bucket_count);
-    LLVMValueRef start = LLVMBuildAdd(b, cg_const(cg, stats_state(cg)->hist_record + HIST_BUCKETS - 16),
-                                      LLVMBuildShl(b, first, cg_const(cg, 3), ""), "");
+    LLVMValueRef start = cg_add(cg, cg_const(cg, stats_state(cg)->hist_record + HIST_BUCKETS - 16), cg_shl(cg, first, cg_const(cg, 3)));
     LLVMValueRef record = cg_scratch_at(cg, start);
     cg_store(cg, cg_const(cg, (int64_t)(RECORD_HIST | ((uint64_t)a->map_index << 32))), record);
     LLVMValueRef eight = cg_const(cg, 8);
     cg_store(cg, first, cg_byte_ptr(cg, record, eight));
-    LLVMValueRef size = LLVMBuildAdd(b, cg_const(cg, 16), LLVMBuildShl(b, counts, cg_const(cg, 3), ""), "");
+    LLVMValueRef size = cg_add(cg, cg_const(cg, 16), cg_shl(cg, counts, cg_const(cg, 3)));
     cg_emit_bytes(cg, record, size);
 }

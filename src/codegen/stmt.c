@@ -25,15 +25,15 @@ static void if_stmt(struct codegen *cg, struct stmt *st)
 {
     LLVMBasicBlockRef then_block = cg_block(cg, "if_then"), else_block = cg_block(cg, "if_else"),
                       done = cg_block(cg, "if_done");
-    LLVMBuildCondBr(cg->builder, cg_condition(cg, st->if_stmt.cond), then_block, else_block);
+    cg_branch_if(cg, cg_condition(cg, st->if_stmt.cond), then_block, else_block);
     cg_position(cg, then_block);
     cg_stmt(cg, st->if_stmt.then_stmt);
     if (cg_block_open(cg))
-        LLVMBuildBr(cg->builder, done);
+        cg_branch(cg, done);
     cg_position(cg, else_block);
     cg_stmt(cg, st->if_stmt.else_stmt);
     if (cg_block_open(cg))
-        LLVMBuildBr(cg->builder, done);
+        cg_branch(cg, done);
     cg_position(cg, done);
 }
 
@@ -51,7 +51,7 @@ static void return_stmt(struct codegen *cg, struct stmt *st)
     if (fn->kind == FN_LOOP_BODY) {
         cg_loop_stop(cg, LOOP_RETURN);
     } else {
-        LLVMBuildBr(cg->builder, fn->return_block);
+        cg_branch(cg, fn->return_block);
     }
 }
 
@@ -59,14 +59,14 @@ static void next_stmt(struct codegen *cg)
 {
     if (cg->fn->kind != FN_PROBE)
         cg_store(cg, cg_const(cg, UNWIND_NEXT), cg_scratch_ptr(cg, SCRATCH_UNWIND));
-    LLVMBuildBr(cg->builder, cg->fn->unwind_block);
+    cg_branch(cg, cg->fn->unwind_block);
 }
 
 static void break_or_continue(struct codegen *cg, struct stmt *st)
 {
     cg_close_trys(cg);
     if (st->kind == STMT_CONTINUE) {
-        LLVMBuildBr(cg->builder, cg->fn->continue_block);
+        cg_branch(cg, cg->fn->continue_block);
         return;
     }
     cg_loop_stop(cg, LOOP_DONE);
@@ -92,15 +92,14 @@ static void try_stmt(struct codegen *cg, struct stmt *st)
     fn->open_trys--;
     if (cg_block_open(cg)) {
         cg_add_try_depth(cg, -1);
-        LLVMBuildBr(cg->builder, done);
+        cg_branch(cg, done);
     }
 
     cg_position(cg, landing);
     cg_add_try_depth(cg, -1);
     LLVMValueRef unwind = cg_scratch_ptr(cg, SCRATCH_UNWIND);
     LLVMValueRef reason = cg_load(cg, unwind);
-    LLVMBuildCondBr(cg->builder, cg_compare(cg, LLVMIntEQ, reason, UNWIND_CAUGHT),
-                    caught, outer_unwind);
+    cg_branch_if(cg, cg_compare(cg, LLVMIntEQ, reason, UNWIND_CAUGHT), caught, outer_unwind);
     cg_position(cg, caught);
     cg_set_location(cg, st->span);
     cg_store(cg, cg_const(cg, UNWIND_NONE), unwind);
@@ -111,7 +110,7 @@ static void try_stmt(struct codegen *cg, struct stmt *st)
     }
     cg_stmt(cg, st->try_stmt.catch_body);
     if (cg_block_open(cg))
-        LLVMBuildBr(cg->builder, done);
+        cg_branch(cg, done);
     cg_position(cg, done);
 }
 

@@ -37,7 +37,7 @@ static struct string_functions_state *string_state(struct codegen *cg)
 
 static LLVMValueRef mask(struct codegen *cg, LLVMValueRef i)
 {
-    return LLVMBuildAnd(cg->builder, i, cg_const(cg, cg->string_size - 1), "");
+    return cg_and(cg, i, cg_const(cg, cg->string_size - 1));
 }
 
 /* slot: an i64 scratch offset, a constant except in shared callbacks. */
@@ -55,7 +55,7 @@ static LLVMValueRef char_ptr(struct codegen *cg, uint32_t slot, LLVMValueRef i)
 
 static LLVMValueRef char_at_of(struct codegen *cg, LLVMValueRef slot, LLVMValueRef i)
 {
-    return LLVMBuildZExt(cg->builder, LLVMBuildLoad2(cg->builder, cg->i8, char_ptr_at(cg, slot, i), ""), cg->i64, "");
+    return cg_load_unsigned(cg, cg->i8, char_ptr_at(cg, slot, i));
 }
 
 static LLVMValueRef char_at(struct codegen *cg, uint32_t slot, LLVMValueRef i)
@@ -80,8 +80,7 @@ static void copy_into(struct codegen *cg, uint32_t slot, LLVMValueRef s, LLVMVal
     LLVMValueRef copied = cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
     LLVMValueRef bad = cg_compare(cg, LLVMIntSLT, copied, 1);
     if (length)
-        *length = LLVMBuildSelect(cg->builder, bad, cg_const(cg, 0),
-                                  LLVMBuildSub(cg->builder, copied, cg_const(cg, 1), ""), "");
+        *length = cg_select(cg, bad, cg_const(cg, 0), cg_sub(cg, copied, cg_const(cg, 1)));
     LLVMBasicBlockRef ok = cg_if(cg, bad, "copy_bad", "copy_ok");
     cg_store(cg, LLVMConstInt(cg->i8, 0, 0), cg_scratch_ptr(cg, slot));
     cg_end_if(cg, ok);
@@ -121,22 +120,13 @@ static void loop_stop(struct codegen *cg)
 static void match_at(struct codegen *cg, uint32_t hay, uint32_t needle, LLVMValueRef i,
                      LLVMBasicBlockRef match, LLVMBasicBlockRef differ)
 {
-    LLVMBuilderRef b = cg->builder;
-    LLVMBasicBlockRef entry = LLVMGetInsertBlock(b);
-    LLVMBasicBlockRef head = cg_block(cg, "match_head");
-    LLVMBuildBr(b, head);
-    cg_position(cg, head);
-    LLVMValueRef j = LLVMBuildPhi(b, cg->i64, "j");
+    struct cg_loop loop = cg_loop_start(cg, cg_block(cg, "match_head"), "j");
+    LLVMValueRef j = loop.index;
     LLVMValueRef cn = char_at(cg, needle, j);
     cg_jump_if(cg, cg_compare(cg, LLVMIntEQ, cn, 0), match, "match_more");
-    LLVMValueRef ch = char_at(cg, hay, LLVMBuildAdd(b, mask(cg, i), j, ""));
-    cg_jump_if(cg, LLVMBuildICmp(b, LLVMIntNE, ch, cn, ""), differ, "match_next");
-    LLVMBasicBlockRef next = LLVMGetInsertBlock(b);
-    LLVMValueRef j_next = LLVMBuildAdd(b, j, cg_const(cg, 1), "");
-    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntULT, j_next, cg->string_size), head, match);
-    LLVMValueRef values[2] = {cg_const(cg, 0), j_next};
-    LLVMBasicBlockRef blocks[2] = {entry, next};
-    LLVMAddIncoming(j, values, blocks, 2);
+    LLVMValueRef ch = char_at(cg, hay, cg_add(cg, mask(cg, i), j));
+    cg_jump_if(cg, cg_compare_values(cg, LLVMIntNE, ch, cn), differ, "match_next");
+    cg_loop_next(cg, &loop, cg->string_size, match);
 }
 
 /* ---- strpos, isinstr ---- */
@@ -165,8 +155,7 @@ static LLVMValueRef strpos(struct codegen *cg, struct expr *call, LLVMValueRef h
     f.needle = copy_to_slot(cg, needle, &needle_len);
     f.result = cg_alloc_scratch(cg, 8);
     cg_store(cg, cg_const(cg, -1), cg_scratch_ptr(cg, f.result));
-    LLVMValueRef count = LLVMBuildAdd(cg->builder, LLVMBuildSub(cg->builder, hay_len, needle_len, ""),
-                                      cg_const(cg, 1), "");
+    LLVMValueRef count = cg_add(cg, cg_sub(cg, hay_len, needle_len), cg_const(cg, 1));
     cg_bounded_loop(cg, call->span, count, find_body, &f);
     return cg_load(cg, cg_scratch_ptr(cg, f.result));
 }
@@ -175,18 +164,16 @@ static LLVMValueRef strpos(struct codegen *cg, struct expr *call, LLVMValueRef h
 
 static LLVMValueRef substr(struct codegen *cg, LLVMValueRef s, LLVMValueRef start, LLVMValueRef length)
 {
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef len;
     uint32_t from = copy_to_slot(cg, s, &len);
     uint32_t out = new_slot(cg);
-    LLVMValueRef bad = LLVMBuildOr(b, cg_compare(cg, LLVMIntSLT, start, 0),
-                                   LLVMBuildICmp(b, LLVMIntSGE, start, len, ""), "");
-    LLVMValueRef room = LLVMBuildSub(b, len, start, "");
-    LLVMValueRef n = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, length, room, ""), length, room, "");
-    bad = LLVMBuildOr(b, bad, cg_compare(cg, LLVMIntSLE, n, 0), "");
+    LLVMValueRef bad = cg_or(cg, cg_compare(cg, LLVMIntSLT, start, 0), cg_compare_values(cg, LLVMIntSGE, start, len));
+    LLVMValueRef room = cg_sub(cg, len, start);
+    LLVMValueRef n = cg_select(cg, cg_compare_values(cg, LLVMIntSLT, length, room), length, room);
+    bad = cg_or(cg, bad, cg_compare(cg, LLVMIntSLE, n, 0));
     LLVMBasicBlockRef done = cg_if_not(cg, bad, "substr_copy", "substr_done");
-    LLVMValueRef size = cg_opaque_clamp(cg, LLVMBuildAdd(b, n, cg_const(cg, 1), ""), cg->string_size);
-    LLVMValueRef args[3] = {cg_scratch_ptr(cg, out), LLVMBuildTrunc(b, size, cg->i32, ""), char_ptr(cg, from, start)};
+    LLVMValueRef size = cg_opaque_clamp(cg, cg_add(cg, n, cg_const(cg, 1)), cg->string_size);
+    LLVMValueRef args[3] = {cg_scratch_ptr(cg, out), cg_u32(cg, size), char_ptr(cg, from, start)};
     cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
     cg_end_if(cg, done);
     return cg_scratch_ptr(cg, out);
@@ -214,27 +201,24 @@ static void output_start(struct codegen *cg, struct output *o)
 
 static void output_char(struct codegen *cg, struct output *o, LLVMValueRef c)
 {
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef length_ptr = cg_scratch_at(cg, o->length);
     LLVMValueRef length = cg_load(cg, length_ptr);
     LLVMBasicBlockRef done = cg_if(cg, cg_compare(cg, LLVMIntSLT, length, cg->string_size - 1), "put", "put_done");
     put_char_at(cg, o->slot, length, c);
-    cg_store(cg, LLVMBuildAdd(b, length, cg_const(cg, 1), ""), length_ptr);
+    cg_store(cg, cg_add(cg, length, cg_const(cg, 1)), length_ptr);
     cg_end_if(cg, done);
 }
 
 /* Appends the NUL-terminated s (a pointer into scratch or .rodata). */
 static void output_cstring(struct codegen *cg, struct output *o, LLVMValueRef s)
 {
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef length_ptr = cg_scratch_at(cg, o->length);
     LLVMValueRef length = mask(cg, cg_load(cg, length_ptr));
-    LLVMValueRef room = LLVMBuildSub(b, cg_const(cg, cg->string_size), length, "");
-    LLVMValueRef args[3] = {char_ptr_at(cg, o->slot, length), LLVMBuildTrunc(b, room, cg->i32, ""), s};
+    LLVMValueRef room = cg_sub(cg, cg_const(cg, cg->string_size), length);
+    LLVMValueRef args[3] = {char_ptr_at(cg, o->slot, length), cg_u32(cg, room), s};
     LLVMValueRef copied = cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
-    LLVMValueRef added = LLVMBuildSelect(b, cg_compare(cg, LLVMIntSLT, copied, 1),
-                                         cg_const(cg, 0), LLVMBuildSub(b, copied, cg_const(cg, 1), ""), "");
-    cg_store(cg, LLVMBuildAdd(b, length, added, ""), length_ptr);
+    LLVMValueRef added = cg_select(cg, cg_compare(cg, LLVMIntSLT, copied, 1), cg_const(cg, 0), cg_sub(cg, copied, cg_const(cg, 1)));
+    cg_store(cg, cg_add(cg, length, added), length_ptr);
 }
 
 static void output_string(struct codegen *cg, struct output *o, uint32_t slot)
@@ -259,14 +243,13 @@ struct replace {
 static void replace_body(struct codegen *cg, LLVMValueRef index, void *data)
 {
     struct replace *r = data;
-    LLVMBuilderRef b = cg->builder;
-    LLVMValueRef skipped = LLVMBuildICmp(b, LLVMIntSLT, index, cg_load(cg, cg_scratch_ptr(cg, r->skip)), "");
+    LLVMValueRef skipped = cg_compare_values(cg, LLVMIntSLT, index, cg_load(cg, cg_scratch_ptr(cg, r->skip)));
     LLVMBasicBlockRef skip = cg_if_not(cg, skipped, "replace_check", "replace_skip");
     LLVMBasicBlockRef match = cg_block(cg, "replace_match"), differ = cg_block(cg, "replace_keep");
     match_at(cg, r->from, r->search, index, match, differ);
     cg_position(cg, match);
     output_string(cg, &r->out, r->with);
-    cg_store(cg, LLVMBuildAdd(b, index, cg_load(cg, cg_scratch_ptr(cg, r->search_len)), ""), cg_scratch_ptr(cg, r->skip));
+    cg_store(cg, cg_add(cg, index, cg_load(cg, cg_scratch_ptr(cg, r->search_len))), cg_scratch_ptr(cg, r->skip));
     loop_continue(cg);
     cg_position(cg, differ);
     output_char(cg, &r->out, char_at(cg, r->from, index));
@@ -326,14 +309,13 @@ static uint32_t escape_block_size(struct codegen *cg)
 
 static struct escape escape_at(struct codegen *cg, LLVMValueRef base, int quoted)
 {
-    LLVMBuilderRef b = cg->builder;
     struct escape e = {.from = base, .quoted = quoted};
-    e.out.slot = LLVMBuildAdd(b, base, cg_const(cg, cg->string_size), "");
-    e.out.length = LLVMBuildAdd(b, base, cg_const(cg, 2 * cg->string_size), "");
-    e.truncated = LLVMBuildAdd(b, base, cg_const(cg, 2 * cg->string_size + 8), "");
-    e.limit = LLVMBuildAdd(b, base, cg_const(cg, 2 * cg->string_size + 16), "");
-    e.escape_start = LLVMBuildAdd(b, base, cg_const(cg, 2 * cg->string_size + 24), "");
-    e.skip = LLVMBuildAdd(b, base, cg_const(cg, 2 * cg->string_size + 32), "");
+    e.out.slot = cg_add(cg, base, cg_const(cg, cg->string_size));
+    e.out.length = cg_add(cg, base, cg_const(cg, 2 * cg->string_size));
+    e.truncated = cg_add(cg, base, cg_const(cg, 2 * cg->string_size + 8));
+    e.limit = cg_add(cg, base, cg_const(cg, 2 * cg->string_size + 16));
+    e.escape_start = cg_add(cg, base, cg_const(cg, 2 * cg->string_size + 24));
+    e.skip = cg_add(cg, base, cg_const(cg, 2 * cg->string_size + 32));
     return e;
 }
 
@@ -342,11 +324,10 @@ static struct escape escape_at(struct codegen *cg, LLVMValueRef base, int quoted
  * that a quoted string's `"...` could cut in half starts. */
 static void escape_room(struct codegen *cg, struct escape *e, LLVMValueRef num)
 {
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef length = cg_load(cg, cg_scratch_at(cg, e->out.length));
-    LLVMValueRef end = LLVMBuildAdd(b, LLVMBuildSub(b, length, cg_const(cg, e->quoted), ""), num, "");
+    LLVMValueRef end = cg_add(cg, cg_sub(cg, length, cg_const(cg, e->quoted)), num);
     LLVMValueRef limit = cg_load(cg, cg_scratch_at(cg, e->limit));
-    LLVMBasicBlockRef room = cg_if(cg, LLVMBuildICmp(b, LLVMIntSGT, end, limit, ""), "escape_full", "escape_room");
+    LLVMBasicBlockRef room = cg_if(cg, cg_compare_values(cg, LLVMIntSGT, end, limit), "escape_full", "escape_room");
     if (e->quoted)
         cg_store(cg, cg_const(cg, 1), cg_scratch_at(cg, e->truncated));
     loop_stop(cg);
@@ -354,26 +335,22 @@ static void escape_room(struct codegen *cg, struct escape *e, LLVMValueRef num)
     if (!e->quoted)
         return;
     LLVMValueRef start_ptr = cg_scratch_at(cg, e->escape_start);
-    LLVMValueRef first = LLVMBuildAnd(b, cg_compare(cg, LLVMIntSGT, num, 1),
-                                      LLVMBuildICmp(b, LLVMIntSGT, end, LLVMBuildSub(b, limit, cg_const(cg, 3), ""), ""), "");
-    first = LLVMBuildAnd(b, first, cg_compare(cg, LLVMIntEQ, cg_load(cg, start_ptr), cg->string_size), "");
-    cg_store(cg, LLVMBuildSelect(b, first, length, cg_load(cg, start_ptr), ""), start_ptr);
+    LLVMValueRef first = cg_and(cg, cg_compare(cg, LLVMIntSGT, num, 1), cg_compare_values(cg, LLVMIntSGT, end, cg_sub(cg, limit, cg_const(cg, 3))));
+    first = cg_and(cg, first, cg_compare(cg, LLVMIntEQ, cg_load(cg, start_ptr), cg->string_size));
+    cg_store(cg, cg_select(cg, first, length, cg_load(cg, start_ptr)), start_ptr);
 }
 
 static LLVMValueRef is_continuation(struct codegen *cg, LLVMValueRef byte)
 {
-    LLVMBuilderRef b = cg->builder;
-    return cg_compare(cg, LLVMIntEQ, LLVMBuildAnd(b, byte, cg_const(cg, 0xC0), ""), 0x80);
+    return cg_compare(cg, LLVMIntEQ, cg_and(cg, byte, cg_const(cg, 0xC0)), 0x80);
 }
 
 static void output_hex_digits(struct codegen *cg, struct output *o, LLVMValueRef value, int digits)
 {
-    LLVMBuilderRef b = cg->builder;
     for (int shift = 4 * (digits - 1); shift >= 0; shift -= 4) {
-        LLVMValueRef nibble = LLVMBuildAnd(b, LLVMBuildLShr(b, value, cg_const(cg, shift), ""), cg_const(cg, 15), "");
+        LLVMValueRef nibble = cg_and(cg, cg_lshr(cg, value, cg_const(cg, shift)), cg_const(cg, 15));
         LLVMValueRef letter = cg_compare(cg, LLVMIntUGE, nibble, 10);
-        output_char(cg, o, LLVMBuildAdd(b, nibble, LLVMBuildSelect(b, letter, cg_const(cg, 'A' - 10),
-                                                                   cg_const(cg, '0'), ""), ""));
+        output_char(cg, o, cg_add(cg, nibble, cg_select(cg, letter, cg_const(cg, 'A' - 10), cg_const(cg, '0'))));
     }
 }
 
@@ -384,38 +361,30 @@ static void output_hex_digits(struct codegen *cg, struct output *o, LLVMValueRef
 static void escape_utf8(struct codegen *cg, struct escape *e, LLVMValueRef index, LLVMValueRef c,
                         LLVMBasicBlockRef single)
 {
-    LLVMBuilderRef b = cg->builder;
-    LLVMValueRef n = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAnd(b, c, cg_const(cg, 0xF8), ""),
-                                                      cg_const(cg, 0xF0), ""), cg_const(cg, 4), cg_const(cg, 1), "");
-    n = LLVMBuildSelect(b, cg_compare(cg, LLVMIntEQ, LLVMBuildAnd(b, c, cg_const(cg, 0xF0), ""), 0xE0),
-                        cg_const(cg, 3), n, "");
-    n = LLVMBuildSelect(b, cg_compare(cg, LLVMIntEQ, LLVMBuildAnd(b, c, cg_const(cg, 0xE0), ""), 0xC0),
-                        cg_const(cg, 2), n, "");
+    LLVMValueRef n = cg_select(cg, cg_compare(cg, LLVMIntEQ, cg_and(cg, c, cg_const(cg, 0xF8)), 0xF0), cg_const(cg, 4), cg_const(cg, 1));
+    n = cg_select(cg, cg_compare(cg, LLVMIntEQ, cg_and(cg, c, cg_const(cg, 0xF0)), 0xE0), cg_const(cg, 3), n);
+    n = cg_select(cg, cg_compare(cg, LLVMIntEQ, cg_and(cg, c, cg_const(cg, 0xE0)), 0xC0), cg_const(cg, 2), n);
     LLVMValueRef three = cg_compare(cg, LLVMIntSGE, n, 3);
     LLVMValueRef four = cg_compare(cg, LLVMIntEQ, n, 4);
-    LLVMValueRef lead = LLVMBuildAnd(b, c, LLVMBuildSelect(b, four, cg_const(cg, 0x07),
-                                                           LLVMBuildSelect(b, three, cg_const(cg, 0x0F), cg_const(cg, 0x1F), ""), ""), "");
+    LLVMValueRef lead = cg_and(cg, c, cg_select(cg, four, cg_const(cg, 0x07), cg_select(cg, three, cg_const(cg, 0x0F), cg_const(cg, 0x1F))));
     LLVMValueRef valid = cg_compare(cg, LLVMIntSGT, n, 1);
     LLVMValueRef point = lead;
     for (int k = 1; k <= 3; k++) {
-        LLVMValueRef byte = char_at_of(cg, e->from, LLVMBuildAdd(b, index, cg_const(cg, k), ""));
+        LLVMValueRef byte = char_at_of(cg, e->from, cg_add(cg, index, cg_const(cg, k)));
         LLVMValueRef used = k == 1 ? LLVMConstInt(cg->i1, 1, 0) : k == 2 ? three : four;
-        valid = LLVMBuildAnd(b, valid, LLVMBuildOr(b, LLVMBuildNot(b, used, ""), is_continuation(cg, byte), ""), "");
-        LLVMValueRef more = LLVMBuildOr(b, LLVMBuildShl(b, point, cg_const(cg, 6), ""),
-                                        LLVMBuildAnd(b, byte, cg_const(cg, 0x3F), ""), "");
-        point = LLVMBuildSelect(b, used, more, point, "");
+        valid = cg_and(cg, valid, cg_or(cg, cg_not(cg, used), is_continuation(cg, byte)));
+        LLVMValueRef more = cg_or(cg, cg_shl(cg, point, cg_const(cg, 6)), cg_and(cg, byte, cg_const(cg, 0x3F)));
+        point = cg_select(cg, used, more, point);
     }
-    LLVMValueRef surrogate = LLVMBuildAnd(b, cg_compare(cg, LLVMIntUGE, point, 0xD800),
-                                          cg_compare(cg, LLVMIntULE, point, 0xDFFF), "");
-    LLVMValueRef least = LLVMBuildSelect(b, four, cg_const(cg, 0x10000),
-                                         LLVMBuildSelect(b, three, cg_const(cg, 0x800), cg_const(cg, 0x80), ""), "");
-    LLVMValueRef bad = LLVMBuildOr(b, surrogate, cg_compare(cg, LLVMIntUGT, point, 0x10FFFF), "");
-    bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntULT, point, least, ""), "");
-    valid = LLVMBuildAnd(b, valid, LLVMBuildNot(b, bad, ""), "");
+    LLVMValueRef surrogate = cg_and(cg, cg_compare(cg, LLVMIntUGE, point, 0xD800), cg_compare(cg, LLVMIntULE, point, 0xDFFF));
+    LLVMValueRef least = cg_select(cg, four, cg_const(cg, 0x10000), cg_select(cg, three, cg_const(cg, 0x800), cg_const(cg, 0x80)));
+    LLVMValueRef bad = cg_or(cg, surrogate, cg_compare(cg, LLVMIntUGT, point, 0x10FFFF));
+    bad = cg_or(cg, bad, cg_compare_values(cg, LLVMIntULT, point, least));
+    valid = cg_and(cg, valid, cg_not(cg, bad));
     cg_continue_if(cg, valid, "utf8", single);
     LLVMValueRef small = cg_compare(cg, LLVMIntULE, point, 0xFFFF);
-    escape_room(cg, e, LLVMBuildSelect(b, small, cg_const(cg, 6), cg_const(cg, 10), ""));
-    cg_store(cg, LLVMBuildSub(b, n, cg_const(cg, 1), ""), cg_scratch_at(cg, e->skip));
+    escape_room(cg, e, cg_select(cg, small, cg_const(cg, 6), cg_const(cg, 10)));
+    cg_store(cg, cg_sub(cg, n, cg_const(cg, 1)), cg_scratch_at(cg, e->skip));
     output_char(cg, &e->out, cg_const(cg, '\\'));
     LLVMBasicBlockRef big = cg_if(cg, small, "utf8_u", "utf8_U");
     output_char(cg, &e->out, cg_const(cg, 'u'));
@@ -434,7 +403,7 @@ static void escape_body(struct codegen *cg, LLVMValueRef index, void *data)
     LLVMValueRef skip_ptr = cg_scratch_at(cg, e->skip);
     LLVMValueRef skip = cg_load(cg, skip_ptr);
     LLVMBasicBlockRef next = cg_if(cg, cg_compare(cg, LLVMIntSGT, skip, 0), "utf8_continuation", "escape_char");
-    cg_store(cg, LLVMBuildSub(b, skip, cg_const(cg, 1), ""), skip_ptr);
+    cg_store(cg, cg_sub(cg, skip, cg_const(cg, 1)), skip_ptr);
     loop_continue(cg);
     cg_position(cg, next);
     LLVMValueRef c = char_at_of(cg, e->from, index);
@@ -446,11 +415,10 @@ static void escape_body(struct codegen *cg, LLVMValueRef index, void *data)
         {'"', '"'}, {'\\', '\\'},
     };
     int count = (int)(sizeof(named) / sizeof(named[0]));
-    LLVMValueRef printable = LLVMBuildAnd(b, cg_compare(cg, LLVMIntUGE, c, 32),
-                                          cg_compare(cg, LLVMIntULE, c, 126), "");
-    LLVMValueRef num = LLVMBuildSelect(b, printable, cg_const(cg, 1), cg_const(cg, 4), "");
+    LLVMValueRef printable = cg_and(cg, cg_compare(cg, LLVMIntUGE, c, 32), cg_compare(cg, LLVMIntULE, c, 126));
+    LLVMValueRef num = cg_select(cg, printable, cg_const(cg, 1), cg_const(cg, 4));
     for (int i = 0; i < count; i++)
-        num = LLVMBuildSelect(b, cg_compare(cg, LLVMIntEQ, c, named[i].c), cg_const(cg, 2), num, "");
+        num = cg_select(cg, cg_compare(cg, LLVMIntEQ, c, named[i].c), cg_const(cg, 2), num);
     escape_room(cg, e, num);
     LLVMBasicBlockRef plain = cg_block(cg, "plain"), octal = cg_block(cg, "octal"), other = cg_block(cg, "other");
     LLVMValueRef sw = LLVMBuildSwitch(b, c, other, (unsigned)count);
@@ -463,15 +431,15 @@ static void escape_body(struct codegen *cg, LLVMValueRef index, void *data)
         loop_continue(cg);
     }
     cg_position(cg, other);
-    LLVMBuildCondBr(b, printable, plain, octal);
+    cg_branch_if(cg, printable, plain, octal);
     cg_position(cg, plain);
     output_char(cg, &e->out, c);
     loop_continue(cg);
     cg_position(cg, octal);
     output_char(cg, &e->out, cg_const(cg, '\\'));
     for (int shift = 6; shift >= 0; shift -= 3) {
-        LLVMValueRef digit = LLVMBuildAnd(b, LLVMBuildLShr(b, c, cg_const(cg, shift), ""), cg_const(cg, 7), "");
-        output_char(cg, &e->out, LLVMBuildAdd(b, digit, cg_const(cg, '0'), ""));
+        LLVMValueRef digit = cg_and(cg, cg_lshr(cg, c, cg_const(cg, shift)), cg_const(cg, 7));
+        output_char(cg, &e->out, cg_add(cg, digit, cg_const(cg, '0')));
     }
     loop_continue(cg);
 }
@@ -506,7 +474,6 @@ static LLVMValueRef loop_context(struct codegen *cg, uint32_t base)
  * after limit - 3 characters, or before an escape those would cut. */
 static LLVMValueRef text_str(struct codegen *cg, struct span span, LLVMValueRef s, int quoted, LLVMValueRef limit)
 {
-    LLVMBuilderRef b = cg->builder;
     uint32_t base = cg_alloc_scratch(cg, escape_block_size(cg));
     struct escape e = escape_at(cg, cg_const(cg, base), quoted);
     LLVMValueRef len;
@@ -526,13 +493,13 @@ static LLVMValueRef text_str(struct codegen *cg, struct span span, LLVMValueRef 
     if (quoted) {
         LLVMValueRef length_ptr = cg_scratch_at(cg, e.out.length);
         LLVMValueRef truncated = cg_compare(cg, LLVMIntNE, cg_load(cg, cg_scratch_at(cg, e.truncated)), 0);
-        LLVMValueRef cut = LLVMBuildSub(b, cg_load(cg, cg_scratch_at(cg, e.limit)), cg_const(cg, 2), "");
+        LLVMValueRef cut = cg_sub(cg, cg_load(cg, cg_scratch_at(cg, e.limit)), cg_const(cg, 2));
         LLVMValueRef escape_start = cg_load(cg, cg_scratch_at(cg, e.escape_start));
-        cut = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, escape_start, cut, ""), escape_start, cut, "");
-        cg_store(cg, LLVMBuildSelect(b, truncated, cut, cg_load(cg, length_ptr), ""), length_ptr);
+        cut = cg_select(cg, cg_compare_values(cg, LLVMIntSLT, escape_start, cut), escape_start, cut);
+        cg_store(cg, cg_select(cg, truncated, cut, cg_load(cg, length_ptr)), length_ptr);
         output_char(cg, &e.out, cg_const(cg, '"'));
         for (int i = 0; i < 3; i++)
-            output_char(cg, &e.out, LLVMBuildSelect(b, truncated, cg_const(cg, '.'), cg_const(cg, 0), ""));
+            output_char(cg, &e.out, cg_select(cg, truncated, cg_const(cg, '.'), cg_const(cg, 0)));
         /* a NUL written in place of the dots ends the string there */
     }
     return output_finish(cg, &e.out);
@@ -551,12 +518,9 @@ static LLVMValueRef text_strn(struct codegen *cg, struct expr *call, LLVMValueRe
 {
     LLVMBuilderRef b = cg->builder;
     LLVMValueRef most = cg_const(cg, cg->string_size - 1);
-    LLVMValueRef whole = LLVMBuildOr(b, cg_compare(cg, LLVMIntSLE, len, 0),
-                                     LLVMBuildICmp(b, LLVMIntSGT, len, most, ""), "");
-    len = LLVMBuildSelect(b, whole, most, len, "");
-    LLVMValueRef limit_quoted = LLVMBuildSub(b, LLVMBuildSelect(b, cg_compare(cg, LLVMIntSLT, len, 5),
-                                                                cg_const(cg, 5), len, ""),
-                                             cg_const(cg, 2), "");
+    LLVMValueRef whole = cg_or(cg, cg_compare(cg, LLVMIntSLE, len, 0), cg_compare_values(cg, LLVMIntSGT, len, most));
+    len = cg_select(cg, whole, most, len);
+    LLVMValueRef limit_quoted = cg_sub(cg, cg_select(cg, cg_compare(cg, LLVMIntSLT, len, 5), cg_const(cg, 5), len), cg_const(cg, 2));
     struct expr *flag = call->call.args->next->next;
     if (flag->kind == EXPR_INT)
         return flag->int_value ? text_str(cg, call->span, s, 1, limit_quoted) : text_str(cg, call->span, s, 0, len);
@@ -581,9 +545,8 @@ struct tokenize {
 static void tokenize_body(struct codegen *cg, LLVMValueRef index, void *data)
 {
     struct tokenize *t = data;
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef position_ptr = cg_scratch_ptr(cg, t->position), phase_ptr = cg_scratch_ptr(cg, t->phase);
-    LLVMBasicBlockRef look = cg_if(cg, LLVMBuildICmp(b, LLVMIntSLT, index, cg_load(cg, position_ptr), ""),
+    LLVMBasicBlockRef look = cg_if(cg, cg_compare_values(cg, LLVMIntSLT, index, cg_load(cg, position_ptr)),
                                    "tok_before", "tok_look");
     loop_continue(cg);
     cg_position(cg, look);
@@ -594,26 +557,18 @@ static void tokenize_body(struct codegen *cg, LLVMValueRef index, void *data)
 
     /* is c one of the delimiters? */
     cg_position(cg, scan);
-    LLVMBasicBlockRef head = cg_block(cg, "delim_head"), more = cg_block(cg, "delim_more"),
-                      is_delim = cg_block(cg, "is_delim"), not_delim = cg_block(cg, "not_delim");
-    LLVMBasicBlockRef entry = LLVMGetInsertBlock(b);
-    LLVMBuildBr(b, head);
-    cg_position(cg, head);
-    LLVMValueRef j = LLVMBuildPhi(b, cg->i64, "j");
-    LLVMValueRef d = char_at(cg, t->delims, j);
+    LLVMBasicBlockRef head = cg_block(cg, "delim_head"), is_delim = cg_block(cg, "is_delim"),
+                      not_delim = cg_block(cg, "not_delim");
+    struct cg_loop loop = cg_loop_start(cg, head, "j");
+    LLVMValueRef d = char_at(cg, t->delims, loop.index);
     cg_jump_if(cg, cg_compare(cg, LLVMIntEQ, d, 0), not_delim, "delim_compare");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, d, c, ""), is_delim, more);
-    cg_position(cg, more);
-    LLVMValueRef j_next = LLVMBuildAdd(b, j, cg_const(cg, 1), "");
-    LLVMBuildCondBr(b, cg_compare(cg, LLVMIntULT, j_next, cg->string_size), head, not_delim);
-    LLVMValueRef values[2] = {cg_const(cg, 0), j_next};
-    LLVMBasicBlockRef blocks[2] = {entry, more};
-    LLVMAddIncoming(j, values, blocks, 2);
+    cg_jump_if(cg, cg_compare_values(cg, LLVMIntEQ, d, c), is_delim, "delim_more");
+    cg_loop_next(cg, &loop, cg->string_size, not_delim);
 
     cg_position(cg, is_delim);
     LLVMValueRef in_token = cg_compare(cg, LLVMIntNE, cg_load(cg, phase_ptr), 0);
     LLVMBasicBlockRef leading = cg_if(cg, in_token, "token_end", "leading_delim");
-    cg_store(cg, LLVMBuildAdd(b, index, cg_const(cg, 1), ""), position_ptr);
+    cg_store(cg, cg_add(cg, index, cg_const(cg, 1)), position_ptr);
     loop_stop(cg);
     cg_position(cg, leading);
     loop_continue(cg);
@@ -658,20 +613,15 @@ struct strtol_state {
 static void strtol_body(struct codegen *cg, LLVMValueRef index, void *data)
 {
     struct strtol_state *t = data;
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef base = cg_load(cg, cg_scratch_ptr(cg, t->base));
-    LLVMValueRef c = char_at(cg, t->slot, LLVMBuildAdd(b, cg_load(cg, cg_scratch_ptr(cg, t->start)), index, ""));
-    LLVMValueRef lower = LLVMBuildOr(b, c, cg_const(cg, 0x20), "");
-    LLVMValueRef is_num = LLVMBuildAnd(b, cg_compare(cg, LLVMIntUGE, c, '0'),
-                                       cg_compare(cg, LLVMIntULE, c, '9'), "");
-    LLVMValueRef is_letter = LLVMBuildAnd(b, cg_compare(cg, LLVMIntUGE, lower, 'a'),
-                                          cg_compare(cg, LLVMIntULE, lower, 'z'), "");
-    LLVMValueRef digit = LLVMBuildSelect(b, is_num, LLVMBuildSub(b, c, cg_const(cg, '0'), ""),
-                                         LLVMBuildSelect(b, is_letter, LLVMBuildSub(b, lower, cg_const(cg, 'a' - 10), ""),
-                                                         cg_const(cg, 99), ""), "");
-    LLVMBasicBlockRef stop = cg_if(cg, LLVMBuildICmp(b, LLVMIntSLT, digit, base, ""), "strtol_step", "strtol_stop");
+    LLVMValueRef c = char_at(cg, t->slot, cg_add(cg, cg_load(cg, cg_scratch_ptr(cg, t->start)), index));
+    LLVMValueRef lower = cg_or(cg, c, cg_const(cg, 0x20));
+    LLVMValueRef is_num = cg_and(cg, cg_compare(cg, LLVMIntUGE, c, '0'), cg_compare(cg, LLVMIntULE, c, '9'));
+    LLVMValueRef is_letter = cg_and(cg, cg_compare(cg, LLVMIntUGE, lower, 'a'), cg_compare(cg, LLVMIntULE, lower, 'z'));
+    LLVMValueRef digit = cg_select(cg, is_num, cg_sub(cg, c, cg_const(cg, '0')), cg_select(cg, is_letter, cg_sub(cg, lower, cg_const(cg, 'a' - 10)), cg_const(cg, 99)));
+    LLVMBasicBlockRef stop = cg_if(cg, cg_compare_values(cg, LLVMIntSLT, digit, base), "strtol_step", "strtol_stop");
     LLVMValueRef value_ptr = cg_scratch_ptr(cg, t->value);
-    cg_store(cg, LLVMBuildAdd(b, LLVMBuildMul(b, cg_load(cg, value_ptr), base, ""), digit, ""), value_ptr);
+    cg_store(cg, cg_add(cg, cg_mul(cg, cg_load(cg, value_ptr), base), digit), value_ptr);
     loop_continue(cg);
     cg_position(cg, stop);
     loop_stop(cg);
@@ -683,7 +633,6 @@ static void strtol_body(struct codegen *cg, LLVMValueRef index, void *data)
  * they are below the base. */
 static LLVMValueRef strtol_(struct codegen *cg, struct expr *call, LLVMValueRef s, LLVMValueRef base)
 {
-    LLVMBuilderRef b = cg->builder;
     struct strtol_state t;
     t.slot = copy_to_slot(cg, s, NULL);
     t.start = cg_alloc_scratch(cg, 8);
@@ -692,36 +641,29 @@ static LLVMValueRef strtol_(struct codegen *cg, struct expr *call, LLVMValueRef 
     LLVMValueRef zero = cg_const(cg, 0);
     LLVMValueRef first = char_at(cg, t.slot, zero);
     LLVMValueRef negative = cg_compare(cg, LLVMIntEQ, first, '-');
-    LLVMValueRef signed_ = LLVMBuildOr(b, negative, cg_compare(cg, LLVMIntEQ, first, '+'), "");
-    LLVMValueRef start = LLVMBuildZExt(b, signed_, cg->i64, "");
+    LLVMValueRef signed_ = cg_or(cg, negative, cg_compare(cg, LLVMIntEQ, first, '+'));
+    LLVMValueRef start = cg_widen(cg, signed_);
     LLVMValueRef c0 = char_at(cg, t.slot, start);
-    LLVMValueRef c1 = LLVMBuildOr(b, char_at(cg, t.slot, LLVMBuildAdd(b, start, cg_const(cg, 1), "")),
-                                  cg_const(cg, 0x20), "");
-    LLVMValueRef hex_prefix = LLVMBuildAnd(b, cg_compare(cg, LLVMIntEQ, c0, '0'),
-                                           cg_compare(cg, LLVMIntEQ, c1, 'x'), "");
-    LLVMValueRef base_auto = LLVMBuildICmp(b, LLVMIntEQ, base, zero, "");
-    LLVMValueRef takes_hex = LLVMBuildAnd(b, hex_prefix,
-                                          LLVMBuildOr(b, base_auto, cg_compare(cg, LLVMIntEQ, base, 16), ""), "");
-    start = LLVMBuildSelect(b, takes_hex, LLVMBuildAdd(b, start, cg_const(cg, 2), ""), start, "");
-    LLVMValueRef auto_base = LLVMBuildSelect(b, hex_prefix, cg_const(cg, 16),
-                                             LLVMBuildSelect(b, cg_compare(cg, LLVMIntEQ, c0, '0'),
-                                                             cg_const(cg, 8), cg_const(cg, 10), ""), "");
-    cg_store(cg, LLVMBuildSelect(b, base_auto, auto_base, base, ""), cg_scratch_ptr(cg, t.base));
+    LLVMValueRef c1 = cg_or(cg, char_at(cg, t.slot, cg_add(cg, start, cg_const(cg, 1))), cg_const(cg, 0x20));
+    LLVMValueRef hex_prefix = cg_and(cg, cg_compare(cg, LLVMIntEQ, c0, '0'), cg_compare(cg, LLVMIntEQ, c1, 'x'));
+    LLVMValueRef base_auto = cg_compare_values(cg, LLVMIntEQ, base, zero);
+    LLVMValueRef takes_hex = cg_and(cg, hex_prefix, cg_or(cg, base_auto, cg_compare(cg, LLVMIntEQ, base, 16)));
+    start = cg_select(cg, takes_hex, cg_add(cg, start, cg_const(cg, 2)), start);
+    LLVMValueRef auto_base = cg_select(cg, hex_prefix, cg_const(cg, 16), cg_select(cg, cg_compare(cg, LLVMIntEQ, c0, '0'), cg_const(cg, 8), cg_const(cg, 10)));
+    cg_store(cg, cg_select(cg, base_auto, auto_base, base), cg_scratch_ptr(cg, t.base));
     cg_store(cg, start, cg_scratch_ptr(cg, t.start));
     cg_store(cg, zero, cg_scratch_ptr(cg, t.value));
     cg_bounded_loop(cg, call->span, cg_const(cg, cg->string_size), strtol_body, &t);
     LLVMValueRef value = cg_load(cg, cg_scratch_ptr(cg, t.value));
-    return LLVMBuildSelect(b, negative, LLVMBuildNeg(b, value, ""), value, "");
+    return cg_select(cg, negative, cg_neg(cg, value), value);
 }
 
 static LLVMValueRef isdigit_(struct codegen *cg, LLVMValueRef s)
 {
-    LLVMBuilderRef b = cg->builder;
     uint32_t slot = copy_to_slot(cg, s, NULL);
     LLVMValueRef c = char_at(cg, slot, cg_const(cg, 0));
-    LLVMValueRef yes = LLVMBuildAnd(b, cg_compare(cg, LLVMIntUGE, c, '0'),
-                                    cg_compare(cg, LLVMIntULE, c, '9'), "");
-    return LLVMBuildZExt(b, yes, cg->i64, "");
+    LLVMValueRef yes = cg_and(cg, cg_compare(cg, LLVMIntUGE, c, '0'), cg_compare(cg, LLVMIntULE, c, '9'));
+    return cg_widen(cg, yes);
 }
 
 /* ---- sprintf, sprint, sprintln ---- */
@@ -791,13 +733,12 @@ static void digit_body(struct codegen *cg, LLVMValueRef index, void *data)
     LLVMValueRef value_ptr = cg_scratch_ptr(cg, d->value), position_ptr = cg_scratch_ptr(cg, d->position);
     LLVMValueRef value = cg_load(cg, value_ptr);
     LLVMValueRef digit = LLVMBuildURem(b, value, cg_const(cg, d->base), "");
-    LLVMValueRef letter = LLVMBuildAdd(b, digit, cg_const(cg, (d->upper ? 'A' : 'a') - 10), "");
-    LLVMValueRef c = LLVMBuildSelect(b, cg_compare(cg, LLVMIntULT, digit, 10),
-                                     LLVMBuildAdd(b, digit, cg_const(cg, '0'), ""), letter, "");
-    LLVMValueRef position = LLVMBuildSub(b, cg_load(cg, position_ptr), cg_const(cg, 1), "");
+    LLVMValueRef letter = cg_add(cg, digit, cg_const(cg, (d->upper ? 'A' : 'a') - 10));
+    LLVMValueRef c = cg_select(cg, cg_compare(cg, LLVMIntULT, digit, 10), cg_add(cg, digit, cg_const(cg, '0')), letter);
+    LLVMValueRef position = cg_sub(cg, cg_load(cg, position_ptr), cg_const(cg, 1));
     put_char(cg, d->slot, position, c);
     cg_store(cg, position, position_ptr);
-    LLVMValueRef rest = LLVMBuildUDiv(b, value, cg_const(cg, d->base), "");
+    LLVMValueRef rest = cg_udiv(cg, value, cg_const(cg, d->base));
     cg_store(cg, rest, value_ptr);
     LLVMBasicBlockRef done = cg_if_not(cg, cg_compare(cg, LLVMIntEQ, rest, 0), "more_digits", "digits_done");
     loop_continue(cg);
@@ -820,7 +761,7 @@ static LLVMValueRef render_digits(struct codegen *cg, struct span span, LLVMValu
     put_char(cg, d.slot, cg_const(cg, DIGITS_END), cg_const(cg, 0));
     cg_bounded_loop(cg, span, cg_const(cg, 64), digit_body, &d);
     LLVMValueRef position = cg_load(cg, cg_scratch_ptr(cg, d.position));
-    *count = LLVMBuildSub(cg->builder, cg_const(cg, DIGITS_END), position, "");
+    *count = cg_sub(cg, cg_const(cg, DIGITS_END), position);
     return char_ptr(cg, d.slot, position);
 }
 
@@ -856,7 +797,6 @@ struct field {
 static void render_number(struct codegen *cg, struct output *o, const struct format_piece *p, LLVMValueRef value,
                           struct field f)
 {
-    LLVMBuilderRef b = cg->builder;
     char conv = p->conv;
     int flags = p->flags & FORMAT_FLAG_MINUS ? p->flags & ~FORMAT_FLAG_ZERO : p->flags;
     int is_signed = conv == 'd' || conv == 'i';
@@ -864,17 +804,17 @@ static void render_number(struct codegen *cg, struct output *o, const struct for
     LLVMValueRef negative = is_signed ? cg_compare(cg, LLVMIntSLT, value, 0)
                                       : LLVMConstInt(cg->i1, 0, 0);
     int positive_sign = !is_signed ? 0 : flags & FORMAT_FLAG_PLUS ? '+' : flags & FORMAT_FLAG_SPACE ? ' ' : 0;
-    LLVMValueRef sign = LLVMBuildSelect(b, negative, cg_const(cg, '-'), cg_const(cg, positive_sign), "");
+    LLVMValueRef sign = cg_select(cg, negative, cg_const(cg, '-'), cg_const(cg, positive_sign));
     LLVMValueRef has_sign = cg_compare(cg, LLVMIntNE, sign, 0);
     const char *prefix = "";
     if ((flags & FORMAT_FLAG_HASH) || conv == 'p')
         prefix = base == 16 ? (conv == 'X' ? "0X" : "0x") : base == 8 ? "0" : "";
     LLVMValueRef n;
-    LLVMValueRef digits = render_digits(cg, f.span, LLVMBuildSelect(b, negative, LLVMBuildNeg(b, value, ""), value, ""),
+    LLVMValueRef digits = render_digits(cg, f.span, cg_select(cg, negative, cg_neg(cg, value), value),
                                         base, conv == 'X', &n);
-    LLVMValueRef precision = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, f.precision, n, ""), n, f.precision, "");
-    LLVMValueRef size = LLVMBuildSub(b, f.width, LLVMBuildZExt(b, has_sign, cg->i64, ""), "");
-    size = LLVMBuildSub(b, size, LLVMBuildAdd(b, cg_const(cg, (int64_t)strlen(prefix)), precision, ""), "");
+    LLVMValueRef precision = cg_select(cg, cg_compare_values(cg, LLVMIntSLT, f.precision, n), n, f.precision);
+    LLVMValueRef size = cg_sub(cg, f.width, cg_widen(cg, has_sign));
+    size = cg_sub(cg, size, cg_add(cg, cg_const(cg, (int64_t)strlen(prefix)), precision));
     if (!(flags & (FORMAT_FLAG_ZERO | FORMAT_FLAG_MINUS))) {
         output_pad(cg, f.span, o, ' ', size);
         size = cg_const(cg, 0);
@@ -888,7 +828,7 @@ static void render_number(struct codegen *cg, struct output *o, const struct for
         output_pad(cg, f.span, o, '0', size);
         size = cg_const(cg, 0);
     }
-    output_pad(cg, f.span, o, '0', LLVMBuildSub(b, precision, n, ""));
+    output_pad(cg, f.span, o, '0', cg_sub(cg, precision, n));
     output_cstring(cg, o, digits);
     output_pad(cg, f.span, o, ' ', size);
 }
@@ -898,7 +838,7 @@ static void render_padded(struct codegen *cg, struct output *o, const struct for
                           LLVMValueRef shown, void (*body)(struct codegen *cg, struct output *o, void *data),
                           void *data)
 {
-    LLVMValueRef room = LLVMBuildSub(cg->builder, f.width, shown, "");
+    LLVMValueRef room = cg_sub(cg, f.width, shown);
     if (!(p->flags & FORMAT_FLAG_MINUS))
         output_pad(cg, f.span, o, ' ', room);
     body(cg, o, data);
@@ -920,45 +860,31 @@ struct escaped_char {
 static void escaped_body(struct codegen *cg, struct output *o, void *data)
 {
     struct escaped_char *e = data;
-    LLVMBuilderRef b = cg->builder;
-    LLVMBasicBlockRef plain = cg_block(cg, "char_plain"), escape = cg_block(cg, "char_escape"),
-                      named = cg_block(cg, "char_named"), octal = cg_block(cg, "char_octal"),
-                      done = cg_block(cg, "char_done");
     LLVMValueRef has_name = cg_compare(cg, LLVMIntNE, e->name, 0);
-    LLVMBuildCondBr(b, LLVMBuildOr(b, has_name, e->octal, ""), escape, plain);
-    cg_position(cg, plain);
-    output_char(cg, o, e->c);
-    LLVMBuildBr(b, done);
-    cg_position(cg, escape);
+    struct cg_if_else escaped = cg_if_else(cg, cg_or(cg, has_name, e->octal), "char_escape", "char_plain", "char_done");
     output_char(cg, o, cg_const(cg, '\\'));
-    LLVMBuildCondBr(b, has_name, named, octal);
-    cg_position(cg, named);
+    struct cg_if_else by_name = cg_if_else(cg, has_name, "char_named", "char_octal", "char_escaped");
     output_char(cg, o, e->name);
-    LLVMBuildBr(b, done);
-    cg_position(cg, octal);
+    cg_else(cg, &by_name);
     for (int shift = 6; shift >= 0; shift -= 3) {
-        LLVMValueRef digit = LLVMBuildAnd(b, LLVMBuildLShr(b, e->c, cg_const(cg, shift), ""), cg_const(cg, 7), "");
-        output_char(cg, o, LLVMBuildAdd(b, digit, cg_const(cg, '0'), ""));
+        LLVMValueRef digit = cg_and(cg, cg_lshr(cg, e->c, cg_const(cg, shift)), cg_const(cg, 7));
+        output_char(cg, o, cg_add(cg, digit, cg_const(cg, '0')));
     }
-    LLVMBuildBr(b, done);
-    cg_position(cg, done);
+    cg_end_if_else(cg, &by_name);
+    cg_else(cg, &escaped);
+    output_char(cg, o, e->c);
+    cg_end_if_else(cg, &escaped);
 }
 
 static void render_escaped_char(struct codegen *cg, struct output *o, const struct format_piece *p, LLVMValueRef c,
                                 struct field f)
 {
     static const char from[] = "\a\b\f\n\r\t\v'\\", to[] = "abfnrtv'\\";
-    LLVMBuilderRef b = cg->builder;
     struct escaped_char e = {.c = c, .name = cg_const(cg, 0)};
     for (int i = 0; from[i]; i++)
-        e.name = LLVMBuildSelect(b, cg_compare(cg, LLVMIntEQ, c, from[i]), cg_const(cg, to[i]),
-                                 e.name, "");
-    e.octal = LLVMBuildAnd(b, cg_compare(cg, LLVMIntEQ, e.name, 0),
-                           LLVMBuildOr(b, cg_compare(cg, LLVMIntULT, c, 0x20),
-                                       cg_compare(cg, LLVMIntUGE, c, 0x7f), ""), "");
-    LLVMValueRef shown = LLVMBuildSelect(b, e.octal, cg_const(cg, 4),
-                                         LLVMBuildSelect(b, cg_compare(cg, LLVMIntNE, e.name, 0),
-                                                         cg_const(cg, 2), cg_const(cg, 1), ""), "");
+        e.name = cg_select(cg, cg_compare(cg, LLVMIntEQ, c, from[i]), cg_const(cg, to[i]), e.name);
+    e.octal = cg_and(cg, cg_compare(cg, LLVMIntEQ, e.name, 0), cg_or(cg, cg_compare(cg, LLVMIntULT, c, 0x20), cg_compare(cg, LLVMIntUGE, c, 0x7f)));
+    LLVMValueRef shown = cg_select(cg, e.octal, cg_const(cg, 4), cg_select(cg, cg_compare(cg, LLVMIntNE, e.name, 0), cg_const(cg, 2), cg_const(cg, 1)));
     render_padded(cg, o, p, f, shown, escaped_body, &e);
 }
 
@@ -971,11 +897,9 @@ static void string_body(struct codegen *cg, struct output *o, void *data)
 static void render_string(struct codegen *cg, struct output *o, const struct format_piece *p, LLVMValueRef s,
                           struct field f)
 {
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef length = cg_string_length(cg, s);
-    LLVMValueRef cut = LLVMBuildAnd(b, cg_compare(cg, LLVMIntSGE, f.precision, 0),
-                                    LLVMBuildICmp(b, LLVMIntSLT, f.precision, length, ""), "");
-    length = LLVMBuildSelect(b, cut, f.precision, length, "");
+    LLVMValueRef cut = cg_and(cg, cg_compare(cg, LLVMIntSGE, f.precision, 0), cg_compare_values(cg, LLVMIntSLT, f.precision, length));
+    length = cg_select(cg, cut, f.precision, length);
     LLVMValueRef end = mask(cg, length);
     cg_store(cg, LLVMConstInt(cg->i8, 0, 0), cg_byte_ptr(cg, s, end));
     render_padded(cg, o, p, f, length, string_body, &s);
@@ -990,19 +914,18 @@ struct bytes_state {
 static void binary_body(struct codegen *cg, LLVMValueRef index, void *data)
 {
     struct bytes_state *s = data;
-    LLVMValueRef shift = LLVMBuildMul(cg->builder, index, cg_const(cg, 8), "");
-    LLVMValueRef byte = LLVMBuildLShr(cg->builder, cg_load(cg, cg_scratch_ptr(cg, s->value)), shift, "");
-    output_char(cg, s->out, LLVMBuildAnd(cg->builder, byte, cg_const(cg, 0xff), ""));
+    LLVMValueRef shift = cg_mul(cg, index, cg_const(cg, 8));
+    LLVMValueRef byte = cg_lshr(cg, cg_load(cg, cg_scratch_ptr(cg, s->value)), shift);
+    output_char(cg, s->out, cg_and(cg, byte, cg_const(cg, 0xff)));
     loop_continue(cg);
 }
 
 static LLVMValueRef binary_size(struct codegen *cg, LLVMValueRef n, LLVMValueRef otherwise)
 {
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef ok = LLVMConstInt(cg->i1, 0, 0);
     for (int size = 1; size <= 8; size *= 2)
-        ok = LLVMBuildOr(b, ok, cg_compare(cg, LLVMIntEQ, n, size), "");
-    return LLVMBuildSelect(b, ok, n, otherwise, "");
+        ok = cg_or(cg, ok, cg_compare(cg, LLVMIntEQ, n, size));
+    return cg_select(cg, ok, n, otherwise);
 }
 
 /* %b: the value's low bytes, little-endian: as many as the precision, else
@@ -1010,11 +933,9 @@ static LLVMValueRef binary_size(struct codegen *cg, LLVMValueRef n, LLVMValueRef
 static void render_binary(struct codegen *cg, struct output *o, const struct format_piece *p, LLVMValueRef value,
                           struct field f)
 {
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef size = binary_size(cg, f.precision, binary_size(cg, f.width, cg_const(cg, 8)));
-    LLVMValueRef width = LLVMBuildSelect(b, cg_compare(cg, LLVMIntSLT, f.width, 0), size,
-                                         f.width, "");
-    LLVMValueRef room = LLVMBuildSub(b, width, size, "");
+    LLVMValueRef width = cg_select(cg, cg_compare(cg, LLVMIntSLT, f.width, 0), size, f.width);
+    LLVMValueRef room = cg_sub(cg, width, size);
     struct bytes_state s = {o, cg_alloc_scratch(cg, 8), 0};
     cg_store(cg, value, cg_scratch_ptr(cg, s.value));
     if (!(p->flags & FORMAT_FLAG_MINUS))
@@ -1027,7 +948,6 @@ static void render_binary(struct codegen *cg, struct output *o, const struct for
 static void memory_byte(struct codegen *cg, LLVMValueRef index, void *data)
 {
     struct bytes_state *s = data;
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef byte = char_at(cg, s->value, index);
     if (!s->hex) {
         output_char(cg, s->out, byte);
@@ -1035,10 +955,8 @@ static void memory_byte(struct codegen *cg, LLVMValueRef index, void *data)
         return;
     }
     for (int shift = 4; shift >= 0; shift -= 4) {
-        LLVMValueRef digit = LLVMBuildAnd(b, LLVMBuildLShr(b, byte, cg_const(cg, shift), ""), cg_const(cg, 15), "");
-        LLVMValueRef c = LLVMBuildSelect(b, cg_compare(cg, LLVMIntULT, digit, 10),
-                                         LLVMBuildAdd(b, digit, cg_const(cg, '0'), ""),
-                                         LLVMBuildAdd(b, digit, cg_const(cg, 'a' - 10), ""), "");
+        LLVMValueRef digit = cg_and(cg, cg_lshr(cg, byte, cg_const(cg, shift)), cg_const(cg, 15));
+        LLVMValueRef c = cg_select(cg, cg_compare(cg, LLVMIntULT, digit, 10), cg_add(cg, digit, cg_const(cg, '0')), cg_add(cg, digit, cg_const(cg, 'a' - 10)));
         output_char(cg, s->out, c);
     }
     loop_continue(cg);
@@ -1062,13 +980,11 @@ static void memory_body(struct codegen *cg, struct output *o, void *data)
 static void render_memory(struct codegen *cg, struct output *o, const struct format_piece *p, LLVMValueRef address,
                           struct field f)
 {
-    LLVMBuilderRef b = cg->builder;
     struct memory_body m = {.bytes = {o, 0, p->conv == 'M'}, .span = f.span};
-    m.count = LLVMBuildSelect(b, cg_compare(cg, LLVMIntSGT, f.precision, 0), f.precision,
-                              cg_const(cg, 1), "");
+    m.count = cg_select(cg, cg_compare(cg, LLVMIntSGT, f.precision, 0), f.precision, cg_const(cg, 1));
     m.bytes.value = cg_alloc_string_slot(cg);
     cg_user_bytes(cg, f.span, address, m.count, m.bytes.value);
-    LLVMValueRef shown = p->conv == 'M' ? LLVMBuildMul(b, m.count, cg_const(cg, 2), "") : m.count;
+    LLVMValueRef shown = p->conv == 'M' ? cg_mul(cg, m.count, cg_const(cg, 2)) : m.count;
     render_padded(cg, o, p, f, shown, memory_body, &m);
     if (p->flags & FORMAT_FLAG_ZERO)
         output_char(cg, o, cg_const(cg, 0));
@@ -1079,7 +995,7 @@ static void render_piece(struct codegen *cg, struct output *o, const struct form
 {
     switch (p->conv) {
     case 'c':
-        value = LLVMBuildAnd(cg->builder, value, cg_const(cg, 0xff), "");
+        value = cg_and(cg, value, cg_const(cg, 0xff));
         if (p->flags & FORMAT_FLAG_HASH)
             render_escaped_char(cg, o, p, value, f);
         else
@@ -1096,8 +1012,7 @@ static void render_piece(struct codegen *cg, struct output *o, const struct form
  * string holds pads or cuts no further. */
 static LLVMValueRef star_value(struct codegen *cg, LLVMValueRef v)
 {
-    LLVMBuilderRef b = cg->builder;
-    return LLVMBuildSelect(b, cg_compare(cg, LLVMIntSLT, v, 0), cg_const(cg, 0), v, "");
+    return cg_select(cg, cg_compare(cg, LLVMIntSLT, v, 0), cg_const(cg, 0), v);
 }
 
 /* One bpf_snprintf call for a run of pieces, appended to out. */
@@ -1194,7 +1109,7 @@ static LLVMValueRef format_string(struct codegen *cg, struct expr *call, struct 
                 LLVMValueRef index = cg_const(cg, truncate_to);
                 cg_store(cg, LLVMConstInt(cg->i8, 0, 0), cg_byte_ptr(cg, value, index));
             }
-            value = LLVMBuildPtrToInt(cg->builder, value, cg->i64, "");
+            value = cg_address(cg, value);
         }
         cg_store(cg, value, cg_scratch_ptr(cg, data + 8 * (uint32_t)count));
         count++;
@@ -1250,17 +1165,15 @@ LLVMValueRef cg_string_builtin(struct codegen *cg, struct expr *call, int builti
     case BUILTIN_SUBSTR: return substr(cg, v[0], v[1], v[2]);
     case BUILTIN_STRPOS: return strpos(cg, call, v[0], v[1]);
     case BUILTIN_ISINSTR:
-        return LLVMBuildZExt(cg->builder,
-                             cg_compare(cg, LLVMIntSGE, strpos(cg, call, v[0], v[1]), 0),
-                             cg->i64, "");
+        return cg_widen(cg, cg_compare(cg, LLVMIntSGE, strpos(cg, call, v[0], v[1]), 0));
     case BUILTIN_STR_REPLACE: return str_replace(cg, call, v[0], v[1], v[2]);
     case BUILTIN_STRTOL: return strtol_(cg, call, v[0], v[1]);
     case BUILTIN_ISDIGIT: return isdigit_(cg, v[0]);
     case BUILTIN_CHAR_AT: {
         LLVMValueRef length;
         uint32_t slot = copy_to_slot(cg, v[0], &length);
-        LLVMValueRef inside = LLVMBuildICmp(cg->builder, LLVMIntULT, v[1], length, "");
-        return LLVMBuildSelect(cg->builder, inside, char_at(cg, slot, v[1]), cg_const(cg, 0), "");
+        LLVMValueRef inside = cg_compare_values(cg, LLVMIntULT, v[1], length);
+        return cg_select(cg, inside, char_at(cg, slot, v[1]), cg_const(cg, 0));
     }
     case BUILTIN_TOKENIZE: return tokenize(cg, call, v[0], v[1]);
     case BUILTIN_TEXT_STR: return text_str(cg, call->span, v[0], 0, NULL);

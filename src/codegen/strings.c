@@ -36,10 +36,9 @@ void cg_string_copy(struct codegen *cg, LLVMValueRef dst, LLVMValueRef src)
  * covers offset + room past the slot. */
 LLVMValueRef cg_string_append(struct codegen *cg, LLVMValueRef slot, LLVMValueRef length, LLVMValueRef s)
 {
-    LLVMBuilderRef b = cg->builder;
-    LLVMValueRef offset = length ? LLVMBuildAnd(b, length, cg_const(cg, cg->string_size - 1), "") : NULL;
+    LLVMValueRef offset = length ? cg_and(cg, length, cg_const(cg, cg->string_size - 1)) : NULL;
     LLVMValueRef dst = offset ? cg_byte_ptr(cg, slot, offset) : slot;
-    LLVMValueRef room = offset ? LLVMBuildTrunc(b, LLVMBuildSub(b, cg_const(cg, cg->string_size), offset, ""), cg->i32, "")
+    LLVMValueRef room = offset ? cg_u32(cg, cg_sub(cg, cg_const(cg, cg->string_size), offset))
                                : LLVMConstInt(cg->i32, cg->string_size, 0);
     LLVMValueRef args[3] = {dst, room, s};
     LLVMValueRef copied = cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
@@ -48,10 +47,10 @@ LLVMValueRef cg_string_append(struct codegen *cg, LLVMValueRef slot, LLVMValueRe
      * append (2^n paths for a chain of n), and the next append masks the
      * length anyway. The mask goes through memory so LLVM cannot turn it
      * back into a select. */
-    LLVMValueRef less_one = LLVMBuildSub(b, copied, cg_const(cg, 1), "");
-    LLVMValueRef failed = cg_opaque(cg, LLVMBuildAShr(b, less_one, cg_const(cg, 63), ""));
-    LLVMValueRef added = LLVMBuildAnd(b, less_one, LLVMBuildNot(b, failed, ""), "");
-    return offset ? LLVMBuildAdd(b, offset, added, "") : added;
+    LLVMValueRef less_one = cg_sub(cg, copied, cg_const(cg, 1));
+    LLVMValueRef failed = cg_opaque(cg, cg_ashr(cg, less_one, cg_const(cg, 63)));
+    LLVMValueRef added = cg_and(cg, less_one, cg_not(cg, failed));
+    return offset ? cg_add(cg, offset, added) : added;
 }
 
 /* value, through a volatile scratch round trip: what LLVM proved about it
@@ -94,7 +93,7 @@ LLVMValueRef cg_string_compare(struct codegen *cg, LLVMValueRef a, LLVMValueRef 
             var = bounded(cg, var);
         LLVMValueRef args[3] = {var, LLVMConstInt(cg->i32, cg->string_size, 0), lit};
         LLVMValueRef result = cg_helper(cg, BPF_FUNC_strncmp, cg->i64, args, 3);
-        return swapped ? LLVMBuildNeg(cg->builder, result, "") : result;
+        return swapped ? cg_neg(cg, result) : result;
     }
     LLVMValueRef args[2] = {a, b};
     return LLVMBuildCall2(cg->builder, LLVMGlobalGetValueType(cg->strcmp_fn), cg->strcmp_fn, args, 2, "");
@@ -106,8 +105,7 @@ LLVMValueRef cg_string_length(struct codegen *cg, LLVMValueRef s)
     LLVMValueRef args[3] = {slot, LLVMConstInt(cg->i32, cg->string_size, 0), s};
     LLVMValueRef copied = cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
     LLVMValueRef is_bad = cg_compare(cg, LLVMIntSLT, copied, 1);
-    return LLVMBuildSelect(cg->builder, is_bad, cg_const(cg, 0),
-                           LLVMBuildSub(cg->builder, copied, cg_const(cg, 1), ""), "");
+    return cg_select(cg, is_bad, cg_const(cg, 0), cg_sub(cg, copied, cg_const(cg, 1)));
 }
 
 /* long tap_strcmp(char *a, char *b): a loop bounded by string_size. */
@@ -124,42 +122,24 @@ void cg_define_string_functions(struct codegen *cg)
     struct fn_state state = {.kind = FN_USER, .function = fn, .scope = LLVMGetSubprogram(fn)};
     struct fn_state *saved = cg->fn;
     cg->fn = &state;
-    LLVMBasicBlockRef entry = cg_block(cg, "entry"), loop = cg_block(cg, "loop"),
-                      differ = cg_block(cg, "differ"), same = cg_block(cg, "same"),
-                      next = cg_block(cg, "next"), equal = cg_block(cg, "equal");
+    LLVMBasicBlockRef entry = cg_block(cg, "entry"), equal = cg_block(cg, "equal");
     cg_position(cg, entry);
     struct span span = {.line = 1, .col = 1};
     cg_set_location(cg, span);
-    LLVMBuildBr(cg->builder, loop);
-
-    cg_position(cg, loop);
-    LLVMValueRef index = LLVMBuildPhi(cg->builder, cg->i64, "i");
+    struct cg_loop loop = cg_loop_start(cg, cg_block(cg, "loop"), "i");
+    LLVMValueRef index = loop.index;
     LLVMValueRef a = LLVMBuildLoad2(cg->builder, cg->i8,
                                     cg_byte_ptr(cg, LLVMGetParam(fn, 0), index), "");
     LLVMValueRef b = LLVMBuildLoad2(cg->builder, cg->i8,
                                     cg_byte_ptr(cg, LLVMGetParam(fn, 1), index), "");
-    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntNE, a, b, ""), differ, same);
-
-    cg_position(cg, differ);
-    LLVMValueRef diff = LLVMBuildSub(cg->builder, LLVMBuildZExt(cg->builder, a, cg->i64, ""),
-                                     LLVMBuildZExt(cg->builder, b, cg->i64, ""), "");
-    LLVMBuildRet(cg->builder, diff);
+    LLVMBasicBlockRef same = cg_if(cg, cg_compare_values(cg, LLVMIntNE, a, b), "differ", "same");
+    cg_return(cg, cg_sub(cg, cg_widen(cg, a), cg_widen(cg, b)));
 
     cg_position(cg, same);
-    LLVMBuildCondBr(cg->builder, LLVMBuildICmp(cg->builder, LLVMIntEQ, a, LLVMConstInt(cg->i8, 0, 0), ""),
-                    equal, next);
-
-    cg_position(cg, next);
-    LLVMValueRef index_next = LLVMBuildAdd(cg->builder, index, cg_const(cg, 1), "");
-    LLVMBuildCondBr(cg->builder,
-                    cg_compare(cg, LLVMIntULT, index_next, cg->string_size),
-                    loop, equal);
-    LLVMValueRef zero = cg_const(cg, 0);
-    LLVMBasicBlockRef incoming_blocks[2] = {entry, next};
-    LLVMValueRef incoming_values[2] = {zero, index_next};
-    LLVMAddIncoming(index, incoming_values, incoming_blocks, 2);
+    cg_jump_if(cg, cg_compare_values(cg, LLVMIntEQ, a, LLVMConstInt(cg->i8, 0, 0)), equal, "next");
+    cg_loop_next(cg, &loop, cg->string_size, equal);
 
     cg_position(cg, equal);
-    LLVMBuildRet(cg->builder, zero);
+    cg_return(cg, cg_const(cg, 0));
     cg->fn = saved;
 }

@@ -74,7 +74,7 @@ void cg_defer_begin(struct codegen *cg, const struct probe *probe, struct defer_
     LLVMBasicBlockRef lookup = LLVMGetInsertBlock(b);
     LLVMValueRef args[2] = {defer_map(cg), d->key};
     LLVMValueRef saved = cg_helper(cg, BPF_FUNC_map_lookup_elem, cg->ptr, args, 2);
-    LLVMBuildCondBr(b, cg_is_null(cg, saved), none, go_on);
+    cg_branch_if(cg, cg_is_null(cg, saved), none, go_on);
     cg_position(cg, go_on);
     d->saved = cg_phi2(cg, cg->ptr, "saved", LLVMConstNull(cg->ptr), entry, saved, lookup);
 }
@@ -86,7 +86,6 @@ void cg_defer_begin(struct codegen *cg, const struct probe *probe, struct defer_
  * bytes. */
 void cg_defer_record(struct codegen *cg, const struct probe *probe, const struct defer_state *d)
 {
-    LLVMBuilderRef b = cg->builder;
     uint32_t words = record_words(probe);
     uint32_t record = cg_alloc_scratch(cg, words * 8);
     cg->user_memory_gone = cg_alloc_scratch(cg, 8);
@@ -103,8 +102,8 @@ void cg_defer_record(struct codegen *cg, const struct probe *probe, const struct
     cg_else(cg, &branch);
     copy_words(cg, cg->fn->record, cg_byte_at(cg, d->saved, 8), words);
     LLVMValueRef mm = cg_load(cg, d->saved);
-    LLVMValueRef replaced = LLVMBuildICmp(b, LLVMIntNE, mm, cg_current_mm(cg), "");
-    cg_store(cg, LLVMBuildZExt(b, replaced, cg->i64, ""), cg_scratch_ptr(cg, cg->user_memory_gone));
+    LLVMValueRef replaced = cg_compare_values(cg, LLVMIntNE, mm, cg_current_mm(cg));
+    cg_store(cg, cg_widen(cg, replaced), cg_scratch_ptr(cg, cg->user_memory_gone));
     cg_end_if_else(cg, &branch);
 }
 
@@ -119,10 +118,9 @@ void cg_defer_check(struct codegen *cg, const struct probe *probe, const struct 
     for (int i = 0; i < probe->tracepoint.user_check_count; i++) {
         LLVMValueRef address = cg_operand(cg, probe->tracepoint.user_checks[i]);
         LLVMValueRef args[3] = {slot, LLVMConstInt(cg->i32, cg->string_size, 0),
-                                LLVMBuildIntToPtr(b, address, cg->ptr, "")};
+                                cg_pointer(cg, address)};
         LLVMValueRef copied = cg_helper(cg, BPF_FUNC_probe_read_user_str, cg->i64, args, 3);
-        LLVMValueRef fault = LLVMBuildAnd(b, cg_compare(cg, LLVMIntSLT, copied, 0),
-                                          cg_compare(cg, LLVMIntNE, address, 0), "");
+        LLVMValueRef fault = cg_and(cg, cg_compare(cg, LLVMIntSLT, copied, 0), cg_compare(cg, LLVMIntNE, address, 0));
         cg_jump_if(cg, fault, save, "resident");
     }
     LLVMBasicBlockRef run = LLVMGetInsertBlock(b);
@@ -136,7 +134,7 @@ void cg_defer_check(struct codegen *cg, const struct probe *probe, const struct 
     cg_jump_if(cg, cg_compare(cg, LLVMIntEQ, saved, 0), done, "defer_full");
 
     cg_atomic_add(cg, cg_state_field(cg, STATE_SKIPPED), cg_const(cg, 1));
-    LLVMBuildBr(b, done);
+    cg_branch(cg, done);
     cg_position(cg, run);
 }
 

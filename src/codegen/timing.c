@@ -99,24 +99,23 @@ uint32_t cg_timing_start(struct codegen *cg)
 static LLVMValueRef field(struct codegen *cg, LLVMValueRef value, int index)
 {
     LLVMValueRef offset = cg_const(cg, index);
-    return LLVMBuildGEP2(cg->builder, cg->i64, value, &offset, 1, "");
+    return cg_word_at(cg, value, offset);
 }
 
 static void add_to(struct codegen *cg, LLVMValueRef value, int index, LLVMValueRef amount)
 {
     LLVMValueRef ptr = field(cg, value, index);
-    cg_store(cg, LLVMBuildAdd(cg->builder, cg_load(cg, ptr), amount, ""), ptr);
+    cg_store(cg, cg_add(cg, cg_load(cg, ptr), amount), ptr);
 }
 
 /* Keeps the smaller (or larger) of the field and elapsed; the first run sets both. */
 static void keep_extreme(struct codegen *cg, LLVMValueRef value, int index, LLVMIntPredicate better,
                          LLVMValueRef elapsed, LLVMValueRef first)
 {
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef ptr = field(cg, value, index);
     LLVMValueRef old = cg_load(cg, ptr);
-    LLVMValueRef take = LLVMBuildOr(b, first, LLVMBuildICmp(b, better, elapsed, old, ""), "");
-    cg_store(cg, LLVMBuildSelect(b, take, elapsed, old, ""), ptr);
+    LLVMValueRef take = cg_or(cg, first, cg_compare_values(cg, better, elapsed, old));
+    cg_store(cg, cg_select(cg, take, elapsed, old), ptr);
 }
 
 /* A block that adds this run to the probe's slot, then goes on to next. */
@@ -126,26 +125,24 @@ LLVMBasicBlockRef cg_timing_end(struct codegen *cg, uint32_t start, LLVMBasicBlo
         return next;
     LLVMBuilderRef b = cg->builder;
     LLVMBasicBlockRef resume = LLVMGetInsertBlock(b);
-    LLVMBasicBlockRef timed = cg_block(cg, "timed"), found = cg_block(cg, "timing_slot");
+    LLVMBasicBlockRef timed = cg_block(cg, "timed");
     cg_position(cg, timed);
     const struct probe *probe = cg->fn->probe;
-    LLVMValueRef elapsed = LLVMBuildSub(b, cg_helper(cg, BPF_FUNC_ktime_get_ns, cg->i64, NULL, 0),
-                                        cg_load(cg, cg_scratch_ptr(cg, start)), "");
+    LLVMValueRef elapsed = cg_sub(cg, cg_helper(cg, BPF_FUNC_ktime_get_ns, cg->i64, NULL, 0), cg_load(cg, cg_scratch_ptr(cg, start)));
     LLVMValueRef slot = cg_const(cg, timing_state(cg)->slot[probe->index]);
     if (probe->group_count > 1)
-        slot = LLVMBuildAdd(b, slot, cg_group_member(cg), "");
+        slot = cg_add(cg, slot, cg_group_member(cg));
     LLVMValueRef key = cg_entry_alloca(cg, cg->i32, "timing_key");
-    cg_store(cg, LLVMBuildTrunc(b, slot, cg->i32, ""), key);
+    cg_store(cg, cg_u32(cg, slot), key);
     LLVMValueRef value = cg_map_lookup(cg, timing_state(cg)->map, key);
-    LLVMBuildCondBr(b, cg_is_null(cg, value), next, found);
-    cg_position(cg, found);
+    cg_jump_if(cg, cg_is_null(cg, value), next, "timing_slot");
     LLVMValueRef first = cg_compare(cg, LLVMIntEQ, cg_load(cg, field(cg, value, FIELD_COUNT)), 0);
     keep_extreme(cg, value, FIELD_MIN, LLVMIntULT, elapsed, first);
     keep_extreme(cg, value, FIELD_MAX, LLVMIntUGT, elapsed, first);
     add_to(cg, value, FIELD_COUNT, cg_const(cg, 1));
     add_to(cg, value, FIELD_SUM, elapsed);
-    add_to(cg, value, FIELD_SUM_SQUARES, LLVMBuildMul(b, elapsed, elapsed, ""));
-    LLVMBuildBr(b, next);
+    add_to(cg, value, FIELD_SUM_SQUARES, cg_mul(cg, elapsed, elapsed));
+    cg_branch(cg, next);
     cg_position(cg, resume);
     return timed;
 }

@@ -26,8 +26,8 @@ static LLVMValueRef load_field(struct codegen *cg, LLVMValueRef ctx, int offset,
     LLVMSetAlignment(value, (unsigned)size);
     if (size == 8)
         return value;
-    return is_signed ? LLVMBuildSExt(cg->builder, value, cg->i64, "")
-                     : LLVMBuildZExt(cg->builder, value, cg->i64, "");
+    return is_signed ? cg_widen_signed(cg, value)
+                     : cg_widen(cg, value);
 }
 
 static LLVMValueRef copy_string(struct codegen *cg, LLVMValueRef src, uint32_t max)
@@ -49,10 +49,10 @@ LLVMValueRef cg_ctx_read(struct codegen *cg, struct expr *e)
         if (!e->ctx_read.is_signed || e->ctx_read.size == 8)
             return value;
         LLVMValueRef shift = cg_const(cg, 64 - 8 * e->ctx_read.size);
-        return LLVMBuildAShr(cg->builder, LLVMBuildShl(cg->builder, value, shift, ""), shift, "");
+        return cg_ashr(cg, cg_shl(cg, value, shift), shift);
     }
     case CTX_READ_KERNEL_CHARS:
-        return copy_string(cg, LLVMBuildIntToPtr(cg->builder, cg_operand(cg, e->ctx_read.address), cg->ptr, ""),
+        return copy_string(cg, cg_pointer(cg, cg_operand(cg, e->ctx_read.address)),
                            (uint32_t)e->ctx_read.size + 1);
     default:
         break;
@@ -72,14 +72,14 @@ LLVMValueRef cg_ctx_read(struct codegen *cg, struct expr *e)
                            (uint32_t)e->ctx_read.size + 1);
     case CTX_READ_DATA_LOC: {
         LLVMValueRef loc = load_field(cg, ctx, e->ctx_read.offset, 4, 0);
-        LLVMValueRef offset = LLVMBuildAnd(cg->builder, loc, cg_const(cg, 0xffff), "");
+        LLVMValueRef offset = cg_and(cg, loc, cg_const(cg, 0xffff));
         return copy_string(cg, ctx_at(cg, ctx, offset), 0);
     }
     case CTX_READ_FUNC_ARG: {
         uint32_t slot = cg_alloc_scratch(cg, 8);
         LLVMValueRef args[3] = {ctx, cg_const(cg, e->ctx_read.offset / 8), cg_scratch_ptr(cg, slot)};
         cg_helper(cg, BPF_FUNC_get_func_arg, cg->i64, args, 3);
-        return LLVMBuildLoad2(cg->builder, cg->i64, cg_scratch_ptr(cg, slot), "");
+        return cg_load(cg, cg_scratch_ptr(cg, slot));
     }
     case CTX_READ_KERNEL_LONG: case CTX_READ_KERNEL_CHARS:
         break;

@@ -415,7 +415,7 @@ static int attach_trampoline(struct session *s, struct bpf_program *prog, int in
 }
 
 const struct probe_kind_ops fentry_kind = {
-    .kind = PROBE_FENTRY, .name = "fentry", .flags = KIND_FREQUENT,
+    .kind = PROBE_FENTRY, .name = "fentry", .flags = KIND_FREQUENT | KIND_FUNC_IP,
     .probe_fields = PROBE_FIELDS_KPROBE,
     .heads = (const char *const[]){"kernel", "module", NULL}, .resolve = resolve_kernel_function,
     .catalogue = catalogue, .lower_target = lower_target, .lower_entry = lower_entry,
@@ -426,7 +426,7 @@ const struct probe_kind_ops fentry_kind = {
 /* made by fentry's resolver for .return */
 const struct probe_kind_ops fexit_kind = {
     .kind = PROBE_FEXIT, .name = "fexit",
-    .flags = KIND_FREQUENT | KIND_AT_RETURN, .lower_target = lower_target, .lower_entry = lower_entry,
+    .flags = KIND_FREQUENT | KIND_AT_RETURN | KIND_FUNC_IP, .lower_target = lower_target, .lower_entry = lower_entry,
     .probe_fields = PROBE_FIELDS_KPROBE,
     .register_place = register_place, .register_value = register_arg_on_trampoline,
     .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_TRACING, .attach = attach_trampoline,

@@ -36,6 +36,13 @@ enum probe_kind_flag {
     KIND_TARGET_DEFINED_UNLESS_REPORTED = 1 << 6,
     KIND_AT_RETURN = 1 << 7,     /* fires as a function returns (-L lists $return) */
     KIND_CHECK_ONLY = 1 << 8,    /* checked as any probe, then dropped: never generated (never) */
+    /* codegen (probed_thread.c, context.c, stack.c): */
+    KIND_REGS_AT_PROBED_PC = 1 << 9,   /* pt_regs as at the probed instruction: its ip, the stack unchanged */
+    KIND_RETURN_PROBE = 1 << 10,       /* at a function's return, a program of entry_kind at its entry (@entry, tail calls) */
+    KIND_FUNC_IP = 1 << 11,            /* bpf_get_func_ip is the probed function's address */
+    KIND_SAMPLE_REGS = 1 << 12,        /* the context starts with the interrupted pt_regs (bpf_perf_event_data) */
+    KIND_NO_STACKS = 1 << 13,          /* stack functions see none: no traced thread (begin, end, error) */
+    KIND_TASK_KERNEL_STACK = 1 << 14,  /* the event's regs may have no kernel frames: the task's stack then */
 };
 
 /* Which member of struct probe's union (sema/sema.h) the kind's probes
@@ -113,6 +120,10 @@ struct probe_kind_ops {
      * before, or NULL (a uprobe copies its binary's build id from it) */
     const char *(*section)(struct arena *arena, const struct probe *probe);
     void (*describe)(const struct probe *probe, const struct program_probe *previous, struct program_probe *out);
+    /* the kind of the programs made beside its probes at the function's
+     * entry (@entry values, tail jumps: codegen/probed_thread.c): a return
+     * probe's, or a uprobe's placed at the function's returns */
+    enum probe_kind entry_kind;
     /* runtime */
     int prog_type;               /* enum bpf_prog_type */
     int expected_attach_type;    /* enum bpf_attach_type the load needs; 0: none */
@@ -125,6 +136,12 @@ struct probe_kind_ops {
 
 /* The registry (registry.c). */
 const struct probe_kind_ops *probe_kind_ops(enum probe_kind kind);
+/* Whether the kind has flag (enum probe_kind_flag). */
+static inline int probe_kind_has(enum probe_kind kind, unsigned flag)
+{
+    const struct probe_kind_ops *ops = probe_kind_ops(kind);
+    return ops && (ops->flags & flag) != 0;
+}
 /* The kind resolving the point (by its leading component names); NULL:
  * none, the point may be a tapset alias. */
 const struct probe_kind_ops *probe_kind_for_point(const struct probe_point *point);

@@ -479,7 +479,7 @@ static struct expr *kretprobe_register_value(struct sema *s, const struct regist
 }
 
 const struct probe_kind_ops kprobe_kind = {
-    .kind = PROBE_KPROBE, .name = "kprobe", .flags = KIND_FREQUENT | KIND_PT_REGS,
+    .kind = PROBE_KPROBE, .name = "kprobe", .flags = KIND_FREQUENT | KIND_PT_REGS | KIND_FUNC_IP,
     .probe_fields = PROBE_FIELDS_KPROBE,
     .heads = (const char *const[]){"kprobe", "kernel.statement", NULL}, .resolve = resolve_kprobe, .catalogue = catalogue,
     .lower_target = lower_target, .lower_entry = lower_entry, .register_place = register_place,
@@ -489,8 +489,9 @@ const struct probe_kind_ops kprobe_kind = {
 
 /* made by kprobe's and kernel.function's resolvers for .return */
 const struct probe_kind_ops kretprobe_kind = {
-    .kind = PROBE_KRETPROBE, .name = "kretprobe", .flags = KIND_FREQUENT | KIND_PT_REGS | KIND_AT_RETURN,
+    .kind = PROBE_KRETPROBE, .name = "kretprobe", .flags = KIND_FREQUENT | KIND_PT_REGS | KIND_AT_RETURN | KIND_FUNC_IP | KIND_RETURN_PROBE,
     .probe_fields = PROBE_FIELDS_KPROBE,
+    .entry_kind = PROBE_KPROBE,
     .lower_target = lower_target, .lower_entry = lower_entry, .register_place = register_place,
     .register_value = kretprobe_register_value, .section = section, .describe = describe,
     .prog_type = BPF_PROG_TYPE_KPROBE, .attach = attach_kprobe, .attach_error = attach_error,

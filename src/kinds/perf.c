@@ -64,7 +64,7 @@ static const char *attach_error(const struct program_probe *probe, int err)
 }
 
 const struct probe_kind_ops perf_kind = {
-    .kind = PROBE_PERF, .name = "perf", .flags = KIND_FREQUENT,
+    .kind = PROBE_PERF, .name = "perf", .flags = KIND_FREQUENT | KIND_SAMPLE_REGS,
     .probe_fields = PROBE_FIELDS_PERF,
     .heads = (const char *const[]){"perf", NULL}, .resolve = resolve_perf, .catalogue = catalogue,
     .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_PERF_EVENT, .attach = attach_perf,

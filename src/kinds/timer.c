@@ -111,7 +111,7 @@ const struct probe_kind_ops timer_kind = {
 
 /* made by timer's resolver */
 const struct probe_kind_ops profile_kind = {
-    .kind = PROBE_PROFILE, .name = "profile", .flags = KIND_FREQUENT,
+    .kind = PROBE_PROFILE, .name = "profile", .flags = KIND_FREQUENT | KIND_SAMPLE_REGS,
     .probe_fields = PROBE_FIELDS_PERF,
     .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_PERF_EVENT, .attach = attach_profile,
 };

@@ -104,7 +104,7 @@ static enum register_place register_place(const struct sema *s)
 
 const struct probe_kind_ops tracepoint_kind = {
     .kind = PROBE_TRACEPOINT, .name = "tracepoint",
-    .flags = KIND_FREQUENT | KIND_TARGET_DEFINED_UNLESS_REPORTED,
+    .flags = KIND_FREQUENT | KIND_TARGET_DEFINED_UNLESS_REPORTED | KIND_TASK_KERNEL_STACK,
     .probe_fields = PROBE_FIELDS_TRACEPOINT,
     .heads = (const char *const[]){"kernel.trace", NULL}, .resolve = resolve_tracepoint,
     .list = sema_list_tracepoints, .catalogue = catalogue, .lower_target = sema_lower_tracepoint_target,

@@ -185,8 +185,9 @@ static enum register_place register_place(const struct sema *s)
 }
 
 const struct probe_kind_ops uprobe_kind = {
-    .kind = PROBE_UPROBE, .name = "uprobe", .flags = KIND_USER_PROCESS | KIND_FREQUENT | KIND_UPROBE_MULTI,
+    .kind = PROBE_UPROBE, .name = "uprobe", .flags = KIND_USER_PROCESS | KIND_FREQUENT | KIND_UPROBE_MULTI | KIND_REGS_AT_PROBED_PC,
     .probe_fields = PROBE_FIELDS_UPROBE,
+    .entry_kind = PROBE_UPROBE,
     .heads = (const char *const[]){"process", NULL}, .resolve = resolve_process, .catalogue = catalogue,
     .register_place = register_place,
     .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_KPROBE, .attach = attach_uprobe,
@@ -196,8 +197,9 @@ const struct probe_kind_ops uprobe_kind = {
 /* made by process's resolver */
 const struct probe_kind_ops uretprobe_kind = {
     .kind = PROBE_URETPROBE, .name = "uretprobe",
-    .flags = KIND_USER_PROCESS | KIND_FREQUENT | KIND_UPROBE_MULTI | KIND_AT_RETURN,
+    .flags = KIND_USER_PROCESS | KIND_FREQUENT | KIND_UPROBE_MULTI | KIND_AT_RETURN | KIND_RETURN_PROBE,
     .probe_fields = PROBE_FIELDS_UPROBE,
+    .entry_kind = PROBE_UPROBE,
     .register_place = register_place, .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_KPROBE, .attach = attach_uprobe,
     .attach_error = attach_error,
 };
