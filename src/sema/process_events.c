@@ -107,6 +107,18 @@ static void rename_target(struct expr *e, void *data)
     }
 }
 
+/* `if (!CALL) next` */
+static struct stmt *next_unless(struct sema *s, struct expr *call, struct span span)
+{
+    struct expr *not = ast_expr(s->arena, EXPR_UNARY, span);
+    not->unary.op = UNARY_NOT;
+    not->unary.operand = call;
+    struct stmt *skip = ast_stmt(s->arena, STMT_IF, span);
+    skip->if_stmt.cond = not;
+    skip->if_stmt.then_stmt = ast_stmt(s->arena, STMT_NEXT, span);
+    return skip;
+}
+
 /* `if (!__tap_process_is(PID, DEV, INO)) next` before the handler; at an
  * end (an exit, or an exec away from the program) the executable is the one
  * the process ran: __tap_process_was. */
@@ -119,13 +131,7 @@ static struct stmt *process_filter(struct sema *s, enum process_event event, int
     call->call.args->next = integer(s->arena, dev, span);
     call->call.args->next->next = integer(s->arena, ino, span);
     call->call.arg_count = 3;
-    struct expr *not = ast_expr(s->arena, EXPR_UNARY, span);
-    not->unary.op = UNARY_NOT;
-    not->unary.operand = call;
-    struct stmt *skip = ast_stmt(s->arena, STMT_IF, span);
-    skip->if_stmt.cond = not;
-    skip->if_stmt.then_stmt = ast_stmt(s->arena, STMT_NEXT, span);
-    return skip;
+    return next_unless(s, call, span);
 }
 
 /* `if (!__tap_process_begin_once(!@defined($ret), N)) next`: a process
@@ -146,13 +152,7 @@ static struct stmt *begin_once(struct sema *s, int n, struct span span)
     call->call.args = pending;
     pending->next = integer(s->arena, n, span);
     call->call.arg_count = 2;
-    struct expr *not = ast_expr(s->arena, EXPR_UNARY, span);
-    not->unary.op = UNARY_NOT;
-    not->unary.operand = call;
-    struct stmt *skip = ast_stmt(s->arena, STMT_IF, span);
-    skip->if_stmt.cond = not;
-    skip->if_stmt.then_stmt = ast_stmt(s->arena, STMT_NEXT, span);
-    return skip;
+    return next_unless(s, call, span);
 }
 
 /* The executable as the kernel names it: the inode and the superblock's
