@@ -209,8 +209,8 @@ int sema_bad_process_event(struct sema *s, struct probe_point *point)
 }
 
 static const char *const event_variables[] = {
-    [PROCESS_SYSCALL] = " $syscall:long $arg1:long $arg2:long $arg3:long $arg4:long $arg5:long $arg6:long "
-                        "$$parms:string",
+    [PROCESS_SYSCALL] = (" $syscall:long $arg1:long $arg2:long $arg3:long $arg4:long $arg5:long $arg6:long "
+                         "$$parms:string"),
     [PROCESS_SYSCALL_RETURN] = " $syscall:long $return:long",
     [PROCESS_BEGIN] = "", [PROCESS_END] = "", [PROCESS_THREAD_BEGIN] = "", [PROCESS_THREAD_END] = "",
 };
