@@ -509,11 +509,15 @@ static LLVMValueRef user_entry_pc(struct codegen *cg)
     return cg_phi2(cg, cg->i64, "", cg_const(cg, 0), before, pc, read);
 }
 
-/* uaddr() outside a process probe: the innermost user frame, 0 without one.
- * Only the pc: a timer.profile handler asking for uaddr() must not pay for
- * (nor spend its one bpf_find_vma on) a whole stack walk. */
+/* uaddr() outside a process probe: the innermost user frame, 0 without one
+ * (or in a probe tap runs itself, as its stacks are empty). Only the pc: a
+ * timer.profile handler asking for uaddr() must not pay for (nor spend its
+ * one bpf_find_vma on) a whole stack walk. */
 LLVMValueRef cg_stack_user_pc(struct codegen *cg)
 {
+    const struct probe *probe = cg->fn->probe;
+    if (probe && probe_kind_has(probe->kind, KIND_NO_STACKS))
+        return cg_const(cg, 0);
     return user_entry_pc(cg);
 }
 
