@@ -41,7 +41,7 @@ enum probe_kind_flag {
     KIND_RETURN_PROBE = 1 << 10,       /* at a function's return, a program of entry_kind at its entry (@entry, tail calls) */
     KIND_FUNC_IP = 1 << 11,            /* bpf_get_func_ip is the probed function's address */
     KIND_SAMPLE_REGS = 1 << 12,        /* the context starts with the interrupted pt_regs (bpf_perf_event_data) */
-    KIND_NO_STACKS = 1 << 13,          /* stack functions see none: no traced thread (begin, end, error) */
+    KIND_NO_STACKS = 1 << 13,          /* run by tap (begin, end, error, input, procfs): no stacks, uaddr() 0 */
     KIND_TASK_KERNEL_STACK = 1 << 14,  /* the event's regs may have no kernel frames: the task's stack then */
 };
 
