@@ -54,19 +54,22 @@ static LLVMValueRef errno_table(struct codegen *cg)
 /* e's row: e itself for 1..131, 132.. for 512..516, 0 (the empty row) else. */
 static LLVMValueRef errno_row(struct codegen *cg, LLVMValueRef e)
 {
-    LLVMBuilderRef b = cg->builder;
-    LLVMValueRef linux_index = LLVMBuildSub(b, e, cg_const(cg, 1), "");
+    LLVMValueRef linux_index = cg_sub(cg, e, cg_const(cg, 1));
     LLVMValueRef is_linux = cg_compare(cg, LLVMIntULT, linux_index, ERRNO_LAST_LINUX);
-    LLVMValueRef restart_index = LLVMBuildSub(b, e, cg_const(cg, ERRNO_RESTART_FIRST), "");
+    LLVMValueRef restart_index = cg_sub(cg, e, cg_const(cg, ERRNO_RESTART_FIRST));
     LLVMValueRef is_restart = cg_compare(cg, LLVMIntULT, restart_index, ERRNO_ROWS - ERRNO_RESTART_ROW);
-    LLVMValueRef restart_row = LLVMBuildAdd(b, restart_index, cg_const(cg, ERRNO_RESTART_ROW), "");
-    LLVMValueRef row = LLVMBuildSelect(b, is_restart, restart_row, cg_const(cg, 0), "");
-    return LLVMBuildSelect(b, is_linux, e, row, "");
+    LLVMValueRef restart_row = cg_add(cg, restart_index, cg_const(cg, ERRNO_RESTART_ROW));
+    LLVMValueRef row = cg_select(cg, is_restart, restart_row, cg_const(cg, 0));
+    return cg_select(cg, is_linux, e, row);
 }
 
 LLVMValueRef cg_errno_name(struct codegen *cg, LLVMValueRef e)
 {
-    LLVMValueRef offset = LLVMBuildMul(cg->builder, errno_row(cg, e), cg_const(cg, ERRNO_WIDTH), "");
+    /* The row's bounds come from compares on other registers (e - 1, e - 512):
+     * kernels before scalar-id tracking (6.1) see an unbounded offset into
+     * .rodata and refuse the program, so the row is clamped where they see it. */
+    LLVMValueRef row = cg_opaque_clamp(cg, errno_row(cg, e), ERRNO_ROWS - 1);
+    LLVMValueRef offset = cg_mul(cg, row, cg_const(cg, ERRNO_WIDTH));
     LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
     /* Copied by bpf_probe_read_kernel_str: a row picked at run time is a
      * kernel address to it, no bounds for the verifier to follow. */
