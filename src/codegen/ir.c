@@ -287,40 +287,21 @@ void cg_callback_return(struct codegen *cg, int64_t result)
     LLVMBuildRet(cg->builder, cg_const(cg, result));
 }
 
-LLVMValueRef cg_add(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs)
-{
-    return LLVMBuildAdd(cg->builder, lhs, rhs, "");
-}
-
-LLVMValueRef cg_sub(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs)
-{
-    return LLVMBuildSub(cg->builder, lhs, rhs, "");
-}
-
-LLVMValueRef cg_mul(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs)
-{
-    return LLVMBuildMul(cg->builder, lhs, rhs, "");
-}
-
-LLVMValueRef cg_and(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs)
-{
-    return LLVMBuildAnd(cg->builder, lhs, rhs, "");
-}
-
-LLVMValueRef cg_or(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs)
-{
-    return LLVMBuildOr(cg->builder, lhs, rhs, "");
-}
-
-LLVMValueRef cg_shl(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs)
-{
-    return LLVMBuildShl(cg->builder, lhs, rhs, "");
-}
-
-LLVMValueRef cg_lshr(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs)
-{
-    return LLVMBuildLShr(cg->builder, lhs, rhs, "");
-}
+/* The i64 binary operations, one builder call: their names in ir.h. */
+#define CG_BINARY(name, opcode) \
+    LLVMValueRef name(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs) \
+    { \
+        return LLVMBuildBinOp(cg->builder, opcode, lhs, rhs, ""); \
+    }
+CG_BINARY(cg_add, LLVMAdd)
+CG_BINARY(cg_sub, LLVMSub)
+CG_BINARY(cg_mul, LLVMMul)
+CG_BINARY(cg_and, LLVMAnd)
+CG_BINARY(cg_or, LLVMOr)
+CG_BINARY(cg_shl, LLVMShl)
+CG_BINARY(cg_lshr, LLVMLShr)
+CG_BINARY(cg_udiv, LLVMUDiv)
+CG_BINARY(cg_ashr, LLVMAShr)
 
 LLVMValueRef cg_neg(struct codegen *cg, LLVMValueRef value)
 {
@@ -364,16 +345,6 @@ void cg_loop_next(struct codegen *cg, const struct cg_loop *loop, int64_t limit,
     LLVMValueRef values[2] = {cg_const(cg, 0), next};
     LLVMBasicBlockRef blocks[2] = {loop->entry, latch};
     LLVMAddIncoming(loop->index, values, blocks, 2);
-}
-
-LLVMValueRef cg_udiv(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs)
-{
-    return LLVMBuildUDiv(cg->builder, lhs, rhs, "");
-}
-
-LLVMValueRef cg_ashr(struct codegen *cg, LLVMValueRef value, LLVMValueRef bits)
-{
-    return LLVMBuildAShr(cg->builder, value, bits, "");
 }
 
 LLVMValueRef cg_widen_signed(struct codegen *cg, LLVMValueRef value)

@@ -471,7 +471,7 @@ void cg_stack_finish(struct codegen *cg, LLVMBasicBlockRef capture, LLVMValueRef
     if (stack_state(cg)->symbol_search)   /* the mapping found by an earlier run is not this one's */
         cg_store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, stack_state(cg)->symbol_search + SEARCH_MAPPING_END));
     enum probe_kind kind = fn->probe->kind;
-    if (needs && probe_kind_has(kind, KIND_NO_STACKS)) {
+    if (needs && probe_kind_has(kind, KIND_RUNS_ONCE)) {
         /* run by tap itself: no stack of a traced thread */
         cg_store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, area(cg) + AREA_USER_COUNT));
         cg_store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, area(cg) + AREA_KERNEL_COUNT));
@@ -516,7 +516,7 @@ static LLVMValueRef user_entry_pc(struct codegen *cg)
 LLVMValueRef cg_stack_user_pc(struct codegen *cg)
 {
     const struct probe *probe = cg->fn->probe;
-    if (probe && probe_kind_has(probe->kind, KIND_NO_STACKS))
+    if (probe && probe_kind_has(probe->kind, KIND_RUNS_ONCE))
         return cg_const(cg, 0);
     return user_entry_pc(cg);
 }

@@ -44,19 +44,19 @@ static void describe(const struct probe *probe, const struct program_probe *prev
 }
 
 const struct probe_kind_ops begin_kind = {
-    .kind = PROBE_BEGIN, .name = "begin", .flags = KIND_RUNS_ONCE | KIND_NO_STACKS, .runs = RUN_AT_BEGIN,
+    .kind = PROBE_BEGIN, .name = "begin", .flags = KIND_RUNS_ONCE, .runs = RUN_AT_BEGIN,
     .heads = (const char *const[]){"begin", NULL}, .resolve = resolve_run_once, .catalogue = catalogue,
     .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_RAW_TRACEPOINT,
 };
 
 const struct probe_kind_ops end_kind = {
-    .kind = PROBE_END, .name = "end", .flags = KIND_RUNS_ONCE | KIND_RUNS_AT_END | KIND_NO_STACKS, .runs = RUN_AT_END,
+    .kind = PROBE_END, .name = "end", .flags = KIND_RUNS_ONCE | KIND_RUNS_AT_END, .runs = RUN_AT_END,
     .heads = (const char *const[]){"end", NULL}, .resolve = resolve_run_once,
     .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_RAW_TRACEPOINT,
 };
 
 const struct probe_kind_ops error_kind = {
-    .kind = PROBE_ERROR, .name = "error", .flags = KIND_RUNS_ONCE | KIND_RUNS_AT_END | KIND_NO_STACKS, .runs = RUN_AT_ERROR,
+    .kind = PROBE_ERROR, .name = "error", .flags = KIND_RUNS_ONCE | KIND_RUNS_AT_END, .runs = RUN_AT_ERROR,
     .heads = (const char *const[]){"error", NULL}, .resolve = resolve_run_once,
     .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_RAW_TRACEPOINT,
 };

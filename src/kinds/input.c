@@ -60,7 +60,7 @@ static void describe(const struct probe *probe, const struct program_probe *prev
 }
 
 const struct probe_kind_ops input_kind = {
-    .kind = PROBE_INPUT, .name = "input", .flags = KIND_RUNS_ONCE | KIND_NO_STACKS, .runs = RUN_PER_INPUT_BYTE,
+    .kind = PROBE_INPUT, .name = "input", .flags = KIND_RUNS_ONCE, .runs = RUN_PER_INPUT_BYTE,
     .resolve = resolve_input, .catalogue = catalogue,
     .lower_target = lower_value, .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_RAW_TRACEPOINT,
 };

@@ -25,7 +25,8 @@ struct register_arg_function;
 
 /* What the generic passes need to know about a kind's programs. */
 enum probe_kind_flag {
-    KIND_RUNS_ONCE = 1 << 0,     /* run by the runtime (test_run), never attached, never nested */
+    KIND_RUNS_ONCE = 1 << 0,     /* run by the runtime (test_run), never attached, never nested: no
+                                  * traced thread, so no stacks and uaddr() 0 (codegen/stack.c) */
     KIND_RUNS_AT_END = 1 << 1,   /* still runs after exit() or an error (end, error) */
     KIND_USER_PROCESS = 1 << 2,  /* fires in user processes: -c/-x filter, pt_regs copied (codegen/probed_thread.c) */
     KIND_FREQUENT = 1 << 3,      /* may fire at any rate: the events ring gets the large default */
@@ -41,8 +42,7 @@ enum probe_kind_flag {
     KIND_RETURN_PROBE = 1 << 10,       /* at a function's return, a program of entry_kind at its entry (@entry, tail calls) */
     KIND_FUNC_IP = 1 << 11,            /* bpf_get_func_ip is the probed function's address */
     KIND_SAMPLE_REGS = 1 << 12,        /* the context starts with the interrupted pt_regs (bpf_perf_event_data) */
-    KIND_NO_STACKS = 1 << 13,          /* run by tap (begin, end, error, input, procfs): no stacks, uaddr() 0 */
-    KIND_TASK_KERNEL_STACK = 1 << 14,  /* the event's regs may have no kernel frames: the task's stack then */
+    KIND_TASK_KERNEL_STACK = 1 << 13,  /* the event's regs may have no kernel frames: the task's stack then */
 };
 
 /* Which member of struct probe's union (sema/sema.h) the kind's probes

@@ -273,7 +273,7 @@ static void describe(const struct probe *probe, const struct program_probe *prev
 }
 
 const struct probe_kind_ops procfs_kind = {
-    .kind = PROBE_PROCFS, .name = "procfs", .flags = KIND_RUNS_ONCE | KIND_NO_STACKS, .runs = RUN_PER_FILE_ACCESS,
+    .kind = PROBE_PROCFS, .name = "procfs", .flags = KIND_RUNS_ONCE, .runs = RUN_PER_FILE_ACCESS,
     .probe_fields = PROBE_FIELDS_PROCFS,
     .heads = (const char *const[]){"procfs", NULL}, .resolve = resolve_procfs, .list = list, .catalogue = catalogue,
     .lower_target = lower_value, .lower_assign = lower_assign, .section = section, .describe = describe,
