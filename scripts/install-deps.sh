@@ -25,6 +25,7 @@ packages=(
   dwz debuginfod   # golden/debuginfo_*: a dwz supplementary file, a real local debuginfod server
   libc6-dbg   # libc's separate debug info: -l/-L and $vars of libc functions (bench/RESULTS.md counts)
   clang-19 libclang-rt-19-dev   # the libFuzzer harnesses (tests/fuzz) that CI runs briefly
+  iproute2 procps   # ip, sysctl: the network namespaces and veth pairs of golden/kernel_tapset_netfilter_forward, netdev
 )
 # The VM stage (tests/vm): Debian's kernels booted under QEMU with a busybox
 # initramfs; their modules come compressed (xz, zstd). TAP_VM=0 skips it.
