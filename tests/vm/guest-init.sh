@@ -56,6 +56,15 @@ fi
 mkdir -p $R/run $R/tmp $R/root $R/var/tmp
 for d in /run /tmp /root /var/tmp; do mount -t tmpfs -o mode=755 tmpfs $R$d; done
 chmod 1777 $R/tmp $R/var/tmp
+# the kernel's module loader (ip link add ... type veth loads veth) runs /proc/sys/kernel/modprobe in this
+# initramfs, not in the chroot: a wrapper runs the host's modprobe there, on the guest kernel's modules
+# (bound under /run: without the overlay the read-only root has no /lib/modules/$KVER to bind onto)
+if [ -n "$MODDIR" ] && [ -d "/lower$MODDIR" ]; then
+	mkdir -p "$R/run/vm-kroot/lib/modules/$KVER" && mount --bind "/lower$MODDIR" "$R/run/vm-kroot/lib/modules/$KVER" &&
+		printf '#!/bin/sh\nexec chroot %s /sbin/modprobe -d /run/vm-kroot "$@"\n' "$R" >/vm-modprobe &&
+		chmod 755 /vm-modprobe && echo /vm-modprobe >/proc/sys/kernel/modprobe ||
+		echo "vm-init: no module loader for $KVER"
+fi
 # a tree the command needs that lies under one of those tmpfs (a clone in /root or /tmp): the host's again
 if [ -n "$KEEP" ] && [ -d "/lower$KEEP" ] && [ ! -d "$R$KEEP" ]; then
 	mkdir -p "$R$KEEP" && mount --bind "/lower$KEEP" "$R$KEEP"
