@@ -5,7 +5,10 @@
  * a pending process.begin (__process_pending = 1), unless a fork or exec
  * seen since the attachment recorded it first (BPF_NOEXIST): that one had
  * its begin already. The -c child has not started the command yet: its exec
- * will be its begin. The maps are there only when the script uses them. */
+ * will be its begin. Each of their threads but the first gets a pending
+ * process.thread.begin (__thread_pending = 1), unless clone's return in it
+ * was seen first (__thread_started). The maps are there only when the
+ * script uses them. */
 #include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -39,6 +42,30 @@ static int insert(int fd, int64_t tgid, int64_t value, unsigned long long flags)
     return bpf_map_update_elem(fd, &tgid, row, flags);
 }
 
+/* The threads of TGID other than its first, when the script has
+ * process.thread.begin probes: pending first, as for the process. */
+static void scan_threads(struct session *s, int64_t tgid)
+{
+    int pending_fd, started_fd;
+    if (!long_map(s, "__thread_pending", &pending_fd) || !long_map(s, "__thread_started", &started_fd))
+        return;
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/%lld/task", (long long)tgid);
+    DIR *tasks = opendir(path);
+    if (!tasks)
+        return;
+    struct dirent *entry;
+    while ((entry = readdir(tasks))) {
+        int64_t tid = strtoll(entry->d_name, NULL, 10);
+        if (!isdigit((unsigned char)entry->d_name[0]) || tid == tgid)
+            continue;
+        int pending = insert(pending_fd, tid, 1, BPF_NOEXIST) == 0;
+        if (insert(started_fd, tid, 1, BPF_NOEXIST) < 0 && pending)
+            bpf_map_delete_elem(pending_fd, &tid);
+    }
+    closedir(tasks);
+}
+
 void session_scan_processes(struct session *s)
 {
     int ino_fd, dev_fd, pending_fd = -1;
@@ -66,6 +93,7 @@ void session_scan_processes(struct session *s)
             continue;
         }
         insert(dev_fd, tgid, (int64_t)key.dev, BPF_ANY);
+        scan_threads(s, tgid);
     }
     closedir(proc);
 }

@@ -134,11 +134,12 @@ static struct stmt *process_filter(struct sema *s, enum process_event event, int
     return next_unless(s, call, span);
 }
 
-/* `if (!__tap_process_begin_once(!@defined($ret), N)) next`: a process
- * running when tap started has each begin probe (N) fire once, at its first
- * system call that passes the probe's filter (tapsets/process_exe.tp); the
- * alias's other points (fork, exec) have $ret. */
-static struct stmt *begin_once(struct sema *s, int n, struct span span)
+/* `if (!__tap_process_begin_once(!@defined($ret), N, pid())) next` (tid()
+ * for a thread.begin): a process or thread running when tap started has each
+ * begin probe (N) fire once, at its first system call that passes the probe's
+ * filter (tapsets/process_exe.tp); the alias's other points (fork, exec,
+ * clone) have $ret. */
+static struct stmt *begin_once(struct sema *s, int n, const char *id_function, struct span span)
 {
     struct expr *ret = ast_expr(s->arena, EXPR_TARGET, span);
     ret->target.name = "ret";
@@ -151,7 +152,10 @@ static struct stmt *begin_once(struct sema *s, int n, struct span span)
     call->call.name = "__tap_process_begin_once";
     call->call.args = pending;
     pending->next = integer(s->arena, n, span);
-    call->call.arg_count = 2;
+    struct expr *id = ast_expr(s->arena, EXPR_CALL, span);
+    id->call.name = id_function;
+    pending->next->next = id;
+    call->call.arg_count = 3;
     return next_unless(s, call, span);
 }
 
@@ -231,8 +235,9 @@ int sema_resolve_process_event(struct sema *s, struct probe_point *point, struct
     head->arg_kind = PROBE_ARG_NONE;
     alias.components = head;
     struct stmt *head_stmt = handler;   /* the filter, begin's once, the handler */
-    if (event == PROCESS_BEGIN) {
-        struct stmt *once = begin_once(s, s->script->probe_count, process->span);
+    if (event == PROCESS_BEGIN || event == PROCESS_THREAD_BEGIN) {
+        struct stmt *once = begin_once(s, s->script->probe_count, event == PROCESS_BEGIN ? "pid" : "tid",
+                                       process->span);
         once->next = head_stmt;
         head_stmt = once;
     }
