@@ -52,14 +52,9 @@ static int has_hardware_pmu(void)
            stat("/sys/bus/event_source/devices/cpu_core", &st) == 0;
 }
 
-/* The file a -c command (its first word, searched in $PATH) or -x PID runs. */
-static int target_executable(struct sema *s, struct stat *out)
+/* The file a program name names: itself with a '/', else searched in $PATH (as -c runs it). */
+static int find_executable(struct sema *s, const char *name, struct stat *out)
 {
-    if (s->options->target_pid > 0)
-        return stat(arena_printf(s->arena, "/proc/%d/exe", s->options->target_pid), out) == 0;
-    const char *command = s->options->target_command;
-    command += strspn(command, " \t");
-    const char *name = arena_strndup(s->arena, command, strcspn(command, " \t"));
     if (strchr(name, '/'))
         return stat(name, out) == 0;
     const char *path = getenv("PATH") ? getenv("PATH") : "/usr/local/bin:/usr/bin:/bin";
@@ -69,6 +64,16 @@ static int target_executable(struct sema *s, struct stat *out)
             return 1;
     }
     return 0;
+}
+
+/* The file the -c command (its first word) or the -x PID runs. */
+static int target_executable(struct sema *s, struct stat *out)
+{
+    if (s->options->target_pid > 0)
+        return stat(arena_printf(s->arena, "/proc/%d/exe", s->options->target_pid), out) == 0;
+    const char *command = s->options->target_command;
+    command += strspn(command, " \t");
+    return find_executable(s, arena_strndup(s->arena, command, strcspn(command, " \t")), out);
 }
 
 /* .process with no path, or .process("PATH") naming the file the target runs:
@@ -87,7 +92,7 @@ static int check_process(struct sema *s, struct probe_point *point, struct probe
                     "-c command", sema_point_text(s, point));
     if (strcmp(c->name, "process") != 0 || c->arg_kind != PROBE_ARG_STRING)
         return 1;
-    if (stat(c->arg_string, &named) != 0 || named.st_dev != target.st_dev || named.st_ino != target.st_ino)
+    if (!find_executable(s, c->arg_string, &named) || named.st_dev != target.st_dev || named.st_ino != target.st_ino)
         return fail(s, point, c->span, "while resolving probe point: %s: the perf events of .process(PATH) "
                     "count in the -c/-x target, and it does not run PATH", sema_point_text(s, point));
     return 1;
