@@ -261,6 +261,9 @@ LLVMValueRef cg_regex_match(struct codegen *cg, struct expr *e);
 /* errno_names.c: __tap_errno_name(e), a row of a .rodata table */
 LLVMValueRef cg_errno_name(struct codegen *cg, LLVMValueRef e);
 
+/* perf_counters.c: @perf("NAME"), the target's perf counter NAME */
+LLVMValueRef cg_perf_read(struct codegen *cg, struct expr *e);
+
 /* foreach.c */
 void cg_foreach(struct codegen *cg, struct stmt *st);
 

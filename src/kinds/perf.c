@@ -1,9 +1,14 @@
 /* perf.sw.NAME, perf.hw.NAME, perf.type(T).config(C)[.sample(N)|.hz(F)]:
- * a perf event on every CPU (the point is read by sema/perf.c). */
+ * a perf event on every CPU; with .process[(PATH)], one on the -c/-x
+ * target's task; with .counter(NAME), a counting event @perf reads (the
+ * point is read by sema/perf.c). */
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 
 #include "kinds/kinds.h"
 #include "runtime/attach.h"
@@ -22,6 +27,10 @@ static void catalogue(struct arena *arena, catalogue_line add, void *lines)
     add(lines, "perf.type(number).config(number)");
     add(lines, "perf.type(number).config(number).sample(number)");
     add(lines, "perf.type(number).config(number).hz(number)");
+    add(lines, "perf.type(number).config(number).process");
+    add(lines, "perf.type(number).config(number).process(string)");
+    add(lines, "perf.type(number).config(number).counter(string)");
+    add(lines, "perf.type(number).config(number).process(string).counter(string)");
     for (int hw = 0; hw <= 1; hw++)
         for (int i = 0; sema_perf_event_name(hw, i); i++)
             if (*sema_perf_event_name(hw, i))
@@ -44,6 +53,50 @@ static void describe(const struct probe *probe, const struct program_probe *prev
     out->perf.type = probe->perf.perf_type;
     out->perf.config = probe->perf.perf_config;
     out->perf.sample_period = probe->perf.sample_period;
+    out->perf.per_target = probe->perf.per_target;
+    out->perf.counter_index = probe->perf.counter ? probe->perf.counter_index : -1;
+}
+
+/* .process: the event of the target's task (its first thread, as SystemTap's
+ * per-task event). The -c child waits to exec: its event starts then. */
+static int open_on_target(struct session *s, struct perf_event_attr *attr)
+{
+    attr->disabled = attr->enable_on_exec = s->child_pid != 0;
+    int fd = (int)syscall(SYS_perf_event_open, attr, s->target_pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    return fd < 0 ? -errno : fd;
+}
+
+/* .counter: the event goes in its slot of tap_perf_counters, where @perf
+ * reads it; the probe's program is never attached (its body never runs). */
+static int attach_counter(struct session *s, const struct program_probe *probe, struct perf_event_attr *attr)
+{
+    int fd = open_on_target(s, attr);
+    if (fd < 0)
+        return fd;
+    struct bpf_map *map = bpf_object__find_map_by_name(s->object, "tap_perf_counters");
+    uint32_t slot = (uint32_t)probe->perf.counter_index;
+    if (map && bpf_map_update_elem(bpf_map__fd(map), &slot, &fd, BPF_ANY) < 0) {
+        int err = -errno;
+        close(fd);
+        return err;
+    }
+    return add_raw_link(s, fd);
+}
+
+static int attach_on_target(struct session *s, struct bpf_program *prog, const struct program_probe *probe,
+                            struct perf_event_attr *attr)
+{
+    LIBBPF_OPTS(bpf_perf_event_opts, opts, .bpf_cookie = probe->cookie);
+    int fd = open_on_target(s, attr);
+    if (fd < 0)
+        return fd;
+    struct bpf_link *link = bpf_program__attach_perf_event_opts(prog, fd, &opts);
+    if (!link) {
+        int err = -errno;
+        close(fd);
+        return err;
+    }
+    return add_link(s, link);
 }
 
 static int attach_perf(struct session *s, struct bpf_program *prog, int index, char *state)
@@ -51,8 +104,12 @@ static int attach_perf(struct session *s, struct bpf_program *prog, int index, c
     (void)state;
     const struct program_probe *probe = &s->program->probes[index];
     struct perf_event_attr attr = {.size = sizeof(attr), .type = probe->perf.type, .config = probe->perf.config};
+    if (probe->perf.counter_index >= 0)
+        return attach_counter(s, probe, &attr);
     perf_event_sampling(&attr, probe->perf.sample_period ? probe->perf.sample_period : probe->perf.period_ns,
                         probe->perf.frequency);
+    if (probe->perf.per_target)
+        return attach_on_target(s, prog, probe, &attr);
     return attach_every_cpu(s, prog, probe, &attr);
 }
 

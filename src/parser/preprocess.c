@@ -279,11 +279,6 @@ static void pp_macro_use(struct pp *pp, const struct token *use, struct pp_env *
     if (pp_parameter_use(pp, use, env))
         return;
     struct pp_macro *m = pp_find_macro(pp, name);
-    if (!m && strcmp(name, "perf") == 0) {
-        pp_error(pp, use->span, "%s", "@perf (a perf counter of a process, declared by a "
-                 "perf.*.process(PATH).counter(NAME) probe) is not supported by tap");
-        return;
-    }
     if (!m) {
         pp_error(pp, use->span, "unknown operator or macro '%s'", use->text);
         return;
@@ -328,6 +323,19 @@ static const struct token *pp_argument(struct pp *pp, const struct token *t)
     return NULL;
 }
 
+/* @perf, SystemTap's operator reading a perf counter, unless a macro takes the name. */
+static int is_perf_read(struct pp *pp, const struct token *use, const struct pp_env *env)
+{
+    if (strcmp(use->text, "@perf") != 0 || pp_find_macro(pp, "perf"))
+        return 0;
+    if (!env)
+        return 1;
+    for (int i = 0; i < env->macro->param_count; i++)
+        if (strcmp(env->macro->params[i], "perf") == 0)
+            return 0;
+    return 1;
+}
+
 /* The next token with macros expanded and arguments pasted. */
 static const struct token *pp_next(struct pp *pp)
 {
@@ -339,6 +347,8 @@ static const struct token *pp_next(struct pp *pp)
             pp_define(pp, t);
             continue;
         case AT_MACRO:
+            if (is_perf_read(pp, t, env))   /* @perf("NAME"): the builtin __tap_perf("NAME") */
+                return pp_new_token(pp, IDENT, t->span, "__tap_perf", 0);
             pp_macro_use(pp, t, env);
             continue;
         case AT_CAST:

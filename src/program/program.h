@@ -210,6 +210,8 @@ struct program_probe {
             uint32_t type;           /* PERF_TYPE_* */
             uint64_t config;
             uint64_t sample_period;  /* perf .sample(N) */
+            int per_target;          /* perf .process: on the -c/-x target's task, not every CPU */
+            int counter_index;       /* perf .counter: its slot in tap_perf_counters; -1: a sampling probe */
         } perf;
         struct {
             int write;               /* a .write probe; 0: .read */

@@ -2,7 +2,7 @@
  *   tap-program 3 STRING_SIZE STATE_OFFSET
  *   probe KIND PROG POINT ORDER PATH OFFSET COOKIE TP_CAT TP_NAME BUILD_ID REF_CTR MAY_SKIP FIELDS
  *       then the live member of the kind's union (FIELDS, enum program_probe_fields):
- *       perf: PERIOD FREQ PERF_TYPE PERF_CONFIG SAMPLE; procfs: WRITE MODE MAXSIZE;
+ *       perf: PERIOD FREQ PERF_TYPE PERF_CONFIG SAMPLE PER_TARGET COUNTER+1; procfs: WRITE MODE MAXSIZE;
  *       netfilter: PF HOOKNUM PRIORITY
  *   format TEXT RECORD_SIZE ARG_COUNT (KIND OFFSET SIZE)...
  *   error MESSAGE LOCATION
@@ -66,6 +66,8 @@ static void put_probe(struct strbuf *out, const struct program_probe *p)
         put_number(out, p->perf.type);
         put_number(out, p->perf.config);
         put_number(out, p->perf.sample_period);
+        put_number(out, (unsigned long long)p->perf.per_target);
+        put_number(out, (unsigned long long)(p->perf.counter_index + 1));
         break;
     case PROGRAM_FIELDS_PROCFS:
         put_number(out, (unsigned long long)p->procfs.write);
@@ -227,6 +229,8 @@ static void read_probe(struct reader *r, struct program_probe *p)
         p->perf.type = (uint32_t)read_number(r);
         p->perf.config = read_number(r);
         p->perf.sample_period = read_number(r);
+        p->perf.per_target = (int)read_number(r);
+        p->perf.counter_index = (int)read_number(r) - 1;
         break;
     case PROGRAM_FIELDS_PROCFS:
         p->procfs.write = (int)read_number(r);

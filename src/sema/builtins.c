@@ -72,6 +72,7 @@ static const struct builtin builtins[] = {
     FIXED0("task_current", BUILTIN_TASK_CURRENT, TYPE_LONG),
     FIXED0("user_mode", BUILTIN_USER_MODE, TYPE_LONG),
     FIXED0("addr", BUILTIN_ADDR, TYPE_LONG),
+    FIXED1("__tap_perf", BUILTIN_PERF_READ, TYPE_LONG, TYPE_STRING),   /* @perf("NAME") */
     FIXED0("__tap_arg_start", BUILTIN_ARG_START, TYPE_LONG),   /* current->mm->arg_start */
     FIXED0("__tap_arg_end", BUILTIN_ARG_END, TYPE_LONG),
     FIXED0("__tap_env_start", BUILTIN_ENV_START, TYPE_LONG),   /* current->mm->env_start */

@@ -22,6 +22,7 @@ enum builtin_id {
     BUILTIN_PPID, BUILTIN_PEXECNAME, BUILTIN_EUID, BUILTIN_JIFFIES, BUILTIN_ARG_START, BUILTIN_ARG_END,
     BUILTIN_ENV_START, BUILTIN_ENV_END, BUILTIN_TASK_CURRENT, BUILTIN_USER_MODE,
     BUILTIN_ADDR,            /* addr(): the interrupted instruction, user or kernel */
+    BUILTIN_PERF_READ,       /* @perf("NAME"), written __tap_perf("NAME") by the preprocessor */
     BUILTIN_TAP_FORMAT,      /* __tap_format("kernel bpf_snprintf format", longs...): $$vars, $v$ */
     /* string functions (codegen/string_functions.c) */
     BUILTIN_SPRINTF, BUILTIN_SPRINT, BUILTIN_SPRINTLN, BUILTIN_SUBSTR, BUILTIN_ISINSTR, BUILTIN_STRPOS,

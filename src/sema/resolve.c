@@ -256,6 +256,8 @@ static void resolve_call(struct sema *s, struct expr *e)
         e->call.target = CALL_BUILTIN;
         e->call.builtin = builtin;
         string_of_char_array(s, e);
+        if (builtin->id == BUILTIN_PERF_READ)
+            sema_check_perf_read(s, e);
         return;
     }
     struct function_decl *hidden = sema_find_function(s, e->call.name);

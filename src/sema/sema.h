@@ -103,6 +103,9 @@ struct perf_probe {
     uint32_t perf_type;          /* perf: the event (sema/perf.c) */
     uint64_t perf_config;
     uint64_t sample_period;
+    int per_target;              /* perf .process: only in the -c/-x target (sema/perf.c) */
+    const char *counter;         /* perf .counter("NAME"), read by @perf(NAME); NULL: a sampling probe */
+    int counter_index;           /* its slot in tap_perf_counters */
 };
 
 /* PROBE_FIELDS_UPROBE (uprobe, uretprobe): where in which file, and how it sits there. */
@@ -328,6 +331,9 @@ struct script *sema_analyze(struct arena *arena, struct diags *diags, struct ast
  * with addresses under -v); returns the exit status. */
 int sema_list_points(struct arena *arena, struct diags *diags, const char *point,
                      const struct sema_options *options, int with_variables, int verbose, FILE *out);
+
+/* The perf .counter("NAME") probe that declares NAME; NULL when none (sema/perf.c). */
+const struct probe *sema_perf_counter(const struct script *script, const char *name);
 
 /* --dump-functions, --dump-probe-types, --dump-probe-aliases (catalog.c):
  * sorted catalogues of the functions, probe-point forms and tapset aliases. */

@@ -106,6 +106,8 @@ int sema_point_error(struct sema *s, struct probe_point *point, struct span span
 int sema_resolve_perf(struct sema *s, struct probe_point *point, struct probe *probe);
 /* The i-th perf.sw (or perf.hw) event name, "" for a gap, NULL past the end. */
 const char *sema_perf_event_name(int is_hardware, int i);
+/* @perf("NAME")'s checks: a literal name, a declared counter, a process probe's body. */
+void sema_check_perf_read(struct sema *s, struct expr *e);
 
 /* tracepoint.c */
 int sema_resolve_tracepoint(struct sema *s, struct probe_point *point, struct probe *probe);
