@@ -492,25 +492,32 @@ int sema_lower_btf_argument(struct sema *s, struct btf *btf, const struct btf_ty
 
 /* Argument `index` of the context (read: NULL for the context's u64s), of
  * BTF type type_id, then e's ->member and [N] components. */
-int sema_lower_btf_word(struct sema *s, struct btf *btf, struct expr *e, int index, int type_id,
-                             btf_argument_reader read)
+static int argument_place(struct sema *s, struct btf *btf, struct expr *e, int index, int type_id,
+                          btf_argument_reader read, struct kplace *place)
 {
-    struct kplace place = {.type_id = type_id};
+    *place = (struct kplace){.type_id = type_id};
     int size = 8, is_signed = 0;
     const struct btf_type *t = btf__type_by_id(btf, resolved(btf, type_id));
     if (!t || !scalar_of(t, &size, &is_signed))
         size = 8, is_signed = 0;
     if (read) {
-        place.value = read(s, e, index, size, is_signed);
-        if (!place.value)
-            return 0;
-    } else {
-        place.value = long_node(s, e->span, EXPR_CTX_READ);
-        place.value->ctx_read.kind = CTX_READ_LONG;
-        place.value->ctx_read.offset = index * 8;
-        place.value->ctx_read.size = size;
-        place.value->ctx_read.is_signed = is_signed;
+        place->value = read(s, e, index, size, is_signed);
+        return place->value != NULL;
     }
+    place->value = long_node(s, e->span, EXPR_CTX_READ);
+    place->value->ctx_read.kind = CTX_READ_LONG;
+    place->value->ctx_read.offset = index * 8;
+    place->value->ctx_read.size = size;
+    place->value->ctx_read.is_signed = is_signed;
+    return 1;
+}
+
+int sema_lower_btf_word(struct sema *s, struct btf *btf, struct expr *e, int index, int type_id,
+                             btf_argument_reader read)
+{
+    struct kplace place;
+    if (!argument_place(s, btf, e, index, type_id, read, &place))
+        return 0;
     const char *what = apply_components(s, btf, &place, e->target.components,
                                         arena_printf(s->arena, "$%s", e->target.name));
     if (!what)
