@@ -197,6 +197,49 @@ void sema_return_ctype(struct sema *s, struct expr *value)
     }
 }
 
+/* A use before the first typed assignment (a loop brings that value
+ * back): the first `local = $v` (or @cast, @var) anywhere in the body types
+ * the local, as SystemTap infers it both ways. A quiet copy of the value is
+ * lowered for its type; the assignment itself is lowered in its turn. */
+struct later_assignment {
+    struct sema *s;
+    struct symbol *local;
+    int done;
+};
+
+static void type_from_assignment(struct expr *e, void *data)
+{
+    struct later_assignment *later = data;
+    if (later->done || e->kind != EXPR_ASSIGN || e->assign.op != ASSIGN_SET || e->assign.lhs->kind != EXPR_IDENT ||
+        strcmp(e->assign.lhs->ident.name, later->local->name) != 0)
+        return;
+    struct expr *rhs = e->assign.rhs;
+    if (rhs->kind != EXPR_TARGET && rhs->kind != EXPR_CAST && rhs->kind != EXPR_VAR)
+        return;
+    struct sema *s = later->s;
+    struct expr *copy = sema_clone_expr(s->arena, rhs);
+    struct diags quiet, *saved = s->diags;
+    diags_init(&quiet);
+    s->diags = &quiet;
+    sema_resolve_expr(s, copy);
+    s->diags = saved;
+    if (quiet.error_count == 0 && copy->ctype) {
+        merge_local(s, later->local, copy->ctype, e->span);
+        later->done = 1;
+    }
+    diags_free(&quiet);
+}
+
+static void type_from_later_assignment(struct sema *s, struct symbol *local)
+{
+    /* a probe's body is resolved as a function without a declaration */
+    struct stmt *body = s->function && s->function->decl ? s->function->decl->function.body
+                      : s->probe ? s->probe->body : NULL;
+    struct later_assignment later = {.s = s, .local = local};
+    if (body)
+        ast_visit_exprs(body, type_from_assignment, &later);
+}
+
 static const struct c_type *local_ctype(struct sema *s, struct expr *e, const char **why)
 {
     struct symbol *sym = e->symbol;
@@ -215,6 +258,8 @@ static const struct c_type *local_ctype(struct sema *s, struct expr *e, const ch
         merge_local(s, sym, value_ctype(s, sym->pending_calls[i], &ignored), sym->pending_calls[i]->span);
     }
     sym->pending_call_count = 0;
+    if (!sym->ctype)
+        type_from_later_assignment(s, sym);
     if (sym->other_ctype) {
         *why = arena_printf(s->arena, "%s is assigned a %s at %s and a %s at %s", sym->name,
                             ctype_text(s, sym->ctype), where(s, sym->ctype_span), ctype_text(s, sym->other_ctype),
@@ -223,7 +268,7 @@ static const struct c_type *local_ctype(struct sema *s, struct expr *e, const ch
     }
     if (!sym->ctype) {
         *why = arena_printf(s->arena, "%s has no C type here: assign it a target variable, a @cast or a "
-                            "value of one before this use", sym->name);
+                            "value of one", sym->name);
         return NULL;
     }
     if (!sym->ctype_used) {

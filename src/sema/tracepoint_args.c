@@ -335,6 +335,19 @@ const char *tracepoint_argument_names(struct sema *s, const char *tracepoint)
 }
 
 
+static struct expr *btf_pretty_argument(struct sema *s, struct btf *btf, struct expr *e, int index, int type_id,
+                                        btf_argument_reader read, int full);
+
+static int become(struct expr *e, struct expr *value)
+{
+    if (!value)
+        return 0;
+    struct expr *next = e->next;
+    *e = *value;
+    e->next = next;
+    return 1;
+}
+
 int tracepoint_lower_argument(struct sema *s, struct probe *probe, struct expr *e)
 {
     struct btf *btf = sema_kernel_btf(s);
@@ -350,9 +363,13 @@ int tracepoint_lower_argument(struct sema *s, struct probe *probe, struct expr *
         return place_error(s, e->span, arena_printf(s->arena, "$%s is a tracepoint argument, but this probe "
                                                     "also reads tracefs record fields: a kernel.trace probe "
                                                     "reads one or the other", e->target.name));
-    if (e->target.pretty || e->target.address_of)
-        return place_error(s, e->span, "pretty printing and & of tracepoint arguments are not supported");
+    if (e->target.pretty && e->target.address_of)
+        return place_error(s, e->span, "cannot take address of pretty-printed variable");
+    if (e->target.address_of)
+        return place_error(s, e->span, "& of tracepoint arguments is not supported");
     probe->tracepoint.raw = 1;
+    if (e->target.pretty)
+        return become(e, btf_pretty_argument(s, btf, e, index, type_id, NULL, e->target.pretty == 2));
     return sema_lower_btf_word(s, btf, e, index, type_id, NULL);
 }
 
@@ -388,11 +405,17 @@ static struct expr *listed_argument(struct sema *s, struct btf *btf, const struc
                                     btf_argument_reader read)
 {
     const struct btf_type *t = btf__type_by_id(btf, resolved(btf, type_id));
-    if ((t && (btf_is_struct(t) || btf_is_union(t))) || (read && index >= 6))
+    int pretty = e->target.pretty;
+    if ((!pretty && t && (btf_is_struct(t) || btf_is_union(t))) || (read && index >= 6))
         return sema_string_expr(s, e->span, arena_printf(s->arena, "%s%s", label,
                                                          read && index >= 6 ? "?" : "{...}"));
     struct expr *value = ast_expr(s->arena, EXPR_TARGET, e->span);
     value->target.name = name;
+    if (pretty) {   /* $$parms$: "name=" and $name$ (or $name$$) */
+        struct expr *text = btf_pretty_argument(s, btf, value, index, type_id,
+                                                trampoline_reader(btf, proto, index, type_id, read), pretty == 2);
+        return text ? sema_concat_expr(s, e->span, sema_string_expr(s, e->span, label), text) : NULL;
+    }
     if (sema_lower_btf_word(s, btf, value, index, type_id, trampoline_reader(btf, proto, index, type_id, read)) <= 0)
         return NULL;
     struct expr *call = ast_expr(s->arena, EXPR_CALL, e->span);
@@ -414,8 +437,8 @@ static int lower_btf_list(struct sema *s, struct btf *btf, const struct btf_type
         return place_error(s, e->span, arena_printf(s->arena, "$$%s: tap types kernel functions from BTF, "
                                                     "which has their parameters, not their locals: $$parms "
                                                     "and $$return are available", which));
-    if (e->target.pretty || e->target.address_of || e->target.components)
-        return place_error(s, e->span, "pretty printing and & of kernel function arguments are not supported");
+    if (e->target.address_of || e->target.components)
+        return place_error(s, e->span, "cannot take address of context variable, or pick its members");
     struct expr *text = NULL;
     if (which[0] == 'r') {
         if (!is_return)
@@ -443,33 +466,6 @@ static int lower_btf_list(struct sema *s, struct btf *btf, const struct btf_type
     return 1;
 }
 
-/* $name$ of an integer argument (or $return$): its decimal text, as
- * SystemTap pretty-prints a base type; the rest stays refused. */
-static int lower_pretty_integer(struct sema *s, struct btf *btf, struct expr *e, int index, int type_id,
-                                btf_argument_reader read)
-{
-    const struct btf_type *t = btf__type_by_id(btf, resolved(btf, type_id));
-    int size, is_signed;
-    if (!t || btf_is_ptr(t) || !scalar_of(t, &size, &is_signed))
-        return place_error(s, e->span, "pretty printing and & of kernel function arguments are not supported "
-                           "(only $name$ of an integer: its decimal text)");
-    struct expr *value = ast_expr(s->arena, EXPR_TARGET, e->span);
-    value->target.name = e->target.name;
-    if (sema_lower_btf_word(s, btf, value, index, type_id, read) <= 0)
-        return 0;
-    struct expr *format = sema_string_expr(s, e->span, is_signed ? "%lld" : "%llu");
-    format->next = value;
-    value->next = NULL;
-    struct expr *call = ast_expr(s->arena, EXPR_CALL, e->span);
-    call->call.name = "__tap_format";
-    call->call.args = format;
-    call->call.arg_count = 2;
-    struct expr *next = e->next;
-    *e = *call;
-    e->next = next;
-    return 1;
-}
-
 /* $name, or $return (the word after the arguments), of a function whose
  * arguments are the context's u64s (fentry, fexit); $$parms and $$return. */
 int sema_lower_btf_argument(struct sema *s, struct btf *btf, const struct btf_type *proto, int is_return,
@@ -482,35 +478,45 @@ int sema_lower_btf_argument(struct sema *s, struct btf *btf, const struct btf_ty
         index = find_argument_from(btf, proto, 0, e->target.name, &type_id);
     if (index < 0)
         return -1;
-    if (e->target.pretty && !e->target.address_of && !e->target.components)
-        return lower_pretty_integer(s, btf, e, index, type_id, trampoline_reader(btf, proto, index, type_id, read));
-    if (e->target.pretty || e->target.address_of)
-        return place_error(s, e->span, "pretty printing and & of kernel function arguments are not supported "
-                           "(only $name$ of an integer: its decimal text)");
+    if (e->target.pretty && e->target.address_of)
+        return place_error(s, e->span, "cannot take address of pretty-printed variable");
+    if (e->target.pretty)
+        return become(e, btf_pretty_argument(s, btf, e, index, type_id,
+                                             trampoline_reader(btf, proto, index, type_id, read),
+                                             e->target.pretty == 2));
+    if (e->target.address_of)
+        return place_error(s, e->span, "& of kernel function arguments is not supported");
     return sema_lower_btf_word(s, btf, e, index, type_id, trampoline_reader(btf, proto, index, type_id, read));
 }
 
 /* Argument `index` of the context (read: NULL for the context's u64s), of
  * BTF type type_id, then e's ->member and [N] components. */
-int sema_lower_btf_word(struct sema *s, struct btf *btf, struct expr *e, int index, int type_id,
-                             btf_argument_reader read)
+static int argument_place(struct sema *s, struct btf *btf, struct expr *e, int index, int type_id,
+                          btf_argument_reader read, struct kplace *place)
 {
-    struct kplace place = {.type_id = type_id};
+    *place = (struct kplace){.type_id = type_id};
     int size = 8, is_signed = 0;
     const struct btf_type *t = btf__type_by_id(btf, resolved(btf, type_id));
     if (!t || !scalar_of(t, &size, &is_signed))
         size = 8, is_signed = 0;
     if (read) {
-        place.value = read(s, e, index, size, is_signed);
-        if (!place.value)
-            return 0;
-    } else {
-        place.value = long_node(s, e->span, EXPR_CTX_READ);
-        place.value->ctx_read.kind = CTX_READ_LONG;
-        place.value->ctx_read.offset = index * 8;
-        place.value->ctx_read.size = size;
-        place.value->ctx_read.is_signed = is_signed;
+        place->value = read(s, e, index, size, is_signed);
+        return place->value != NULL;
     }
+    place->value = long_node(s, e->span, EXPR_CTX_READ);
+    place->value->ctx_read.kind = CTX_READ_LONG;
+    place->value->ctx_read.offset = index * 8;
+    place->value->ctx_read.size = size;
+    place->value->ctx_read.is_signed = is_signed;
+    return 1;
+}
+
+int sema_lower_btf_word(struct sema *s, struct btf *btf, struct expr *e, int index, int type_id,
+                             btf_argument_reader read)
+{
+    struct kplace place;
+    if (!argument_place(s, btf, e, index, type_id, read, &place))
+        return 0;
     const char *what = apply_components(s, btf, &place, e->target.components,
                                         arena_printf(s->arena, "$%s", e->target.name));
     if (!what)
@@ -524,6 +530,185 @@ int sema_lower_btf_word(struct sema *s, struct btf *btf, struct expr *e, int ind
     if (e->type != TYPE_STRING)
         sema_note_btf_ctype(s, e, btf, place.type_id, 0);
     return 1;
+}
+
+/* --- pretty printing from BTF ($v$, $v$$, $$parms$): SystemTap's
+ * dwarf_pretty_print on the kernel's types, as target_pretty.c on DWARF --- */
+
+struct btf_pretty {
+    struct sema *s;
+    struct btf *btf;
+    struct span span;
+    struct expr *text;           /* the concatenation so far */
+    int full;                    /* $$: nested structs and arrays too */
+    int values;                  /* SystemTap stops members at 32 */
+};
+
+static void pretty_append(struct btf_pretty *p, struct expr *piece)
+{
+    p->text = sema_concat_expr(p->s, p->span, p->text, piece);
+}
+
+static void pretty_literal(struct btf_pretty *p, const char *text)
+{
+    pretty_append(p, sema_string_expr(p->s, p->span, text));
+}
+
+static struct expr *string_call(struct btf_pretty *p, const char *name, struct expr *arg)
+{
+    struct expr *call = ast_expr(p->s->arena, EXPR_CALL, p->span);
+    call->call.name = name;
+    call->call.args = arg;
+    call->call.arg_count = 1;
+    call->type = TYPE_STRING;
+    p->values++;
+    return call;
+}
+
+/* The place's own value (a pointer's, a number's) with a conversion. */
+static void pretty_number(struct btf_pretty *p, struct kplace *place, const char *conversion)
+{
+    struct kplace copy = *place;
+    const struct btf_type *t = btf__type_by_id(p->btf, resolved(p->btf, copy.type_id));
+    int size, is_signed;
+    struct expr *value = t && scalar_of(t, &size, &is_signed) ? place_value(p->s, p->btf, &copy, p->span, "value")
+                                                               : NULL;
+    if (!value) {
+        pretty_literal(p, "?");
+        return;
+    }
+    struct expr *format = sema_string_expr(p->s, p->span, conversion);
+    format->next = value;
+    struct expr *call = ast_expr(p->s->arena, EXPR_CALL, p->span);
+    call->call.name = "__tap_format";
+    call->call.args = format;
+    call->call.arg_count = 2;
+    call->type = TYPE_STRING;
+    p->values++;
+    pretty_append(p, call);
+}
+
+static int is_char(struct btf *btf, int type_id)
+{
+    const struct btf_type *t = btf__type_by_id(btf, resolved(btf, type_id));
+    const char *name = t && btf_is_int(t) && t->size == 1 ? btf__name_by_offset(btf, t->name_off) : NULL;
+    return name && strstr(name, "char");   /* pahole leaves BTF_INT_CHAR out */
+}
+
+static void btf_pretty_place(struct btf_pretty *p, struct kplace *place, int type_id, int top);
+
+static void pretty_int(struct btf_pretty *p, struct kplace *place, const struct btf_type *t)
+{
+    int id = resolved(p->btf, place->type_id);
+    if (btf_is_int(t) && is_char(p->btf, id) && !place->bit_size) {
+        struct kplace copy = *place;
+        struct expr *value = place_value(p->s, p->btf, &copy, p->span, "value");
+        if (value)
+            pretty_append(p, string_call(p, "_tap_char_quoted", value));
+        else
+            pretty_literal(p, "?");
+        return;
+    }
+    int is_signed = btf_is_int(t) ? (btf_int_encoding(t) & BTF_INT_SIGNED) != 0 : 1;   /* enums: %i */
+    pretty_number(p, place, is_signed ? "%lld" : "%llu");
+}
+
+static void pretty_members(struct btf_pretty *p, struct kplace *place, const struct btf_type *t, int *count)
+{
+    const struct btf_member *m = btf_members(t);
+    for (int i = 0; i < btf_vlen(t); i++, m++) {
+        const char *name = btf__name_by_offset(p->btf, m->name_off);
+        if (++*count > 1)
+            pretty_literal(p, ", ");
+        if (p->values >= 32) {
+            pretty_literal(p, "...");
+            return;
+        }
+        int64_t bits = btf_member_bit_offset(t, (uint32_t)i);
+        int bit_size = (int)btf_member_bitfield_size(t, (uint32_t)i);
+        struct kplace member = {.address = add_offset(p->s, p->span, place->address, bits / 8),
+                                .type_id = (int)m->type, .bit_shift = bit_size ? (int)(bits % 8) : 0,
+                                .bit_size = bit_size};
+        const struct btf_type *inner = btf__type_by_id(p->btf, resolved(p->btf, (int)m->type));
+        if (name && *name)
+            pretty_literal(p, arena_printf(p->s->arena, ".%s=", name));
+        else
+            pretty_literal(p, inner && btf_is_union(inner) ? "<union>=" : inner && btf_is_struct(inner) ? "<class>="
+                                                                                                         : "=");
+        btf_pretty_place(p, &member, (int)m->type, 0);
+    }
+}
+
+/* SystemTap's recurse on a BTF type: the place formatted as type_id. */
+static void btf_pretty_place(struct btf_pretty *p, struct kplace *place, int type_id, int top)
+{
+    int id = resolved(p->btf, type_id);
+    const struct btf_type *t = id ? btf__type_by_id(p->btf, id) : NULL;
+    if (!t) {
+        pretty_number(p, place, "0x%llx");   /* void */
+        return;
+    }
+    if (btf_is_int(t) || btf_is_enum(t) || btf_is_enum64(t)) {
+        pretty_int(p, place, t);
+    } else if (btf_is_ptr(t)) {
+        int pointee = resolved(p->btf, (int)t->type);
+        if (pointee && is_char(p->btf, pointee)) {
+            struct kplace copy = *place;
+            struct expr *value = place_value(p->s, p->btf, &copy, p->span, "value");
+            pretty_append(p, value ? string_call(p, "kernel_string_quoted", value) : sema_string_expr(p->s, p->span, "?"));
+        } else if (pointee && top) {
+            const struct btf_type *target = btf__type_by_id(p->btf, pointee);
+            if (target && (btf_is_struct(target) || btf_is_union(target))) {
+                struct kplace through = {.address = pointer_value(p->s, p->span, place), .type_id = pointee};
+                btf_pretty_place(p, &through, pointee, 1);
+            } else {
+                btf_pretty_place(p, place, pointee, 1);   /* SystemTap: the pointer's own value */
+            }
+        } else {
+            pretty_number(p, place, "0x%llx");
+        }
+    } else if (btf_is_array(t)) {
+        if (!top && !p->full) {
+            pretty_literal(p, "[...]");
+        } else if (is_char(p->btf, (int)btf_array(t)->type) && place->address) {
+            pretty_append(p, string_call(p, "kernel_string_quoted", place->address));
+        } else if (place->address && btf_array(t)->nelems > 0) {
+            struct kplace first = {.address = place->address, .type_id = (int)btf_array(t)->type};
+            pretty_literal(p, "[");
+            btf_pretty_place(p, &first, first.type_id, 0);
+            pretty_literal(p, ", ...]");
+        } else {
+            pretty_literal(p, "[...]");
+        }
+    } else if (btf_is_struct(t) || btf_is_union(t)) {
+        if ((!top && !p->full) || !place->address) {
+            pretty_literal(p, "{...}");
+            return;
+        }
+        int count = 0;
+        pretty_literal(p, "{");
+        pretty_members(p, place, t, &count);
+        pretty_literal(p, "}");
+    } else if (btf_is_func_proto(t)) {
+        pretty_literal(p, "<function>:");
+        pretty_number(p, place, "0x%llx");
+    } else {
+        pretty_literal(p, "?");
+    }
+}
+
+/* $name$ / $name$$ (after its components) of argument `index`. */
+static struct expr *btf_pretty_argument(struct sema *s, struct btf *btf, struct expr *e, int index, int type_id,
+                                        btf_argument_reader read, int full)
+{
+    struct kplace place;
+    if (!argument_place(s, btf, e, index, type_id, read, &place))
+        return NULL;
+    if (!apply_components(s, btf, &place, e->target.components, arena_printf(s->arena, "$%s", e->target.name)))
+        return NULL;
+    struct btf_pretty p = {.s = s, .btf = btf, .span = e->span, .full = full};
+    btf_pretty_place(&p, &place, place.type_id, 1);
+    return p.text ? p.text : sema_string_expr(s, e->span, "");
 }
 
 /* The BTF id of a kernel type named as @cast names it: "task_struct",
