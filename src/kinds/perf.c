@@ -2,10 +2,12 @@
  * a perf event on every CPU (the point is read by sema/perf.c). */
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <stdlib.h>
 
 #include <bpf/bpf.h>
 
 #include "kinds/kinds.h"
+#include "program/program.h"
 #include "runtime/attach.h"
 #include "sema/sema_internal.h"
 
@@ -35,30 +37,47 @@ static const char *section(struct arena *arena, const struct probe *probe)
     return "perf_event";
 }
 
+/* Its program_probe's own fields: the event and how often it samples. */
+struct perf_program_fields {
+    uint64_t period_ns;      /* 0 when frequency is used */
+    uint64_t frequency;      /* .hz(F) */
+    uint32_t type;           /* PERF_TYPE_* */
+    uint64_t config;
+    uint64_t sample_period;  /* .sample(N) */
+};
+
+static const struct program_fields program_fields = PROGRAM_FIELDS(struct perf_program_fields,
+    PROGRAM_FIELD(U64, struct perf_program_fields, period_ns),
+    PROGRAM_FIELD(U64, struct perf_program_fields, frequency),
+    PROGRAM_FIELD(U32, struct perf_program_fields, type),
+    PROGRAM_FIELD(U64, struct perf_program_fields, config),
+    PROGRAM_FIELD(U64, struct perf_program_fields, sample_period));
+
 static void describe(const struct probe *probe, const struct program_probe *previous, struct program_probe *out)
 {
     (void)previous;
-    out->fields = PROGRAM_FIELDS_PERF;
-    out->perf.period_ns = probe->perf.period_ns;
-    out->perf.frequency = probe->perf.frequency;
-    out->perf.type = probe->perf.perf_type;
-    out->perf.config = probe->perf.perf_config;
-    out->perf.sample_period = probe->perf.sample_period;
+    struct perf_program_fields *fields = calloc(1, sizeof(*fields));
+    fields->period_ns = probe->perf.period_ns;
+    fields->frequency = probe->perf.frequency;
+    fields->type = probe->perf.perf_type;
+    fields->config = probe->perf.perf_config;
+    fields->sample_period = probe->perf.sample_period;
+    out->kind_fields = fields;
 }
 
 static int attach_perf(struct session *s, struct bpf_program *prog, int index, char *state)
 {
     (void)state;
     const struct program_probe *probe = &s->program->probes[index];
-    struct perf_event_attr attr = {.size = sizeof(attr), .type = probe->perf.type, .config = probe->perf.config};
-    perf_event_sampling(&attr, probe->perf.sample_period ? probe->perf.sample_period : probe->perf.period_ns,
-                        probe->perf.frequency);
+    const struct perf_program_fields *fields = probe->kind_fields;
+    struct perf_event_attr attr = {.size = sizeof(attr), .type = fields->type, .config = fields->config};
+    perf_event_sampling(&attr, fields->sample_period ? fields->sample_period : fields->period_ns, fields->frequency);
     return attach_every_cpu(s, prog, probe, &attr);
 }
 
 static const char *attach_error(const struct program_probe *probe, int err)
 {
-    if ((err == -ENOENT || err == -EOPNOTSUPP) && probe->perf.type == PERF_TYPE_HARDWARE)
+    if ((err == -ENOENT || err == -EOPNOTSUPP) && ((const struct perf_program_fields *)probe->kind_fields)->type == PERF_TYPE_HARDWARE)
         return "this machine has no hardware performance counters";
     return NULL;
 }
@@ -67,6 +86,6 @@ const struct probe_kind_ops perf_kind = {
     .kind = PROBE_PERF, .name = "perf", .flags = KIND_FREQUENT | KIND_SAMPLE_REGS,
     .probe_fields = PROBE_FIELDS_PERF,
     .heads = (const char *const[]){"perf", NULL}, .resolve = resolve_perf, .catalogue = catalogue,
-    .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_PERF_EVENT, .attach = attach_perf,
+    .section = section, .describe = describe, .program_fields = &program_fields, .prog_type = BPF_PROG_TYPE_PERF_EVENT, .attach = attach_perf,
     .attach_error = attach_error,
 };

@@ -59,28 +59,62 @@ static const char *section(struct arena *arena, const struct probe *probe)
     return probe->uprobe.sleepable ? "uprobe.s" : "uprobe";
 }
 
+/* Its program_probe's own fields (path and offset are shared ones). */
+struct uprobe_program_fields {
+    char *build_id;          /* hex build-id of path at compile time, checked by --run; "" when none */
+    uint64_t ref_ctr_offset; /* at an SDT mark: file offset of the semaphore the kernel raises
+                              * while attached; 0: none */
+};
+
+static const struct program_fields program_fields = PROGRAM_FIELDS(struct uprobe_program_fields,
+    PROGRAM_FIELD(STRING, struct uprobe_program_fields, build_id),
+    PROGRAM_FIELD(U64, struct uprobe_program_fields, ref_ctr_offset));
+
+static const struct uprobe_program_fields *uprobe_fields(const struct program_probe *probe)
+{
+    return probe->kind_fields;
+}
+
 static void describe(const struct probe *probe, const struct program_probe *previous, struct program_probe *out)
 {
+    struct uprobe_program_fields *fields = calloc(1, sizeof(*fields));
+    out->kind_fields = fields;
     out->path = strdup(probe->uprobe.path);
-    out->fields = PROGRAM_FIELDS_UPROBE;
-    out->uprobe.ref_ctr_offset = probe->uprobe.ref_ctr_offset;
+    fields->ref_ctr_offset = probe->uprobe.ref_ctr_offset;
     /* a wildcard gives thousands of probes in one binary, described one
      * after another: its build id is read once */
-    if (previous && previous->fields == PROGRAM_FIELDS_UPROBE && previous->uprobe.build_id &&
-        strcmp(previous->path, out->path) == 0) {
-        out->uprobe.build_id = strdup(previous->uprobe.build_id);
+    if (previous && probe_kind_program_fields(previous->kind) == &program_fields &&
+        uprobe_fields(previous)->build_id && strcmp(previous->path, out->path) == 0) {
+        fields->build_id = strdup(uprobe_fields(previous)->build_id);
         return;
     }
     char build_id[128];
     elf_build_id(probe->uprobe.path, build_id, sizeof(build_id));
-    out->uprobe.build_id = strdup(build_id);
+    fields->build_id = strdup(build_id);
+}
+
+/* --run: the binary must be the one the object was compiled for. */
+static int check_run(const struct program_probe *probe, char *error, size_t error_size)
+{
+    const char *then = uprobe_fields(probe)->build_id;
+    if (!probe->path || !then || !then[0])
+        return 0;
+    char now[128];
+    elf_build_id(probe->path, now, sizeof(now));
+    if (strcmp(now, then) == 0)
+        return 0;
+    snprintf(error, error_size,
+             "%s has build-id %s, but the object was compiled against build-id %s: "
+             "recompile the script for this binary",
+             probe->path, now[0] ? now : "(none, or unreadable)", then);
+    return -1;
 }
 
 static int attach_one_uprobe(struct session *s, struct bpf_program *prog,
                              const struct program_probe *probe)
 {
     LIBBPF_OPTS(bpf_uprobe_opts, opts, .bpf_cookie = probe->cookie,
-                .retprobe = probe->kind == PROBE_URETPROBE, .ref_ctr_offset = probe->uprobe.ref_ctr_offset);
+                .retprobe = probe->kind == PROBE_URETPROBE, .ref_ctr_offset = uprobe_fields(probe)->ref_ctr_offset);
     /* Not filtered by pid: the handler keeps the target and its descendants. */
     pid_t pid = -1;
     struct bpf_link *link =
@@ -144,8 +178,8 @@ static int attach_uprobe_group(struct session *s, struct bpf_program *prog, int 
             continue;
         b.members[count] = i;
         b.offsets[count] = p->offset;
-        b.ref_ctr_offsets[count] = p->uprobe.ref_ctr_offset;
-        any_ref_ctr |= p->uprobe.ref_ctr_offset != 0;
+        b.ref_ctr_offsets[count] = uprobe_fields(p)->ref_ctr_offset;
+        any_ref_ctr |= uprobe_fields(p)->ref_ctr_offset != 0;
         b.cookies[count++] = p->cookie;
         state[i] = PROBE_CLAIMED;
     }
@@ -190,8 +224,8 @@ const struct probe_kind_ops uprobe_kind = {
     .entry_kind = PROBE_UPROBE,
     .heads = (const char *const[]){"process", NULL}, .resolve = resolve_process, .catalogue = catalogue,
     .register_place = register_place,
-    .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_KPROBE, .attach = attach_uprobe,
-    .attach_error = attach_error,
+    .section = section, .describe = describe, .program_fields = &program_fields,
+    .prog_type = BPF_PROG_TYPE_KPROBE, .attach = attach_uprobe, .attach_error = attach_error, .check_run = check_run,
 };
 
 /* made by process's resolver */
@@ -200,6 +234,6 @@ const struct probe_kind_ops uretprobe_kind = {
     .flags = KIND_USER_PROCESS | KIND_FREQUENT | KIND_UPROBE_MULTI | KIND_AT_RETURN | KIND_RETURN_PROBE,
     .probe_fields = PROBE_FIELDS_UPROBE,
     .entry_kind = PROBE_UPROBE,
-    .register_place = register_place, .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_KPROBE, .attach = attach_uprobe,
-    .attach_error = attach_error,
+    .register_place = register_place, .section = section, .describe = describe, .program_fields = &program_fields,
+    .prog_type = BPF_PROG_TYPE_KPROBE, .attach = attach_uprobe, .attach_error = attach_error, .check_run = check_run,
 };
