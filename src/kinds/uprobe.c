@@ -11,6 +11,7 @@
 #include <bpf/libbpf.h>
 
 #include "kinds/kinds.h"
+#include "kinds/uprobe.h"
 #include "runtime/attach.h"
 #include "program/program_io.h"
 #include "sema/process_events.h"
@@ -51,10 +52,10 @@ static void catalogue(struct arena *arena, catalogue_line add, void *lines)
         add(lines, forms[i]);
 }
 
-static const char *section(struct arena *arena, const struct probe *probe)
+const char *uprobe_hook_section(struct arena *arena, const struct probe *probe)
 {
     (void)arena;
-    if (probe->kind == PROBE_URETPROBE)
+    if (probe_kind_has(probe->kind, KIND_AT_RETURN))
         return probe->uprobe.sleepable ? "uretprobe.s" : "uretprobe";
     return probe->uprobe.sleepable ? "uprobe.s" : "uprobe";
 }
@@ -66,7 +67,7 @@ struct uprobe_program_fields {
                               * while attached; 0: none */
 };
 
-static const struct program_fields program_fields = PROGRAM_FIELDS(struct uprobe_program_fields,
+const struct program_fields uprobe_program_fields = PROGRAM_FIELDS(struct uprobe_program_fields,
     PROGRAM_FIELD(STRING, struct uprobe_program_fields, build_id),
     PROGRAM_FIELD(U64, struct uprobe_program_fields, ref_ctr_offset));
 
@@ -75,7 +76,7 @@ static const struct uprobe_program_fields *uprobe_fields(const struct program_pr
     return probe->kind_fields;
 }
 
-static void describe(const struct probe *probe, const struct program_probe *previous, struct program_probe *out)
+void uprobe_hook_describe(const struct probe *probe, const struct program_probe *previous, struct program_probe *out)
 {
     struct uprobe_program_fields *fields = calloc(1, sizeof(*fields));
     out->kind_fields = fields;
@@ -83,7 +84,7 @@ static void describe(const struct probe *probe, const struct program_probe *prev
     fields->ref_ctr_offset = probe->uprobe.ref_ctr_offset;
     /* a wildcard gives thousands of probes in one binary, described one
      * after another: its build id is read once */
-    if (previous && probe_kind_program_fields(previous->kind) == &program_fields &&
+    if (previous && probe_kind_program_fields(previous->kind) == &uprobe_program_fields &&
         uprobe_fields(previous)->build_id && strcmp(previous->path, out->path) == 0) {
         fields->build_id = strdup(uprobe_fields(previous)->build_id);
         return;
@@ -94,7 +95,7 @@ static void describe(const struct probe *probe, const struct program_probe *prev
 }
 
 /* --run: the binary must be the one the object was compiled for. */
-static int check_run(const struct program_probe *probe, char *error, size_t error_size)
+int uprobe_hook_check_run(const struct program_probe *probe, char *error, size_t error_size)
 {
     const char *then = uprobe_fields(probe)->build_id;
     if (!probe->path || !then || !then[0])
@@ -114,7 +115,7 @@ static int attach_one_uprobe(struct session *s, struct bpf_program *prog,
                              const struct program_probe *probe)
 {
     LIBBPF_OPTS(bpf_uprobe_opts, opts, .bpf_cookie = probe->cookie,
-                .retprobe = probe->kind == PROBE_URETPROBE, .ref_ctr_offset = uprobe_fields(probe)->ref_ctr_offset);
+                .retprobe = probe_kind_has(probe->kind, KIND_AT_RETURN), .ref_ctr_offset = uprobe_fields(probe)->ref_ctr_offset);
     /* Not filtered by pid: the handler keeps the target and its descendants. */
     pid_t pid = -1;
     struct bpf_link *link =
@@ -162,7 +163,7 @@ static int attach_uprobe_group(struct session *s, struct bpf_program *prog, int 
     const struct program *program = s->program;
     const struct program_probe *head = &program->probes[first];
     size_t n = (size_t)program->probe_count;
-    struct uprobe_batch b = {bpf_program__fd(prog), head->path, head->kind == PROBE_URETPROBE,
+    struct uprobe_batch b = {bpf_program__fd(prog), head->path, probe_kind_has(head->kind, KIND_AT_RETURN),
                              calloc(n, sizeof(int)), calloc(n, sizeof(uint64_t)), calloc(n, sizeof(uint64_t)),
                              calloc(n, sizeof(uint64_t))};
     uint64_t *ref_ctr_offsets = b.ref_ctr_offsets;
@@ -194,14 +195,14 @@ done:
     return status;
 }
 
-static int attach_uprobe(struct session *s, struct bpf_program *prog, int index, char *state)
+int uprobe_hook_attach(struct session *s, struct bpf_program *prog, int index, char *state)
 {
     if (s->uprobe_multi)
         return attach_uprobe_group(s, prog, index, state) < 0 ? ATTACH_REPORTED : 0;   /* reports its own failures */
     return attach_one_uprobe(s, prog, &s->program->probes[index]);
 }
 
-static const char *attach_error(const struct program_probe *probe, int err)
+const char *uprobe_hook_attach_error(const struct program_probe *probe, int err)
 {
     (void)probe;
     if (err == -ENOTSUPP)
@@ -212,28 +213,20 @@ static const char *attach_error(const struct program_probe *probe, int err)
 }
 
 /* a probe at a DWARF site: at a .return, the return register is set */
-static enum register_place register_place(const struct sema *s)
+enum register_place uprobe_hook_register_place(const struct sema *s)
 {
     const struct uprobe_site *site = s->probe->uprobe.site;
     return !site ? REGISTERS_NONE : site->is_return ? REGISTERS_AT_RETURN : REGISTERS_AT_ENTRY;
 }
 
 const struct probe_kind_ops uprobe_kind = {
-    .kind = PROBE_UPROBE, .name = "uprobe", .flags = KIND_USER_PROCESS | KIND_FREQUENT | KIND_UPROBE_MULTI | KIND_REGS_AT_PROBED_PC,
-    .probe_fields = PROBE_FIELDS_UPROBE,
-    .entry_kind = PROBE_UPROBE,
+    .kind = PROBE_UPROBE, .name = "uprobe", .flags = UPROBE_FLAGS,
     .heads = (const char *const[]){"process", NULL}, .resolve = resolve_process, .catalogue = catalogue,
-    .register_place = register_place,
-    .section = section, .describe = describe, .program_fields = &program_fields,
-    .prog_type = BPF_PROG_TYPE_KPROBE, .attach = attach_uprobe, .attach_error = attach_error, .check_run = check_run,
+    .register_place = uprobe_hook_register_place, UPROBE_LOAD_AND_ATTACH,
 };
 
 /* made by process's resolver */
 const struct probe_kind_ops uretprobe_kind = {
-    .kind = PROBE_URETPROBE, .name = "uretprobe",
-    .flags = KIND_USER_PROCESS | KIND_FREQUENT | KIND_UPROBE_MULTI | KIND_AT_RETURN | KIND_RETURN_PROBE,
-    .probe_fields = PROBE_FIELDS_UPROBE,
-    .entry_kind = PROBE_UPROBE,
-    .register_place = register_place, .section = section, .describe = describe, .program_fields = &program_fields,
-    .prog_type = BPF_PROG_TYPE_KPROBE, .attach = attach_uprobe, .attach_error = attach_error, .check_run = check_run,
+    .kind = PROBE_URETPROBE, .name = "uretprobe", .flags = URETPROBE_FLAGS,
+    .register_place = uprobe_hook_register_place, UPROBE_LOAD_AND_ATTACH,
 };
