@@ -750,7 +750,7 @@ static int run_object(struct options *opts)
 {
     char error[512];
     struct program *program = program_read_object(opts->run_object, error, sizeof(error));
-    if (!program || program_check_build_ids(program, error, sizeof(error)) < 0 ||
+    if (!program || program_check_probes(program, error, sizeof(error)) < 0 ||
         check_bpf_isa(program, error, sizeof(error)) < 0) {
         fprintf(stderr, "ERROR: --run: %s\n", error);
         program_free(program);

@@ -278,7 +278,7 @@ static LLVMValueRef evict_callback(struct codegen *cg, struct cg_array *a, uint3
     struct fn_state state;
     LLVMValueRef fn = cg_begin_callback(cg, "evict_scan", 1, &state);
     cg_callback_entry(cg, &state, span, 0);
-    LLVMBasicBlockRef run = LLVMGetInsertBlock(cg->builder), skip = cg_block(cg, "skip"), take = cg_block(cg, "take");
+    LLVMBasicBlockRef run = cg_current_block(cg), skip = cg_block(cg, "skip"), take = cg_block(cg, "take");
     cg_position(cg, skip);
     cg_callback_return(cg, 0);
     cg_position(cg, run);
@@ -333,7 +333,7 @@ static LLVMValueRef is_map_full(struct codegen *cg, LLVMValueRef status)
 LLVMValueRef cg_array_element(struct codegen *cg, struct cg_array *a, LLVMValueRef key, struct span span)
 {
     LLVMValueRef found = cg_map_lookup(cg, a->map, key);
-    LLVMBasicBlockRef start = LLVMGetInsertBlock(cg->builder);
+    LLVMBasicBlockRef start = cg_current_block(cg);
     LLVMBasicBlockRef insert = cg_block(cg, "elem_insert"), retry = cg_block(cg, "elem_retry"),
                       missing = cg_block(cg, "elem_missing"), done = cg_block(cg, "elem_done");
     cg_branch_if(cg, cg_is_null(cg, found), insert, done);
@@ -360,7 +360,7 @@ LLVMValueRef cg_array_element(struct codegen *cg, struct cg_array *a, LLVMValueR
 
     cg_position(cg, retry);
     LLVMValueRef again = cg_map_lookup(cg, a->map, key);
-    LLVMBasicBlockRef retry_end = LLVMGetInsertBlock(cg->builder);
+    LLVMBasicBlockRef retry_end = cg_current_block(cg);
     cg_branch_if(cg, cg_is_null(cg, again), missing, done);
     /* Inserted and gone at once: only another CPU's delete does that. */
     cg_position(cg, missing);
@@ -429,7 +429,7 @@ LLVMValueRef cg_array_read(struct codegen *cg, struct expr *e)
         cg_string_copy(cg, slot, found);
     else
         value = cg_load(cg, found);
-    LLVMBasicBlockRef hit_end = LLVMGetInsertBlock(cg->builder);
+    LLVMBasicBlockRef hit_end = cg_current_block(cg);
     cg_else(cg, &branch);
     if (is_string)
         cg_store(cg, LLVMConstInt(cg->i8, 0, 0), slot);
@@ -505,7 +505,7 @@ static LLVMValueRef slice_walk(struct codegen *cg, struct cg_array *a, struct ex
     struct fn_state state;
     LLVMValueRef fn = cg_begin_callback(cg, delete_matches ? "delete_slice" : "in_slice", 1, &state);
     cg_callback_entry(cg, &state, span, 0);
-    LLVMBasicBlockRef run = LLVMGetInsertBlock(cg->builder), skip = cg_block(cg, "skip");
+    LLVMBasicBlockRef run = cg_current_block(cg), skip = cg_block(cg, "skip");
     cg_position(cg, skip);
     cg_callback_return(cg, 0);
     cg_position(cg, run);
@@ -537,7 +537,7 @@ LLVMValueRef cg_array_in(struct codegen *cg, struct expr *e)
     LLVMValueRef key = cg_array_key(cg, a, e->in.keys);
     cg_set_location(cg, e->span);
     LLVMValueRef found = cg_map_lookup(cg, a->map, key);
-    return cg_widen(cg, LLVMBuildIsNotNull(cg->builder, found, ""));
+    return cg_widen(cg, cg_is_not_null(cg, found));
 }
 
 /* long delete_one(map, key, value, ctx): bpf_for_each_map_elem's callback

@@ -191,7 +191,7 @@ LLVMValueRef cg_in_target_tree(struct codegen *cg, LLVMValueRef target)
     cg_position(cg, no);
     cg_branch(cg, done);
     cg_position(cg, done);
-    LLVMValueRef phi = LLVMBuildPhi(cg->builder, cg->i1, "in_target_tree");
+    LLVMValueRef phi = cg_phi(cg, cg->i1, "in_target_tree");
     LLVMValueRef values[2] = {LLVMConstInt(cg->i1, 1, 0), LLVMConstInt(cg->i1, 0, 0)};
     LLVMBasicBlockRef blocks[2] = {yes, no};
     LLVMAddIncoming(phi, values, blocks, 2);

@@ -51,13 +51,13 @@ void cg_define_data(struct codegen *cg)
 
 LLVMValueRef cg_state_field(struct codegen *cg, int field)
 {
-    return LLVMBuildStructGEP2(cg->builder, cg->data_type, cg->data, (unsigned)field, "state");
+    return cg_field_ptr(cg, cg->data_type, cg->data, (unsigned)field, "state");
 }
 
 LLVMValueRef cg_global_ptr(struct codegen *cg, const struct symbol *global)
 {
     int field = cg->global_field[global->global_index];
-    return LLVMBuildStructGEP2(cg->builder, cg->data_type, cg->data, (unsigned)field, global->name);
+    return cg_field_ptr(cg, cg->data_type, cg->data, (unsigned)field, global->name);
 }
 
 /* Records where each printable global sits, for -G and the end-of-run print. */
@@ -213,7 +213,7 @@ uint32_t cg_alloc_string_slot(struct codegen *cg)
 
 LLVMValueRef cg_scratch_at(struct codegen *cg, LLVMValueRef offset)
 {
-    return LLVMBuildGEP2(cg->builder, cg->i8, cg->fn->scratch, &offset, 1, "slot");
+    return cg_element_ptr(cg, cg->i8, cg->fn->scratch, &offset, 1, "slot");
 }
 
 LLVMValueRef cg_scratch_ptr(struct codegen *cg, uint32_t offset)
@@ -313,7 +313,7 @@ LLVMValueRef cg_local_ptr(struct codegen *cg, const struct symbol *sym)
     struct fn_state *fn = cg->fn;
     if (sym->type == TYPE_STRING)
         return cg_scratch_ptr(cg, fn->string_slots[sym->local_index]);
-    return LLVMBuildStructGEP2(cg->builder, fn->frame_type, fn->frame,
+    return cg_field_ptr(cg, fn->frame_type, fn->frame,
                                (unsigned)(FRAME_LOCALS + sym->local_index), sym->name);
 }
 
@@ -323,12 +323,11 @@ LLVMValueRef cg_user_memory_read(struct codegen *cg, int helper_id, LLVMValueRef
 {
     if (!cg->user_memory_gone)
         return cg_helper(cg, helper_id, cg->i64, args, 3);
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef gone = cg_load(cg, cg_scratch_ptr(cg, cg->user_memory_gone));
-    LLVMBasicBlockRef before = LLVMGetInsertBlock(b);
+    LLVMBasicBlockRef before = cg_current_block(cg);
     LLVMBasicBlockRef done = cg_if_not(cg, cg_compare(cg, LLVMIntNE, gone, 0), "user_memory", "user_memory_read");
     LLVMValueRef result = cg_helper(cg, helper_id, cg->i64, args, 3);
-    LLVMBasicBlockRef read_end = LLVMGetInsertBlock(b);
+    LLVMBasicBlockRef read_end = cg_current_block(cg);
     cg_end_if(cg, done);
     return cg_phi2(cg, cg->i64, "", cg_const(cg, -14), before, result, read_end);
 }

@@ -49,7 +49,7 @@ static LLVMValueRef load_ident(struct codegen *cg, struct expr *e)
     LLVMValueRef ptr = sym->kind == SYMBOL_GLOBAL ? cg_global_ptr(cg, sym) : cg_local_ptr(cg, sym);
     if (sym->type == TYPE_STRING)
         return ptr;
-    return LLVMBuildLoad2(cg->builder, cg->i64, ptr, sym->name);
+    return cg_load_as(cg, cg->i64, ptr, sym->name);
 }
 
 static LLVMValueRef bool_to_long(struct codegen *cg, LLVMValueRef bit)
@@ -78,7 +78,6 @@ static LLVMValueRef divide(struct codegen *cg, struct span span, LLVMValueRef lh
 static LLVMValueRef arithmetic(struct codegen *cg, struct span span, int op, LLVMValueRef lhs,
                                LLVMValueRef rhs)
 {
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef shift_mask = cg_const(cg, 63);   /* x86 semantics for oversized shifts */
     switch (op) {
     case BINARY_ADD: return cg_add(cg, lhs, rhs);
@@ -90,7 +89,7 @@ static LLVMValueRef arithmetic(struct codegen *cg, struct span span, int op, LLV
     case BINARY_SHR: return cg_ashr(cg, lhs, cg_and(cg, rhs, shift_mask));
     case BINARY_BITAND: return cg_and(cg, lhs, rhs);
     case BINARY_BITOR: return cg_or(cg, lhs, rhs);
-    case BINARY_BITXOR: return LLVMBuildXor(b, lhs, rhs, "");
+    case BINARY_BITXOR: return cg_binary(cg, LLVMXor, lhs, rhs, "");
     }
     return cg_const(cg, 0);
 }
@@ -99,12 +98,12 @@ static LLVMValueRef logical(struct codegen *cg, struct expr *e)
 {
     int is_and = e->binary.op == BINARY_LOGAND;
     LLVMValueRef lhs = cg_condition(cg, e->binary.lhs);
-    LLVMBasicBlockRef lhs_block = LLVMGetInsertBlock(cg->builder);
+    LLVMBasicBlockRef lhs_block = cg_current_block(cg);
     /* the right side only when the left does not decide */
     LLVMBasicBlockRef done = is_and ? cg_if(cg, lhs, "logic_rhs", "logic_done")
                                     : cg_if_not(cg, lhs, "logic_rhs", "logic_done");
     LLVMValueRef rhs = cg_condition(cg, e->binary.rhs);
-    LLVMBasicBlockRef rhs_end = LLVMGetInsertBlock(cg->builder);
+    LLVMBasicBlockRef rhs_end = cg_current_block(cg);
     cg_end_if(cg, done);
     LLVMValueRef phi = cg_phi2(cg, cg->i1, "", LLVMConstInt(cg->i1, is_and ? 0 : 1, 0), lhs_block, rhs, rhs_end);
     return bool_to_long(cg, phi);
@@ -270,10 +269,10 @@ static LLVMValueRef ternary(struct codegen *cg, struct expr *e)
     LLVMValueRef cond = cg_condition(cg, e->ternary.cond);
     struct cg_if_else branch = cg_if_else(cg, cond, "then", "else", "ternary_done");
     LLVMValueRef then_value = cg_expr(cg, e->ternary.then_expr);
-    LLVMBasicBlockRef then_end = LLVMGetInsertBlock(cg->builder);
+    LLVMBasicBlockRef then_end = cg_current_block(cg);
     cg_else(cg, &branch);
     LLVMValueRef else_value = cg_expr(cg, e->ternary.else_expr);
-    LLVMBasicBlockRef else_end = LLVMGetInsertBlock(cg->builder);
+    LLVMBasicBlockRef else_end = cg_current_block(cg);
     cg_end_if_else(cg, &branch);
     return cg_phi2(cg, LLVMTypeOf(then_value), "", then_value, then_end, else_value, else_end);
 
@@ -300,7 +299,7 @@ static LLVMValueRef randint(struct codegen *cg, struct expr *e)
     LLVMValueRef low = cg_helper(cg, BPF_FUNC_get_prandom_u32, cg->i64, NULL, 0);
     LLVMValueRef mask = cg_const(cg, 0xffffffff);
     LLVMValueRef bits = cg_or(cg, cg_shl(cg, cg_and(cg, high, mask), cg_const(cg, 32)), cg_and(cg, low, mask));
-    return LLVMBuildURem(cg->builder, bits, limit, "");
+    return cg_binary(cg, LLVMURem, bits, limit, "");
 }
 
 static LLVMValueRef execname(struct codegen *cg)

@@ -61,7 +61,6 @@ static LLVMValueRef compare_key(struct codegen *cg, struct walk *w, int k, LLVMV
 static LLVMValueRef compare(struct codegen *cg, struct walk *w, LLVMValueRef x_key, LLVMValueRef x_sort,
                             LLVMValueRef x_seq, LLVMValueRef y_key, LLVMValueRef y_sort, LLVMValueRef y_seq)
 {
-    LLVMBuilderRef b = cg->builder;
     if (w->by == SORT_INSERTION)
         return sign(cg, cg_load(cg, x_seq), cg_load(cg, y_seq));
     LLVMValueRef c;
@@ -71,9 +70,9 @@ static LLVMValueRef compare(struct codegen *cg, struct walk *w, LLVMValueRef x_k
         c = compare_key(cg, w, w->key, x_key, y_key);
     if (w->direction < 0)
         c = cg_neg(cg, c);
-    LLVMBasicBlockRef first = LLVMGetInsertBlock(b);
+    LLVMBasicBlockRef first = cg_current_block(cg);
     LLVMBasicBlockRef done = cg_if_not(cg, cg_compare(cg, LLVMIntNE, c, 0), "compare_tie", "compared");
-    LLVMBasicBlockRef tie = LLVMGetInsertBlock(b);
+    LLVMBasicBlockRef tie = cg_current_block(cg);
     LLVMValueRef by_seq = sign(cg, cg_load(cg, x_seq), cg_load(cg, y_seq));
     cg_end_if(cg, done);
     return cg_phi2(cg, cg->i64, "order", c, first, by_seq, tie);
@@ -83,7 +82,7 @@ static LLVMValueRef compare(struct codegen *cg, struct walk *w, LLVMValueRef x_k
 static void candidate_sort_value(struct codegen *cg, struct walk *w, LLVMValueRef value)
 {
     LLVMValueRef seq = w->a->is_stats ? cg_stat_seq(cg, w->a, at(cg, w->cand_key))
-                                      : cg_load(cg, LLVMBuildGEP2(cg->builder, cg->i8, value,
+                                      : cg_load(cg, cg_element_ptr(cg, cg->i8, value,
                                                                (LLVMValueRef[]){cg_const(cg, w->a->seq_offset)}, 1, ""));
     cg_store(cg, seq, at(cg, w->cand_seq));
     if (w->by != SORT_VALUE)
@@ -102,9 +101,8 @@ static LLVMValueRef scan_callback(struct codegen *cg, struct walk *w)
 {
     struct fn_state state;
     LLVMValueRef fn = cg_begin_callback(cg, "foreach_scan", 1, &state);
-    LLVMBuilderRef b = cg->builder;
     cg_callback_entry(cg, &state, w->st->span, 0);
-    LLVMBasicBlockRef run = LLVMGetInsertBlock(b), skip = cg_block(cg, "skip");
+    LLVMBasicBlockRef run = cg_current_block(cg), skip = cg_block(cg, "skip");
     cg_position(cg, skip);
     cg_callback_return(cg, 0);
     cg_position(cg, run);
@@ -148,9 +146,8 @@ static LLVMValueRef scan_callback(struct codegen *cg, struct walk *w)
 static LLVMValueRef next_element(struct codegen *cg, void *data)
 {
     struct walk *w = data;
-    LLVMBuilderRef b = cg->builder;
     struct stmt *st = w->st;
-    LLVMBasicBlockRef start = LLVMGetInsertBlock(b);
+    LLVMBasicBlockRef start = cg_current_block(cg);
     LLVMBasicBlockRef scan = cg_block(cg, "foreach_scan"), found = cg_block(cg, "foreach_found"),
                       done = cg_block(cg, "foreach_next_done");
     LLVMValueRef more = cg_const(cg, 1);
@@ -168,7 +165,7 @@ static LLVMValueRef next_element(struct codegen *cg, void *data)
     LLVMValueRef args[4] = {w->a->map, scan_callback(cg, w), LLVMConstNull(cg->ptr), cg_const(cg, 0)};
     cg_helper(cg, BPF_FUNC_for_each_map_elem, cg->i64, args, 4);
     LLVMValueRef have = cg_compare(cg, LLVMIntNE, cg_load(cg, at(cg, w->have_best)), 0);
-    LLVMBasicBlockRef scan_end = LLVMGetInsertBlock(b);
+    LLVMBasicBlockRef scan_end = cg_current_block(cg);
     cg_branch_if(cg, have, found, done);
 
     cg_position(cg, found);
@@ -204,11 +201,11 @@ static LLVMValueRef next_element(struct codegen *cg, void *data)
 
         }
     }
-    LLVMBasicBlockRef found_end = LLVMGetInsertBlock(b);
+    LLVMBasicBlockRef found_end = cg_current_block(cg);
     cg_branch(cg, done);
 
     cg_position(cg, done);
-    LLVMValueRef phi = LLVMBuildPhi(b, cg->i1, "more");
+    LLVMValueRef phi = cg_phi(cg, cg->i1, "more");
     LLVMValueRef values[3] = {LLVMConstInt(cg->i1, 0, 0), LLVMConstInt(cg->i1, 0, 0), LLVMConstInt(cg->i1, 1, 0)};
     LLVMBasicBlockRef blocks[3] = {start, scan_end, found_end};
     LLVMAddIncoming(phi, values, blocks, 3);

@@ -52,7 +52,7 @@ void cg_setup_frame(struct codegen *cg, struct frame_layout *layout)
     fn->frame = cg_scratch_ptr(cg, fn->frame_offset);
     fn->string_slots = ARENA_ARRAY(cg->arena, uint32_t, layout->local_count + 1);
     for (int i = 0; i < FRAME_LOCALS + layout->local_count; i++)
-        cg_store(cg, cg_const(cg, 0), LLVMBuildStructGEP2(cg->builder, fn->frame_type, fn->frame, (unsigned)i, ""));
+        cg_store(cg, cg_const(cg, 0), cg_field_ptr(cg, fn->frame_type, fn->frame, (unsigned)i, ""));
     for (int i = 0; i < layout->local_count; i++) {
         if (layout->locals[i]->type != TYPE_STRING)
             continue;
@@ -124,7 +124,7 @@ static void define_clone(struct codegen *cg, struct function_decl *fn, int depth
     cg_position(cg, state.return_block);
     LLVMValueRef result = fn->return_type == TYPE_STRING
         ? cg_scratch_ptr(cg, state.return_slot_offset)
-        : cg_load(cg, LLVMBuildStructGEP2(cg->builder, state.frame_type, state.frame, FRAME_RETVAL, ""));
+        : cg_load(cg, cg_field_ptr(cg, state.frame_type, state.frame, FRAME_RETVAL, ""));
     cg_return(cg, result);
     cg_position(cg, state.unwind_block);
     cg_return(cg, fn->return_type == TYPE_STRING ? cg_scratch_ptr(cg, state.return_slot_offset)
@@ -237,7 +237,7 @@ static LLVMValueRef call_overload(struct codegen *cg, const struct expr *call, c
         cg_position(cg, cg_block(cg, "after_nesting"));
         return no_result(cg, fn);
     }
-    return LLVMBuildCall2(cg->builder, code->type, code->clones[depth], args, (unsigned)count, "");
+    return cg_call(cg, code->type, code->clones[depth], args, (unsigned)count);
 }
 
 static int chain_has_next(const struct function_decl *fn)
@@ -263,7 +263,7 @@ static LLVMValueRef call_chain(struct codegen *cg, const struct expr *call, LLVM
     for (const struct function_decl *fn = head; fn && n < 31; fn = fn->next_overload) {
         LLVMValueRef result = call_overload(cg, call, fn, args, count);
         results[n] = result;
-        from[n++] = LLVMGetInsertBlock(cg->builder);
+        from[n++] = cg_current_block(cg);
         LLVMValueRef unwind = cg_load(cg, unwind_slot);
         cg_continue_if(cg, cg_compare(cg, LLVMIntEQ, unwind, UNWIND_NEXT),
                        fn->next_overload ? "next_overload" : "overloads_exhausted", done);
@@ -273,12 +273,12 @@ static LLVMValueRef call_chain(struct codegen *cg, const struct expr *call, LLVM
     cg_raise_error(cg, call->span, "all functions exhausted", cg_const(cg, 0));
     cg_position(cg, cg_block(cg, "after_exhausted"));
     results[n] = no_result(cg, head);
-    from[n++] = LLVMGetInsertBlock(cg->builder);
+    from[n++] = cg_current_block(cg);
     cg_branch(cg, done);
     cg_position(cg, done);
     if (head->return_type == TYPE_VOID)
         return results[0];
-    LLVMValueRef phi = LLVMBuildPhi(cg->builder, LLVMTypeOf(results[0]), "");
+    LLVMValueRef phi = cg_phi(cg, LLVMTypeOf(results[0]), "");
     LLVMAddIncoming(phi, results, from, (unsigned)n);
     return phi;
 }

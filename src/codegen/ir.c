@@ -371,3 +371,76 @@ void cg_return(struct codegen *cg, LLVMValueRef value)
 {
     LLVMBuildRet(cg->builder, value);
 }
+
+LLVMBasicBlockRef cg_current_block(struct codegen *cg)
+{
+    return LLVMGetInsertBlock(cg->builder);
+}
+
+LLVMValueRef cg_load_as(struct codegen *cg, LLVMTypeRef type, LLVMValueRef ptr, const char *name)
+{
+    return LLVMBuildLoad2(cg->builder, type, ptr, name);
+}
+
+LLVMValueRef cg_field_ptr(struct codegen *cg, LLVMTypeRef struct_type, LLVMValueRef ptr, unsigned field,
+                          const char *name)
+{
+    return LLVMBuildStructGEP2(cg->builder, struct_type, ptr, field, name);
+}
+
+LLVMValueRef cg_element_ptr(struct codegen *cg, LLVMTypeRef type, LLVMValueRef base, LLVMValueRef *indices,
+                            unsigned count, const char *name)
+{
+    return LLVMBuildGEP2(cg->builder, type, base, indices, count, name);
+}
+
+LLVMValueRef cg_binary(struct codegen *cg, LLVMOpcode op, LLVMValueRef lhs, LLVMValueRef rhs, const char *name)
+{
+    return LLVMBuildBinOp(cg->builder, op, lhs, rhs, name);
+}
+
+LLVMValueRef cg_compare_named(struct codegen *cg, LLVMIntPredicate predicate, LLVMValueRef lhs, LLVMValueRef rhs,
+                              const char *name)
+{
+    return LLVMBuildICmp(cg->builder, predicate, lhs, rhs, name);
+}
+
+LLVMValueRef cg_is_not_null(struct codegen *cg, LLVMValueRef ptr)
+{
+    return LLVMBuildIsNotNull(cg->builder, ptr, "");
+}
+
+LLVMValueRef cg_trunc(struct codegen *cg, LLVMValueRef value, LLVMTypeRef type)
+{
+    return LLVMBuildTrunc(cg->builder, value, type, "");
+}
+
+LLVMValueRef cg_phi(struct codegen *cg, LLVMTypeRef type, const char *name)
+{
+    return LLVMBuildPhi(cg->builder, type, name);
+}
+
+LLVMValueRef cg_switch(struct codegen *cg, LLVMValueRef value, LLVMBasicBlockRef otherwise, unsigned cases)
+{
+    return LLVMBuildSwitch(cg->builder, value, otherwise, cases);
+}
+
+LLVMValueRef cg_call(struct codegen *cg, LLVMTypeRef fn_type, LLVMValueRef fn, LLVMValueRef *args, unsigned count)
+{
+    return LLVMBuildCall2(cg->builder, fn_type, fn, args, count, "");
+}
+
+LLVMValueRef cg_intrinsic(struct codegen *cg, const char *name, LLVMValueRef *args, unsigned count)
+{
+    LLVMTypeRef types[1] = {cg->i64};
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    return cg_call(cg, LLVMIntrinsicGetType(cg->context, id, types, 1),
+                   LLVMGetIntrinsicDeclaration(cg->module, id, types, 1), args, count);
+}
+
+LLVMValueRef cg_claim(struct codegen *cg, LLVMValueRef ptr)
+{
+    LLVMValueRef pair = LLVMBuildAtomicCmpXchg(cg->builder, ptr, cg_const(cg, 0), cg_const(cg, 1),
+                                               LLVMAtomicOrderingMonotonic, LLVMAtomicOrderingMonotonic, 0);
+    return LLVMBuildExtractValue(cg->builder, pair, 1, "");
+}

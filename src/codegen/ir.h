@@ -119,6 +119,32 @@ LLVMValueRef cg_address(struct codegen *cg, LLVMValueRef ptr);
 /* ret value: a program's i32, a function's result. */
 void cg_return(struct codegen *cg, LLVMValueRef value);
 LLVMValueRef cg_signed_divide(struct codegen *cg, LLVMValueRef lhs, LLVMValueRef rhs, int is_modulo);
+/* The builder's other instructions, named where the name shows in -p3's IR
+ * ("" for none): */
+LLVMBasicBlockRef cg_current_block(struct codegen *cg);   /* where the builder is */
+/* a load of any type (cg_load: an i64, unnamed) */
+LLVMValueRef cg_load_as(struct codegen *cg, LLVMTypeRef type, LLVMValueRef ptr, const char *name);
+/* &ptr->field of a struct type, and &base[indices...] of type (GEP) */
+LLVMValueRef cg_field_ptr(struct codegen *cg, LLVMTypeRef struct_type, LLVMValueRef ptr, unsigned field,
+                          const char *name);
+LLVMValueRef cg_element_ptr(struct codegen *cg, LLVMTypeRef type, LLVMValueRef base, LLVMValueRef *indices,
+                            unsigned count, const char *name);
+/* lhs OP rhs for any binary opcode (xor, urem), named */
+LLVMValueRef cg_binary(struct codegen *cg, LLVMOpcode op, LLVMValueRef lhs, LLVMValueRef rhs, const char *name);
+LLVMValueRef cg_compare_named(struct codegen *cg, LLVMIntPredicate predicate, LLVMValueRef lhs, LLVMValueRef rhs,
+                              const char *name);
+LLVMValueRef cg_is_not_null(struct codegen *cg, LLVMValueRef ptr);      /* an i1 */
+LLVMValueRef cg_trunc(struct codegen *cg, LLVMValueRef value, LLVMTypeRef type);
+/* a phi of type: its incoming values added by the caller (LLVMAddIncoming) */
+LLVMValueRef cg_phi(struct codegen *cg, LLVMTypeRef type, const char *name);
+/* a switch on value, to otherwise unless a case (LLVMAddCase) matches */
+LLVMValueRef cg_switch(struct codegen *cg, LLVMValueRef value, LLVMBasicBlockRef otherwise, unsigned cases);
+/* a call of a function of the module (fn_type: its type), and of an LLVM
+ * intrinsic ("llvm.bswap") overloaded on the i64 type */
+LLVMValueRef cg_call(struct codegen *cg, LLVMTypeRef fn_type, LLVMValueRef fn, LLVMValueRef *args, unsigned count);
+LLVMValueRef cg_intrinsic(struct codegen *cg, const char *name, LLVMValueRef *args, unsigned count);
+/* *ptr from 0 to 1 when it is 0, atomically: an i1, whether this call did */
+LLVMValueRef cg_claim(struct codegen *cg, LLVMValueRef ptr);
 
 /* callbacks.c: a function the kernel calls back (bpf_loop: (index, ctx); with map_callback,
  * bpf_for_each_map_elem: (map, key, value, ctx)), inheriting the caller's

@@ -54,11 +54,10 @@ static LLVMValueRef output_at(struct codegen *cg, const struct rewrite *r, LLVMV
 /* Appends byte c to the output while it has room for it and the NUL. */
 static void put(struct codegen *cg, const struct rewrite *r, LLVMValueRef c)
 {
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef out = load_var(cg, r->out);
     LLVMValueRef fits = cg_compare_values(cg, LLVMIntSLT, cg_add(cg, out, cg_const(cg, 1)), load_var(cg, r->room));
     LLVMBasicBlockRef done = cg_if(cg, fits, "ksym_put", "ksym_put_done");
-    cg_store(cg, LLVMBuildTrunc(b, c, cg->i8, ""), output_at(cg, r, out));
+    cg_store(cg, cg_trunc(cg, c, cg->i8), output_at(cg, r, out));
     store_var(cg, r->out, cg_add(cg, out, cg_const(cg, 1)));
     cg_end_if(cg, done);
 }
@@ -79,7 +78,6 @@ static LLVMValueRef is_char(struct codegen *cg, LLVMValueRef c, char which)
 static void rewrite_body(struct codegen *cg, LLVMValueRef index, void *data)
 {
     const struct rewrite *r = data;
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef c = raw_char(cg, r, index);
     LLVMBasicBlockRef stop = cg_block(cg, "ksym_stop"), go_on = cg_block(cg, "ksym_next");
     LLVMValueRef ends = r->form == KSYM_NAME ? is_char(cg, c, ' ')
@@ -101,7 +99,7 @@ static void rewrite_body(struct codegen *cg, LLVMValueRef index, void *data)
     }
     cg_branch(cg, go_on);
     cg_position(cg, go_on);
-    store_var(cg, r->seen, LLVMBuildOr(b, seen, LLVMBuildZExt(b, is_char(cg, c, '['), cg->i64, ""), ""));
+    store_var(cg, r->seen, cg_or(cg, seen, cg_widen(cg, is_char(cg, c, '['))));
     cg_callback_return(cg, 0);
     cg_position(cg, stop);
     cg_callback_return(cg, 1);

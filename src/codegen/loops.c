@@ -9,7 +9,7 @@
 
 LLVMValueRef cg_frame_field(struct codegen *cg, int field)
 {
-    return LLVMBuildStructGEP2(cg->builder, cg->fn->frame_type, cg->fn->frame, (unsigned)field, "");
+    return cg_field_ptr(cg, cg->fn->frame_type, cg->fn->frame, (unsigned)field, "");
 }
 
 static void set_loop_exit(struct codegen *cg, enum loop_exit exit)
@@ -80,10 +80,10 @@ void cg_close_trys(struct codegen *cg)
 static void after_loop(struct codegen *cg, struct span span, LLVMValueRef iterations)
 {
     struct fn_state *fn = cg->fn;
-    LLVMValueRef exit = LLVMBuildLoad2(cg->builder, cg->i64, cg_frame_field(cg, FRAME_LOOP_EXIT), "exit");
+    LLVMValueRef exit = cg_load_as(cg, cg->i64, cg_frame_field(cg, FRAME_LOOP_EXIT), "exit");
     LLVMBasicBlockRef after = cg_block(cg, "after_loop"), runaway = cg_block(cg, "runaway"),
                       returned = cg_block(cg, "returned");
-    LLVMValueRef dispatch = LLVMBuildSwitch(cg->builder, exit, fn->unwind_block, 3);
+    LLVMValueRef dispatch = cg_switch(cg, exit, fn->unwind_block, 3);
     LLVMAddCase(dispatch, cg_const(cg, LOOP_DONE), after);
     LLVMAddCase(dispatch, cg_const(cg, LOOP_RUNNING), runaway);
     LLVMAddCase(dispatch, cg_const(cg, LOOP_RETURN), returned);

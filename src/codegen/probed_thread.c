@@ -82,7 +82,7 @@ void cg_target_probe_entry(struct codegen *cg, LLVMValueRef ctx)
     cg->fn->register_stores = ARENA_ARRAY(cg->arena, LLVMValueRef, COPY_WORDS);
     memset(cg->fn->register_stores, 0, sizeof(LLVMValueRef) * COPY_WORDS);
     for (int i = 0; i < PT_REGS_WORDS; i++)
-        copy_word(cg, i, LLVMBuildLoad2(cg->builder, cg->i64, cg_byte_at(cg, ctx, i * 8), "reg"));
+        copy_word(cg, i, cg_load_as(cg, cg->i64, cg_byte_at(cg, ctx, i * 8), "reg"));
     /* bpf_get_func_ip gives the probed address as mapped (the function for
      * a uretprobe, where the uprobe was placed): minus the file address, the
      * load bias of a PIE or library. */
@@ -93,12 +93,12 @@ void cg_target_probe_entry(struct codegen *cg, LLVMValueRef ctx)
          * runs with regs->ip at the probed address (the kernel has stepped
          * back over its int3: measured on 6.1). A uretprobe's regs->ip is
          * the return address: no fallback there. */
-        LLVMValueRef trap = LLVMBuildLoad2(cg->builder, cg->i64, cg_byte_at(cg, ctx, 128), "trap");
+        LLVMValueRef trap = cg_load_as(cg, cg->i64, cg_byte_at(cg, ctx, 128), "trap");
         ip = cg_select(cg, cg_compare(cg, LLVMIntEQ, ip, 0), trap, ip);
     }
     LLVMValueRef vaddr = cg_cookie_is_vaddr(probe) ? cg_helper(cg, BPF_FUNC_get_attach_cookie, cg->i64, args, 1)
                                                    : cg_const(cg, (int64_t)probe_uprobe(probe)->vaddr);
-    copy_word(cg, REGS_BIAS_WORD, LLVMBuildSub(cg->builder, ip, vaddr, "bias"));
+    copy_word(cg, REGS_BIAS_WORD, cg_binary(cg, LLVMSub, ip, vaddr, "bias"));
     if (probe->group_count > 1)
         copy_word(cg, REGS_COOKIE_WORD, cg_helper(cg, BPF_FUNC_get_attach_cookie, cg->i64, args, 1));
     if (probe->entry_count || probe_uprobe(probe)->tail_count)
@@ -208,7 +208,7 @@ static LLVMValueRef point_text_at(struct codegen *cg, const char *name, const st
      * from a string, which the verifier allows in a slot but not at a
      * row picked at run time (comparing pp() with ppfunc() was refused). */
     LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
-    cg_string_copy(cg, slot, LLVMBuildGEP2(cg->builder, table_type, table, indices, 3, ""));
+    cg_string_copy(cg, slot, cg_element_ptr(cg, table_type, table, indices, 3, ""));
     return slot;
 }
 
@@ -371,7 +371,7 @@ static int is_kernel_read(const struct expr *call)
 static LLVMValueRef extend(struct codegen *cg, LLVMValueRef word, int size, int is_signed)
 {
     LLVMTypeRef type = LLVMIntTypeInContext(cg->context, (unsigned)size * 8);
-    LLVMValueRef value = LLVMBuildLoad2(cg->builder, type, word, "");
+    LLVMValueRef value = cg_load_as(cg, type, word, "");
     if (size == 8)
         return value;
     return is_signed ? cg_widen_signed(cg, value)
@@ -457,14 +457,14 @@ static LLVMValueRef read_user_string(struct codegen *cg, LLVMValueRef slot, LLVM
     LLVMValueRef first = cg_user_memory_read(cg, BPF_FUNC_probe_read_user_str, args);
     if (!cg->fn->probe || !probe_uprobe(cg->fn->probe)->sleepable)
         return first;
-    LLVMBasicBlockRef before = LLVMGetInsertBlock(cg->builder);
+    LLVMBasicBlockRef before = cg_current_block(cg);
     LLVMBasicBlockRef done = cg_if(cg, cg_compare(cg, LLVMIntSLT, first, 0), "fault_in", "string_read");
     LLVMValueRef byte = cg_scratch_ptr(cg, cg_alloc_scratch(cg, 8));
     LLVMValueRef touch[3] = {byte, LLVMConstInt(cg->i32, 1, 0), address};
     cg_helper(cg, BPF_FUNC_copy_from_user, cg->i64, touch, 3);
     LLVMValueRef again[3] = {slot, limit, address};
     LLVMValueRef second = cg_helper(cg, BPF_FUNC_probe_read_user_str, cg->i64, again, 3);
-    LLVMBasicBlockRef retry_end = LLVMGetInsertBlock(cg->builder);
+    LLVMBasicBlockRef retry_end = cg_current_block(cg);
     cg_end_if(cg, done);
     return cg_phi2(cg, cg->i64, "", first, before, second, retry_end);
 }
@@ -510,10 +510,10 @@ static LLVMValueRef user_string(struct codegen *cg, struct expr *call, int id)
         struct cg_if_else branch = cg_if_else(cg, cg_compare(cg, LLVMIntSLT, result, 0), "quoted_fault", "quoted_ok",
                                               "quoted_done");
         quoted_fault(cg, slot, address);
-        LLVMBasicBlockRef fault_end = LLVMGetInsertBlock(cg->builder);
+        LLVMBasicBlockRef fault_end = cg_current_block(cg);
         cg_else(cg, &branch);
         LLVMValueRef quoted = cg_string_quoted(cg, call->span, slot);
-        LLVMBasicBlockRef ok_end = LLVMGetInsertBlock(cg->builder);
+        LLVMBasicBlockRef ok_end = cg_current_block(cg);
         cg_end_if_else(cg, &branch);
         return cg_phi2(cg, cg->ptr, "", slot, fault_end, quoted, ok_end);
     }
@@ -678,8 +678,8 @@ LLVMValueRef cg_entry_key(struct codegen *cg, LLVMValueRef cfa)
     LLVMValueRef sp = cfa;
     LLVMValueRef zero = cg_i32(cg, 0), one = cg_i32(cg, 1);
     LLVMValueRef first[2] = {zero, zero}, second[2] = {zero, one};
-    cg_store(cg, id, LLVMBuildGEP2(cg->builder, key_type, key, first, 2, ""));
-    cg_store(cg, sp, LLVMBuildGEP2(cg->builder, key_type, key, second, 2, ""));
+    cg_store(cg, id, cg_element_ptr(cg, key_type, key, first, 2, ""));
+    cg_store(cg, sp, cg_element_ptr(cg, key_type, key, second, 2, ""));
     return key;
 }
 
@@ -781,7 +781,7 @@ const struct probe *cg_define_entry_probe(struct codegen *cg, const struct probe
     }
     if (probe_uprobe(ret)->tail_count)
         cg_store(cg, cg_const(cg, TAIL_STATE_IN_FUNCTION), cg_scratch_ptr(cg, values + cg_entry_state_offset(cg, ret)));
-    LLVMValueRef cfa = LLVMBuildAdd(cg->builder, load_register(cg, pt_regs_offset[7]), cg_const(cg, 8), "cfa");
+    LLVMValueRef cfa = cg_binary(cg, LLVMAdd, load_register(cg, pt_regs_offset[7]), cg_const(cg, 8), "cfa");
     LLVMValueRef map = cg_entry_map(cg, ret), key = cg_entry_key(cg, cfa);
     cg_map_update(cg, map, key, cg_scratch_ptr(cg, values), BPF_ANY);
     cg_branch(cg, done);

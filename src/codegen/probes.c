@@ -109,11 +109,10 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
     LLVMBasicBlockRef release = skip;
     if (!(kind->flags & KIND_RUNS_ONCE)) {
         LLVMValueRef busy = cg_scratch_ptr(cg, SCRATCH_BUSY);
-        LLVMValueRef owner = LLVMBuildAtomicCmpXchg(cg->builder, busy, cg_const(cg, 0), cg_const(cg, 1),
-                                                    LLVMAtomicOrderingMonotonic, LLVMAtomicOrderingMonotonic, 0);
+        LLVMValueRef owner = cg_claim(cg, busy);
         LLVMBasicBlockRef own = cg_block(cg, "own_scratch");
         release = cg_block(cg, "release");
-        cg_branch_if(cg, LLVMBuildExtractValue(cg->builder, owner, 1, ""), own, no_scratch);
+        cg_branch_if(cg, owner, own, no_scratch);
         cg_position(cg, release);
         cg_store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, SCRATCH_BUSY));
         cg_branch(cg, skip);

@@ -26,9 +26,9 @@ static void set_state(struct codegen *cg, LLVMValueRef state, int value, LLVMBas
 static void keep_tail_state(struct codegen *cg, const struct probe *ret, LLVMValueRef ctx, LLVMBasicBlockRef done)
 {
     LLVMValueRef index = cg_const(cg, PT_REGS_SP);
-    LLVMValueRef sp = LLVMBuildLoad2(cg->builder, cg->i64, cg_byte_ptr(cg, ctx, index), "sp");
+    LLVMValueRef sp = cg_load_as(cg, cg->i64, cg_byte_ptr(cg, ctx, index), "sp");
     LLVMValueRef map = cg_entry_map(cg, ret);
-    LLVMValueRef key = cg_entry_key(cg, LLVMBuildAdd(cg->builder, sp, cg_const(cg, 8), "cfa"));
+    LLVMValueRef key = cg_entry_key(cg, cg_binary(cg, LLVMAdd, sp, cg_const(cg, 8), "cfa"));
     LLVMValueRef lookup[2] = {map, key};
     LLVMValueRef record = cg_helper(cg, BPF_FUNC_map_lookup_elem, cg->ptr, lookup, 2);
     cg_jump_if(cg, cg_is_null(cg, record), done, "record");
@@ -36,7 +36,7 @@ static void keep_tail_state(struct codegen *cg, const struct probe *ret, LLVMVal
                       member = cg_block(cg, "member_entry"), entered = cg_block(cg, "entered_by_jump"),
                       stale = cg_block(cg, "stale");
     index = cg_const(cg, cg_entry_state_offset(cg, ret));
-    LLVMValueRef state = LLVMBuildGEP2(cg->builder, cg->i8, record, &index, 1, "state");
+    LLVMValueRef state = cg_element_ptr(cg, cg->i8, record, &index, 1, "state");
     LLVMValueRef args[1] = {ctx};
     LLVMValueRef cookie = cg_helper(cg, BPF_FUNC_get_attach_cookie, cg->i64, args, 1);
     cg_branch_if(cg, cg_compare(cg, LLVMIntEQ, cookie, TAIL_SITE_JUMP), jump, member);

@@ -259,7 +259,6 @@ static void want_file(struct codegen *cg, const char *name, uint32_t files, LLVM
  * UNWIND_FRAME_POINTER when any of them is missing. */
 static void find_row(struct codegen *cg, LLVMValueRef address, struct span span)
 {
-    LLVMBuilderRef b = cg->builder;
     LLVMBasicBlockRef done = cg_block(cg, "row_done");
     store_area(cg, AREA_WALK + WALK_KIND, cg_const(cg, UNWIND_FRAME_POINTER));
     cg_continue_if(cg, find_mapping(cg, address, span), "row_mapped", done);
@@ -280,9 +279,9 @@ static void find_row(struct codegen *cg, LLVMValueRef address, struct span span)
     cg_store(cg, cg_u32(cg, last), key);
     LLVMValueRef row = cg_map_lookup(cg, unwind_map(cg, 1), key);
     cg_jump_if(cg, cg_is_null(cg, row), done, "row_found");
-    LLVMValueRef kind = LLVMBuildLoad2(b, cg->i8, cg_byte_at(cg, row, offsetof(struct unwind_row, kind)), "");
-    LLVMValueRef cfa = LLVMBuildLoad2(b, cg->i32, cg_byte_at(cg, row, offsetof(struct unwind_row, cfa)), "");
-    LLVMValueRef rbp = LLVMBuildLoad2(b, LLVMInt16TypeInContext(cg->context),
+    LLVMValueRef kind = cg_load_as(cg, cg->i8, cg_byte_at(cg, row, offsetof(struct unwind_row, kind)), "");
+    LLVMValueRef cfa = cg_load_as(cg, cg->i32, cg_byte_at(cg, row, offsetof(struct unwind_row, cfa)), "");
+    LLVMValueRef rbp = cg_load_as(cg, LLVMInt16TypeInContext(cg->context),
                                       cg_byte_at(cg, row, offsetof(struct unwind_row, rbp)), "");
     store_area(cg, AREA_WALK + WALK_KIND, cg_widen(cg, kind));
     store_area(cg, AREA_WALK + WALK_CFA, cg_widen_signed(cg, cfa));
@@ -497,14 +496,13 @@ void cg_stack_finish(struct codegen *cg, LLVMBasicBlockRef capture, LLVMValueRef
  * kernel thread. */
 static LLVMValueRef user_entry_pc(struct codegen *cg)
 {
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef has_mm = cg_compare(cg, LLVMIntNE, cg_current_mm(cg), 0);
-    LLVMBasicBlockRef before = LLVMGetInsertBlock(b);
+    LLVMBasicBlockRef before = cg_current_block(cg);
     LLVMBasicBlockRef done = cg_if(cg, has_mm, "user_pc", "user_pc_done");
     LLVMValueRef task = cg_helper(cg, BPF_FUNC_get_current_task_btf, cg->ptr, NULL, 0);
     LLVMValueRef regs = cg_address(cg, cg_helper(cg, BPF_FUNC_task_pt_regs, cg->ptr, &task, 1));
     LLVMValueRef pc = cg_read_kernel(cg, regs, 128, 8);
-    LLVMBasicBlockRef read = LLVMGetInsertBlock(b);
+    LLVMBasicBlockRef read = cg_current_block(cg);
     cg_end_if(cg, done);
     return cg_phi2(cg, cg->i64, "", cg_const(cg, 0), before, pc, read);
 }
@@ -714,10 +712,7 @@ struct resolved {
  * i1: SEARCH_MAPPING holds the address. */
 static LLVMValueRef byte_swap(struct codegen *cg, LLVMValueRef value)
 {
-    LLVMTypeRef types[1] = {cg->i64};
-    unsigned id = LLVMLookupIntrinsicID("llvm.bswap", 10);
-    return LLVMBuildCall2(cg->builder, LLVMIntrinsicGetType(cg->context, id, types, 1),
-                          LLVMGetIntrinsicDeclaration(cg->module, id, types, 1), &value, 1, "");
+    return cg_intrinsic(cg, "llvm.bswap", &value, 1);
 }
 
 /* The mapping of `address` in the runtime's table of this process's
@@ -888,15 +883,14 @@ static struct resolved resolve(struct codegen *cg, LLVMValueRef address, struct 
  * -1 where not (no row, or a gap between sequences). */
 static struct resolved resolve_line(struct codegen *cg, LLVMValueRef address, struct span span)
 {
-    LLVMBuilderRef b = cg->builder;
     struct search r = resolve_file(cg, address, line_map, span);
     struct file_range range = file_range(cg, r.file);
     LLVMValueRef last = search_range(cg, line_map(cg, 1), cg->i32, ROW_SEARCH_STEPS, range, r.low, r.high, r.target);
     cg_continue_if(cg, cg_compare_values(cg, LLVMIntSGE, last, range.first), "line_check", r.done);
     LLVMValueRef row = lookup_index(cg, line_map(cg, 1), last);
     cg_jump_if(cg, cg_is_null(cg, row), r.done, "line_found");
-    LLVMValueRef source = LLVMBuildLoad2(b, cg->i32, cg_byte_at(cg, row, offsetof(struct line_map_row, source)), "");
-    LLVMValueRef line = LLVMBuildLoad2(b, cg->i32, cg_byte_at(cg, row, offsetof(struct line_map_row, line)), "");
+    LLVMValueRef source = cg_load_as(cg, cg->i32, cg_byte_at(cg, row, offsetof(struct line_map_row, source)), "");
+    LLVMValueRef line = cg_load_as(cg, cg->i32, cg_byte_at(cg, row, offsetof(struct line_map_row, line)), "");
     LLVMValueRef named = cg_compare_values(cg, LLVMIntNE, source, cg_i32(cg, (int32_t)LINE_NO_SOURCE));
     cg_store(cg, cg_select(cg, named, cg_widen(cg, source), cg_const(cg, -1)), r.path);
     LLVMValueRef has_line = cg_and(cg, named, cg_compare_values(cg, LLVMIntNE, line, cg_i32(cg, 0)));

@@ -30,14 +30,10 @@ static struct stats_state *stats_state(struct codegen *cg)
 
 static LLVMValueRef log_bucket(struct codegen *cg, LLVMValueRef v)
 {
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef negative = cg_compare(cg, LLVMIntSLT, v, 0);
     LLVMValueRef magnitude = cg_select(cg, negative, cg_neg(cg, v), v);
-    LLVMTypeRef types[1] = {cg->i64};
-    unsigned id = LLVMLookupIntrinsicID("llvm.ctlz", 9);
-    LLVMValueRef ctlz = LLVMGetIntrinsicDeclaration(cg->module, id, types, 1);
     LLVMValueRef args[2] = {magnitude, LLVMConstInt(cg->i1, 0, 0)};
-    LLVMValueRef zeros = LLVMBuildCall2(b, LLVMIntrinsicGetType(cg->context, id, types, 1), ctlz, args, 2, "");
+    LLVMValueRef zeros = cg_intrinsic(cg, "llvm.ctlz", args, 2);
     LLVMValueRef bits = cg_sub(cg, cg_const(cg, 64), zeros);
     LLVMValueRef index = cg_select(cg, negative, cg_sub(cg, cg_const(cg, 64), bits), cg_add(cg, cg_const(cg, 64), bits));
     return cg_opaque_clamp(cg, index, 128);
@@ -268,9 +264,8 @@ static void add_cpu_buckets(struct codegen *cg, LLVMValueRef cpu, void *data)
 static void note_bucket(struct codegen *cg, LLVMValueRef index, void *data)
 {
     struct cg_array *a = data;
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef i = cg_opaque_clamp(cg, index, a->bucket_count - 1);
-    LLVMValueRef count = cg_load(cg, LLVMBuildGEP2(b, cg->i64, hist_slot(cg, HIST_BUCKETS), &i, 1, ""));
+    LLVMValueRef count = cg_load(cg, cg_word_at(cg, hist_slot(cg, HIST_BUCKETS), i));
     LLVMBasicBlockRef done = cg_if_not(cg, cg_compare(cg, LLVMIntEQ, count, 0), "bucket_used", "bucket_noted");
     LLVMValueRef lo = cg_load(cg, hist_slot(cg, HIST_LO));
     cg_store(cg, cg_select(cg, cg_compare_values(cg, LLVMIntULT, i, lo), i, lo), hist_slot(cg, HIST_LO));

@@ -65,7 +65,7 @@ static LLVMValueRef char_at(struct codegen *cg, uint32_t slot, LLVMValueRef i)
 
 static void put_char_at(struct codegen *cg, LLVMValueRef slot, LLVMValueRef i, LLVMValueRef c)
 {
-    cg_store(cg, LLVMBuildTrunc(cg->builder, c, cg->i8, ""), char_ptr_at(cg, slot, i));
+    cg_store(cg, cg_trunc(cg, c, cg->i8), char_ptr_at(cg, slot, i));
 }
 
 static void put_char(struct codegen *cg, uint32_t slot, LLVMValueRef i, LLVMValueRef c)
@@ -273,12 +273,12 @@ static LLVMValueRef str_replace(struct codegen *cg, struct expr *call, LLVMValue
     LLVMValueRef unchanged = cg_scratch_ptr(cg, r.from);
     struct cg_if_else branch = cg_if_else(cg, cg_compare(cg, LLVMIntEQ, search_len, 0), "replace_nothing",
                                           "replace_work", "replace_done");
-    LLVMBasicBlockRef empty = LLVMGetInsertBlock(cg->builder);
+    LLVMBasicBlockRef empty = cg_current_block(cg);
     cg_else(cg, &branch);
     output_start(cg, &r.out);
     cg_bounded_loop(cg, call->span, len, replace_body, &r);
     LLVMValueRef result = output_finish(cg, &r.out);
-    LLVMBasicBlockRef work_end = LLVMGetInsertBlock(cg->builder);
+    LLVMBasicBlockRef work_end = cg_current_block(cg);
     cg_end_if_else(cg, &branch);
     return cg_phi2(cg, cg->ptr, "", result, work_end, unchanged, empty);
 }
@@ -399,7 +399,6 @@ static void escape_utf8(struct codegen *cg, struct escape *e, LLVMValueRef index
 static void escape_body(struct codegen *cg, LLVMValueRef index, void *data)
 {
     struct escape *e = data;
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef skip_ptr = cg_scratch_at(cg, e->skip);
     LLVMValueRef skip = cg_load(cg, skip_ptr);
     LLVMBasicBlockRef next = cg_if(cg, cg_compare(cg, LLVMIntSGT, skip, 0), "utf8_continuation", "escape_char");
@@ -421,7 +420,7 @@ static void escape_body(struct codegen *cg, LLVMValueRef index, void *data)
         num = cg_select(cg, cg_compare(cg, LLVMIntEQ, c, named[i].c), cg_const(cg, 2), num);
     escape_room(cg, e, num);
     LLVMBasicBlockRef plain = cg_block(cg, "plain"), octal = cg_block(cg, "octal"), other = cg_block(cg, "other");
-    LLVMValueRef sw = LLVMBuildSwitch(b, c, other, (unsigned)count);
+    LLVMValueRef sw = cg_switch(cg, c, other, (unsigned)count);
     for (int i = 0; i < count; i++) {
         LLVMBasicBlockRef block = cg_block(cg, "named");
         LLVMAddCase(sw, cg_const(cg, named[i].c), block);
@@ -446,7 +445,7 @@ static void escape_body(struct codegen *cg, LLVMValueRef index, void *data)
 
 static void escape_callback_body(struct codegen *cg, LLVMValueRef index, void *data)
 {
-    LLVMValueRef ctx = LLVMGetParam(LLVMGetBasicBlockParent(LLVMGetInsertBlock(cg->builder)), 1);
+    LLVMValueRef ctx = LLVMGetParam(LLVMGetBasicBlockParent(cg_current_block(cg)), 1);
     struct escape e = escape_at(cg, cg_load(cg, ctx), *(int *)data);
     escape_body(cg, index, &e);
 }
@@ -516,7 +515,6 @@ LLVMValueRef cg_string_quoted(struct codegen *cg, struct span span, LLVMValueRef
 static LLVMValueRef text_strn(struct codegen *cg, struct expr *call, LLVMValueRef s, LLVMValueRef len,
                               LLVMValueRef quoted)
 {
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef most = cg_const(cg, cg->string_size - 1);
     LLVMValueRef whole = cg_or(cg, cg_compare(cg, LLVMIntSLE, len, 0), cg_compare_values(cg, LLVMIntSGT, len, most));
     len = cg_select(cg, whole, most, len);
@@ -527,10 +525,10 @@ static LLVMValueRef text_strn(struct codegen *cg, struct expr *call, LLVMValueRe
     struct cg_if_else branch = cg_if_else(cg, cg_compare(cg, LLVMIntNE, quoted, 0), "text_strn_quoted",
                                           "text_strn_plain", "text_strn_done");
     LLVMValueRef escaped = text_str(cg, call->span, s, 1, limit_quoted);
-    LLVMBasicBlockRef escaped_end = LLVMGetInsertBlock(b);
+    LLVMBasicBlockRef escaped_end = cg_current_block(cg);
     cg_else(cg, &branch);
     LLVMValueRef plain = text_str(cg, call->span, s, 0, len);
-    LLVMBasicBlockRef plain_end = LLVMGetInsertBlock(b);
+    LLVMBasicBlockRef plain_end = cg_current_block(cg);
     cg_end_if_else(cg, &branch);
     return cg_phi2(cg, LLVMTypeOf(escaped), "", escaped, escaped_end, plain, plain_end);
 }
@@ -728,11 +726,10 @@ struct digit_state {
 static void digit_body(struct codegen *cg, LLVMValueRef index, void *data)
 {
     struct digit_state *d = data;
-    LLVMBuilderRef b = cg->builder;
     (void)index;
     LLVMValueRef value_ptr = cg_scratch_ptr(cg, d->value), position_ptr = cg_scratch_ptr(cg, d->position);
     LLVMValueRef value = cg_load(cg, value_ptr);
-    LLVMValueRef digit = LLVMBuildURem(b, value, cg_const(cg, d->base), "");
+    LLVMValueRef digit = cg_binary(cg, LLVMURem, value, cg_const(cg, d->base), "");
     LLVMValueRef letter = cg_add(cg, digit, cg_const(cg, (d->upper ? 'A' : 'a') - 10));
     LLVMValueRef c = cg_select(cg, cg_compare(cg, LLVMIntULT, digit, 10), cg_add(cg, digit, cg_const(cg, '0')), letter);
     LLVMValueRef position = cg_sub(cg, cg_load(cg, position_ptr), cg_const(cg, 1));

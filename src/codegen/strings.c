@@ -96,7 +96,7 @@ LLVMValueRef cg_string_compare(struct codegen *cg, LLVMValueRef a, LLVMValueRef 
         return swapped ? cg_neg(cg, result) : result;
     }
     LLVMValueRef args[2] = {a, b};
-    return LLVMBuildCall2(cg->builder, LLVMGlobalGetValueType(cg->strcmp_fn), cg->strcmp_fn, args, 2, "");
+    return cg_call(cg, LLVMGlobalGetValueType(cg->strcmp_fn), cg->strcmp_fn, args, 2);
 }
 
 LLVMValueRef cg_string_length(struct codegen *cg, LLVMValueRef s)
@@ -128,10 +128,8 @@ void cg_define_string_functions(struct codegen *cg)
     cg_set_location(cg, span);
     struct cg_loop loop = cg_loop_start(cg, cg_block(cg, "loop"), "i");
     LLVMValueRef index = loop.index;
-    LLVMValueRef a = LLVMBuildLoad2(cg->builder, cg->i8,
-                                    cg_byte_ptr(cg, LLVMGetParam(fn, 0), index), "");
-    LLVMValueRef b = LLVMBuildLoad2(cg->builder, cg->i8,
-                                    cg_byte_ptr(cg, LLVMGetParam(fn, 1), index), "");
+    LLVMValueRef a = cg_load_as(cg, cg->i8, cg_byte_ptr(cg, LLVMGetParam(fn, 0), index), "");
+    LLVMValueRef b = cg_load_as(cg, cg->i8, cg_byte_ptr(cg, LLVMGetParam(fn, 1), index), "");
     LLVMBasicBlockRef same = cg_if(cg, cg_compare_values(cg, LLVMIntNE, a, b), "differ", "same");
     cg_return(cg, cg_sub(cg, cg_widen(cg, a), cg_widen(cg, b)));
 

@@ -45,8 +45,8 @@ static LLVMValueRef defer_key(struct codegen *cg, const struct probe *probe)
     LLVMTypeRef type = LLVMArrayType2(cg->i64, 2);
     LLVMValueRef key = cg_entry_alloca(cg, type, "defer_key");
     LLVMValueRef zero = cg_i32(cg, 0), first[2] = {zero, zero}, second[2] = {zero, cg_i32(cg, 1)};
-    cg_store(cg, cg_helper(cg, BPF_FUNC_get_current_pid_tgid, cg->i64, NULL, 0), LLVMBuildGEP2(cg->builder, type, key, first, 2, ""));
-    cg_store(cg, cg_const(cg, probe->index), LLVMBuildGEP2(cg->builder, type, key, second, 2, ""));
+    cg_store(cg, cg_helper(cg, BPF_FUNC_get_current_pid_tgid, cg->i64, NULL, 0), cg_element_ptr(cg, type, key, first, 2, ""));
+    cg_store(cg, cg_const(cg, probe->index), cg_element_ptr(cg, type, key, second, 2, ""));
     return key;
 }
 
@@ -64,14 +64,13 @@ static void copy_words(struct codegen *cg, LLVMValueRef to, LLVMValueRef from, u
  * to `none` (nothing was deferred for this thread, the common case). */
 void cg_defer_begin(struct codegen *cg, const struct probe *probe, struct defer_state *d, LLVMBasicBlockRef none)
 {
-    LLVMBuilderRef b = cg->builder;
     d->key = defer_key(cg, probe);
     LLVMValueRef ctx = LLVMGetParam(cg->fn->function, 0);
     LLVMValueRef cookie = cg_helper(cg, BPF_FUNC_get_attach_cookie, cg->i64, &ctx, 1);
-    d->at_exit = LLVMBuildICmp(b, LLVMIntEQ, cookie, cg_const(cg, DEFER_EXIT_COOKIE), "at_exit");
-    LLVMBasicBlockRef entry = LLVMGetInsertBlock(b);
+    d->at_exit = cg_compare_named(cg, LLVMIntEQ, cookie, cg_const(cg, DEFER_EXIT_COOKIE), "at_exit");
+    LLVMBasicBlockRef entry = cg_current_block(cg);
     LLVMBasicBlockRef go_on = cg_if(cg, d->at_exit, "deferred_lookup", "deferred_or_entry");
-    LLVMBasicBlockRef lookup = LLVMGetInsertBlock(b);
+    LLVMBasicBlockRef lookup = cg_current_block(cg);
     LLVMValueRef args[2] = {defer_map(cg), d->key};
     LLVMValueRef saved = cg_helper(cg, BPF_FUNC_map_lookup_elem, cg->ptr, args, 2);
     cg_branch_if(cg, cg_is_null(cg, saved), none, go_on);
@@ -112,7 +111,6 @@ void cg_defer_record(struct codegen *cg, const struct probe *probe, const struct
 void cg_defer_check(struct codegen *cg, const struct probe *probe, const struct defer_state *d,
                     LLVMBasicBlockRef done)
 {
-    LLVMBuilderRef b = cg->builder;
     LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
     LLVMBasicBlockRef save = cg_block(cg, "defer_to_exit");
     for (int i = 0; i < probe->tracepoint.user_check_count; i++) {
@@ -123,7 +121,7 @@ void cg_defer_check(struct codegen *cg, const struct probe *probe, const struct 
         LLVMValueRef fault = cg_and(cg, cg_compare(cg, LLVMIntSLT, copied, 0), cg_compare(cg, LLVMIntNE, address, 0));
         cg_jump_if(cg, fault, save, "resident");
     }
-    LLVMBasicBlockRef run = LLVMGetInsertBlock(b);
+    LLVMBasicBlockRef run = cg_current_block(cg);
     cg_position(cg, save);
     uint32_t words = record_words(probe);
     uint32_t value = cg_alloc_scratch(cg, 8 + words * 8);

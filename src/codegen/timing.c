@@ -123,8 +123,7 @@ LLVMBasicBlockRef cg_timing_end(struct codegen *cg, uint32_t start, LLVMBasicBlo
 {
     if (!start)
         return next;
-    LLVMBuilderRef b = cg->builder;
-    LLVMBasicBlockRef resume = LLVMGetInsertBlock(b);
+    LLVMBasicBlockRef resume = cg_current_block(cg);
     LLVMBasicBlockRef timed = cg_block(cg, "timed");
     cg_position(cg, timed);
     const struct probe *probe = cg->fn->probe;

@@ -22,7 +22,7 @@ static LLVMValueRef ctx_at(struct codegen *cg, LLVMValueRef ctx, LLVMValueRef of
 
 static LLVMValueRef load_field(struct codegen *cg, LLVMValueRef ctx, int offset, int size, int is_signed)
 {
-    LLVMValueRef value = LLVMBuildLoad2(cg->builder, int_type(cg, size), ctx_at(cg, ctx, cg_const(cg, offset)), "");
+    LLVMValueRef value = cg_load_as(cg, int_type(cg, size), ctx_at(cg, ctx, cg_const(cg, offset)), "");
     LLVMSetAlignment(value, (unsigned)size);
     if (size == 8)
         return value;

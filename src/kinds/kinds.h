@@ -8,6 +8,7 @@
 #ifndef TAP_KINDS_KINDS_H
 #define TAP_KINDS_KINDS_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "kinds/probe_kind.h"
@@ -19,6 +20,7 @@ struct probe;
 struct probe_point;
 struct expr;
 struct program_probe;
+struct program_fields;
 struct session;
 struct bpf_program;
 struct register_arg_function;
@@ -56,7 +58,7 @@ enum probe_fields {
  * KIND_RUNS_ONCE): RUN_BY_KERNEL, never (attached, the kernel runs them);
  * at the start; at a normal end; at the end after an error; for each byte
  * of tap's standard input; for a reader or writer of the probe's procfs
- * file (runtime/procfs.c serves them by their program_probe.procfs). */
+ * file (runtime/procfs.c serves them by their procfs_program_fields). */
 enum probe_run { RUN_BY_KERNEL, RUN_AT_BEGIN, RUN_AT_END, RUN_AT_ERROR, RUN_PER_INPUT_BYTE, RUN_PER_FILE_ACCESS };
 
 /* Sema: the resolver adds the probes the point matches (sema_add_probe,
@@ -115,15 +117,20 @@ struct probe_kind_ops {
     struct expr *(*register_value)(struct sema *s, const struct register_arg_function *f, struct expr *e, int reg);
     /* codegen: the program's ELF section, and the kind's fields of the
      * program_probe the runtime gets (kind, prog_name, point, cookie,
-     * may_skip are filled before): a kind with a member of its union sets
-     * `fields` to name it; previous: the program's probe described just
-     * before, or NULL (a uprobe copies its binary's build id from it) */
+     * may_skip are filled before): a kind with fields of its own allocates
+     * its struct into kind_fields (always, when it has program_fields);
+     * previous: the program's probe described just before, or NULL (a
+     * uprobe copies its binary's build id from it) */
     const char *(*section)(struct arena *arena, const struct probe *probe);
     void (*describe)(const struct probe *probe, const struct program_probe *previous, struct program_probe *out);
     /* the kind of the programs made beside its probes at the function's
      * entry (@entry values, tail jumps: codegen/probed_thread.c): a return
      * probe's, or a uprobe's placed at the function's returns */
     enum probe_kind entry_kind;
+    /* the kind's own fields of its program_probe (program/program.h): its
+     * struct's size and members, which program_io.c writes and reads and
+     * program_free frees; NULL: none */
+    const struct program_fields *program_fields;
     /* runtime */
     int prog_type;               /* enum bpf_prog_type */
     int expected_attach_type;    /* enum bpf_attach_type the load needs; 0: none */
@@ -132,10 +139,20 @@ struct probe_kind_ops {
     enum probe_run runs;         /* the runtime runs it itself, then (session_run_probes) */
     /* what an attach error (-errno) means for this kind; NULL: strerror */
     const char *(*attach_error)(const struct program_probe *probe, int err);
+    /* --run of a -p4 object: 0 when the probe still fits this machine, else
+     * -1 with why in error (a uprobe's binary must have the build id it was
+     * compiled against); NULL: it always does */
+    int (*check_run)(const struct program_probe *probe, char *error, size_t error_size);
 };
 
 /* The registry (registry.c). */
 const struct probe_kind_ops *probe_kind_ops(enum probe_kind kind);
+/* The kind's table of its own program_probe fields; NULL: none, or no such kind. */
+static inline const struct program_fields *probe_kind_program_fields(enum probe_kind kind)
+{
+    const struct probe_kind_ops *ops = probe_kind_ops(kind);
+    return ops ? ops->program_fields : NULL;
+}
 /* Whether the kind has flag (enum probe_kind_flag). */
 static inline int probe_kind_has(enum probe_kind kind, unsigned flag)
 {

@@ -192,13 +192,25 @@ static const char *section(struct arena *arena, const struct probe *probe)
     return "netfilter";
 }
 
+/* Its program_probe's own fields: where the link goes. */
+struct netfilter_program_fields {
+    uint32_t pf, hooknum;    /* the link's protocol family and hook */
+    int32_t priority;
+};
+
+static const struct program_fields program_fields = PROGRAM_FIELDS(struct netfilter_program_fields,
+    PROGRAM_FIELD(U32, struct netfilter_program_fields, pf),
+    PROGRAM_FIELD(U32, struct netfilter_program_fields, hooknum),
+    PROGRAM_FIELD(I32, struct netfilter_program_fields, priority));
+
 static void describe(const struct probe *probe, const struct program_probe *previous, struct program_probe *out)
 {
     (void)previous;
-    out->fields = PROGRAM_FIELDS_NETFILTER;
-    out->netfilter.pf = (uint32_t)probe->netfilter.pf;
-    out->netfilter.hooknum = (uint32_t)probe->netfilter.hooknum;
-    out->netfilter.priority = probe->netfilter.priority;
+    struct netfilter_program_fields *fields = calloc(1, sizeof(*fields));
+    fields->pf = (uint32_t)probe->netfilter.pf;
+    fields->hooknum = (uint32_t)probe->netfilter.hooknum;
+    fields->priority = probe->netfilter.priority;
+    out->kind_fields = fields;
 }
 
 /* BPF_LINK_CREATE's netfilter member, as Linux 6.4's union bpf_attr has it */
@@ -211,10 +223,11 @@ struct netfilter_link_attr {
 
 static int link_netfilter(struct bpf_program *prog, const struct program_probe *probe, int32_t priority)
 {
+    const struct netfilter_program_fields *fields = probe->kind_fields;
     union bpf_attr attr;
     memset(&attr, 0, sizeof(attr));
     struct netfilter_link_attr link = {.prog_fd = (uint32_t)bpf_program__fd(prog), .attach_type = BPF_NETFILTER_,
-                                       .pf = probe->netfilter.pf, .hooknum = probe->netfilter.hooknum,
+                                       .pf = fields->pf, .hooknum = fields->hooknum,
                                        .priority = priority};
     _Static_assert(sizeof(link) <= sizeof(attr), "union bpf_attr holds the netfilter link");
     memcpy(&attr, &link, sizeof(link));
@@ -232,9 +245,10 @@ static int attach_netfilter(struct session *s, struct bpf_program *prog, int ind
 {
     (void)state;
     const struct program_probe *probe = &s->program->probes[index];
-    int32_t last = probe->netfilter.priority == 0 ? NETFILTER_DEFAULT_SPREAD - 1 : probe->netfilter.priority;
+    const struct netfilter_program_fields *fields = probe->kind_fields;
+    int32_t last = fields->priority == 0 ? NETFILTER_DEFAULT_SPREAD - 1 : fields->priority;
     int fd = -EBUSY;
-    for (int32_t priority = probe->netfilter.priority; fd == -EBUSY && priority <= last; priority++)
+    for (int32_t priority = fields->priority; fd == -EBUSY && priority <= last; priority++)
         fd = link_netfilter(prog, probe, priority);
     return fd < 0 ? fd : add_raw_link(s, fd);
 }
@@ -252,6 +266,6 @@ const struct probe_kind_ops netfilter_kind = {
     .probe_fields = PROBE_FIELDS_NETFILTER,
     .heads = (const char *const[]){"netfilter", NULL}, .resolve = resolve_netfilter, .catalogue = catalogue,
     .lower_target = lower_target, .target_write_refusal = VERDICT_REFUSAL, .section = section, .describe = describe,
-    .prog_type = BPF_PROG_TYPE_NETFILTER_, .expected_attach_type = BPF_NETFILTER_, .returns = NF_ACCEPT_,
+    .program_fields = &program_fields, .prog_type = BPF_PROG_TYPE_NETFILTER_, .expected_attach_type = BPF_NETFILTER_, .returns = NF_ACCEPT_,
     .attach = attach_netfilter, .attach_error = attach_error,
 };

@@ -4,6 +4,7 @@
  * point is read by sema/perf.c). */
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <stdlib.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 #include <bpf/libbpf.h>
 
 #include "kinds/kinds.h"
+#include "program/program.h"
 #include "runtime/attach.h"
 #include "sema/sema_internal.h"
 
@@ -44,17 +46,38 @@ static const char *section(struct arena *arena, const struct probe *probe)
     return "perf_event";
 }
 
+/* Its program_probe's own fields: the event and how often it samples. */
+struct perf_program_fields {
+    uint64_t period_ns;      /* 0 when frequency is used */
+    uint64_t frequency;      /* .hz(F) */
+    uint32_t type;           /* PERF_TYPE_* */
+    uint64_t config;
+    uint64_t sample_period;  /* .sample(N) */
+    int per_target;          /* .process: on the -c/-x target's task, not every CPU */
+    int counter_index;       /* .counter: its slot in tap_perf_counters; -1: a sampling probe */
+};
+
+static const struct program_fields program_fields = PROGRAM_FIELDS(struct perf_program_fields,
+    PROGRAM_FIELD(U64, struct perf_program_fields, period_ns),
+    PROGRAM_FIELD(U64, struct perf_program_fields, frequency),
+    PROGRAM_FIELD(U32, struct perf_program_fields, type),
+    PROGRAM_FIELD(U64, struct perf_program_fields, config),
+    PROGRAM_FIELD(U64, struct perf_program_fields, sample_period),
+    PROGRAM_FIELD(INT, struct perf_program_fields, per_target),
+    PROGRAM_FIELD(INT, struct perf_program_fields, counter_index));
+
 static void describe(const struct probe *probe, const struct program_probe *previous, struct program_probe *out)
 {
     (void)previous;
-    out->fields = PROGRAM_FIELDS_PERF;
-    out->perf.period_ns = probe->perf.period_ns;
-    out->perf.frequency = probe->perf.frequency;
-    out->perf.type = probe->perf.perf_type;
-    out->perf.config = probe->perf.perf_config;
-    out->perf.sample_period = probe->perf.sample_period;
-    out->perf.per_target = probe->perf.per_target;
-    out->perf.counter_index = probe->perf.counter ? probe->perf.counter_index : -1;
+    struct perf_program_fields *fields = calloc(1, sizeof(*fields));
+    fields->period_ns = probe->perf.period_ns;
+    fields->frequency = probe->perf.frequency;
+    fields->type = probe->perf.perf_type;
+    fields->config = probe->perf.perf_config;
+    fields->sample_period = probe->perf.sample_period;
+    fields->per_target = probe->perf.per_target;
+    fields->counter_index = probe->perf.counter ? probe->perf.counter_index : -1;
+    out->kind_fields = fields;
 }
 
 /* .process: the event of the target's task (its first thread, as SystemTap's
@@ -68,13 +91,13 @@ static int open_on_target(struct session *s, struct perf_event_attr *attr)
 
 /* .counter: the event goes in its slot of tap_perf_counters, where @perf
  * reads it; the probe's program is never attached (its body never runs). */
-static int attach_counter(struct session *s, const struct program_probe *probe, struct perf_event_attr *attr)
+static int attach_counter(struct session *s, int counter_index, struct perf_event_attr *attr)
 {
     int fd = open_on_target(s, attr);
     if (fd < 0)
         return fd;
     struct bpf_map *map = bpf_object__find_map_by_name(s->object, "tap_perf_counters");
-    uint32_t slot = (uint32_t)probe->perf.counter_index;
+    uint32_t slot = (uint32_t)counter_index;
     if (map && bpf_map_update_elem(bpf_map__fd(map), &slot, &fd, BPF_ANY) < 0) {
         int err = -errno;
         close(fd);
@@ -103,19 +126,20 @@ static int attach_perf(struct session *s, struct bpf_program *prog, int index, c
 {
     (void)state;
     const struct program_probe *probe = &s->program->probes[index];
-    struct perf_event_attr attr = {.size = sizeof(attr), .type = probe->perf.type, .config = probe->perf.config};
-    if (probe->perf.counter_index >= 0)
-        return attach_counter(s, probe, &attr);
-    perf_event_sampling(&attr, probe->perf.sample_period ? probe->perf.sample_period : probe->perf.period_ns,
-                        probe->perf.frequency);
-    if (probe->perf.per_target)
+    const struct perf_program_fields *fields = probe->kind_fields;
+    struct perf_event_attr attr = {.size = sizeof(attr), .type = fields->type, .config = fields->config};
+    if (fields->counter_index >= 0)
+        return attach_counter(s, fields->counter_index, &attr);
+    perf_event_sampling(&attr, fields->sample_period ? fields->sample_period : fields->period_ns, fields->frequency);
+    if (fields->per_target)
         return attach_on_target(s, prog, probe, &attr);
     return attach_every_cpu(s, prog, probe, &attr);
 }
 
 static const char *attach_error(const struct program_probe *probe, int err)
 {
-    if ((err == -ENOENT || err == -EOPNOTSUPP) && probe->perf.type == PERF_TYPE_HARDWARE)
+    const struct perf_program_fields *fields = probe->kind_fields;
+    if ((err == -ENOENT || err == -EOPNOTSUPP) && fields->type == PERF_TYPE_HARDWARE)
         return "this machine has no hardware performance counters";
     return NULL;
 }
@@ -124,6 +148,6 @@ const struct probe_kind_ops perf_kind = {
     .kind = PROBE_PERF, .name = "perf", .flags = KIND_FREQUENT | KIND_SAMPLE_REGS,
     .probe_fields = PROBE_FIELDS_PERF,
     .heads = (const char *const[]){"perf", NULL}, .resolve = resolve_perf, .catalogue = catalogue,
-    .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_PERF_EVENT, .attach = attach_perf,
+    .section = section, .describe = describe, .program_fields = &program_fields, .prog_type = BPF_PROG_TYPE_PERF_EVENT, .attach = attach_perf,
     .attach_error = attach_error,
 };

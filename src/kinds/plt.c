@@ -1,9 +1,10 @@
 /* process(...).plt and process(...).library(...).plt: a function called
  * through its PLT entry (SystemTap's .plt probes, its ltrace.stp). The
- * resolver (sema/uprobe_plt.c) makes uprobes and uretprobes at the stubs:
- * this kind labels no probe of its own, the uprobe kinds load and attach
- * them. */
+ * resolver (sema/uprobe_plt.c) makes its probes at the stubs, plt at the
+ * call and plt_return at its return: uprobes and uretprobes there, which
+ * the uprobe kind's hooks (kinds/uprobe.h) generate, load and attach. */
 #include "kinds/kinds.h"
+#include "kinds/uprobe.h"
 #include "sema/uprobe.h"
 
 static int resolve_plt(struct sema *s, struct probe_point *point, struct probe *probe)
@@ -29,7 +30,13 @@ static void catalogue(struct arena *arena, catalogue_line add, void *lines)
 }
 
 const struct probe_kind_ops plt_kind = {
-    .kind = PROBE_PLT, .name = "plt",
+    .kind = PROBE_PLT, .name = "plt", .flags = UPROBE_FLAGS,
     .heads = (const char *const[]){"process.plt", "process.library.plt", NULL}, .resolve = resolve_plt,
-    .catalogue = catalogue,
+    .catalogue = catalogue, .register_place = uprobe_hook_register_place, UPROBE_LOAD_AND_ATTACH,
+};
+
+/* made by plt's resolver, for .plt.return */
+const struct probe_kind_ops plt_return_kind = {
+    .kind = PROBE_PLT_RETURN, .name = "plt_return", .flags = URETPROBE_FLAGS,
+    .register_place = uprobe_hook_register_place, UPROBE_LOAD_AND_ATTACH,
 };

@@ -26,7 +26,8 @@
     X(PROBE_INPUT, input_kind)           /* raw_tp program run for each byte of tap's stdin */ \
     X(PROBE_PROCFS, procfs_kind)         /* raw_tp program run for a reader or writer of a FIFO */ \
     X(PROBE_NETFILTER, netfilter_kind)   /* BPF netfilter link: pf, hook, priority */ \
-    X(PROBE_PLT, plt_kind)               /* process(...).plt: resolved to uprobes at PLT stubs, never a probe's kind */
+    X(PROBE_PLT, plt_kind)               /* process(...).plt: a uprobe at a PLT stub */ \
+    X(PROBE_PLT_RETURN, plt_return_kind) /* process(...).plt.return: a uretprobe there */
 
 #define PROBE_KIND_ENUMERATOR(kind, ops) kind,
 enum probe_kind {

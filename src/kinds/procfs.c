@@ -13,6 +13,7 @@
 
 #include "kinds/kinds.h"
 #include "program/program.h"
+#include "runtime/session.h"
 #include "sema/sema_internal.h"
 
 extern const struct probe_kind_ops input_kind;
@@ -266,16 +267,22 @@ static void describe(const struct probe *probe, const struct program_probe *prev
 {
     (void)previous;
     out->path = strdup(probe->procfs.file);
-    out->fields = PROGRAM_FIELDS_PROCFS;
-    out->procfs.write = probe->procfs.write;
-    out->procfs.mode = probe->procfs.mode;
-    out->procfs.maxsize = probe->procfs.maxsize;
+    struct procfs_program_fields *fields = calloc(1, sizeof(*fields));
+    fields->write = probe->procfs.write;
+    fields->mode = probe->procfs.mode;
+    fields->maxsize = probe->procfs.maxsize;
+    out->kind_fields = fields;
 }
+
+static const struct program_fields program_fields = PROGRAM_FIELDS(struct procfs_program_fields,
+    PROGRAM_FIELD(INT, struct procfs_program_fields, write),
+    PROGRAM_FIELD(U32, struct procfs_program_fields, mode),
+    PROGRAM_FIELD(U64, struct procfs_program_fields, maxsize));
 
 const struct probe_kind_ops procfs_kind = {
     .kind = PROBE_PROCFS, .name = "procfs", .flags = KIND_RUNS_ONCE, .runs = RUN_PER_FILE_ACCESS,
     .probe_fields = PROBE_FIELDS_PROCFS,
     .heads = (const char *const[]){"procfs", NULL}, .resolve = resolve_procfs, .list = list, .catalogue = catalogue,
     .lower_target = lower_value, .lower_assign = lower_assign, .section = section, .describe = describe,
-    .prog_type = BPF_PROG_TYPE_RAW_TRACEPOINT,
+    .program_fields = &program_fields, .prog_type = BPF_PROG_TYPE_RAW_TRACEPOINT,
 };

@@ -1,11 +1,13 @@
 /* timer.UNIT(N)[.randomize(M)], timer.hz(N): a cpu-clock perf event on
  * CPU 0; timer.profile: one on every CPU at the kernel's tick rate. */
 #include <linux/perf_event.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <bpf/bpf.h>
 
 #include "kinds/kinds.h"
+#include "program/program.h"
 #include "runtime/attach.h"
 #include "sema/sema_internal.h"
 
@@ -66,12 +68,23 @@ static const char *section(struct arena *arena, const struct probe *probe)
     return "perf_event";
 }
 
+/* Its program_probe's own fields: how often the cpu-clock fires. */
+struct timer_program_fields {
+    uint64_t period_ns;      /* 0 when frequency is used */
+    uint64_t frequency;      /* timer.hz(N) */
+};
+
+static const struct program_fields program_fields = PROGRAM_FIELDS(struct timer_program_fields,
+    PROGRAM_FIELD(U64, struct timer_program_fields, period_ns),
+    PROGRAM_FIELD(U64, struct timer_program_fields, frequency));
+
 static void describe(const struct probe *probe, const struct program_probe *previous, struct program_probe *out)
 {
     (void)previous;
-    out->fields = PROGRAM_FIELDS_PERF;
-    out->perf.period_ns = probe->perf.period_ns;
-    out->perf.frequency = probe->perf.frequency;
+    struct timer_program_fields *fields = calloc(1, sizeof(*fields));
+    fields->period_ns = probe->perf.period_ns;
+    fields->frequency = probe->perf.frequency;
+    out->kind_fields = fields;
 }
 
 /* Both kinds count the cpu-clock: timer.* on CPU 0, timer.profile on every CPU. */
@@ -82,7 +95,8 @@ static struct perf_event_attr cpu_clock(const struct program_probe *probe)
         .size = sizeof(attr),
         .config = PERF_COUNT_SW_CPU_CLOCK,
     };
-    perf_event_sampling(&attr, probe->perf.period_ns, probe->perf.frequency);
+    const struct timer_program_fields *fields = probe->kind_fields;
+    perf_event_sampling(&attr, fields->period_ns, fields->frequency);
     return attr;
 }
 
@@ -106,12 +120,12 @@ const struct probe_kind_ops timer_kind = {
     .kind = PROBE_TIMER, .name = "timer",
     .probe_fields = PROBE_FIELDS_PERF,
     .heads = (const char *const[]){"timer", NULL}, .resolve = resolve_timer, .catalogue = catalogue,
-    .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_PERF_EVENT, .attach = attach_timer,
+    .section = section, .describe = describe, .program_fields = &program_fields, .prog_type = BPF_PROG_TYPE_PERF_EVENT, .attach = attach_timer,
 };
 
 /* made by timer's resolver */
 const struct probe_kind_ops profile_kind = {
     .kind = PROBE_PROFILE, .name = "profile", .flags = KIND_FREQUENT | KIND_SAMPLE_REGS,
     .probe_fields = PROBE_FIELDS_PERF,
-    .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_PERF_EVENT, .attach = attach_profile,
+    .section = section, .describe = describe, .program_fields = &program_fields, .prog_type = BPF_PROG_TYPE_PERF_EVENT, .attach = attach_profile,
 };

@@ -11,6 +11,7 @@
 #include <bpf/libbpf.h>
 
 #include "kinds/kinds.h"
+#include "kinds/uprobe.h"
 #include "runtime/attach.h"
 #include "program/program_io.h"
 #include "sema/process_events.h"
@@ -51,36 +52,70 @@ static void catalogue(struct arena *arena, catalogue_line add, void *lines)
         add(lines, forms[i]);
 }
 
-static const char *section(struct arena *arena, const struct probe *probe)
+const char *uprobe_hook_section(struct arena *arena, const struct probe *probe)
 {
     (void)arena;
-    if (probe->kind == PROBE_URETPROBE)
+    if (probe_kind_has(probe->kind, KIND_AT_RETURN))
         return probe->uprobe.sleepable ? "uretprobe.s" : "uretprobe";
     return probe->uprobe.sleepable ? "uprobe.s" : "uprobe";
 }
 
-static void describe(const struct probe *probe, const struct program_probe *previous, struct program_probe *out)
+/* Its program_probe's own fields (path and offset are shared ones). */
+struct uprobe_program_fields {
+    char *build_id;          /* hex build-id of path at compile time, checked by --run; "" when none */
+    uint64_t ref_ctr_offset; /* at an SDT mark: file offset of the semaphore the kernel raises
+                              * while attached; 0: none */
+};
+
+const struct program_fields uprobe_program_fields = PROGRAM_FIELDS(struct uprobe_program_fields,
+    PROGRAM_FIELD(STRING, struct uprobe_program_fields, build_id),
+    PROGRAM_FIELD(U64, struct uprobe_program_fields, ref_ctr_offset));
+
+static const struct uprobe_program_fields *uprobe_fields(const struct program_probe *probe)
 {
+    return probe->kind_fields;
+}
+
+void uprobe_hook_describe(const struct probe *probe, const struct program_probe *previous, struct program_probe *out)
+{
+    struct uprobe_program_fields *fields = calloc(1, sizeof(*fields));
+    out->kind_fields = fields;
     out->path = strdup(probe->uprobe.path);
-    out->fields = PROGRAM_FIELDS_UPROBE;
-    out->uprobe.ref_ctr_offset = probe->uprobe.ref_ctr_offset;
+    fields->ref_ctr_offset = probe->uprobe.ref_ctr_offset;
     /* a wildcard gives thousands of probes in one binary, described one
      * after another: its build id is read once */
-    if (previous && previous->fields == PROGRAM_FIELDS_UPROBE && previous->uprobe.build_id &&
-        strcmp(previous->path, out->path) == 0) {
-        out->uprobe.build_id = strdup(previous->uprobe.build_id);
+    if (previous && probe_kind_program_fields(previous->kind) == &uprobe_program_fields &&
+        uprobe_fields(previous)->build_id && strcmp(previous->path, out->path) == 0) {
+        fields->build_id = strdup(uprobe_fields(previous)->build_id);
         return;
     }
     char build_id[128];
     elf_build_id(probe->uprobe.path, build_id, sizeof(build_id));
-    out->uprobe.build_id = strdup(build_id);
+    fields->build_id = strdup(build_id);
+}
+
+/* --run: the binary must be the one the object was compiled for. */
+int uprobe_hook_check_run(const struct program_probe *probe, char *error, size_t error_size)
+{
+    const char *then = uprobe_fields(probe)->build_id;
+    if (!probe->path || !then || !then[0])
+        return 0;
+    char now[128];
+    elf_build_id(probe->path, now, sizeof(now));
+    if (strcmp(now, then) == 0)
+        return 0;
+    snprintf(error, error_size,
+             "%s has build-id %s, but the object was compiled against build-id %s: "
+             "recompile the script for this binary",
+             probe->path, now[0] ? now : "(none, or unreadable)", then);
+    return -1;
 }
 
 static int attach_one_uprobe(struct session *s, struct bpf_program *prog,
                              const struct program_probe *probe)
 {
     LIBBPF_OPTS(bpf_uprobe_opts, opts, .bpf_cookie = probe->cookie,
-                .retprobe = probe->kind == PROBE_URETPROBE, .ref_ctr_offset = probe->uprobe.ref_ctr_offset);
+                .retprobe = probe_kind_has(probe->kind, KIND_AT_RETURN), .ref_ctr_offset = uprobe_fields(probe)->ref_ctr_offset);
     /* Not filtered by pid: the handler keeps the target and its descendants. */
     pid_t pid = -1;
     struct bpf_link *link =
@@ -128,7 +163,7 @@ static int attach_uprobe_group(struct session *s, struct bpf_program *prog, int 
     const struct program *program = s->program;
     const struct program_probe *head = &program->probes[first];
     size_t n = (size_t)program->probe_count;
-    struct uprobe_batch b = {bpf_program__fd(prog), head->path, head->kind == PROBE_URETPROBE,
+    struct uprobe_batch b = {bpf_program__fd(prog), head->path, probe_kind_has(head->kind, KIND_AT_RETURN),
                              calloc(n, sizeof(int)), calloc(n, sizeof(uint64_t)), calloc(n, sizeof(uint64_t)),
                              calloc(n, sizeof(uint64_t))};
     uint64_t *ref_ctr_offsets = b.ref_ctr_offsets;
@@ -144,8 +179,8 @@ static int attach_uprobe_group(struct session *s, struct bpf_program *prog, int 
             continue;
         b.members[count] = i;
         b.offsets[count] = p->offset;
-        b.ref_ctr_offsets[count] = p->uprobe.ref_ctr_offset;
-        any_ref_ctr |= p->uprobe.ref_ctr_offset != 0;
+        b.ref_ctr_offsets[count] = uprobe_fields(p)->ref_ctr_offset;
+        any_ref_ctr |= uprobe_fields(p)->ref_ctr_offset != 0;
         b.cookies[count++] = p->cookie;
         state[i] = PROBE_CLAIMED;
     }
@@ -160,14 +195,14 @@ done:
     return status;
 }
 
-static int attach_uprobe(struct session *s, struct bpf_program *prog, int index, char *state)
+int uprobe_hook_attach(struct session *s, struct bpf_program *prog, int index, char *state)
 {
     if (s->uprobe_multi)
         return attach_uprobe_group(s, prog, index, state) < 0 ? ATTACH_REPORTED : 0;   /* reports its own failures */
     return attach_one_uprobe(s, prog, &s->program->probes[index]);
 }
 
-static const char *attach_error(const struct program_probe *probe, int err)
+const char *uprobe_hook_attach_error(const struct program_probe *probe, int err)
 {
     (void)probe;
     if (err == -ENOTSUPP)
@@ -178,28 +213,20 @@ static const char *attach_error(const struct program_probe *probe, int err)
 }
 
 /* a probe at a DWARF site: at a .return, the return register is set */
-static enum register_place register_place(const struct sema *s)
+enum register_place uprobe_hook_register_place(const struct sema *s)
 {
     const struct uprobe_site *site = s->probe->uprobe.site;
     return !site ? REGISTERS_NONE : site->is_return ? REGISTERS_AT_RETURN : REGISTERS_AT_ENTRY;
 }
 
 const struct probe_kind_ops uprobe_kind = {
-    .kind = PROBE_UPROBE, .name = "uprobe", .flags = KIND_USER_PROCESS | KIND_FREQUENT | KIND_UPROBE_MULTI | KIND_REGS_AT_PROBED_PC,
-    .probe_fields = PROBE_FIELDS_UPROBE,
-    .entry_kind = PROBE_UPROBE,
+    .kind = PROBE_UPROBE, .name = "uprobe", .flags = UPROBE_FLAGS,
     .heads = (const char *const[]){"process", NULL}, .resolve = resolve_process, .catalogue = catalogue,
-    .register_place = register_place,
-    .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_KPROBE, .attach = attach_uprobe,
-    .attach_error = attach_error,
+    .register_place = uprobe_hook_register_place, UPROBE_LOAD_AND_ATTACH,
 };
 
 /* made by process's resolver */
 const struct probe_kind_ops uretprobe_kind = {
-    .kind = PROBE_URETPROBE, .name = "uretprobe",
-    .flags = KIND_USER_PROCESS | KIND_FREQUENT | KIND_UPROBE_MULTI | KIND_AT_RETURN | KIND_RETURN_PROBE,
-    .probe_fields = PROBE_FIELDS_UPROBE,
-    .entry_kind = PROBE_UPROBE,
-    .register_place = register_place, .section = section, .describe = describe, .prog_type = BPF_PROG_TYPE_KPROBE, .attach = attach_uprobe,
-    .attach_error = attach_error,
+    .kind = PROBE_URETPROBE, .name = "uretprobe", .flags = URETPROBE_FLAGS,
+    .register_place = uprobe_hook_register_place, UPROBE_LOAD_AND_ATTACH,
 };

@@ -2,7 +2,18 @@
  * metadata section) and owns every string it points to. */
 #include <stdlib.h>
 
+#include "kinds/kinds.h"
 #include "program/program.h"
+
+/* The strings of the kind's own fields (its table says which), then them. */
+static void program_free_kind_fields(struct program_probe *p)
+{
+    const struct program_fields *table = probe_kind_program_fields(p->kind);
+    for (int i = 0; table && p->kind_fields && i < table->count; i++)
+        if (table->fields[i].type == PROGRAM_FIELD_STRING)
+            free(*(char **)((char *)p->kind_fields + table->fields[i].offset));
+    free(p->kind_fields);
+}
 
 void program_free(struct program *program)
 {
@@ -15,8 +26,7 @@ void program_free(struct program *program)
         free(p->path);
         free(p->tp_category);
         free(p->tp_name);
-        if (p->fields == PROGRAM_FIELDS_UPROBE)
-            free(p->uprobe.build_id);
+        program_free_kind_fields(p);
     }
     free(program->probes);
     for (int i = 0; i < program->format_count; i++) {

@@ -176,15 +176,36 @@ struct unwind_file {
  * that woke nobody waits at most one period. */
 #define TAP_WAKEUP_PERIOD_NS 10000000ull
 
-/* Which member of a program_probe's union is live: set by its kind's
- * describe hook (src/kinds), so readers need no list of kinds. */
-enum program_probe_fields {
-    PROGRAM_FIELDS_NONE,
-    PROGRAM_FIELDS_PERF,       /* perf: PROBE_TIMER, _PROFILE, _PERF */
-    PROGRAM_FIELDS_PROCFS,     /* procfs: PROBE_PROCFS */
-    PROGRAM_FIELDS_NETFILTER,  /* netfilter: PROBE_NETFILTER */
-    PROGRAM_FIELDS_UPROBE,     /* uprobe: PROBE_UPROBE, _URETPROBE */
+/* A kind's own fields of its program_probe: a struct its file in src/kinds
+ * defines, which its describe hook allocates (program_probe.kind_fields) and
+ * its kind's table (probe_kind_ops.program_fields) lists, so program_io.c
+ * writes, reads and frees them without a list of kinds. */
+enum program_field_type {
+    PROGRAM_FIELD_U64,       /* uint64_t */
+    PROGRAM_FIELD_U32,       /* uint32_t */
+    PROGRAM_FIELD_I32,       /* int32_t */
+    PROGRAM_FIELD_INT,       /* int */
+    PROGRAM_FIELD_STRING,    /* char *, malloc'ed, may be NULL */
 };
+
+struct program_field {
+    enum program_field_type type;
+    size_t offset;           /* in the kind's struct */
+};
+
+struct program_fields {
+    size_t size;             /* of the kind's struct */
+    int count;
+    const struct program_field *fields;   /* in the order they are written */
+};
+
+/* A table's entry for member of the kind's struct type, of a TYPE above. */
+#define PROGRAM_FIELD(TYPE, type, member) {PROGRAM_FIELD_##TYPE, offsetof(type, member)}
+/* The initializer of a table whose entries are the arguments. */
+#define PROGRAM_FIELDS(type, ...)                                                            \
+    {sizeof(type),                                                                          \
+        (int)(sizeof((const struct program_field[]){__VA_ARGS__}) / sizeof(struct program_field)), \
+        (const struct program_field[]){__VA_ARGS__}}
 
 struct program_probe {
     enum probe_kind kind;    /* kinds/probe_kind.h */
@@ -202,33 +223,7 @@ struct program_probe {
     char *tp_name;
     int may_skip;            /* uprobes, kprobes: one of many a wildcard matched: if the
                               * kernel refuses it, a warning and the session goes on */
-    enum program_probe_fields fields;   /* the live member of the union */
-    union {
-        struct {
-            uint64_t period_ns;      /* timer period; 0 when frequency is used */
-            uint64_t frequency;      /* timer.hz(N), perf .hz(F) */
-            uint32_t type;           /* PERF_TYPE_* */
-            uint64_t config;
-            uint64_t sample_period;  /* perf .sample(N) */
-            int per_target;          /* perf .process: on the -c/-x target's task, not every CPU */
-            int counter_index;       /* perf .counter: its slot in tap_perf_counters; -1: a sampling probe */
-        } perf;
-        struct {
-            int write;               /* a .write probe; 0: .read */
-            uint32_t mode;           /* the file's permissions */
-            uint64_t maxsize;        /* .read: the largest $value, its NUL counted */
-        } procfs;
-        struct {
-            uint32_t pf, hooknum;    /* the link's protocol family and hook */
-            int32_t priority;
-        } netfilter;
-        struct {
-            char *build_id;          /* hex build-id of path at compile time, checked by
-                                      * --run; "" when none */
-            uint64_t ref_ctr_offset; /* at an SDT mark: file offset of the semaphore the
-                                      * kernel raises while attached; 0: none */
-        } uprobe;
-    };
+    void *kind_fields;       /* the kind's own (above); NULL: it has none */
 };
 
 enum format_arg_kind {

@@ -1,9 +1,7 @@
 /* struct program <-> text, one record per line:
- *   tap-program 3 STRING_SIZE STATE_OFFSET
- *   probe KIND PROG POINT ORDER PATH OFFSET COOKIE TP_CAT TP_NAME BUILD_ID REF_CTR MAY_SKIP FIELDS
- *       then the live member of the kind's union (FIELDS, enum program_probe_fields):
- *       perf: PERIOD FREQ PERF_TYPE PERF_CONFIG SAMPLE PER_TARGET COUNTER+1; procfs: WRITE MODE MAXSIZE;
- *       netfilter: PF HOOKNUM PRIORITY
+ *   tap-program 5 STRING_SIZE STATE_OFFSET
+ *   probe KIND PROG POINT ORDER PATH OFFSET COOKIE TP_CAT TP_NAME MAY_SKIP
+ *       then the kind's own fields, as its table lists them (probe_kind_ops.program_fields)
  *   format TEXT RECORD_SIZE ARG_COUNT (KIND OFFSET SIZE)...
  *   error MESSAGE LOCATION
  *   global NAME KIND OFFSET SIZE PRINT_AT_END DECL_INDEX
@@ -26,9 +24,10 @@
 #include <unistd.h>
 
 #include "base/strbuf.h"
+#include "kinds/kinds.h"
 #include "program/program.h"
 
-#define FORMAT_VERSION 4   /* 3: a probe's kind-specific fields after FIELDS; 4: uprobes' among them */
+#define FORMAT_VERSION 5   /* 4: FIELDS named a member of a union; 5: the kind's table says */
 
 static void put_string(struct strbuf *out, const char *s)
 {
@@ -56,33 +55,16 @@ static void put_probe(struct strbuf *out, const struct program_probe *p)
     put_string(out, p->tp_category);
     put_string(out, p->tp_name);
     put_number(out, (unsigned long long)p->may_skip);
-    put_number(out, (unsigned long long)p->fields);
-    switch (p->fields) {
-    case PROGRAM_FIELDS_NONE:
-        break;
-    case PROGRAM_FIELDS_PERF:
-        put_number(out, p->perf.period_ns);
-        put_number(out, p->perf.frequency);
-        put_number(out, p->perf.type);
-        put_number(out, p->perf.config);
-        put_number(out, p->perf.sample_period);
-        put_number(out, (unsigned long long)p->perf.per_target);
-        put_number(out, (unsigned long long)(p->perf.counter_index + 1));
-        break;
-    case PROGRAM_FIELDS_PROCFS:
-        put_number(out, (unsigned long long)p->procfs.write);
-        put_number(out, p->procfs.mode);
-        put_number(out, p->procfs.maxsize);
-        break;
-    case PROGRAM_FIELDS_NETFILTER:
-        put_number(out, p->netfilter.pf);
-        put_number(out, p->netfilter.hooknum);
-        strbuf_printf(out, " %lld", (long long)p->netfilter.priority);
-        break;
-    case PROGRAM_FIELDS_UPROBE:
-        put_string(out, p->uprobe.build_id);
-        put_number(out, p->uprobe.ref_ctr_offset);
-        break;
+    const struct program_fields *table = probe_kind_program_fields(p->kind);
+    for (int i = 0; table && p->kind_fields && i < table->count; i++) {
+        const char *field = (const char *)p->kind_fields + table->fields[i].offset;
+        switch (table->fields[i].type) {
+        case PROGRAM_FIELD_U64: put_number(out, *(const uint64_t *)field); break;
+        case PROGRAM_FIELD_U32: put_number(out, *(const uint32_t *)field); break;
+        case PROGRAM_FIELD_I32: strbuf_printf(out, " %lld", (long long)*(const int32_t *)field); break;
+        case PROGRAM_FIELD_INT: strbuf_printf(out, " %d", *(const int *)field); break;
+        case PROGRAM_FIELD_STRING: put_string(out, *(char *const *)field); break;
+        }
     }
     strbuf_putc(out, '\n');
 }
@@ -196,6 +178,10 @@ static char *read_string(struct reader *r)
 static unsigned long long read_number(struct reader *r)
 {
     skip_blanks(r);
+    if (r->at >= r->end || *r->at == '\n') {   /* strtoull would read the next line's */
+        r->failed = 1;
+        return 0;
+    }
     char *end;
     errno = 0;
     unsigned long long n = strtoull(r->at, &end, 10);
@@ -205,6 +191,25 @@ static unsigned long long read_number(struct reader *r)
         r->failed = 1;
     r->at = end;
     return n;
+}
+
+/* The kind's own fields, by its table: put_probe's order. */
+static void read_kind_fields(struct reader *r, struct program_probe *p)
+{
+    const struct program_fields *table = probe_kind_program_fields(p->kind);
+    if (!table)
+        return;
+    p->kind_fields = calloc(1, table->size);
+    for (int i = 0; i < table->count; i++) {
+        char *field = (char *)p->kind_fields + table->fields[i].offset;
+        switch (table->fields[i].type) {
+        case PROGRAM_FIELD_U64: *(uint64_t *)field = read_number(r); break;
+        case PROGRAM_FIELD_U32: *(uint32_t *)field = (uint32_t)read_number(r); break;
+        case PROGRAM_FIELD_I32: *(int32_t *)field = (int32_t)read_number(r); break;
+        case PROGRAM_FIELD_INT: *(int *)field = (int)read_number(r); break;
+        case PROGRAM_FIELD_STRING: *(char **)field = read_string(r); break;
+        }
+    }
 }
 
 static void read_probe(struct reader *r, struct program_probe *p)
@@ -219,36 +224,8 @@ static void read_probe(struct reader *r, struct program_probe *p)
     p->tp_category = read_string(r);
     p->tp_name = read_string(r);
     p->may_skip = (int)read_number(r);
-    p->fields = (enum program_probe_fields)read_number(r);
-    switch (p->fields) {
-    case PROGRAM_FIELDS_NONE:
-        break;
-    case PROGRAM_FIELDS_PERF:
-        p->perf.period_ns = read_number(r);
-        p->perf.frequency = read_number(r);
-        p->perf.type = (uint32_t)read_number(r);
-        p->perf.config = read_number(r);
-        p->perf.sample_period = read_number(r);
-        p->perf.per_target = (int)read_number(r);
-        p->perf.counter_index = (int)read_number(r) - 1;
-        break;
-    case PROGRAM_FIELDS_PROCFS:
-        p->procfs.write = (int)read_number(r);
-        p->procfs.mode = (uint32_t)read_number(r);
-        p->procfs.maxsize = read_number(r);
-        break;
-    case PROGRAM_FIELDS_NETFILTER:
-        p->netfilter.pf = (uint32_t)read_number(r);
-        p->netfilter.hooknum = (uint32_t)read_number(r);
-        p->netfilter.priority = (int32_t)read_number(r);
-        break;
-    case PROGRAM_FIELDS_UPROBE:
-        p->uprobe.build_id = read_string(r);
-        p->uprobe.ref_ctr_offset = read_number(r);
-        break;
-    default:
-        r->failed = 1;
-    }
+    if ((unsigned)p->kind < PROBE_KIND_COUNT)
+        read_kind_fields(r, p);
     if (!p->prog_name || !p->point || (unsigned)p->kind >= PROBE_KIND_COUNT)
         r->failed = 1;
 }
@@ -496,21 +473,13 @@ void elf_build_id(const char *path, char *hex, size_t hex_size)
     close(fd);
 }
 
-int program_check_build_ids(const struct program *program, char *error, size_t error_size)
+int program_check_probes(const struct program *program, char *error, size_t error_size)
 {
     for (int i = 0; i < program->probe_count; i++) {
         const struct program_probe *p = &program->probes[i];
-        if (p->fields != PROGRAM_FIELDS_UPROBE || !p->path || !p->uprobe.build_id || !p->uprobe.build_id[0])
-            continue;
-        char now[128];
-        elf_build_id(p->path, now, sizeof(now));
-        if (strcmp(now, p->uprobe.build_id) != 0) {
-            snprintf(error, error_size,
-                     "%s has build-id %s, but the object was compiled against build-id %s: "
-                     "recompile the script for this binary",
-                     p->path, now[0] ? now : "(none, or unreadable)", p->uprobe.build_id);
+        int (*check)(const struct program_probe *, char *, size_t) = probe_kind_ops(p->kind)->check_run;
+        if (check && check(p, error, error_size) < 0)
             return -1;
-        }
     }
     return 0;
 }

@@ -22,9 +22,10 @@ int program_deserialize(struct program *program, const char *text, size_t length
  * metadata comes from its section. Returns NULL with a reason in error. */
 struct program *program_read_object(const char *path, char *error, size_t error_size);
 
-/* --run: every probed binary must be the one the object was compiled for.
+/* --run: every probe must still fit this machine, as its kind's check_run
+ * hook says (a uprobe's binary is the one the object was compiled for).
  * Returns 0, or -1 with the first mismatch in error. */
-int program_check_build_ids(const struct program *program, char *error, size_t error_size);
+int program_check_probes(const struct program *program, char *error, size_t error_size);
 
 /* The GNU build-id of an ELF file as lowercase hex, or "" when it has none
  * or cannot be read. */

@@ -93,7 +93,7 @@ static int configure_programs(struct session *s)
     }
     for (int i = 0; i < s->program->probe_count; i++) {
         const char *name = s->program->probes[i].prog_name;
-        if (!probe_kind_ops(s->program->probes[i].kind)->prog_type) {   /* never, plt: a damaged object */
+        if (!probe_kind_ops(s->program->probes[i].kind)->prog_type) {   /* never: a damaged object */
             fprintf(stderr, "ERROR: internal: probe %s is of a kind that makes no program\n",
                     s->program->probes[i].point);
             return -1;

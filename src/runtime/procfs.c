@@ -21,6 +21,11 @@
 #define PROCFS_ROOT "/run/tap"
 #define PROCFS_WRITE_PIECE 95   /* the context's bytes for $value (kinds/procfs.c) */
 
+static const struct procfs_program_fields *procfs_fields(const struct program_probe *probe)
+{
+    return probe->kind_fields;
+}
+
 struct procfs_file {
     char *path;              /* absolute */
     const struct program_probe *probe;   /* the first probe on it */
@@ -84,7 +89,7 @@ static void release_inode(int inode_fd, int write_end)
  * released for anyone who got to it after the close. */
 static int renew_fifo(struct procfs_file *f)
 {
-    if (mkfifo(f->renew_path, 0600) < 0 || chmod(f->renew_path, f->probe->procfs.mode) < 0 ||
+    if (mkfifo(f->renew_path, 0600) < 0 || chmod(f->renew_path, procfs_fields(f->probe)->mode) < 0 ||
         rename(f->renew_path, f->path) < 0) {
         unlink(f->renew_path);
         return -1;
@@ -190,7 +195,7 @@ static int open_file(struct procfs_files *files, struct procfs_file *f)
         return -1;
     snprintf(f->renew_path, renew_size, "%s/.renew-%u", files->dir, f->index);
     if (make_parents(files->dir, f->path) < 0 || mkfifo(f->path, 0600) < 0 ||
-        chmod(f->path, f->probe->procfs.mode) < 0 || pipe2(f->ready, O_CLOEXEC) < 0 ||
+        chmod(f->path, procfs_fields(f->probe)->mode) < 0 || pipe2(f->ready, O_CLOEXEC) < 0 ||
         (f->inode_fd = open(f->path, O_PATH | O_CLOEXEC)) < 0) {
         fprintf(stderr, "ERROR: cannot make the procfs file %s: %s\n", f->path, strerror(errno));
         return -1;
@@ -198,7 +203,7 @@ static int open_file(struct procfs_files *files, struct procfs_file *f)
     sigset_t all, old;
     sigfillset(&all);   /* the loop takes the signals; writes to a gone reader say EPIPE */
     pthread_sigmask(SIG_SETMASK, &all, &old);
-    f->started = pthread_create(&f->thread, NULL, f->probe->procfs.write ? serve_writes : serve_reads, f) == 0;
+    f->started = pthread_create(&f->thread, NULL, procfs_fields(f->probe)->write ? serve_writes : serve_reads, f) == 0;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     return f->started ? 0 : -1;
 }
@@ -268,7 +273,7 @@ static void run_read(struct session *s, struct procfs_file *f)
     strbuf_append(&s->procfs_value, "", 0);
     s->procfs_collecting = 1;
     s->procfs_overflow = 0;
-    s->procfs_maxsize = f->probe->procfs.maxsize;
+    s->procfs_maxsize = procfs_fields(f->probe)->maxsize;
     session_run_probe(s, f->probe, NULL, 0);
     s->procfs_collecting = 0;
     strbuf_reset(&f->text);
@@ -299,7 +304,7 @@ void session_procfs_serve(struct session *s)
     if (read(files->notify[0], &index, sizeof(index)) != sizeof(index) || index >= (uint32_t)files->count)
         return;
     struct procfs_file *f = &files->files[index];
-    if (f->probe->procfs.write)
+    if (procfs_fields(f->probe)->write)
         run_writes(s, f);
     else
         run_read(s, f);
@@ -310,7 +315,7 @@ void session_procfs_serve(struct session *s)
  * stopped waits for a writer (reader) that never comes: release it. */
 static void release_waiters(struct procfs_file *f)
 {
-    release_inode(f->inode_fd, !f->probe->procfs.write);
+    release_inode(f->inode_fd, !procfs_fields(f->probe)->write);
     close(f->inode_fd);
     f->inode_fd = -1;
 }

@@ -134,6 +134,14 @@ int session_run_probes_on(struct session *s, enum probe_run when, const void *da
 void session_run_probe(struct session *s, const struct program_probe *probe, const void *data, size_t size);
 /* A runtime error of the program's error table, as a handler's would be said. */
 void session_report_error(struct session *s, uint32_t id, int64_t value);
+/* A procfs probe's own fields of its program_probe (kind_fields: the
+ * procfs kind, kinds/procfs.c, makes them; procfs.c serves by them). */
+struct procfs_program_fields {
+    int write;               /* a .write probe; 0: .read */
+    uint32_t mode;           /* the file's permissions */
+    uint64_t maxsize;        /* .read: the largest $value, its NUL counted */
+};
+
 /* procfs.c: the probes' FIFOs; open returns the fd the loop watches (-1:
  * none, -2: an error, said). */
 int session_procfs_open(struct session *s);

@@ -489,6 +489,17 @@ static void join_group(struct sema *s, struct probe *probe, struct probe **leade
     sema_join_group(s, l, probe);
 }
 
+/* The kind of a site's probe: a uprobe, or a uretprobe at a function's
+ * return (a uprobe where it is placed at the returns); at a PLT stub, the
+ * plt kinds (kinds/plt.c), which are those too. */
+static enum probe_kind site_kind(const struct uprobe_site *site)
+{
+    int at_return = site->is_return && !site->at_returns;
+    if (site->plt_name)
+        return at_return ? PROBE_PLT_RETURN : PROBE_PLT;
+    return at_return ? PROBE_URETPROBE : PROBE_UPROBE;
+}
+
 struct probe *uprobe_add_site(struct sema *s, struct stmt *body, struct probe_point *point,
                              struct frame_layout *frame, struct uprobe_site *site, const char *text,
                              struct probe **leader)
@@ -496,7 +507,7 @@ struct probe *uprobe_add_site(struct sema *s, struct stmt *body, struct probe_po
     struct probe *probe = sema_new_probe(s, point, body, frame, text);
     probe->body = sema_clone_stmt(s->arena, body);
     probe->condition = point->condition ? sema_clone_expr(s->arena, point->condition) : NULL;
-    probe->kind = site->is_return && !site->at_returns ? PROBE_URETPROBE : PROBE_UPROBE;
+    probe->kind = site_kind(site);
     probe->uprobe.at_returns = site->at_returns;
     probe->uprobe.path = site->module->path;
     probe->function = site->function ? site->function->name : "";
