@@ -109,17 +109,8 @@ static int attach_counter(struct session *s, int counter_index, struct perf_even
 static int attach_on_target(struct session *s, struct bpf_program *prog, const struct program_probe *probe,
                             struct perf_event_attr *attr)
 {
-    LIBBPF_OPTS(bpf_perf_event_opts, opts, .bpf_cookie = probe->cookie);
     int fd = open_on_target(s, attr);
-    if (fd < 0)
-        return fd;
-    struct bpf_link *link = bpf_program__attach_perf_event_opts(prog, fd, &opts);
-    if (!link) {
-        int err = -errno;
-        close(fd);
-        return err;
-    }
-    return add_link(s, link);
+    return fd < 0 ? fd : attach_perf_fd(s, prog, probe, fd);
 }
 
 static int attach_perf(struct session *s, struct bpf_program *prog, int index, char *state)

@@ -40,10 +40,16 @@ int attach_perf_event(struct session *s, struct bpf_program *prog,
                       const struct program_probe *probe, struct perf_event_attr *attr,
                       int cpu)
 {
-    LIBBPF_OPTS(bpf_perf_event_opts, opts, .bpf_cookie = probe->cookie);
     int fd = syscall(SYS_perf_event_open, attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
     if (fd < 0)
         return -errno;
+    return attach_perf_fd(s, prog, probe, fd);
+}
+
+/* Attaches the program to the open perf event FD (closed on failure); returns 0 or -errno. */
+int attach_perf_fd(struct session *s, struct bpf_program *prog, const struct program_probe *probe, int fd)
+{
+    LIBBPF_OPTS(bpf_perf_event_opts, opts, .bpf_cookie = probe->cookie);
     struct bpf_link *link = bpf_program__attach_perf_event_opts(prog, fd, &opts);
     if (!link) {
         int err = -errno;

@@ -23,6 +23,7 @@ int add_raw_link(struct session *s, int fd);
  * program; 0 or -errno. */
 int attach_perf_event(struct session *s, struct bpf_program *prog, const struct program_probe *probe,
                       struct perf_event_attr *attr, int cpu);
+int attach_perf_fd(struct session *s, struct bpf_program *prog, const struct program_probe *probe, int fd);
 int attach_every_cpu(struct session *s, struct bpf_program *prog, const struct program_probe *probe,
                      struct perf_event_attr *attr);
 void perf_event_sampling(struct perf_event_attr *attr, uint64_t period, uint64_t frequency);
