@@ -502,7 +502,9 @@ static LLVMValueRef user_string(struct codegen *cg, struct expr *call, int id)
     cg_set_location(cg, call->span);
     LLVMValueRef slot = cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
     cg_store(cg, LLVMConstInt(cg->i8, 0, 0), slot);
-    LLVMValueRef limit = id == BUILTIN_USER_STRING_N ? clamp_length(cg, extra) : cg_const(cg, cg->string_size);
+    /* user_string_n and user_string_n_quoted: at most N bytes */
+    int bounded = id == BUILTIN_USER_STRING_N || (id == BUILTIN_USER_STRING_QUOTED && extra);
+    LLVMValueRef limit = bounded ? clamp_length(cg, extra) : cg_const(cg, cg->string_size);
     if (id == BUILTIN_USER_STRING_QUOTED) {
         LLVMValueRef result = read_user_string(cg, slot, address, limit, is_kernel_read(call));
         /* a fault is negative; 0 is an empty string on older kernels (6.1

@@ -147,14 +147,25 @@ static void pretty_number(struct pretty *p, struct place *place, const char *con
 }
 
 /* user_string_quoted of the place's value: the string, or its address in
- * hex where it cannot be read (NULL), as SystemTap prints a char pointer. */
-static void pretty_chars(struct pretty *p, struct place *place)
+ * hex where it cannot be read (NULL), as SystemTap prints a char pointer.
+ * A char array's (LENGTH bytes, 0 for a pointer's) stops at its end: its
+ * last byte need not be a NUL. */
+static void pretty_chars(struct pretty *p, struct place *place, Dwarf_Word length)
 {
     struct expr *value = quiet_value(p, place);
-    if (value)
-        pretty_call(p, "user_string_quoted", value, 1);
-    else
+    if (!value) {
         pretty_text(p, "?");
+        return;
+    }
+    if (!length) {
+        pretty_call(p, "user_string_quoted", value, 1);
+        return;
+    }
+    struct expr *bound = ast_expr(p->l->s->arena, EXPR_INT, p->l->e->span);
+    bound->int_value = (int64_t)length;
+    bound->type = TYPE_LONG;
+    value->next = bound;
+    pretty_call(p, "user_string_n_quoted", value, 2);
 }
 
 /* A base type or enum (recurse_base, recurse_bitfield): floats "?", chars
@@ -286,7 +297,8 @@ static void pretty_array(struct pretty *p, struct place *place, Dwarf_Die *array
         return;
     }
     if (is_char_type(&element)) {
-        pretty_chars(p, place);
+        Dwarf_Word length;
+        pretty_chars(p, place, dwarf_aggregate_size(array, &length) == 0 && length ? length : 0);
         return;
     }
     pretty_text(p, "[");
@@ -313,7 +325,7 @@ static void pretty_pointer(struct pretty *p, struct place *place, Dwarf_Die *poi
     Dwarf_Die pointee, resolved;
     int is_void = !dwarf_die_type(pointer, &pointee) || !dwarf_type_resolve(&pointee, &resolved);
     if (!is_void && is_char_type(&pointee)) {
-        pretty_chars(p, place);
+        pretty_chars(p, place, 0);
         return;
     }
     if (!is_void && top) {

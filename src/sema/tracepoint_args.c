@@ -671,7 +671,15 @@ static void btf_pretty_place(struct btf_pretty *p, struct kplace *place, int typ
         if (!top && !p->full) {
             pretty_literal(p, "[...]");
         } else if (is_char(p->btf, (int)btf_array(t)->type) && place->address) {
-            pretty_append(p, string_call(p, "kernel_string_quoted", place->address));
+            /* at most the array's bytes: its last need not be a NUL */
+            struct expr *address = sema_clone_expr(p->s->arena, place->address);
+            struct expr *call = string_call(p, "kernel_string_n_quoted", address);
+            struct expr *bound = ast_expr(p->s->arena, EXPR_INT, p->span);
+            bound->int_value = btf_array(t)->nelems;
+            bound->type = TYPE_LONG;
+            address->next = bound;
+            call->call.arg_count = 2;
+            pretty_append(p, call);
         } else if (place->address && btf_array(t)->nelems > 0) {
             struct kplace first = {.address = place->address, .type_id = (int)btf_array(t)->type};
             pretty_literal(p, "[");

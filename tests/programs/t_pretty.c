@@ -3,6 +3,7 @@
  * structs, unions, anonymous members, arrays, char arrays, enums,
  * bitfields, pointers, floats and function pointers, with known values. */
 #include <stddef.h>
+#include <string.h>
 
 #define NOIPA __attribute__((noipa))
 
@@ -62,12 +63,17 @@ NOIPA struct record *pick(struct record *r, int which)
 int main(void)
 {
     struct inner root = {0, NULL};
-    struct record rec = {
-        .id = 42, .count = 4000000000u, .letter = 'q', .label = "lbl", .name = "rec",
-        .scores = {7, -8, 9}, .shade = DARK, .flags = 5, .delta = -3, .ratio = 1.5,
-        .mid = {{1, &root}, -7}, .u = {.as_int = 0x01020304}, .wide = 99,
-        .callback = twice, .self = NULL,
-    };
+    /* member by member over '/' bytes: the padding is not zero, so a char
+     * array without a NUL (u.as_bytes) shows whether a read stops at its end */
+    struct record rec;
+    memset(&rec, '/', sizeof(rec));
+    rec.id = 42, rec.count = 4000000000u, rec.letter = 'q', rec.name = "rec";
+    memcpy(rec.label, "lbl", 4);
+    rec.scores[0] = 7, rec.scores[1] = -8, rec.scores[2] = 9;
+    rec.shade = DARK, rec.flags = 5, rec.delta = -3, rec.ratio = 1.5;
+    rec.mid.in.depth = 1, rec.mid.in.up = &root, rec.mid.tag = -7;
+    rec.u.as_int = 0x01020304, rec.wide = 99;
+    rec.callback = twice, rec.self = NULL;
     int hits = 11;
     sink = inspect(&rec, 3, "word", LIGHT, &hits);
     sink += pick(&rec, 1)->id;
