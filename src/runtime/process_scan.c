@@ -42,13 +42,23 @@ static int insert(int fd, int64_t tgid, int64_t value, unsigned long long flags)
     return bpf_map_update_elem(fd, &tgid, row, flags);
 }
 
-/* The threads of TGID other than its first, when the script has
- * process.thread.begin probes: pending first, as for the process. */
-static void scan_threads(struct session *s, int64_t tgid)
+/* A begin owed to ID (a process or a thread) in PENDING_FD (-1: none),
+ * unless a fork, exec or clone seen since the probes were attached wrote
+ * ID's element of SEEN_FD first (BPF_NOEXIST fails): that one had its begin.
+ * Pending goes in first, since those delete it. Returns whether ID is new. */
+static int owe_begin(int pending_fd, int seen_fd, int64_t id, int64_t seen_value)
 {
-    int pending_fd, started_fd;
-    if (!long_map(s, "__thread_pending", &pending_fd) || !long_map(s, "__thread_started", &started_fd))
-        return;
+    int pending = pending_fd >= 0 && insert(pending_fd, id, 1, BPF_NOEXIST) == 0;
+    if (insert(seen_fd, id, seen_value, BPF_NOEXIST) == 0)
+        return 1;
+    if (pending)
+        bpf_map_delete_elem(pending_fd, &id);
+    return 0;
+}
+
+/* The threads of TGID other than its first (process.thread.begin). */
+static void scan_threads(int pending_fd, int started_fd, int64_t tgid)
+{
     char path[64];
     snprintf(path, sizeof(path), "/proc/%lld/task", (long long)tgid);
     DIR *tasks = opendir(path);
@@ -57,21 +67,20 @@ static void scan_threads(struct session *s, int64_t tgid)
     struct dirent *entry;
     while ((entry = readdir(tasks))) {
         int64_t tid = strtoll(entry->d_name, NULL, 10);
-        if (!isdigit((unsigned char)entry->d_name[0]) || tid == tgid)
-            continue;
-        int pending = insert(pending_fd, tid, 1, BPF_NOEXIST) == 0;
-        if (insert(started_fd, tid, 1, BPF_NOEXIST) < 0 && pending)
-            bpf_map_delete_elem(pending_fd, &tid);
+        if (isdigit((unsigned char)entry->d_name[0]) && tid != tgid)
+            owe_begin(pending_fd, started_fd, tid, 1);
     }
     closedir(tasks);
 }
 
 void session_scan_processes(struct session *s)
 {
-    int ino_fd, dev_fd, pending_fd = -1;
+    int ino_fd, dev_fd, pending_fd = -1, thread_pending_fd, thread_started_fd;
     if (!long_map(s, "__process_exe_ino", &ino_fd) || !long_map(s, "__process_exe_dev", &dev_fd))
         return;
     long_map(s, "__process_pending", &pending_fd);
+    int threads = long_map(s, "__thread_pending", &thread_pending_fd) &&
+                  long_map(s, "__thread_started", &thread_started_fd);
     DIR *proc = opendir("/proc");
     if (!proc)
         return;
@@ -85,15 +94,11 @@ void session_scan_processes(struct session *s)
         snprintf(exe, sizeof(exe), "/proc/%lld/exe", (long long)tgid);
         if (tgid == s->child_pid || session_file_key(exe, &key) < 0)
             continue;   /* the -c child, a kernel thread, gone, or not ours to read */
-        /* pending first: a fork or exec that comes after it deletes it */
-        int pending = pending_fd >= 0 && insert(pending_fd, tgid, 1, BPF_NOEXIST) == 0;
-        if (insert(ino_fd, tgid, (int64_t)key.ino, BPF_NOEXIST) < 0) {
-            if (pending)   /* recorded by its fork or exec since the probes were attached */
-                bpf_map_delete_elem(pending_fd, &tgid);
-            continue;
-        }
+        if (!owe_begin(pending_fd, ino_fd, tgid, (int64_t)key.ino))
+            continue;   /* recorded by its fork or exec since the probes were attached */
         insert(dev_fd, tgid, (int64_t)key.dev, BPF_ANY);
-        scan_threads(s, tgid);
+        if (threads)
+            scan_threads(thread_pending_fd, thread_started_fd, tgid);
     }
     closedir(proc);
 }
