@@ -64,6 +64,31 @@ static int arm_timeout(struct session *s)
     return timerfd_settime(s->timer_fd, 0, &spec, NULL);
 }
 
+/* The files and ranges the kernel reported mapped, into the symbol, unwind,
+ * line and mapping maps BPF reads. */
+static void publish_mappings(struct session *s)
+{
+    mappings_drain(s->mappings);
+    s->ranges_published = mappings_range_count(s->mappings);
+    session_refresh_symbol_maps(s);
+    session_refresh_unwind_maps(s);
+    session_refresh_line_maps(s);
+    session_refresh_proc_maps(s);
+    session_add_wanted_unwind_files(s);
+    session_add_wanted_symbol_files(s);
+}
+
+/* Any reader may have drained the mapping rings (a stack's symbols, the
+ * wanted files), and a drained ring wakes nobody: ranges it read that the
+ * maps lack are published after each wakeup, not only on a ring's. Without
+ * this a loaded machine lost libc's frames for a whole run: the wanted files'
+ * drain took the -c command's mmap records, and tap_proc_maps stayed empty. */
+static void publish_drained_mappings(struct session *s)
+{
+    if (mappings_range_count(s->mappings) > s->ranges_published)
+        publish_mappings(s);
+}
+
 /* Returns 1 when records are still waiting after a bounded batch. */
 static int handle(struct session *s, enum loop_source source)
 {
@@ -94,13 +119,7 @@ static int handle(struct session *s, enum loop_source source)
         session_procfs_serve(s);
         break;
     case SOURCE_MAPPINGS:
-        mappings_drain(s->mappings);
-        session_refresh_symbol_maps(s);
-        session_refresh_unwind_maps(s);
-        session_refresh_line_maps(s);
-        session_refresh_proc_maps(s);
-        session_add_wanted_unwind_files(s);
-        session_add_wanted_symbol_files(s);
+        publish_mappings(s);
         break;
     }
     return 0;
@@ -155,6 +174,7 @@ int session_loop(struct session *s)
         }
         for (int i = 0; i < n; i++)
             more |= handle(s, events[i].data.u32);
+        publish_drained_mappings(s);
         session_flush(s);
     }
     return 0;

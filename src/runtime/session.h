@@ -76,6 +76,7 @@ struct session {
     struct mappings *mappings;   /* mappings.c: files mapped since start (dlopen); NULL without */
     int mapped_files_seen;   /* symbol_maps.c: of those, the ones offered to the maps */
     size_t proc_maps_seen;   /* proc_maps.c: of their ranges, the ones in tap_proc_maps */
+    size_t ranges_published; /* loop.c: of their ranges, the ones the maps were offered */
     int proc_maps_started;
     uint32_t sym_files_room, sym_entries_room;       /* the tap_sym_* maps' sizes */
     uint32_t sym_files_filled, sym_entries_filled;   /* what they hold */
