@@ -159,11 +159,10 @@ static const struct code_section *section_holding(const struct code_image *img, 
     return NULL;
 }
 
-/* Code is read with pread, not through libelf's mapping: while any tracer
- * has uprobes on the file, the kernel writes its int3s into every private
- * mapping of it that may execute, a read-only one too. */
-static int load_sections(struct code_image *img, Elf *elf, int fd)
+/* The executable sections, as the file has them (dwarf_module_section_bytes). */
+static int load_sections(struct code_image *img, const struct dwarf_module *m)
 {
+    Elf *elf = m->elf;
     Elf_Scn *scn = NULL;
     GElf_Shdr sh;
     size_t count = 0;
@@ -172,8 +171,8 @@ static int load_sections(struct code_image *img, Elf *elf, int fd)
     while ((scn = elf_nextscn(elf, scn))) {
         if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS || !(sh.sh_flags & SHF_EXECINSTR))
             continue;
-        uint8_t *bytes = arena_alloc(img->arena, sh.sh_size + 1);
-        if (pread(fd, bytes, sh.sh_size, (off_t)sh.sh_offset) != (ssize_t)sh.sh_size)
+        const uint8_t *bytes = dwarf_module_section_bytes(img->arena, m, &sh);
+        if (!bytes)
             return 0;
         img->sections[img->section_count++] = (struct code_section){sh.sh_addr, sh.sh_size, bytes};
     }
@@ -482,7 +481,7 @@ void call_sites_find(struct arena *arena, struct dwarf_module *m, struct call_si
     qsort_r(img.by_entry, (size_t)count, sizeof(*img.by_entry), compare_by_entry, functions);
     if (!gelf_getehdr(m->elf, &eh) || eh.e_machine != EM_X86_64)
         reject_all(&img, "not x86-64 code");
-    else if (!load_sections(&img, m->elf, m->fd))
+    else if (!load_sections(&img, m))
         reject_all(&img, "its code cannot be read");
     else if (!m->symtab_elf || !load_units(&img, m->symtab_elf))   /* .symtab: the binary's or its debug file's */
         reject_all(&img, "the file has no symbol table");

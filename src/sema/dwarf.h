@@ -152,6 +152,11 @@ struct dwarf_module *dwarf_module_open_library(struct dwarf_modules *modules, co
                                                const char *library, char *error, size_t size);
 /* File offset of a file vaddr, for the uprobe attach; 0 when unmapped. */
 uint64_t dwarf_module_file_offset(const struct dwarf_module *m, uint64_t vaddr);
+/* A section's bytes as the file has them (SHT_NOBITS: NULL), in the arena
+ * with a NUL after them. Code is read so, never through libelf's mapping:
+ * while any tracer has uprobes on the file, the kernel writes its int3s into
+ * every private mapping of it that may execute, a read-only one too. */
+const uint8_t *dwarf_module_section_bytes(struct arena *arena, const struct dwarf_module *m, const GElf_Shdr *sh);
 int dwarf_module_function_die(const struct dwarf_module *m, const struct dwarf_function *f, Dwarf_Die *die);
 /* The subprogram whose frame holds f (f itself unless f is inlined). */
 int dwarf_module_frame_die(const struct dwarf_module *m, const struct dwarf_function *f, Dwarf_Die *die);

@@ -489,6 +489,17 @@ uint64_t dwarf_module_file_offset(const struct dwarf_module *m, uint64_t vaddr)
     return 0;
 }
 
+const uint8_t *dwarf_module_section_bytes(struct arena *arena, const struct dwarf_module *m, const GElf_Shdr *sh)
+{
+    if (sh->sh_type == SHT_NOBITS)
+        return NULL;
+    uint8_t *bytes = arena_alloc(arena, sh->sh_size + 1);
+    if (pread(m->fd, bytes, sh->sh_size, (off_t)sh->sh_offset) != (ssize_t)sh->sh_size)
+        return NULL;
+    bytes[sh->sh_size] = 0;
+    return bytes;
+}
+
 int dwarf_module_function_die(const struct dwarf_module *m, const struct dwarf_function *f, Dwarf_Die *die)
 {
     return m->dwarf && f->die_offset && dwarf_offdie(m->dwarf, f->die_offset, die) != NULL;

@@ -149,9 +149,9 @@ static int read_plt(struct arena *arena, const struct dwarf_module *m, struct pl
     for (size_t k = 0; k < sizeof(stub_sections) / sizeof(*stub_sections); k++) {
         GElf_Shdr shdr;
         Elf_Scn *scn = elf_section_named(m->elf, stub_sections[k], &shdr);
-        Elf_Data *data = scn && shdr.sh_type == SHT_PROGBITS ? elf_getdata(scn, NULL) : NULL;
-        for (size_t off = 0; data && off + 16 <= data->d_size; off += 16) {
-            uint64_t slot = stub_slot((const unsigned char *)data->d_buf + off, 16, shdr.sh_addr + off);
+        const uint8_t *stubs = scn && shdr.sh_type == SHT_PROGBITS ? dwarf_module_section_bytes(arena, m, &shdr) : NULL;
+        for (size_t off = 0; stubs && off + 16 <= shdr.sh_size; off += 16) {
+            uint64_t slot = stub_slot(stubs + off, 16, shdr.sh_addr + off);
             for (int i = 0; slot && i < slots.count; i++)
                 if (slots.slots[i] == slot && count < slots.count) {
                     entries[count++] = (struct plt_entry){slots.names[i], shdr.sh_addr + off};
