@@ -110,6 +110,9 @@ static void resolve_bodies(struct sema *s)
     } while (sema_resolve_tapset_probes(s) > 0);
     for (int i = 0; i < roots.callee_count; i++)
         mark_reachable(roots.callees[i]);
+    for (int i = 0; i < script->function_count && s->options->keep_unused; i++)
+        if (!script->functions[i]->is_builtin_tapset)
+            mark_reachable(script->functions[i]);   /* -u keeps them: checked, printed, compiled */
     for (int i = 0; i < script->function_count; i++) {
         struct function_decl *fn = script->functions[i];
         fn->is_recursive = reaches(fn, fn, 0);
