@@ -13,6 +13,7 @@
 
 #include "base/demangle.h"
 #include "base/strbuf.h"
+#include "sema/process_glob.h"
 #include "sema/uprobe_returns.h"
 #include "sema/usdt.h"
 
@@ -797,24 +798,29 @@ void uprobe_only_in_process(struct sema *s, struct probe *probe, const struct pr
     probe->condition = same;
 }
 
-int sema_resolve_process(struct sema *s, struct stmt *body, struct probe_point *point,
-                         struct frame_layout *frame)
+/* What a process point resolves in each file its path names. */
+struct process_in {
+    struct stmt *body;
+    struct frame_layout *frame;
+    struct process_point *pp;
+};
+
+static int resolve_in_file(struct sema *s, struct probe_point *point, const char *path, void *data)
 {
-    struct process_point pp;
-    if (!read_point(s, point, &pp))
-        return 0;
+    const struct process_in *in = data;
+    struct process_point *pp = in->pp;
     char error[512];
-    struct dwarf_module *m = pp.library
-        ? dwarf_module_open_library(s->options->modules, pp.path, pp.library, error, sizeof(error))
-        : dwarf_module_open(s->options->modules, pp.path, error, sizeof(error));
+    struct dwarf_module *m = pp->library
+        ? dwarf_module_open_library(s->options->modules, path, pp->library, error, sizeof(error))
+        : dwarf_module_open(s->options->modules, path, error, sizeof(error));
     if (!m)
         return point_error(s, point, point->components->span,
                            arena_printf(s->arena, "while resolving probe point: %s", error));
     int first = s->script->probe_count;
-    int added = strcmp(pp.kind, "statement") == 0 ? resolve_statements(s, body, point, frame, m, &pp)
-              : strcmp(pp.kind, "mark") == 0 ? sema_resolve_marks(s, body, point, frame, m, &pp)
-                                             : resolve_functions(s, body, point, frame, m, &pp);
-    const char *pattern = pp.kind_component->arg_kind == PROBE_ARG_STRING ? pp.kind_component->arg_string : "";
+    int added = strcmp(pp->kind, "statement") == 0 ? resolve_statements(s, in->body, point, in->frame, m, pp)
+              : strcmp(pp->kind, "mark") == 0 ? sema_resolve_marks(s, in->body, point, in->frame, m, pp)
+                                              : resolve_functions(s, in->body, point, in->frame, m, pp);
+    const char *pattern = pp->kind_component->arg_kind == PROBE_ARG_STRING ? pp->kind_component->arg_string : "";
     int may_skip = point->optional || strpbrk(pattern, "*?[{") != NULL;
     for (int i = first; i < s->script->probe_count; i++) {
         if (point->components->arg_kind == PROBE_ARG_INT)
@@ -822,6 +828,18 @@ int sema_resolve_process(struct sema *s, struct stmt *body, struct probe_point *
         s->script->probes[i]->may_skip = may_skip;
     }
     return added;
+}
+
+int sema_resolve_process(struct sema *s, struct stmt *body, struct probe_point *point,
+                         struct frame_layout *frame)
+{
+    struct process_point pp;
+    if (!read_point(s, point, &pp))
+        return 0;
+    struct process_in in = {body, frame, &pp};
+    if (process_glob_names_pattern(point->components))
+        return process_glob_resolve(s, point, resolve_in_file, &in);
+    return resolve_in_file(s, point, pp.path, &in);
 }
 
 /* --- suggestions ---------------------------------------------------------- */

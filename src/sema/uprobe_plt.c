@@ -23,6 +23,7 @@
 
 #include "base/elf_sections.h"
 #include "base/strbuf.h"
+#include "sema/process_glob.h"
 #include "sema/uprobe.h"
 
 extern char **environ;
@@ -411,25 +412,42 @@ static int resolve_modules(struct sema *s, struct stmt *body, struct probe_point
     return added < 0 ? 0 : added;
 }
 
-int sema_resolve_plt(struct sema *s, struct stmt *body, struct probe_point *point, struct frame_layout *frame)
+/* What a .plt point resolves in each program its path names. */
+struct plt_in {
+    struct stmt *named;          /* the body, $$name rewritten */
+    struct frame_layout *frame;
+    const struct plt_point *pp;
+};
+
+static int resolve_in_program(struct sema *s, struct probe_point *point, const char *path, void *data)
 {
-    struct plt_point pp;
-    if (!read_plt_point(s, point, &pp))
-        return 0;
+    const struct plt_in *in = data;
+    const struct plt_point *pp = in->pp;
     char error[512];
-    struct dwarf_module *program = dwarf_module_open(s->options->modules, pp.path, error, sizeof(error));
+    struct dwarf_module *program = dwarf_module_open(s->options->modules, path, error, sizeof(error));
     if (!program)
         return plt_error(s, point, point->components->span, arena_strdup(s->arena, error));
-    struct stmt *named = sema_clone_stmt(s->arena, body);
-    ast_stmt_list(named, &(struct ast_visitor){NULL, rewrite_name_in, NULL});
     int first = s->script->probe_count;
-    int added = resolve_modules(s, named, point, frame, &pp, program);
-    int may_skip = point->optional || strpbrk(pp.pattern, "*?[") != NULL ||
-                   (pp.library && strpbrk(pp.library->arg_string, "*?["));
+    int added = resolve_modules(s, in->named, point, in->frame, pp, program);
+    int may_skip = point->optional || strpbrk(pp->pattern, "*?[") != NULL ||
+                   (pp->library && strpbrk(pp->library->arg_string, "*?["));
     for (int i = first; i < s->script->probe_count; i++) {
         if (point->components->arg_kind == PROBE_ARG_INT)
             uprobe_only_in_process(s, s->script->probes[i], point->components);
         s->script->probes[i]->may_skip = may_skip;
     }
     return added;
+}
+
+int sema_resolve_plt(struct sema *s, struct stmt *body, struct probe_point *point, struct frame_layout *frame)
+{
+    struct plt_point pp;
+    if (!read_plt_point(s, point, &pp))
+        return 0;
+    struct stmt *named = sema_clone_stmt(s->arena, body);
+    ast_stmt_list(named, &(struct ast_visitor){NULL, rewrite_name_in, NULL});
+    struct plt_in in = {named, frame, &pp};
+    if (process_glob_names_pattern(point->components))
+        return process_glob_resolve(s, point, resolve_in_program, &in);
+    return resolve_in_program(s, point, pp.path, &in);
 }

@@ -1,0 +1,21 @@
+/* process("GLOB"): a process path with glob(3) characters names every
+ * regular ELF file it matches, each resolved as if the script had named it
+ * (SystemTap's glob_executable and the probe points it derives). */
+#ifndef TAP_SEMA_PROCESS_GLOB_H
+#define TAP_SEMA_PROCESS_GLOB_H
+
+#include "sema/sema_internal.h"
+
+/* Resolves `point` in the file `path`; returns the probes added. */
+typedef int (*process_glob_resolve_fn)(struct sema *s, struct probe_point *point, const char *path, void *data);
+
+/* Whether process(c) is a glob: a string holding *, ? or [. */
+int process_glob_names_pattern(const struct probe_component *c);
+
+/* Resolves the point in each file its process pattern matches, every file
+ * being optional as SystemTap makes it; when none gives a probe and the
+ * point is not optional, reports which files matched and why none served.
+ * Returns the probes added. */
+int process_glob_resolve(struct sema *s, struct probe_point *point, process_glob_resolve_fn resolve, void *data);
+
+#endif
