@@ -7,4 +7,4 @@
 # emulation they can outnumber cold()'s), so only the named ones count here;
 # hot() runs nine times as long as cold(). t_stack exits before -T ends the
 # run: the names were made while it ran.
-@TAP@ -T 4 -e 'global hits probe timer.profile { if (execname() != "t_stack") next; name = usymname(uaddr()); if (substr(name, 0, 2) != "0x") hits[name, umodname(uaddr())]++ } probe begin { system("sleep 0.2; exec @PROGRAMS@/t_stack 150") } probe end { foreach ([f, m] in hits- limit 2) printf("%s %s\n", f, m) }' | sed "s|$(realpath @PROGRAMS@)|PROGRAMS|"
+@TAP@ -T 4 -e 'global hits probe timer.profile { if (execname() != "t_stack") next; name = usymname(uaddr()); if (substr(name, 0, 2) != "0x") hits[name, umodname(uaddr())]++ } probe begin { system("sleep 0.2; exec @PROGRAMS@/t_stack 60") } probe end { foreach ([f, m] in hits- limit 2) printf("%s %s\n", f, m) }' | sed "s|$(realpath @PROGRAMS@)|PROGRAMS|"
