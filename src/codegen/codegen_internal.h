@@ -255,6 +255,7 @@ void cg_stat_reset(struct codegen *cg, struct cg_array *a, LLVMValueRef key);
 
 /* string_functions.c, regex.c */
 LLVMValueRef cg_string_builtin(struct codegen *cg, struct expr *call, int builtin_id);
+LLVMValueRef cg_sprintf_builtin(struct codegen *cg, struct expr *call, int builtin_id);   /* sprintf.c */
 /* string_quoted(s): "..." with escapes, `"...` when it does not fit. */
 LLVMValueRef cg_string_quoted(struct codegen *cg, struct span span, LLVMValueRef s);
 LLVMValueRef cg_regex_match(struct codegen *cg, struct expr *e);

@@ -386,6 +386,7 @@ static LLVMValueRef builtin_call(struct codegen *cg, struct expr *e, const struc
     case BUILTIN_MODNAME: return cg_kernel_symbol_builtin(cg, e, KSYM_MODULE);
     case BUILTIN_ERRNO_NAME: return cg_errno_name(cg, cg_expr(cg, e->call.args));
     case BUILTIN_PERF_READ: return cg_perf_read(cg, e);
+    case BUILTIN_SPRINTF: case BUILTIN_SPRINT: case BUILTIN_SPRINTLN: return cg_sprintf_builtin(cg, e, (int)b->id);
     default: return cg_string_builtin(cg, e, (int)b->id);
     }
     return cg_const(cg, 0);

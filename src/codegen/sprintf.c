@@ -13,6 +13,7 @@
 #include "base/strbuf.h"
 #include "codegen/codegen_internal.h"
 #include "codegen/string_output.h"
+#include "sema/builtins.h"
 
 #define MAX_SNPRINTF_ARGS 12     /* bpf_snprintf's limit on its arguments */
 
@@ -403,8 +404,8 @@ static LLVMValueRef field_value(struct codegen *cg, int star, int literal, LLVMV
 /* The kernel copies every %s of one bpf_snprintf call into a 512-byte
  * buffer and fails when they do not fit, so each %s gets a call of its own;
  * runs of numbers share one. */
-LLVMValueRef cg_sprintf(struct codegen *cg, struct expr *call, struct expr *format_expr, const char *format,
-                        struct expr *args)
+static LLVMValueRef format_string(struct codegen *cg, struct expr *call, struct expr *format_expr, const char *format,
+                                  struct expr *args)
 {
     struct compiled_format compiled;
     char error[128];
@@ -471,7 +472,7 @@ LLVMValueRef cg_sprintf(struct codegen *cg, struct expr *call, struct expr *form
     return cg_output_finish(cg, &out);
 }
 
-LLVMValueRef cg_sprint(struct codegen *cg, struct expr *call, int newline)
+static LLVMValueRef sprint(struct codegen *cg, struct expr *call, int newline)
 {
     struct strbuf format;
     strbuf_init(&format);
@@ -485,7 +486,19 @@ LLVMValueRef cg_sprint(struct codegen *cg, struct expr *call, int newline)
     }
     if (newline)
         strbuf_putc(&format, '\n');
-    LLVMValueRef result = cg_sprintf(cg, call, NULL, format.data ? format.data : "", call->call.args);
+    LLVMValueRef result = format_string(cg, call, NULL, format.data ? format.data : "", call->call.args);
     strbuf_free(&format);
     return result;
+}
+
+LLVMValueRef cg_sprintf_builtin(struct codegen *cg, struct expr *call, int builtin_id)
+{
+    struct expr *a = call->call.args;
+    if (builtin_id != BUILTIN_SPRINTF)
+        return sprint(cg, call, builtin_id == BUILTIN_SPRINTLN);
+    if (!a || a->kind != EXPR_STRING) {
+        diag_error(cg->diags, call->span, "sprintf needs a literal format");
+        return cg_string_literal(cg, "", 0);
+    }
+    return format_string(cg, call, a, a->string.value, a->next);
 }

@@ -661,17 +661,6 @@ LLVMValueRef cg_string_builtin(struct codegen *cg, struct expr *call, int builti
 {
     struct expr *a = call->call.args;
     LLVMValueRef v[3] = {NULL, NULL, NULL};
-    switch (builtin_id) {
-    case BUILTIN_SPRINTF:
-        if (!a || a->kind != EXPR_STRING) {
-            diag_error(cg->diags, call->span, "sprintf needs a literal format");
-            return cg_string_literal(cg, "", 0);
-        }
-        return cg_sprintf(cg, call, a, a->string.value, a->next);
-    case BUILTIN_SPRINT: return cg_sprint(cg, call, 0);
-    case BUILTIN_SPRINTLN: return cg_sprint(cg, call, 1);
-    default: break;
-    }
     for (int i = 0; i < 3 && a; i++, a = a->next)
         v[i] = cg_operand(cg, a);
     cg_set_location(cg, call->span);

@@ -11,7 +11,6 @@
 #include "base/source.h"
 
 struct codegen;
-struct expr;
 
 /* i & (MAXSTRINGLEN - 1): an offset the verifier sees inside a slot. */
 LLVMValueRef cg_string_mask(struct codegen *cg, LLVMValueRef i);
@@ -37,11 +36,5 @@ LLVMValueRef cg_output_finish(struct codegen *cg, struct output *o);
 
 /* s escaped within `limit` characters (NULL: MAXSTRINGLEN - 1), in quotes when quoted. */
 LLVMValueRef cg_text_str(struct codegen *cg, struct span span, LLVMValueRef s, int quoted, LLVMValueRef limit);
-
-/* sprintf.c: sprintf(format, args...) with a literal format (format_expr, or
- * NULL for one made here), and sprint/sprintln of the call's arguments. */
-LLVMValueRef cg_sprintf(struct codegen *cg, struct expr *call, struct expr *format_expr, const char *format,
-                        struct expr *args);
-LLVMValueRef cg_sprint(struct codegen *cg, struct expr *call, int newline);
 
 #endif
