@@ -466,8 +466,8 @@ static void infer_round(struct sema *s)
     }
     for (int i = 0; i < script->function_count; i++) {
         struct function_decl *fn = script->functions[i];
-        if (!fn->is_resolved)
-            continue;
+        if (!fn->is_resolved || !fn->is_reachable)
+            continue;   /* elided before types, as in SystemTap: its stores type nothing */
         s->function = fn;
         s->frame = &fn->frame;
         infer_stmt(s, fn->decl->function.body);
