@@ -226,6 +226,7 @@ static int configure_data(struct session *s)
     }
     settings_apply_zone(s->program, data, size);
     settings_apply_cpus(s->program, data, size);
+    settings_apply_namespaces(s->program, data, size);
     if (settings_apply(s->program, data, size, s->options->settings,
                        s->options->setting_count, error, sizeof(error)) < 0) {
         fprintf(stderr, "ERROR: -G: %s\n", error);

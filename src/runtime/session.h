@@ -232,6 +232,8 @@ int settings_apply(const struct program *program, char *data, size_t data_size,
 void settings_apply_zone(const struct program *program, char *data, size_t data_size);
 /* The online CPUs at the start into tapsets/context.tp's __tap_cpus_online. */
 void settings_apply_cpus(const struct program *program, char *data, size_t data_size);
+/* tap's pid and user namespaces (their inodes) into tapsets/task.tp's globals. */
+void settings_apply_namespaces(const struct program *program, char *data, size_t data_size);
 /* Parses a long as C does (decimal, 0x hex, 0 octal, sign); 0 on success. */
 int settings_parse_long(const char *text, int64_t *value);
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "runtime/session.h"
@@ -72,6 +73,16 @@ static int apply_one(const struct program *program, char *data, size_t data_size
     return 0;
 }
 
+/* Settings of the runtime's own globals, each where the script uses it. */
+static void apply_used(const struct program *program, char *data, size_t data_size,
+                       const struct global_setting *settings, int count)
+{
+    char error[128];
+    for (int i = 0; i < count; i++)
+        if (find_global(program, settings[i].name, strlen(settings[i].name)))
+            apply_one(program, data, data_size, &settings[i], error, sizeof(error));
+}
+
 int settings_apply(const struct program *program, char *data, size_t data_size,
                    const struct global_setting *settings, int count, char *error,
                    size_t error_size)
@@ -91,15 +102,35 @@ void settings_apply_zone(const struct program *program, char *data, size_t data_
 {
     time_t now = time(NULL);
     struct tm local;
-    char offset[32], error[128];
+    char offset[32];
     if (!localtime_r(&now, &local))
         return;
     snprintf(offset, sizeof(offset), "%ld", -(long)local.tm_gmtoff);
     const struct global_setting zone[2] = {{"__tap_tz_gmtoff", offset},
                                            {"__tap_tz_name", local.tm_zone ? local.tm_zone : ""}};
-    for (int i = 0; i < 2; i++)
-        if (find_global(program, zone[i].name, strlen(zone[i].name)))
-            apply_one(program, data, data_size, &zone[i], error, sizeof(error));
+    apply_used(program, data, data_size, zone, 2);
+}
+
+/* The inode of /proc/self/ns/KIND as text, "0" when it cannot be read. */
+static void namespace_inode(const char *kind, char *text, size_t size)
+{
+    char path[64];
+    struct stat st;
+    snprintf(path, sizeof(path), "/proc/self/ns/%s", kind);
+    snprintf(text, size, "%llu", stat(path, &st) == 0 ? (unsigned long long)st.st_ino : 0ULL);
+}
+
+/* task_ns_pid() and its kin (tapsets/task.tp) give ids as tap's own
+ * namespaces see them, as SystemTap's give them as staprun's: BPF finds a
+ * namespace by its inode (ns.inum), which these globals hold. */
+void settings_apply_namespaces(const struct program *program, char *data, size_t data_size)
+{
+    char pid_ns[32], user_ns[32];
+    namespace_inode("pid", pid_ns, sizeof(pid_ns));
+    namespace_inode("user", user_ns, sizeof(user_ns));
+    const struct global_setting ns[2] = {{"__tap_pid_ns_inum", pid_ns},
+                                         {"__tap_user_ns_inum", user_ns}};
+    apply_used(program, data, data_size, ns, 2);
 }
 
 /* cpu_clock_ns(cpu) (tapsets/context.tp) refuses a CPU that is not online,
