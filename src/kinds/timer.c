@@ -34,9 +34,18 @@ static int resolve_timer(struct sema *s, struct probe_point *point, struct probe
         if (unit->arg_kind != PROBE_ARG_INT || unit->arg_int <= 0)
             return sema_point_error(s, point, unit->span,
                                     "while resolving probe point: timer.%s needs a positive number", unit->name);
-        if (unit->next && (strcmp(unit->next->name, "randomize") != 0 || unit->next->next))
-            return sema_point_error(s, point, unit->next->span,
-                                    "while resolving probe point: unknown timer option %s", unit->next->name);
+        struct probe_component *rnd = unit->next;
+        if (rnd && (strcmp(rnd->name, "randomize") != 0 || rnd->next))
+            return sema_point_error(s, point, rnd->span,
+                                    "while resolving probe point: unknown timer option %s", rnd->name);
+        if (rnd && !units[i].ns)    /* SystemTap's neither */
+            return sema_point_error(s, point, rnd->span,
+                                    "while resolving probe point: timer.%s takes no randomize", unit->name);
+        /* SystemTap's bounds: 0 (none) to the period, in the period's unit */
+        if (rnd && (rnd->arg_kind != PROBE_ARG_INT || rnd->arg_int < 0 || rnd->arg_int > unit->arg_int))
+            return sema_point_error(s, point, rnd->span,
+                                    "while resolving probe point: randomize needs a number from 0 to the period of timer.%s",
+                                    unit->name);
         probe->kind = PROBE_TIMER;
         if (units[i].ns)
             probe->perf.period_ns = (uint64_t)unit->arg_int * units[i].ns;

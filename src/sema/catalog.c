@@ -126,7 +126,7 @@ static void add_alias(void *context, const struct decl *d)
     strbuf_init(&targets);
     for (const struct probe_point *p = d->alias.points; p; p = p->next)
         strbuf_printf(&targets, "%s%s%s", p == d->alias.points ? "" : ", ", sema_point_text(a->s, p),
-                      p->optional ? "?" : "");
+                      p->sufficient ? "!" : p->optional ? "?" : "");
     for (const struct probe_point *name = d->alias.names; name; name = name->next)
         add_line(&a->lines, arena_printf(a->s->arena, "%s %s %s", sema_point_text(a->s, name),
                                          d->alias.is_epilogue ? "+=" : "=", targets.data ? targets.data : ""));

@@ -265,7 +265,15 @@ static void add_match(const char *category, const char *name, void *data)
 int sema_resolve_tracepoint(struct sema *s, struct probe_point *point, struct probe *probe)
 {
     struct probe_component *trace = point->components->next;
-    if (trace->arg_kind != PROBE_ARG_STRING || trace->next) {
+    /* a tapset alias on a tracepoint with a suffix (signal.handle.return) comes here */
+    if (trace->arg_kind == PROBE_ARG_STRING && trace->next) {
+        if (!point->optional)
+            diag_error(s->diags, trace->next->span,
+                       "while resolving probe point: kernel.trace(\"%s\") has no .%s: a tracepoint fires once, "
+                       "at its event", trace->arg_string, trace->next->name);
+        return 0;
+    }
+    if (trace->arg_kind != PROBE_ARG_STRING) {
         if (!point->optional)
             diag_error(s->diags, trace->span,
                        "while resolving probe point: kernel.trace needs a tracepoint name, as in %s",
