@@ -144,6 +144,17 @@ static int shares_previous_body(const struct script *script, int i)
     return i > 0 && script->probes[i - 1]->body == script->probes[i]->body;
 }
 
+/* @entry operands live outside the body (the entry program computes
+ * them): what they read and call is used too. */
+static void count_entry_uses(struct sema *s, struct probe *probe, struct function_decl *roots)
+{
+    s->function = roots;
+    s->frame = probe->frame;
+    s->probe = probe;
+    for (int k = 0; k < probe->entry_count; k++)
+        sema_resolve_expr(s, probe->entry_values[k]);
+}
+
 /* What reads and writes each local and what calls each function, from
  * the bodies as they are now: each is resolved again (names bind as
  * before; only the uses are counted). */
@@ -157,10 +168,11 @@ static void count_uses(struct sema *s, struct function_decl *roots)
         forget_uses(&fn->frame);
     }
     for (int i = 0; i < script->probe_count; i++) {
-        if (shares_previous_body(script, i))
-            continue;
-        forget_uses(script->probes[i]->frame);
-        sema_resolve_probe_body(s, script->probes[i], roots);
+        if (!shares_previous_body(script, i)) {
+            forget_uses(script->probes[i]->frame);
+            sema_resolve_probe_body(s, script->probes[i], roots);
+        }
+        count_entry_uses(s, script->probes[i], roots);
     }
     for (int i = 0; i < script->function_count; i++) {
         struct function_decl *fn = script->functions[i];
