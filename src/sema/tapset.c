@@ -347,3 +347,42 @@ int sema_expand_alias(struct sema *s, struct probe_point *point, struct stmt *bo
     }
     return matched ? added : -1;
 }
+
+/* An alias sets many locals (argstr, filename ...) that a handler rarely
+ * reads all of. Like stap, drop the alias's assignments to locals nobody
+ * reads, to a fixpoint: argstr goes first, then what only argstr read. */
+static int elide_stores(struct stmt *st)
+{
+    int changed = 0;
+    for (; st; st = st->next) {
+        if (st->kind == STMT_BLOCK) {
+            changed |= elide_stores(st->block.body);
+        } else if (st->kind == STMT_EXPR && st->span.file && st->span.file->is_tapset &&
+                   st->expr->kind == EXPR_ASSIGN && st->expr->assign.op == ASSIGN_SET &&
+                   st->expr->assign.lhs->kind == EXPR_IDENT && st->expr->assign.lhs->symbol &&
+                   st->expr->assign.lhs->symbol->kind == SYMBOL_LOCAL &&
+                   !st->expr->assign.lhs->symbol->is_read) {
+            st->kind = STMT_EMPTY;
+            st->expr->assign.lhs->symbol->is_written = 0;
+            changed = 1;
+        }
+    }
+    return changed;
+}
+
+void sema_elide_alias_stores(struct sema *s)
+{
+    if (s->options->keep_unused)
+        return;
+    struct script *script = s->script;
+    for (int i = 0; i < script->probe_count; i++) {
+        struct probe *probe = script->probes[i];
+        if (i > 0 && script->probes[i - 1]->body == probe->body)
+            continue;
+        do {
+            for (int l = 0; l < probe->frame->local_count; l++)
+                probe->frame->locals[l]->is_read = 0;
+            sema_resolve_probe_body(s, probe, NULL);
+        } while (elide_stores(probe->body));
+    }
+}
