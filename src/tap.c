@@ -50,6 +50,7 @@ struct options {
     struct codegen_options codegen;
     struct runtime_options runtime;
     struct global_setting settings[64];
+    const char *setting_names[64];   /* for sema: a global -G sets is assigned */
 };
 
 static double now_ms(void)
@@ -188,6 +189,7 @@ static int add_setting(struct options *opts, char *setting)
         return -1;
     }
     *eq = 0;
+    opts->setting_names[opts->runtime.setting_count] = setting;
     opts->settings[opts->runtime.setting_count++] = (struct global_setting){setting, eq + 1};
     return 0;
 }
@@ -594,6 +596,8 @@ static struct sema_options sema_options_of(struct options *opts, struct dwarf_mo
     return (struct sema_options){.tapset_dirs = opts->tapset_dirs,
                                  .tapset_dir_count = opts->tapset_dir_count,
                                  .keep_unused = opts->keep_unused,
+                                 .set_globals = opts->setting_names,
+                                 .set_global_count = opts->runtime.setting_count,
                                  .args = opts->args,
                                  .arg_count = opts->arg_count,
                                  .string_size = (int)opts->codegen.string_size,

@@ -81,6 +81,22 @@ DIAG_DEFINE(diag_parse_error, DIAG_PARSE_ERROR)
 DIAG_DEFINE(diag_error, DIAG_SEMANTIC_ERROR)
 DIAG_DEFINE(diag_warning, DIAG_WARNING)
 
+void diag_warning_once(struct diags *diags, struct span span, const char *fmt, ...)
+{
+    char *message;
+    va_list ap;
+    va_start(ap, fmt);
+    if (vasprintf(&message, fmt, ap) < 0)
+        abort();
+    va_end(ap);
+    int said = 0;
+    for (const struct diag *d = diags->head; d && !said; d = d->next)
+        said = d->kind != DIAG_PARSE_ERROR && d->kind != DIAG_ERROR && strcmp(d->message, message) == 0;
+    if (!said)
+        diag_warning(diags, span, "%s", message);
+    free(message);
+}
+
 void diag_plain_error(struct diags *diags, const char *fmt, ...)
 {
     struct span none = {0};

@@ -37,6 +37,10 @@ void diag_error(struct diags *diags, struct span span, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void diag_warning(struct diags *diags, struct span span, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* A warning whose text was not given before, at any place: SystemTap says
+ * each warning text once (its print_warning). */
+void diag_warning_once(struct diags *diags, struct span span, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* An error with no source position (missing file, bad option). */
 void diag_plain_error(struct diags *diags, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

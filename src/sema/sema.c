@@ -33,6 +33,11 @@ void sema_resolve_function(struct sema *s, struct function_decl *fn)
                    "embedded C (%%{ %%}) is not available: tap runs scripts as BPF programs, with no guru mode");
         return;
     }
+    sema_resolve_function_body(s, fn);
+}
+
+void sema_resolve_function_body(struct sema *s, struct function_decl *fn)
+{
     s->function = fn;
     s->frame = &fn->frame;
     fn->is_resolving = 1;
@@ -108,24 +113,30 @@ static void resolve_bodies(struct sema *s)
             if (!script->functions[i]->is_builtin_tapset)
                 sema_resolve_function(s, script->functions[i]);
     } while (sema_resolve_tapset_probes(s) > 0);
-    for (int i = 0; i < roots.callee_count; i++)
-        mark_reachable(roots.callees[i]);
+    sema_mark_reachable(s, &roots);
+}
+
+/* Reachability starts from what probes call (`roots`); -u keeps every
+ * function. Recursion is found among the reachable. */
+void sema_mark_reachable(struct sema *s, struct function_decl *roots)
+{
+    struct script *script = s->script;
+    for (int i = 0; i < script->function_count; i++)
+        script->functions[i]->is_reachable = 0;
+    for (int i = 0; i < roots->callee_count; i++)
+        mark_reachable(roots->callees[i]);
     for (int i = 0; i < script->function_count && s->options->keep_unused; i++)
         if (!script->functions[i]->is_builtin_tapset)
             mark_reachable(script->functions[i]);   /* -u keeps them: checked, printed, compiled */
-    for (int i = 0; i < script->function_count; i++) {
-        struct function_decl *fn = script->functions[i];
-        fn->is_recursive = reaches(fn, fn, 0);
-        if (!fn->is_reachable && !fn->is_builtin_tapset && !s->options->keep_unused)
-            diag_warning(s->diags, fn->decl->span, "eliding unused function '%s'", fn->name);
-    }
+    for (int i = 0; i < script->function_count; i++)
+        script->functions[i]->is_recursive = reaches(script->functions[i], script->functions[i], 0);
 }
 
-/* After every body is resolved: stores elided, types inferred, entry
+/* After every body is resolved: unused code elided, types inferred, entry
  * probes placed. */
 static void finish_script(struct sema *s)
 {
-    sema_elide_alias_stores(s);
+    sema_elide_unused(s);
     sema_infer_types(s);
     sema_drop_never_probes(s);
     if (!s->diags->error_count && s->script->probe_count == 0)

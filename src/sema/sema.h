@@ -297,6 +297,8 @@ struct sema_options {
     const char **tapset_dirs;    /* searched in order */
     int tapset_dir_count;
     int keep_unused;             /* -u */
+    const char **set_globals;    /* the globals -G sets: never "never-assigned" */
+    int set_global_count;
     int64_t max_map_entries;     /* -D MAXMAPENTRIES */
     int string_size;             /* -D MAXSTRINGLEN */
     int hist_elision;            /* -D HIST_ELISION: for sprint(@hist_*(s)); < 0: none elided */

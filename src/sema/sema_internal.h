@@ -50,6 +50,13 @@ int sema_edit_distance(const char *a, const char *b);
 /* "similar: a, b" suggestions for an unknown name; "" when none. */
 const char *sema_similar_names(struct sema *s, const char *name, int functions);
 
+/* sema.c: binds the names of a function's body (again: elide.c counts uses so) */
+void sema_resolve_function_body(struct sema *s, struct function_decl *fn);
+/* sema.c: marks the functions `roots` (the probes' calls) reach, and the recursive ones */
+void sema_mark_reachable(struct sema *s, struct function_decl *roots);
+/* elide.c: SystemTap's dead-code passes, after resolution (not with -u) */
+void sema_elide_unused(struct sema *s);
+
 /* probes.c */
 void sema_resolve_probe(struct sema *s, struct decl *decl);
 /* tapset.c: the probes of the tapset files brought in so far; how many */
@@ -79,8 +86,6 @@ struct function_decl *sema_tapset_function(struct sema *s, const char *name);
 struct symbol *sema_tapset_global(struct sema *s, const char *name);
 /* Every declaration of every tapset file, in load order (--dump-*). */
 void sema_tapset_each_decl(struct sema *s, void (*visit)(void *context, const struct decl *decl), void *context);
-/* Drops alias assignments to locals the handler never reads (after resolution). */
-void sema_elide_alias_stores(struct sema *s);
 /* syscall_defer.c: which syscall-entry probes check their user strings
  * at entry and run at the syscall's exit when one is not resident. */
 void sema_plan_syscall_deferral(struct sema *s);

@@ -10,7 +10,7 @@
 # `t_stack 2` then keeps a CPU busy for tens of ms so that samples come (the
 # plain run alone gave none in 6 of 8 runs on a loaded host).
 set -o pipefail
-{ @TAP@ -e 'global checked, user_ok, kernel_ok, samples, zero_tp
+{ @TAP@ -e 'global user_ok, kernel_ok, samples, zero_tp
 probe begin { printf("begin: %d\n", addr()) }
 probe process(@1).function("inner") {
   a = addr()

@@ -8,6 +8,6 @@ probe begin {
   print(sprint(@hist_log(a["x"])))
   println("before")
   x = sprint(@hist_log(a["none"]))
-  println("not reached")
+  println("not reached ", x)
 }'; echo "exit $?"
-@TAP@ -e 'global s probe begin { s <<< 1; exit() } probe end { delete s; x = sprintln(@hist_linear(s, 0, 10, 1)); println("not reached") }'; echo "exit $?"
+@TAP@ -e 'global s probe begin { s <<< 1; exit() } probe end { delete s; x = sprintln(@hist_linear(s, 0, 10, 1)); println("not reached", x) }'; echo "exit $?"

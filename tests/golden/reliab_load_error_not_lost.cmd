@@ -5,7 +5,7 @@
 # before the session stops: only the first message and the count line's
 # shape are fixed.
 t=@PROGRAMS@/t_threads; d=$(mktemp -d); trap 'rm -rf $d' EXIT
-@TAP@ -s 1 -c "$t 2 20000000" -e 'global n, zero
+@TAP@ -s 1 -c "$t 2 20000000" -e 'global n, zero = 0
 probe process("'$t'").function("step") {
   e = execname(); printf("hit %s%s%s%s\n", e, e, e, e); if (++n >= 50000) n = n / zero }
 probe error { println("error probe ran") }' 2>$d/err | (sleep 3; cat) >$d/out

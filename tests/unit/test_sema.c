@@ -117,7 +117,7 @@ static void test_locals_are_per_probe(void)
 {
     struct arena arena;
     arena_init(&arena);
-    struct analysis a = analyze(&arena, "probe begin { a = 1 } probe end { a = \"s\" }\n", 0);
+    struct analysis a = analyze(&arena, "probe begin { a = 1; println(a) } probe end { a = \"s\"; println(a) }\n", 0);
     CHECK_STR(a.printed, "# globals\n# functions\n# probes\n"
                          "begin /* begin */ locals: a:long\n"
                          "end /* end */ locals: a:string\n");
@@ -131,7 +131,7 @@ static void test_type_mismatch_has_its_position(void)
 {
     struct arena arena;
     arena_init(&arena);
-    struct analysis a = analyze(&arena, "probe begin {\n  x = 1\n  x = \"a\"\n}\n", 0);
+    struct analysis a = analyze(&arena, "probe begin {\n  x = 1\n  x = \"a\"\n  println(x)\n}\n", 0);
     CHECK(a.script == NULL && a.printed == NULL);
     char *line = first_line(a.messages);
     CHECK_STR(line, "semantic error: type mismatch (long vs string): identifier 'x' at t.tp:3:3");
