@@ -141,3 +141,38 @@ const struct builtin *builtin_at(int i)
 {
     return i >= 0 && (size_t)i < sizeof(builtins) / sizeof(builtins[0]) ? &builtins[i] : NULL;
 }
+
+/* Whether a call does more than give its value (printing, ending the session,
+ * errors, randint's and tokenize()'s state, a perf counter's read): sema's
+ * elision keeps such calls. Every id is named, so a new builtin is a compile
+ * error here until it is decided. */
+int builtin_has_effect(enum builtin_id id)
+{
+    switch (id) {
+    case BUILTIN_PRINTF: case BUILTIN_PRINT: case BUILTIN_PRINTLN: case BUILTIN_PRINTD: case BUILTIN_PRINTDLN:
+    case BUILTIN_EXIT: case BUILTIN_ERROR: case BUILTIN_WARN: case BUILTIN_ABORT: case BUILTIN_SYSTEM:
+    case BUILTIN_SWITCH_FILE: case BUILTIN_PROCFS_SET: case BUILTIN_PROCFS_APPEND: case BUILTIN_RANDINT:
+    case BUILTIN_PERF_READ: case BUILTIN_TOKENIZE: case BUILTIN_PRINT_UBACKTRACE: case BUILTIN_PRINT_USTACK:
+    case BUILTIN_PRINT_BACKTRACE: case BUILTIN_PRINT_STACK: case BUILTIN_PRINT_USTACK_FOLDED:
+    case BUILTIN_PRINT_STACK_FOLDED:
+        return 1;
+    case BUILTIN_PID: case BUILTIN_TID: case BUILTIN_UID: case BUILTIN_GID: case BUILTIN_CPU:
+    case BUILTIN_EXECNAME: case BUILTIN_TARGET: case BUILTIN_STP_PID: case BUILTIN_PP: case BUILTIN_PN:
+    case BUILTIN_GETTIMEOFDAY_S: case BUILTIN_GETTIMEOFDAY_MS: case BUILTIN_GETTIMEOFDAY_US:
+    case BUILTIN_GETTIMEOFDAY_NS: case BUILTIN_KTIME_GET_NS: case BUILTIN_LOCAL_CLOCK_NS: case BUILTIN_STRLEN:
+    case BUILTIN_USER_STRING: case BUILTIN_USER_STRING_N: case BUILTIN_USER_STRING2:
+    case BUILTIN_USER_STRING_QUOTED: case BUILTIN_USER_INTEGER: case BUILTIN_UADDR: case BUILTIN_PPFUNC:
+    case BUILTIN_PLT_NAME: case BUILTIN_PPID: case BUILTIN_PEXECNAME: case BUILTIN_EUID: case BUILTIN_JIFFIES:
+    case BUILTIN_ARG_START: case BUILTIN_ARG_END: case BUILTIN_ENV_START: case BUILTIN_ENV_END:
+    case BUILTIN_TASK_CURRENT: case BUILTIN_USER_MODE: case BUILTIN_ADDR: case BUILTIN_TAP_FORMAT:
+    case BUILTIN_SPRINTF: case BUILTIN_SPRINT: case BUILTIN_SPRINTLN: case BUILTIN_SUBSTR:
+    case BUILTIN_ISINSTR: case BUILTIN_STRPOS: case BUILTIN_STR_REPLACE: case BUILTIN_STRTOL:
+    case BUILTIN_ISDIGIT: case BUILTIN_TEXT_STR: case BUILTIN_TEXT_STRN: case BUILTIN_STRING_QUOTED:
+    case BUILTIN_CHAR_AT: case BUILTIN_ERRNO_NAME: case BUILTIN_UBACKTRACE: case BUILTIN_BACKTRACE:
+    case BUILTIN_USYMNAME: case BUILTIN_USYMDATA: case BUILTIN_UMODNAME: case BUILTIN_SPRINT_UBACKTRACE:
+    case BUILTIN_UCALLERS: case BUILTIN_SPRINT_BACKTRACE: case BUILTIN_USYMFILELINE: case BUILTIN_USYMFILE:
+    case BUILTIN_USYMLINE: case BUILTIN_SYMNAME: case BUILTIN_SYMDATA: case BUILTIN_MODNAME:
+        return 0;
+    }
+    return 1;
+}

@@ -60,5 +60,7 @@ const struct builtin *builtin_lookup(const char *name);
 const struct builtin *builtin_overload(const char *name, int arg_count);
 /* The i-th builtin, NULL past the last: for "similar:" suggestions. */
 const struct builtin *builtin_at(int i);
+/* Whether a call of it does more than give its value (elide.c keeps those). */
+int builtin_has_effect(enum builtin_id id);
 
 #endif

@@ -16,24 +16,6 @@ static int in_user_script(struct span span)
     return span.file && !span.file->is_tapset;
 }
 
-/* Builtins without an effect beyond their value (SystemTap's tapsets mark
- * them pure): printing, ending the session, errors, randint's and
- * tokenize()'s state are effects. */
-static int builtin_is_pure(enum builtin_id id)
-{
-    switch (id) {
-    case BUILTIN_PRINTF: case BUILTIN_PRINT: case BUILTIN_PRINTLN: case BUILTIN_PRINTD: case BUILTIN_PRINTDLN:
-    case BUILTIN_EXIT: case BUILTIN_ERROR: case BUILTIN_WARN: case BUILTIN_ABORT: case BUILTIN_SYSTEM:
-    case BUILTIN_SWITCH_FILE: case BUILTIN_PROCFS_SET: case BUILTIN_PROCFS_APPEND: case BUILTIN_RANDINT:
-    case BUILTIN_TOKENIZE: case BUILTIN_PRINT_UBACKTRACE: case BUILTIN_PRINT_USTACK:
-    case BUILTIN_PRINT_BACKTRACE: case BUILTIN_PRINT_STACK: case BUILTIN_PRINT_USTACK_FOLDED:
-    case BUILTIN_PRINT_STACK_FOLDED: case BUILTIN_PERF_READ:
-        return 0;
-    default:
-        return 1;
-    }
-}
-
 struct purity {
     int in_function;       /* a function's own locals may be written */
     int depth;             /* calls followed: deeper counts as an effect */
@@ -74,7 +56,7 @@ static int expr_has_effect(struct expr *e, void *ctx)
         if (ast_expr_children(e, &operands))
             return 1;
         if (e->call.target == CALL_BUILTIN)
-            return !builtin_is_pure(e->call.builtin->id);
+            return builtin_has_effect(e->call.builtin->id);
         return e->call.target != CALL_FUNCTION || function_has_effect(e->call.function, p);
     default:
         return 1;
