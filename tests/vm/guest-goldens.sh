@@ -12,12 +12,19 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 timeouts=$out/.timeouts-in-a-row
 echo 0 >"$timeouts"
 export here tap golden programs out timeouts max=${GUEST_TIMEOUTS_MAX:-4}
+# whether the user nobody can reach the tree, checked once here rather than by each case (run-golden.sh)
+if ((EUID == 0)) && setpriv --reuid=65534 --regid=65534 --clear-groups \
+     test -r "$here/../run-golden.sh" -a -x "$tap" -a -x "$programs" -a -r "$golden/unprivileged.txt"; then
+  export GOLDEN_NOBODY_CAN_RUN=1
+fi
 echo "kernel $(uname -r): $# cases" >&2
 printf '%s\n' "$@" | xargs -P "${GUEST_JOBS:-$(nproc)}" -I{} bash -c '
   bash "$here/../run-golden.sh" "$tap" "$golden" "$1" "$programs" >"$out/$1.log" 2>&1
   echo $? >"$out/$1.rc"
-  n=0
-  grep -q "^golden/$1: timed out after" "$out/$1.log" && n=$(($(cat "$timeouts") + 1))
+  n=0   # (builtins, no grep or cat: a fork costs about 150 ms under TCG)
+  if [[ $(<"$out/$1.rc") != 0 && $(<"$out/$1.log") == *"golden/$1: timed out after"* ]]; then
+    read -r n <"$timeouts"; n=$((n + 1))
+  fi
   echo "$n" >"$timeouts"
   ((n < max)) || exit 255   # xargs stops at once' _ {}
 rc=$?
