@@ -163,7 +163,7 @@ int sema_list_tracepoints(FILE *out, struct arena *arena, struct diags *diags, c
     free(l.stubs);
     btf__free(l.btf);
     if (matched < 0) {
-        fprintf(stderr, "ERROR: tracefs is not available (mount -t tracefs nodev /sys/kernel/tracing)\n");
+        fprintf(stderr, "ERROR: %s\n", tracefs_unreadable(-matched));
         return 1;
     }
     if (print_lines(out, &l.lines)) {

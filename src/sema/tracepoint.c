@@ -3,6 +3,7 @@
  * probe becomes an EXPR_CTX_READ of that record (a long, an inline char
  * array, or a __data_loc string), so codegen needs no tracefs knowledge. */
 #include <dirent.h>
+#include <errno.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,17 +15,32 @@
 #include "sema/sema_internal.h"
 #include "sema/tracepoint.h"
 
-static const char *events_root(void)
+/* The events directory of tracefs, or NULL with *error set: EACCES for a user other than root (the
+ * directory is root's only), ENOENT where tracefs is not mounted and cannot be. */
+static const char *events_root(int *error)
 {
     static const char *const roots[] = {"/sys/kernel/tracing/events", "/sys/kernel/debug/tracing/events"};
     struct stat st;
+    *error = ENOENT;
     for (int attempt = 0; attempt < 2; attempt++) {
-        for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++)
+        for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
             if (stat(roots[i], &st) == 0)
                 return roots[i];
+            if (errno == EACCES)
+                *error = EACCES;
+        }
+        if (*error == EACCES)
+            return NULL;
         mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL);   /* root may mount it */
     }
     return NULL;
+}
+
+const char *tracefs_unreadable(int error)
+{
+    if (error == EACCES)
+        return "tracefs (/sys/kernel/tracing) is readable by root only: kernel.trace probes need root";
+    return "tracefs is not available (mount -t tracefs nodev /sys/kernel/tracing)";
 }
 
 /* The C type of a field, in the words listings use ("char const*"). */
@@ -89,7 +105,8 @@ static int parse_declaration(struct arena *arena, const char *decl, size_t len, 
 
 struct tp_format *tracepoint_load_format(struct arena *arena, const char *category, const char *name)
 {
-    const char *root = events_root();
+    int error;
+    const char *root = events_root(&error);
     if (!root)
         return NULL;
     char path[512];
@@ -137,9 +154,10 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 
 int tracepoint_match(const char *pattern, tracepoint_visit visit, void *data)
 {
-    const char *root = events_root();
+    int error;
+    const char *root = events_root(&error);
     if (!root)
-        return -1;
+        return -error;
     const char *colon = strchr(pattern, ':');
     char category_pattern[256];
     const char *name_pattern = pattern;
@@ -282,10 +300,10 @@ int sema_resolve_tracepoint(struct sema *s, struct probe_point *point, struct pr
     }
     struct resolve_state st = {s, probe, 0, sema_clone_stmt(s->arena, probe->body),
                                sema_clone_expr(s->arena, probe->condition)};
-    if (tracepoint_match(trace->arg_string, add_match, &st) < 0) {
+    int matched = tracepoint_match(trace->arg_string, add_match, &st);
+    if (matched < 0) {
         if (!point->optional)
-            diag_error(s->diags, trace->span, "while resolving probe point: tracefs is not available "
-                       "(mount -t tracefs nodev /sys/kernel/tracing)");
+            diag_error(s->diags, trace->span, "while resolving probe point: %s", tracefs_unreadable(-matched));
         return 0;
     }
     if (st.count == 0 && !point->optional)

@@ -26,9 +26,11 @@ struct tp_format *tracepoint_load_format(struct arena *arena, const char *catego
 const struct tp_field *tracepoint_field(const struct tp_format *format, const char *name);
 
 /* Calls `visit` for every event matching "category:name" or "name" (fnmatch
- * wildcards), in name order; returns the number of matches, -1 without tracefs. */
+ * wildcards), in name order; returns the number of matches, or a negative errno
+ * when tracefs cannot be read (tracefs_unreadable(-result) says why). */
 typedef void (*tracepoint_visit)(const char *category, const char *name, void *data);
 int tracepoint_match(const char *pattern, tracepoint_visit visit, void *data);
+const char *tracefs_unreadable(int error);
 
 /* -l/-L 'kernel.trace("PATTERN")': one line per event, sorted; returns the exit status. */
 int tracepoint_list(FILE *out, const char *pattern, int with_variables);
