@@ -1,6 +1,8 @@
 /* timer.UNIT(N)[.randomize(M)], timer.hz(N): a cpu-clock perf event on
- * CPU 0; timer.profile: one on every CPU at the kernel's tick rate. */
+ * CPU 0; timer.profile and timer.profile.tick: one on every CPU at the
+ * kernel's tick rate. */
 #include <linux/perf_event.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,12 +19,18 @@ static int resolve_timer(struct sema *s, struct probe_point *point, struct probe
     if (!unit)
         return sema_point_error(s, point, point->components->span,
                                 "while resolving probe point: timer needs a unit, as in %s", "timer.ms(100)");
-    if (strcmp(unit->name, "profile") == 0 && unit->arg_kind == PROBE_ARG_NONE && !unit->next) {
+    /* timer.profile.tick is SystemTap's primitive, timer.profile its alias */
+    bool tick = unit->next && strcmp(unit->next->name, "tick") == 0 && unit->next->arg_kind == PROBE_ARG_NONE &&
+                !unit->next->next;
+    if (strcmp(unit->name, "profile") == 0 && unit->arg_kind == PROBE_ARG_NONE && (!unit->next || tick)) {
         probe->kind = PROBE_PROFILE;
         probe->perf.frequency = 250;     /* a kernel tick, CONFIG_HZ=250 on Debian */
         sema_add_probe(s, probe);
         return 1;
     }
+    if (strcmp(unit->name, "profile") == 0)
+        return sema_point_error(s, point, unit->span,
+                                "while resolving probe point: %s takes no number and no suffix but .tick", "timer.profile");
     static const struct { const char *name; uint64_t ns; } units[] = {
         {"s", 1000000000ull}, {"sec", 1000000000ull}, {"ms", 1000000ull}, {"msec", 1000000ull},
         {"us", 1000ull}, {"usec", 1000ull}, {"ns", 1ull}, {"nsec", 1ull},
@@ -68,6 +76,7 @@ static void catalogue(struct arena *arena, catalogue_line add, void *lines)
     }
     add(lines, "timer.hz(number)");
     add(lines, "timer.profile");
+    add(lines, "timer.profile.tick");
 }
 
 static const char *section(struct arena *arena, const struct probe *probe)
