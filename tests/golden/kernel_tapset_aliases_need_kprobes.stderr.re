@@ -169,3 +169,123 @@ semantic error: probe alias __tcpmib\.OutRsts\.tcp_send_active_reset cannot be u
 semantic error: probe alias __tcpmib\.OutRsts\.tcp_v4_send_reset cannot be used here \(its points failed above\): identifier '__tcpmib' at kernel_tapset_aliases_need_kprobes\.tp:33:7
         source: probe __tcpmib\.OutRsts\.tcp_v4_send_reset \{ println\(op\) \}
                       \^
+semantic error: probe point kernel\.function\("__sock_sendmsg"\) needs (kprobes or )?BPF trampolines.*: identifier .kernel. at .*socket\.tp:[0-9]+:[0-9]+
+        source: probe socket\.sendmsg = kernel\.function\("__sock_sendmsg"\) \{
+ +\^
+semantic error: probe alias socket\.sendmsg cannot be used here \(its points failed above\): identifier 'socket' at kernel_tapset_aliases_need_kprobes\.tp:34:7
+        source: probe socket\.sendmsg \{ println\(size\) \}
+                      \^
+semantic error: probe point kernel\.function\("sock_recvmsg"\) needs (kprobes or )?BPF trampolines.*: identifier .kernel. at .*socket\.tp:[0-9]+:[0-9]+
+        source: probe socket\.recvmsg = kernel\.function\("sock_recvmsg"\) \{
+ +\^
+semantic error: probe alias socket\.recvmsg cannot be used here \(its points failed above\): identifier 'socket' at kernel_tapset_aliases_need_kprobes\.tp:35:7
+        source: probe socket\.recvmsg \{ println\(size\) \}
+                      \^
+semantic error: probe point kernel\.function\("sock_write_iter"\) needs (kprobes or )?BPF trampolines.*: identifier .kernel. at .*socket\.tp:[0-9]+:[0-9]+
+        source: probe socket\.write_iter = kernel\.function\("sock_write_iter"\) \{
+ +\^
+semantic error: probe alias socket\.write_iter cannot be used here \(its points failed above\): identifier 'socket' at kernel_tapset_aliases_need_kprobes\.tp:36:7
+        source: probe socket\.write_iter \{ println\(size\) \}
+                      \^
+semantic error: probe point kernel\.function\("sock_write_iter"\)\.return needs (kprobes or )?BPF trampolines.*: identifier .kernel. at .*socket\.tp:[0-9]+:[0-9]+
+        source: probe socket\.write_iter\.return = kernel\.function\("sock_write_iter"\)\.return \{
+ +\^
+semantic error: probe alias socket\.write_iter\.return cannot be used here \(its points failed above\): identifier 'socket' at kernel_tapset_aliases_need_kprobes\.tp:37:7
+        source: probe socket\.write_iter\.return \{ println\(size\) \}
+                      \^
+semantic error: probe point kernel\.function\("sock_read_iter"\) needs (kprobes or )?BPF trampolines.*: identifier .kernel. at .*socket\.tp:[0-9]+:[0-9]+
+        source: probe socket\.read_iter = kernel\.function\("sock_read_iter"\) \{
+ +\^
+semantic error: probe alias socket\.read_iter cannot be used here \(its points failed above\): identifier 'socket' at kernel_tapset_aliases_need_kprobes\.tp:38:7
+        source: probe socket\.read_iter \{ println\(size\) \}
+                      \^
+semantic error: probe point kernel\.function\("sock_read_iter"\)\.return needs (kprobes or )?BPF trampolines.*: identifier .kernel. at .*socket\.tp:[0-9]+:[0-9]+
+        source: probe socket\.read_iter\.return = kernel\.function\("sock_read_iter"\)\.return \{
+ +\^
+semantic error: probe alias socket\.read_iter\.return cannot be used here \(its points failed above\): identifier 'socket' at kernel_tapset_aliases_need_kprobes\.tp:39:7
+        source: probe socket\.read_iter\.return \{ println\(size\) \}
+                      \^
+semantic error: probe point kernel\.function\("sock_aio_write"\) needs (kprobes or )?BPF trampolines.*: identifier .kernel. at .*socket\.tp:[0-9]+:[0-9]+
+        source: probe socket\.aio_write = kernel\.function\("sock_aio_write"\) \{ name = "socket\.aio_write" \}
+ +\^
+semantic error: probe alias socket\.aio_write cannot be used here \(its points failed above\): identifier 'socket' at kernel_tapset_aliases_need_kprobes\.tp:40:7
+        source: probe socket\.aio_write \{ println\(name\) \}
+                      \^
+semantic error: probe point kernel\.function\("sock_aio_write"\)\.return needs (kprobes or )?BPF trampolines.*: identifier .kernel. at .*socket\.tp:[0-9]+:[0-9]+
+        source: probe socket\.aio_write\.return = kernel\.function\("sock_aio_write"\)\.return \{ name = "socket\.aio_write\.return" \}
+ +\^
+semantic error: probe alias socket\.aio_write\.return cannot be used here \(its points failed above\): identifier 'socket' at kernel_tapset_aliases_need_kprobes\.tp:41:7
+        source: probe socket\.aio_write\.return \{ println\(name\) \}
+                      \^
+semantic error: probe point kernel\.function\("sock_aio_read"\) needs (kprobes or )?BPF trampolines.*: identifier .kernel. at .*socket\.tp:[0-9]+:[0-9]+
+        source: probe socket\.aio_read = kernel\.function\("sock_aio_read"\) \{ name = "socket\.aio_read" \}
+ +\^
+semantic error: probe alias socket\.aio_read cannot be used here \(its points failed above\): identifier 'socket' at kernel_tapset_aliases_need_kprobes\.tp:42:7
+        source: probe socket\.aio_read \{ println\(name\) \}
+                      \^
+semantic error: probe point kernel\.function\("sock_aio_read"\)\.return needs (kprobes or )?BPF trampolines.*: identifier .kernel. at .*socket\.tp:[0-9]+:[0-9]+
+        source: probe socket\.aio_read\.return = kernel\.function\("sock_aio_read"\)\.return \{ name = "socket\.aio_read\.return" \}
+ +\^
+semantic error: probe alias socket\.aio_read\.return cannot be used here \(its points failed above\): identifier 'socket' at kernel_tapset_aliases_need_kprobes\.tp:43:7
+        source: probe socket\.aio_read\.return \{ println\(name\) \}
+                      \^
+semantic error: probe point kernel\.function\("sock_writev"\) needs (kprobes or )?BPF trampolines.*: identifier .kernel. at .*socket\.tp:[0-9]+:[0-9]+
+        source: probe socket\.writev = kernel\.function\("sock_writev"\) \{ name = "socket\.writev" \}
+ +\^
+semantic error: probe alias socket\.writev cannot be used here \(its points failed above\): identifier 'socket' at kernel_tapset_aliases_need_kprobes\.tp:44:7
+        source: probe socket\.writev \{ println\(name\) \}
+                      \^
+semantic error: probe point kernel\.function\("sock_writev"\)\.return needs (kprobes or )?BPF trampolines.*: identifier .kernel. at .*socket\.tp:[0-9]+:[0-9]+
+        source: probe socket\.writev\.return = kernel\.function\("sock_writev"\)\.return \{ name = "socket\.writev\.return" \}
+ +\^
+semantic error: probe alias socket\.writev\.return cannot be used here \(its points failed above\): identifier 'socket' at kernel_tapset_aliases_need_kprobes\.tp:45:7
+        source: probe socket\.writev\.return \{ println\(name\) \}
+                      \^
+semantic error: probe point kernel\.function\("sock_readv"\) needs (kprobes or )?BPF trampolines.*: identifier .kernel. at .*socket\.tp:[0-9]+:[0-9]+
+        source: probe socket\.readv = kernel\.function\("sock_readv"\) \{ name = "socket\.readv" \}
+ +\^
+semantic error: probe alias socket\.readv cannot be used here \(its points failed above\): identifier 'socket' at kernel_tapset_aliases_need_kprobes\.tp:46:7
+        source: probe socket\.readv \{ println\(name\) \}
+                      \^
+semantic error: probe point kernel\.function\("sock_readv"\)\.return needs (kprobes or )?BPF trampolines.*: identifier .kernel. at .*socket\.tp:[0-9]+:[0-9]+
+        source: probe socket\.readv\.return = kernel\.function\("sock_readv"\)\.return \{ name = "socket\.readv\.return" \}
+ +\^
+semantic error: probe alias socket\.readv\.return cannot be used here \(its points failed above\): identifier 'socket' at kernel_tapset_aliases_need_kprobes\.tp:47:7
+        source: probe socket\.readv\.return \{ println\(name\) \}
+                      \^
+semantic error: probe point kernel\.function\("tcp_setsockopt"\) needs (kprobes or )?BPF trampolines.*: identifier .kernel. at .*tcp\.tp:[0-9]+:[0-9]+
+        source: probe tcp\.ipv4\.setsockopt = kernel\.function\("tcp_setsockopt"\) \{
+ +\^
+semantic error: probe alias tcp\.ipv4\.setsockopt cannot be used here \(its points failed above\): identifier 'tcp' at kernel_tapset_aliases_need_kprobes\.tp:48:7
+        source: probe tcp\.ipv4\.setsockopt \{ println\(optstr\) \}
+                      \^
+semantic error: probe point kernel\.function\("ipv6_setsockopt"\) needs (kprobes or )?BPF trampolines.*: identifier .kernel. at .*tcp\.tp:[0-9]+:[0-9]+
+        source: probe tcp\.ipv6\.setsockopt = kernel\.function\("ipv6_setsockopt"\) \{
+ +\^
+semantic error: probe alias tcp\.ipv6\.setsockopt cannot be used here \(its points failed above\): identifier 'tcp' at kernel_tapset_aliases_need_kprobes\.tp:49:7
+        source: probe tcp\.ipv6\.setsockopt \{ println\(optstr\) \}
+                      \^
+semantic error: probe point kernel\.function\("tcp_setsockopt"\)\.return needs (kprobes or )?BPF trampolines.*: identifier .kernel. at .*tcp\.tp:[0-9]+:[0-9]+
+        source: probe tcp\.ipv4\.setsockopt\.return = kernel\.function\("tcp_setsockopt"\)\.return \{
+ +\^
+semantic error: probe alias tcp\.ipv4\.setsockopt\.return cannot be used here \(its points failed above\): identifier 'tcp' at kernel_tapset_aliases_need_kprobes\.tp:50:7
+        source: probe tcp\.ipv4\.setsockopt\.return \{ println\(ret\) \}
+                      \^
+semantic error: probe point kernel\.function\("ipv6_setsockopt"\)\.return needs (kprobes or )?BPF trampolines.*: identifier .kernel. at .*tcp\.tp:[0-9]+:[0-9]+
+        source: probe tcp\.ipv6\.setsockopt\.return = kernel\.function\("ipv6_setsockopt"\)\.return \{
+ +\^
+semantic error: probe alias tcp\.ipv6\.setsockopt\.return cannot be used here \(its points failed above\): identifier 'tcp' at kernel_tapset_aliases_need_kprobes\.tp:51:7
+        source: probe tcp\.ipv6\.setsockopt\.return \{ println\(ret\) \}
+                      \^
+semantic error: probe point kernel\.function\("wp_page_copy"\) needs (kprobes or )?BPF trampolines.*: identifier .kernel. at .*memory\.tp:[0-9]+:[0-9]+
+        source: probe vm\.write_shared_copy = kernel\.function\("wp_page_copy"\) \{
+ +\^
+semantic error: probe alias vm\.write_shared_copy cannot be used here \(its points failed above\): identifier 'vm' at kernel_tapset_aliases_need_kprobes\.tp:52:7
+        source: probe vm\.write_shared_copy \{ println\(zero\) \}
+                      \^
+semantic error: probe point kernel\.function\("oom_kill_process"\) needs (kprobes or )?BPF trampolines.*: identifier .kernel. at .*memory\.tp:[0-9]+:[0-9]+
+        source: probe vm\.oom_kill = kernel\.function\("oom_kill_process"\) \{
+ +\^
+semantic error: probe alias vm\.oom_kill cannot be used here \(its points failed above\): identifier 'vm' at kernel_tapset_aliases_need_kprobes\.tp:53:7
+        source: probe vm\.oom_kill \{ println\(task\) \}
+                      \^

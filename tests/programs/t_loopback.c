@@ -6,10 +6,14 @@
  * 123 bytes to [::1]:9 (sent, not received); "file=PATH", 4321 bytes written
  * to PATH, read back with pread and read, PATH removed; "filev=PATH", 1234
  * bytes written to PATH with writev (1000 + 234), read back with readv (34 +
- * 1200), PATH removed. Sizes are what the scripts match on. */
+ * 1200), PATH removed; "sockio", TCP_NODELAY set on a client socket connected
+ * on 127.0.0.1, which writes 100 bytes with write and 100 with writev (60 +
+ * 40) that the server reads with read and readv (30 + 70), then IPV6_V6ONLY set
+ * on an unbound TCP socket of AF_INET6. Sizes are what the scripts match on. */
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,6 +133,40 @@ static void udp6_send(void)
     close(fd);
 }
 
+/* One read or readv of n bytes: on loopback a write's bytes are all queued
+ * at the receiver before the write returns. */
+static void read_exactly(int fd, struct iovec *iov, int count, size_t n)
+{
+    ssize_t got = count == 1 ? read(fd, iov[0].iov_base, iov[0].iov_len) : readv(fd, iov, count);
+    check(got == (ssize_t)n, "read");
+}
+
+static void socket_io(void)
+{
+    static char buf[100];
+    struct sockaddr_storage addr;
+    socklen_t len;
+    int listener = bound_socket(AF_INET, SOCK_STREAM, &addr, &len);
+    check(listen(listener, 1) == 0, "listen");
+    int client = socket(AF_INET, SOCK_STREAM, 0), one = 1;
+    check(client >= 0 && setsockopt(client, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one) == 0, "TCP_NODELAY");
+    check(connect(client, (struct sockaddr *)&addr, len) == 0, "connect");
+    int server = accept(listener, NULL, NULL);
+    check(server >= 0, "accept");
+    check(write(client, buf, sizeof buf) == sizeof buf, "write");
+    struct iovec whole = {buf, sizeof buf};
+    read_exactly(server, &whole, 1, sizeof buf);
+    struct iovec out[2] = {{buf, 60}, {buf + 60, 40}}, in[2] = {{buf, 30}, {buf + 30, 70}};
+    check(writev(client, out, 2) == sizeof buf, "writev");
+    read_exactly(server, in, 2, sizeof buf);
+    close(client);
+    close(server);
+    close(listener);
+    int v6 = socket(AF_INET6, SOCK_STREAM, 0);
+    check(v6 >= 0 && setsockopt(v6, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one) == 0, "IPV6_V6ONLY");
+    close(v6);
+}
+
 int main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
@@ -138,6 +176,8 @@ int main(int argc, char **argv)
             tcp_round_trip(AF_INET6);
         else if (strcmp(argv[i], "udp") == 0)
             udp_round_trip();
+        else if (strcmp(argv[i], "sockio") == 0)
+            socket_io();
         else if (strcmp(argv[i], "udp6") == 0)
             udp6_send();
         else if (strncmp(argv[i], "filev=", 6) == 0)
