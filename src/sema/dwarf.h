@@ -150,6 +150,9 @@ void dwarf_modules_report(const struct dwarf_modules *modules, FILE *out);
 /* LIBRARY as PROGRAM's loader finds it (RUNPATH, then the default search). */
 struct dwarf_module *dwarf_module_open_library(struct dwarf_modules *modules, const char *program,
                                                const char *library, char *error, size_t size);
+/* The libraries PROGRAM loads, its DT_NEEDED and theirs, as the loader finds
+ * them (canonical paths, breadth first, up to `max`); returns the count. */
+int dwarf_needed_libraries(struct arena *arena, const char *program, const char **paths, int max);
 /* File offset of a file vaddr, for the uprobe attach; 0 when unmapped. */
 uint64_t dwarf_module_file_offset(const struct dwarf_module *m, uint64_t vaddr);
 /* A section's bytes as the file has them (SHT_NOBITS: NULL), in the arena

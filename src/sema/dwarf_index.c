@@ -517,8 +517,73 @@ uint64_t dwarf_module_after_prologue(const struct dwarf_module *m, const struct 
     return pc;
 }
 
-/* A library named as the program's loader would find it: the program's
- * DT_RUNPATH/DT_RPATH directories ($ORIGIN expanded), then the default search. */
+/* The dynamic section's DT_NEEDED names (up to `max`) and its
+ * DT_RUNPATH/DT_RPATH, read with libelf from the file alone (no index). */
+struct elf_dynamic {
+    const char *needed[64];
+    int needed_count;
+    const char *runpath;
+};
+
+static int read_dynamic(struct arena *arena, const char *path, struct elf_dynamic *out)
+{
+    memset(out, 0, sizeof(*out));
+    elf_version(EV_CURRENT);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
+    for (Elf_Scn *scn = elf ? elf_nextscn(elf, NULL) : NULL; scn; scn = elf_nextscn(elf, scn)) {
+        GElf_Shdr shdr;
+        Elf_Data *data;
+        if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_DYNAMIC || !(data = elf_getdata(scn, NULL)))
+            continue;
+        size_t count = shdr.sh_entsize ? shdr.sh_size / shdr.sh_entsize : 0;
+        for (size_t i = 0; i < count; i++) {
+            GElf_Dyn dyn;
+            const char *text = gelf_getdyn(data, (int)i, &dyn) ? elf_strptr(elf, shdr.sh_link, dyn.d_un.d_val) : NULL;
+            if (!text)
+                continue;
+            if (dyn.d_tag == DT_NEEDED && out->needed_count < (int)(sizeof(out->needed) / sizeof(*out->needed)))
+                out->needed[out->needed_count++] = arena_strdup(arena, text);
+            else if (dyn.d_tag == DT_RUNPATH || (dyn.d_tag == DT_RPATH && !out->runpath))
+                out->runpath = arena_strdup(arena, text);
+        }
+    }
+    if (elf)
+        elf_end(elf);
+    if (fd >= 0)
+        close(fd);
+    return elf ? 0 : -1;
+}
+
+/* LIBRARY as the loader of `requester` finds it: its runpath's directories
+ * ($ORIGIN expanded), then the default search. A malloc'd path, or NULL. */
+static char *library_path(struct arena *arena, const char *requester, const char *library)
+{
+    if (strchr(library, '/'))
+        return realpath(library, NULL);
+    struct elf_dynamic dynamic;
+    if (strlen(library) <= 200 && read_dynamic(arena, requester, &dynamic) == 0) {
+        char origin[4096];
+        snprintf(origin, sizeof(origin), "%s", requester);
+        char *slash = strrchr(origin, '/');
+        if (slash)
+            *slash = 0;
+        for (const char *dirs = dynamic.runpath; dirs && *dirs;) {
+            const char *colon = strchr(dirs, ':');
+            size_t len = colon ? (size_t)(colon - dirs) : strlen(dirs);
+            char candidate[8192 + 256];
+            if (len >= 7 && strncmp(dirs, "$ORIGIN", 7) == 0)
+                snprintf(candidate, sizeof(candidate), "%s%.*s/%s", origin, (int)(len - 7), dirs + 7, library);
+            else
+                snprintf(candidate, sizeof(candidate), "%.*s/%s", (int)len, dirs, library);
+            if (is_executable_file(candidate))
+                return realpath(candidate, NULL);
+            dirs = colon ? colon + 1 : NULL;
+        }
+    }
+    return search_path(library);
+}
+
 struct dwarf_module *dwarf_module_open_library(struct dwarf_modules *modules, const char *program,
                                                const char *library, char *error, size_t size)
 {
@@ -527,39 +592,38 @@ struct dwarf_module *dwarf_module_open_library(struct dwarf_modules *modules, co
     struct dwarf_module *exe = dwarf_module_open(modules, program, error, size);
     if (!exe)
         return NULL;
-    char origin[4096];
-    if (strlen(library) > 200)
-        library = "";
-    snprintf(origin, sizeof(origin), "%s", exe->path);
-    char *slash = strrchr(origin, '/');
-    if (slash)
-        *slash = 0;
-    for (Elf_Scn *scn = elf_nextscn(exe->elf, NULL); scn; scn = elf_nextscn(exe->elf, scn)) {
-        GElf_Shdr shdr;
-        Elf_Data *data;
-        if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_DYNAMIC || !(data = elf_getdata(scn, NULL)))
+    char *path = library_path(modules->arena, exe->path, library);
+    struct dwarf_module *m = dwarf_module_open(modules, path ? path : library, error, size);
+    free(path);
+    return m;
+}
+
+int dwarf_needed_libraries(struct arena *arena, const char *program, const char **paths, int max)
+{
+    char *first = realpath(program, NULL);
+    if (!first || max < 1) {
+        free(first);
+        return 0;
+    }
+    paths[0] = arena_strdup(arena, first);    /* the program: the walk's start, not a result */
+    free(first);
+    int count = 1;
+    for (int next = 0; next < count; next++) {
+        struct elf_dynamic dynamic;
+        if (read_dynamic(arena, paths[next], &dynamic) != 0)
             continue;
-        size_t count = shdr.sh_entsize ? shdr.sh_size / shdr.sh_entsize : 0;
-        for (size_t i = 0; i < count; i++) {
-            GElf_Dyn dyn;
-            if (!gelf_getdyn(data, (int)i, &dyn) || (dyn.d_tag != DT_RUNPATH && dyn.d_tag != DT_RPATH))
-                continue;
-            const char *dirs = elf_strptr(exe->elf, shdr.sh_link, dyn.d_un.d_val);
-            while (dirs && *dirs) {
-                const char *colon = strchr(dirs, ':');
-                size_t len = colon ? (size_t)(colon - dirs) : strlen(dirs);
-                char candidate[8192 + 256];
-                if (len >= 7 && strncmp(dirs, "$ORIGIN", 7) == 0)
-                    snprintf(candidate, sizeof(candidate), "%s%.*s/%s", origin, (int)(len - 7), dirs + 7, library);
-                else
-                    snprintf(candidate, sizeof(candidate), "%.*s/%s", (int)len, dirs, library);
-                if (is_executable_file(candidate))
-                    return dwarf_module_open(modules, candidate, error, size);
-                dirs = colon ? colon + 1 : NULL;
-            }
+        for (int i = 0; i < dynamic.needed_count && count < max; i++) {
+            char *path = library_path(arena, paths[next], dynamic.needed[i]);
+            int seen = !path;
+            for (int k = 0; !seen && k < count; k++)
+                seen = strcmp(paths[k], path) == 0;
+            if (!seen)
+                paths[count++] = arena_strdup(arena, path);
+            free(path);
         }
     }
-    return dwarf_module_open(modules, library, error, size);
+    memmove(paths, paths + 1, sizeof(*paths) * (size_t)(count - 1));
+    return count - 1;
 }
 
 int dwarf_module_frame_die(const struct dwarf_module *m, const struct dwarf_function *f, Dwarf_Die *die)

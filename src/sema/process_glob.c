@@ -6,6 +6,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <glob.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/strbuf.h"
+#include "sema/dwarf.h"
 #include "sema/process_glob.h"
 
 /* Past this many, a message names the count of the rest. */
@@ -28,7 +30,12 @@ struct glob_files {
 /* An escaped character (\\*) is a glob still: glob(3) matches it as itself. */
 int process_glob_names_pattern(const struct probe_component *c)
 {
-    return c->arg_kind == PROBE_ARG_STRING && strpbrk(c->arg_string, "*?[") != NULL;
+    return c->arg_kind == PROBE_ARG_STRING && process_glob_is_pattern(c->arg_string);
+}
+
+int process_glob_is_pattern(const char *text)
+{
+    return strpbrk(text, "*?[") != NULL;
 }
 
 /* NULL when the file is probed; else why not, naming it. */
@@ -141,4 +148,54 @@ int process_glob_resolve(struct sema *s, struct probe_point *point, process_glob
     if (!added && !point->optional && s->diags->error_count == errors)
         report_no_probe(s, point, &files);
     return added;
+}
+
+/* library("GLOB") matches the libraries the program loads: by path when the
+ * pattern has a '/', else by file name. */
+static int library_matches(const char *pattern, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return fnmatch(pattern, strchr(pattern, '/') || !slash ? path : slash + 1, 0) == 0;
+}
+
+int library_glob_resolve(struct sema *s, struct probe_point *point, const char *program, const char *pattern,
+                         process_glob_resolve_fn resolve, void *data)
+{
+    const char *needed[64];
+    int needed_count = dwarf_needed_libraries(s->arena, program, needed, 64);
+    struct glob_files files = {.probed = ARENA_ARRAY(s->arena, const char *, 64)};
+    for (int i = 0; i < needed_count; i++)
+        if (library_matches(pattern, needed[i]))
+            files.probed[files.probed_count++] = needed[i];
+    /* none of those: an absolute pattern names files, as SystemTap's last resort */
+    if (!files.probed_count && pattern[0] == '/' && find_files(s->arena, pattern, &files) < 0)
+        return sema_point_error(s, point, point->components->span,
+                                "while resolving probe point: cannot expand \"%s\": out of memory", pattern);
+    struct probe_point *each = ARENA_NEW(s->arena, struct probe_point);
+    *each = *point;
+    each->optional = 1;
+    int errors = s->diags->error_count;
+    int added = 0;
+    for (int i = 0; i < files.probed_count; i++)
+        added += resolve(s, each, files.probed[i], data);
+    if (added || point->optional || s->diags->error_count != errors)
+        return added;
+    struct strbuf sb;
+    strbuf_init(&sb);
+    if (files.probed_count) {
+        strbuf_printf(&sb, "no match in the %d librar%s library(\"%s\") matches (", files.probed_count,
+                      files.probed_count == 1 ? "y" : "ies", pattern);
+        name_some(&sb, files.probed, files.probed_count);
+        strbuf_puts(&sb, ")");
+    } else {
+        strbuf_printf(&sb, "no library of %s matches \"%s\"", program, pattern);
+        if (needed_count) {
+            strbuf_puts(&sb, " (it loads ");
+            name_some(&sb, needed, needed_count);
+            strbuf_puts(&sb, ")");
+        }
+    }
+    diag_error(s->diags, point->components->span, "while resolving probe point: %s", sb.data);
+    strbuf_free(&sb);
+    return 0;
 }

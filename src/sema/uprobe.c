@@ -803,12 +803,41 @@ struct process_in {
     struct stmt *body;
     struct frame_layout *frame;
     struct process_point *pp;
+    const char **libraries;      /* resolved already: a library that several files of a */
+    int library_count;           /* process glob load is probed once */
 };
+
+/* Whether the library m was resolved for this point already; remembers it. */
+static int library_done(struct sema *s, struct process_in *in, const struct dwarf_module *m)
+{
+    for (int i = 0; i < in->library_count; i++)
+        if (strcmp(in->libraries[i], m->path) == 0)
+            return 1;
+    in->libraries = arena_realloc(s->arena, in->libraries, sizeof(*in->libraries) * (size_t)in->library_count,
+                                  sizeof(*in->libraries) * (size_t)(in->library_count + 1));
+    in->libraries[in->library_count++] = m->path;
+    return 0;
+}
+
+static int resolve_in_file(struct sema *s, struct probe_point *point, const char *path, void *data);
+
+/* One library a .library("GLOB") matched, named by its path. */
+static int resolve_in_library(struct sema *s, struct probe_point *point, const char *library, void *data)
+{
+    struct process_in *in = data;
+    const char *pattern = in->pp->library;
+    in->pp->library = library;
+    int added = resolve_in_file(s, point, library, data);
+    in->pp->library = pattern;
+    return added;
+}
 
 static int resolve_in_file(struct sema *s, struct probe_point *point, const char *path, void *data)
 {
     const struct process_in *in = data;
     struct process_point *pp = in->pp;
+    if (pp->library && process_glob_is_pattern(pp->library))
+        return library_glob_resolve(s, point, path, pp->library, resolve_in_library, data);
     char error[512];
     struct dwarf_module *m = pp->library
         ? dwarf_module_open_library(s->options->modules, path, pp->library, error, sizeof(error))
@@ -816,6 +845,8 @@ static int resolve_in_file(struct sema *s, struct probe_point *point, const char
     if (!m)
         return point_error(s, point, point->components->span,
                            arena_printf(s->arena, "while resolving probe point: %s", error));
+    if (pp->library && library_done(s, data, m))
+        return 0;
     int first = s->script->probe_count;
     int added = strcmp(pp->kind, "statement") == 0 ? resolve_statements(s, in->body, point, in->frame, m, pp)
               : strcmp(pp->kind, "mark") == 0 ? sema_resolve_marks(s, in->body, point, in->frame, m, pp)
@@ -836,7 +867,7 @@ int sema_resolve_process(struct sema *s, struct stmt *body, struct probe_point *
     struct process_point pp;
     if (!read_point(s, point, &pp))
         return 0;
-    struct process_in in = {body, frame, &pp};
+    struct process_in in = {body, frame, &pp, NULL, 0};
     if (process_glob_names_pattern(point->components))
         return process_glob_resolve(s, point, resolve_in_file, &in);
     return resolve_in_file(s, point, pp.path, &in);
