@@ -11,9 +11,11 @@
 #include "sema/builtins.h"
 #include "sema/sema_internal.h"
 
-static int in_user_script(struct span span)
+/* SystemTap warns about what the user's script wrote, and only in its
+ * optimizer's first round: what becomes unused later goes silently. */
+static int warns_about(const struct sema *s, struct span span)
 {
-    return span.file && !span.file->is_tapset;
+    return s->elision_warns && span.file && !span.file->is_tapset;
 }
 
 struct purity {
@@ -82,7 +84,7 @@ static void elide_assignment(struct expr *e, void *data)
     struct symbol *target = e->assign.lhs->symbol;
     if (!target || target->kind == SYMBOL_GLOBAL || target->is_read)
         return;
-    if (in_user_script(e->span))
+    if (warns_about(s, e->span))
         diag_warning_once(s->diags, e->span, "Eliding assignment to '%s'", target->name);
     struct expr *next = e->next;
     *e = *e->assign.rhs;
@@ -97,7 +99,7 @@ static int drop_pure_statement(struct stmt *st, void *data)
     struct sema *s = data;
     struct purity top = {0, 0};
     if (st->kind == STMT_EXPR && !expr_has_effect(st->expr, &top)) {
-        if (in_user_script(st->span))
+        if (warns_about(s, st->span))
             diag_warning_once(s->diags, st->span, "Eliding side-effect-free expression ");
         st->kind = STMT_EMPTY;
         s->changed = 1;
@@ -144,6 +146,10 @@ static void count_uses(struct sema *s, struct function_decl *roots)
 {
     struct script *script = s->script;
     roots->callee_count = 0;
+    /* bodies are all a global's uses: one read only by an elided store is
+     * written only now (printed at the end), one named by nothing else unused */
+    for (int i = 0; i < script->global_count; i++)
+        script->globals[i]->is_read = script->globals[i]->is_written = script->globals[i]->is_used = 0;
     for (int i = 0; i < script->function_count; i++) {
         struct function_decl *fn = script->functions[i];
         fn->callee_count = 0;
@@ -169,7 +175,7 @@ static void warn_unused_functions(struct sema *s)
 {
     for (int i = 0; i < s->script->function_count; i++) {
         struct function_decl *fn = s->script->functions[i];
-        if (!fn->is_reachable && !fn->is_builtin_tapset && in_user_script(fn->decl->span))
+        if (!fn->is_reachable && !fn->is_builtin_tapset && warns_about(s, fn->decl->span))
             diag_warning_once(s->diags, fn->decl->span, "eliding unused function '%s'", fn->name);
     }
 }
@@ -182,7 +188,7 @@ static void drop_unused_locals(struct sema *s, struct stmt *body, struct frame_l
     for (int i = 0; i < frame->local_count; i++) {
         struct symbol *sym = frame->locals[i];
         if (sym->kind == SYMBOL_LOCAL && !sym->is_read && !sym->is_written) {
-            if (in_user_script(sym->span))
+            if (warns_about(s, sym->span))
                 diag_warning_once(s->diags, sym->span, "Eliding unused variable '%s'", sym->name);
             continue;
         }
@@ -264,10 +270,10 @@ static void check_globals(struct sema *s)
     for (int i = 0; i < script->global_count; i++) {
         struct symbol *g = script->globals[i];
         if (!g->is_read && !g->is_written) {
-            if (in_user_script(g->span))
+            if (warns_about(s, g->span))
                 diag_warning_once(s->diags, g->span, "Eliding unused variable '%s'", g->name);
             gone[i] = 1;
-        } else if (!g->is_written && !g->init && !set_by_option(s, g->name) && in_user_script(g->span)) {
+        } else if (!g->is_written && !g->init && !set_by_option(s, g->name) && warns_about(s, g->span)) {
             diag_warning_once(s->diags, g->span, "never-assigned global variable '%s'%s", g->name,
                               similar_globals(s, g, gone));
         }
@@ -287,6 +293,7 @@ void sema_elide_unused(struct sema *s)
     if (s->options->keep_unused)
         return;
     struct function_decl roots = {0};
+    s->elision_warns = 1;
     count_uses(s, &roots);
     warn_unused_functions(s);
     check_globals(s);
@@ -294,8 +301,10 @@ void sema_elide_unused(struct sema *s)
     do {
         s->changed = 0;
         each_live_body(s, elide_in_frame);
+        s->elision_warns = 0;
         count_uses(s, &roots);
         warn_unused_functions(s);
+        check_globals(s);
         each_live_body(s, drop_unused_locals);
     } while (s->changed && ++round < 32);
     s->changed = 0;

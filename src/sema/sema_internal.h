@@ -24,6 +24,7 @@ struct sema {
     /* Type inference runs to a fixpoint; errors only on the last round. */
     int changed;
     int report;
+    int elision_warns;               /* elide.c: SystemTap warns in its first round only */
     struct tapsets *tapsets;         /* tapset.c: files, aliases; NULL until needed */
     struct btf *kernel_btf;          /* tracepoint_args.c: vmlinux BTF, loaded on first use */
     int kernel_btf_failed;
