@@ -312,25 +312,27 @@ static struct escape escape_at(struct codegen *cg, LLVMValueRef base, int quoted
     return e;
 }
 
-/* Stops the loop when the next num characters do not fit in the limit (a
- * quoted string notes it is truncated), and notes where the first escape
- * that a quoted string's `"...` could cut in half starts. */
+/* Notes where the first escape that a quoted string's `"...` could cut in
+ * half starts (one ending past limit - 3, whether or not it fits: SystemTap
+ * notes it before its check), then stops the loop when the next num
+ * characters do not fit in the limit (a quoted string notes it is
+ * truncated). */
 static void escape_room(struct codegen *cg, struct escape *e, LLVMValueRef num)
 {
     LLVMValueRef length = cg_load(cg, cg_scratch_at(cg, e->out.length));
     LLVMValueRef end = cg_add(cg, cg_sub(cg, length, cg_const(cg, e->quoted)), num);
     LLVMValueRef limit = cg_load(cg, cg_scratch_at(cg, e->limit));
+    if (e->quoted) {
+        LLVMValueRef start_ptr = cg_scratch_at(cg, e->escape_start);
+        LLVMValueRef first = cg_and(cg, cg_compare(cg, LLVMIntSGT, num, 1), cg_compare_values(cg, LLVMIntSGT, end, cg_sub(cg, limit, cg_const(cg, 3))));
+        first = cg_and(cg, first, cg_compare(cg, LLVMIntEQ, cg_load(cg, start_ptr), cg->string_size));
+        cg_store(cg, cg_select(cg, first, length, cg_load(cg, start_ptr)), start_ptr);
+    }
     LLVMBasicBlockRef room = cg_if(cg, cg_compare_values(cg, LLVMIntSGT, end, limit), "escape_full", "escape_room");
     if (e->quoted)
         cg_store(cg, cg_const(cg, 1), cg_scratch_at(cg, e->truncated));
     loop_stop(cg);
     cg_position(cg, room);
-    if (!e->quoted)
-        return;
-    LLVMValueRef start_ptr = cg_scratch_at(cg, e->escape_start);
-    LLVMValueRef first = cg_and(cg, cg_compare(cg, LLVMIntSGT, num, 1), cg_compare_values(cg, LLVMIntSGT, end, cg_sub(cg, limit, cg_const(cg, 3))));
-    first = cg_and(cg, first, cg_compare(cg, LLVMIntEQ, cg_load(cg, start_ptr), cg->string_size));
-    cg_store(cg, cg_select(cg, first, length, cg_load(cg, start_ptr)), start_ptr);
 }
 
 static LLVMValueRef is_continuation(struct codegen *cg, LLVMValueRef byte)
