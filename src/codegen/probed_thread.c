@@ -363,9 +363,14 @@ static LLVMValueRef read_user(struct codegen *cg, LLVMValueRef address, int size
 }
 
 /* kernel_long, kernel_string ...: the same functions on kernel addresses. */
-static int is_kernel_read(const struct expr *call)
+int cg_is_kernel_read(const struct expr *call)
 {
     return strncmp(call->call.name, "kernel_", 7) == 0;
+}
+
+static int is_kernel_read(const struct expr *call)
+{
+    return cg_is_kernel_read(call);
 }
 
 static LLVMValueRef extend(struct codegen *cg, LLVMValueRef word, int size, int is_signed)
@@ -464,6 +469,26 @@ static LLVMValueRef read_user_string(struct codegen *cg, LLVMValueRef slot, LLVM
     cg_helper(cg, BPF_FUNC_copy_from_user, cg->i64, touch, 3);
     LLVMValueRef again[3] = {slot, limit, address};
     LLVMValueRef second = cg_helper(cg, BPF_FUNC_probe_read_user_str, cg->i64, again, 3);
+    LLVMBasicBlockRef retry_end = cg_current_block(cg);
+    cg_end_if(cg, done);
+    return cg_phi2(cg, cg->i64, "", first, before, second, retry_end);
+}
+
+/* size (an i32) bytes at address into dst: 0 or -errno. A user read that
+ * faults in a sleepable probe is tried again with bpf_copy_from_user, which
+ * pages the memory in (as read_user_string does). */
+LLVMValueRef cg_read_memory(struct codegen *cg, LLVMValueRef dst, LLVMValueRef size, LLVMValueRef address, int kernel)
+{
+    LLVMValueRef args[3] = {dst, size, address};
+    if (kernel)
+        return cg_helper(cg, BPF_FUNC_probe_read_kernel, cg->i64, args, 3);
+    LLVMValueRef first = cg_user_memory_read(cg, BPF_FUNC_probe_read_user, args);
+    if (!cg->fn->probe || !probe_uprobe(cg->fn->probe)->sleepable)
+        return first;
+    LLVMBasicBlockRef before = cg_current_block(cg);
+    LLVMBasicBlockRef done = cg_if(cg, cg_compare(cg, LLVMIntSLT, first, 0), "fault_in", "memory_read");
+    LLVMValueRef again[3] = {dst, size, address};
+    LLVMValueRef second = cg_helper(cg, BPF_FUNC_copy_from_user, cg->i64, again, 3);
     LLVMBasicBlockRef retry_end = cg_current_block(cg);
     cg_end_if(cg, done);
     return cg_phi2(cg, cg->i64, "", first, before, second, retry_end);
