@@ -368,11 +368,6 @@ int cg_is_kernel_read(const struct expr *call)
     return strncmp(call->call.name, "kernel_", 7) == 0;
 }
 
-static int is_kernel_read(const struct expr *call)
-{
-    return cg_is_kernel_read(call);
-}
-
 static LLVMValueRef extend(struct codegen *cg, LLVMValueRef word, int size, int is_signed)
 {
     LLVMTypeRef type = LLVMIntTypeInContext(cg->context, (unsigned)size * 8);
@@ -417,7 +412,7 @@ static LLVMValueRef user_integer(struct codegen *cg, struct expr *call)
         {"uint16", 2, 0}, {"int32", 4, 1}, {"uint32", 4, 0}, {"int64", 8, 1}, {"uint64", 8, 0},
     {"pointer", 8, 0},
     };
-    int kernel = is_kernel_read(call);
+    int kernel = cg_is_kernel_read(call);
     const char *name = call->call.name + (kernel ? strlen("kernel_") : strlen("user_"));
     size_t len = strlen(name);
     int error_form = len > 6 && strcmp(name + len - 6, "_error") == 0;
@@ -531,7 +526,7 @@ static LLVMValueRef user_string(struct codegen *cg, struct expr *call, int id)
     int bounded = id == BUILTIN_USER_STRING_N || (id == BUILTIN_USER_STRING_QUOTED && extra);
     LLVMValueRef limit = bounded ? clamp_length(cg, extra) : cg_const(cg, cg->string_size);
     if (id == BUILTIN_USER_STRING_QUOTED) {
-        LLVMValueRef result = read_user_string(cg, slot, address, limit, is_kernel_read(call));
+        LLVMValueRef result = read_user_string(cg, slot, address, limit, cg_is_kernel_read(call));
         /* a fault is negative; 0 is an empty string on older kernels (6.1
          * and 6.12 leave the NUL out of strncpy_from_user_nofault's count) */
         struct cg_if_else branch = cg_if_else(cg, cg_compare(cg, LLVMIntSLT, result, 0), "quoted_fault", "quoted_ok",
@@ -544,15 +539,15 @@ static LLVMValueRef user_string(struct codegen *cg, struct expr *call, int id)
         cg_end_if_else(cg, &branch);
         return cg_phi2(cg, cg->ptr, "", slot, fault_end, quoted, ok_end);
     }
-    LLVMValueRef result = read_user_string(cg, slot, address, limit, is_kernel_read(call));
+    LLVMValueRef result = read_user_string(cg, slot, address, limit, cg_is_kernel_read(call));
     if (id == BUILTIN_USER_STRING2) {
         LLVMBasicBlockRef done = cg_if(cg, cg_compare(cg, LLVMIntSLT, result, 0), "string_fault", "string_done");
         cg_string_copy(cg, slot, extra);
         cg_end_if(cg, done);
         return slot;
     }
-    fault_check(cg, call->span, result, address, is_kernel_read(call) ? "kernel string copy fault at 0x%llx"
-                                                                         : "user string copy fault at 0x%llx");
+    fault_check(cg, call->span, result, address, cg_is_kernel_read(call) ? "kernel string copy fault at 0x%llx"
+                                                                            : "user string copy fault at 0x%llx");
     return slot;
 }
 
