@@ -293,6 +293,12 @@ void cg_target_drop_unread_copies(struct codegen *cg);
 LLVMValueRef cg_register(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_user_read(struct codegen *cg, struct expr *e);
 LLVMValueRef cg_target_builtin(struct codegen *cg, struct expr *call, int builtin_id);
+/* Whether a memory reader names kernel memory (kernel_string, kernel_int ...). */
+int cg_is_kernel_read(const struct expr *call);
+/* size (an i32) bytes of user or kernel memory at address into dst: 0 or -errno. */
+LLVMValueRef cg_read_memory(struct codegen *cg, LLVMValueRef dst, LLVMValueRef size, LLVMValueRef address, int kernel);
+/* memory_text.c: the UTF-16/UTF-32 string readers and *_buffer_quoted. */
+LLVMValueRef cg_memory_text_builtin(struct codegen *cg, struct expr *call, int builtin_id);
 /* pp() (which 0), ppfunc() (1) or pn() (2) of a program serving a group of
  * probes: picked by the attach cookie, which cg_group_member() gives. */
 LLVMValueRef cg_group_string(struct codegen *cg, int which);

@@ -371,6 +371,9 @@ static LLVMValueRef builtin_call(struct codegen *cg, struct expr *e, const struc
     case BUILTIN_USER_STRING_QUOTED: case BUILTIN_USER_INTEGER: case BUILTIN_UADDR: case BUILTIN_PPFUNC:
     case BUILTIN_TAP_FORMAT: case BUILTIN_ADDR:
         return cg_target_builtin(cg, e, (int)b->id);
+    case BUILTIN_STRING_UTF16: case BUILTIN_STRING_UTF32: case BUILTIN_STRING_QUOTED_UTF16:
+    case BUILTIN_STRING_QUOTED_UTF32: case BUILTIN_BUFFER_QUOTED: case BUILTIN_BUFFER_QUOTED_ERROR:
+        return cg_memory_text_builtin(cg, e, (int)b->id);
     case BUILTIN_PPID: case BUILTIN_PEXECNAME: case BUILTIN_EUID: case BUILTIN_JIFFIES: case BUILTIN_TASK_CURRENT:
     case BUILTIN_USER_MODE:
     case BUILTIN_ARG_START: case BUILTIN_ARG_END: case BUILTIN_ENV_START: case BUILTIN_ENV_END:

@@ -363,7 +363,7 @@ static LLVMValueRef read_user(struct codegen *cg, LLVMValueRef address, int size
 }
 
 /* kernel_long, kernel_string ...: the same functions on kernel addresses. */
-static int is_kernel_read(const struct expr *call)
+int cg_is_kernel_read(const struct expr *call)
 {
     return strncmp(call->call.name, "kernel_", 7) == 0;
 }
@@ -412,7 +412,7 @@ static LLVMValueRef user_integer(struct codegen *cg, struct expr *call)
         {"uint16", 2, 0}, {"int32", 4, 1}, {"uint32", 4, 0}, {"int64", 8, 1}, {"uint64", 8, 0},
     {"pointer", 8, 0},
     };
-    int kernel = is_kernel_read(call);
+    int kernel = cg_is_kernel_read(call);
     const char *name = call->call.name + (kernel ? strlen("kernel_") : strlen("user_"));
     size_t len = strlen(name);
     int error_form = len > 6 && strcmp(name + len - 6, "_error") == 0;
@@ -469,6 +469,26 @@ static LLVMValueRef read_user_string(struct codegen *cg, LLVMValueRef slot, LLVM
     return cg_phi2(cg, cg->i64, "", first, before, second, retry_end);
 }
 
+/* size (an i32) bytes at address into dst: 0 or -errno. A user read that
+ * faults in a sleepable probe is tried again with bpf_copy_from_user, which
+ * pages the memory in (as read_user_string does). */
+LLVMValueRef cg_read_memory(struct codegen *cg, LLVMValueRef dst, LLVMValueRef size, LLVMValueRef address, int kernel)
+{
+    LLVMValueRef args[3] = {dst, size, address};
+    if (kernel)
+        return cg_helper(cg, BPF_FUNC_probe_read_kernel, cg->i64, args, 3);
+    LLVMValueRef first = cg_user_memory_read(cg, BPF_FUNC_probe_read_user, args);
+    if (!cg->fn->probe || !probe_uprobe(cg->fn->probe)->sleepable)
+        return first;
+    LLVMBasicBlockRef before = cg_current_block(cg);
+    LLVMBasicBlockRef done = cg_if(cg, cg_compare(cg, LLVMIntSLT, first, 0), "fault_in", "memory_read");
+    LLVMValueRef again[3] = {dst, size, address};
+    LLVMValueRef second = cg_helper(cg, BPF_FUNC_copy_from_user, cg->i64, again, 3);
+    LLVMBasicBlockRef retry_end = cg_current_block(cg);
+    cg_end_if(cg, done);
+    return cg_phi2(cg, cg->i64, "", first, before, second, retry_end);
+}
+
 static LLVMValueRef clamp_length(struct codegen *cg, LLVMValueRef n)
 {
     int64_t max = (int64_t)cg->string_size - 1;
@@ -506,7 +526,7 @@ static LLVMValueRef user_string(struct codegen *cg, struct expr *call, int id)
     int bounded = id == BUILTIN_USER_STRING_N || (id == BUILTIN_USER_STRING_QUOTED && extra);
     LLVMValueRef limit = bounded ? clamp_length(cg, extra) : cg_const(cg, cg->string_size);
     if (id == BUILTIN_USER_STRING_QUOTED) {
-        LLVMValueRef result = read_user_string(cg, slot, address, limit, is_kernel_read(call));
+        LLVMValueRef result = read_user_string(cg, slot, address, limit, cg_is_kernel_read(call));
         /* a fault is negative; 0 is an empty string on older kernels (6.1
          * and 6.12 leave the NUL out of strncpy_from_user_nofault's count) */
         struct cg_if_else branch = cg_if_else(cg, cg_compare(cg, LLVMIntSLT, result, 0), "quoted_fault", "quoted_ok",
@@ -519,15 +539,15 @@ static LLVMValueRef user_string(struct codegen *cg, struct expr *call, int id)
         cg_end_if_else(cg, &branch);
         return cg_phi2(cg, cg->ptr, "", slot, fault_end, quoted, ok_end);
     }
-    LLVMValueRef result = read_user_string(cg, slot, address, limit, is_kernel_read(call));
+    LLVMValueRef result = read_user_string(cg, slot, address, limit, cg_is_kernel_read(call));
     if (id == BUILTIN_USER_STRING2) {
         LLVMBasicBlockRef done = cg_if(cg, cg_compare(cg, LLVMIntSLT, result, 0), "string_fault", "string_done");
         cg_string_copy(cg, slot, extra);
         cg_end_if(cg, done);
         return slot;
     }
-    fault_check(cg, call->span, result, address, is_kernel_read(call) ? "kernel string copy fault at 0x%llx"
-                                                                         : "user string copy fault at 0x%llx");
+    fault_check(cg, call->span, result, address, cg_is_kernel_read(call) ? "kernel string copy fault at 0x%llx"
+                                                                            : "user string copy fault at 0x%llx");
     return slot;
 }
 

@@ -312,25 +312,28 @@ static struct escape escape_at(struct codegen *cg, LLVMValueRef base, int quoted
     return e;
 }
 
-/* Stops the loop when the next num characters do not fit in the limit (a
- * quoted string notes it is truncated), and notes where the first escape
- * that a quoted string's `"...` could cut in half starts. */
-static void escape_room(struct codegen *cg, struct escape *e, LLVMValueRef num)
+/* Notes where the first escape that a quoted string's `"...` could cut in
+ * half starts (one ending past limit - 3, whether or not it fits: SystemTap
+ * notes it before its check), then stops the loop when the next num
+ * characters (of character c) do not fit in the limit (a quoted string
+ * notes it is truncated, unless c is a buffer's NUL: SystemTap's
+ * `c && inlen > 0`). */
+static void escape_room(struct codegen *cg, struct escape *e, LLVMValueRef c, LLVMValueRef num)
 {
     LLVMValueRef length = cg_load(cg, cg_scratch_at(cg, e->out.length));
     LLVMValueRef end = cg_add(cg, cg_sub(cg, length, cg_const(cg, e->quoted)), num);
     LLVMValueRef limit = cg_load(cg, cg_scratch_at(cg, e->limit));
+    if (e->quoted) {
+        LLVMValueRef start_ptr = cg_scratch_at(cg, e->escape_start);
+        LLVMValueRef first = cg_and(cg, cg_compare(cg, LLVMIntSGT, num, 1), cg_compare_values(cg, LLVMIntSGT, end, cg_sub(cg, limit, cg_const(cg, 3))));
+        first = cg_and(cg, first, cg_compare(cg, LLVMIntEQ, cg_load(cg, start_ptr), cg->string_size));
+        cg_store(cg, cg_select(cg, first, length, cg_load(cg, start_ptr)), start_ptr);
+    }
     LLVMBasicBlockRef room = cg_if(cg, cg_compare_values(cg, LLVMIntSGT, end, limit), "escape_full", "escape_room");
     if (e->quoted)
-        cg_store(cg, cg_const(cg, 1), cg_scratch_at(cg, e->truncated));
+        cg_store(cg, cg_widen(cg, cg_compare(cg, LLVMIntNE, c, 0)), cg_scratch_at(cg, e->truncated));
     loop_stop(cg);
     cg_position(cg, room);
-    if (!e->quoted)
-        return;
-    LLVMValueRef start_ptr = cg_scratch_at(cg, e->escape_start);
-    LLVMValueRef first = cg_and(cg, cg_compare(cg, LLVMIntSGT, num, 1), cg_compare_values(cg, LLVMIntSGT, end, cg_sub(cg, limit, cg_const(cg, 3))));
-    first = cg_and(cg, first, cg_compare(cg, LLVMIntEQ, cg_load(cg, start_ptr), cg->string_size));
-    cg_store(cg, cg_select(cg, first, length, cg_load(cg, start_ptr)), start_ptr);
 }
 
 static LLVMValueRef is_continuation(struct codegen *cg, LLVMValueRef byte)
@@ -376,7 +379,7 @@ static void escape_utf8(struct codegen *cg, struct escape *e, LLVMValueRef index
     valid = cg_and(cg, valid, cg_not(cg, bad));
     cg_continue_if(cg, valid, "utf8", single);
     LLVMValueRef small = cg_compare(cg, LLVMIntULE, point, 0xFFFF);
-    escape_room(cg, e, cg_select(cg, small, cg_const(cg, 6), cg_const(cg, 10)));
+    escape_room(cg, e, c, cg_select(cg, small, cg_const(cg, 6), cg_const(cg, 10)));
     cg_store(cg, cg_sub(cg, n, cg_const(cg, 1)), cg_scratch_at(cg, e->skip));
     cg_output_char(cg, &e->out, cg_const(cg, '\\'));
     LLVMBasicBlockRef big = cg_if(cg, small, "utf8_u", "utf8_U");
@@ -411,7 +414,7 @@ static void escape_body(struct codegen *cg, LLVMValueRef index, void *data)
     LLVMValueRef num = cg_select(cg, printable, cg_const(cg, 1), cg_const(cg, 4));
     for (int i = 0; i < count; i++)
         num = cg_select(cg, cg_compare(cg, LLVMIntEQ, c, named[i].c), cg_const(cg, 2), num);
-    escape_room(cg, e, num);
+    escape_room(cg, e, c, num);
     LLVMBasicBlockRef plain = cg_block(cg, "plain"), octal = cg_block(cg, "octal"), other = cg_block(cg, "other");
     LLVMValueRef sw = cg_switch(cg, c, other, (unsigned)count);
     for (int i = 0; i < count; i++) {
@@ -461,15 +464,19 @@ static LLVMValueRef loop_context(struct codegen *cg, uint32_t base)
     return cg->fn->loop_context;
 }
 
-/* s escaped within `limit` characters (NULL: MAXSTRINGLEN - 1), and in
- * quotes when quoted. A quoted string that does not fit ends in `"...`
- * after limit - 3 characters, or before an escape those would cut. */
-LLVMValueRef cg_text_str(struct codegen *cg, struct span span, LLVMValueRef s, int quoted, LLVMValueRef limit)
+uint32_t cg_escape_block(struct codegen *cg)
 {
-    uint32_t base = cg_alloc_scratch(cg, escape_block_size(cg));
+    return cg_alloc_scratch(cg, escape_block_size(cg));
+}
+
+/* The len characters in the input slot of the block at base escaped within
+ * `limit` characters (NULL: MAXSTRINGLEN - 1), and in quotes when quoted.
+ * A quoted string that does not fit ends in `"...` after limit - 3
+ * characters, or before an escape those would cut. */
+static LLVMValueRef escape_block(struct codegen *cg, struct span span, uint32_t base, LLVMValueRef len, int quoted,
+                                 LLVMValueRef limit)
+{
     struct escape e = escape_at(cg, cg_const(cg, base), quoted);
-    LLVMValueRef len;
-    copy_into(cg, base, s, &len);
     output_init(cg, &e.out, base + cg->string_size, base + 2 * cg->string_size);
     if (!limit)
         limit = cg_const(cg, cg->string_size - 1 - (quoted ? 2 : 0));
@@ -495,6 +502,23 @@ LLVMValueRef cg_text_str(struct codegen *cg, struct span span, LLVMValueRef s, i
         /* a NUL written in place of the dots ends the string there */
     }
     return cg_output_finish(cg, &e.out);
+}
+
+LLVMValueRef cg_text_str(struct codegen *cg, struct span span, LLVMValueRef s, int quoted, LLVMValueRef limit)
+{
+    uint32_t base = cg_escape_block(cg);
+    LLVMValueRef len;
+    copy_into(cg, base, s, &len);
+    return escape_block(cg, span, base, len, quoted, limit);
+}
+
+/* A buffer's NULs are characters like any other (an octal escape); the byte
+ * after it must not be a UTF-8 continuation, so that a sequence the buffer
+ * cuts short is escaped byte by byte. */
+LLVMValueRef cg_buffer_quoted(struct codegen *cg, struct span span, uint32_t base, LLVMValueRef len, LLVMValueRef limit)
+{
+    cg_put_char(cg, base, len, cg_const(cg, 0));
+    return escape_block(cg, span, base, len, 1, limit);
 }
 
 LLVMValueRef cg_string_quoted(struct codegen *cg, struct span span, LLVMValueRef s)

@@ -36,5 +36,10 @@ LLVMValueRef cg_output_finish(struct codegen *cg, struct output *o);
 
 /* s escaped within `limit` characters (NULL: MAXSTRINGLEN - 1), in quotes when quoted. */
 LLVMValueRef cg_text_str(struct codegen *cg, struct span span, LLVMValueRef s, int quoted, LLVMValueRef limit);
+/* The same for len bytes (NULs included, len < MAXSTRINGLEN) that the
+ * caller put in the input slot of a block from cg_escape_block (its first
+ * MAXSTRINGLEN bytes), always quoted (SystemTap's *_buffer_quoted). */
+uint32_t cg_escape_block(struct codegen *cg);
+LLVMValueRef cg_buffer_quoted(struct codegen *cg, struct span span, uint32_t base, LLVMValueRef len, LLVMValueRef limit);
 
 #endif

@@ -5,6 +5,14 @@
 #define FIXED0(n, id, ret) {n, id, ret, BUILTIN_ARGS_FIXED, 0, {0}}
 #define FIXED1(n, id, ret, a) {n, id, ret, BUILTIN_ARGS_FIXED, 1, {a}}
 #define FIXED2(n, id, ret, a, b) {n, id, ret, BUILTIN_ARGS_FIXED, 2, {a, b}}
+#define FIXED3(n, id, ret, a, b, c) {n, id, ret, BUILTIN_ARGS_FIXED, 3, {a, b, c}}
+/* SystemTap's UTF readers, user_ or kernel_: (addr), (addr, err_msg) and its
+ * "string2" spelling, and the quoted form. */
+#define UTF_READERS(p, bits) \
+    FIXED1(p "_string_utf" #bits, BUILTIN_STRING_UTF##bits, TYPE_STRING, TYPE_LONG), \
+    FIXED2(p "_string_utf" #bits, BUILTIN_STRING_UTF##bits, TYPE_STRING, TYPE_LONG, TYPE_STRING), \
+    FIXED2(p "_string2_utf" #bits, BUILTIN_STRING_UTF##bits, TYPE_STRING, TYPE_LONG, TYPE_STRING), \
+    FIXED1(p "_string_quoted_utf" #bits, BUILTIN_STRING_QUOTED_UTF##bits, TYPE_STRING, TYPE_LONG)
 #define USER_INTEGER(n) FIXED1(n, BUILTIN_USER_INTEGER, TYPE_LONG, TYPE_LONG), \
                         FIXED1(n "_error", BUILTIN_USER_INTEGER, TYPE_LONG, TYPE_LONG)
 
@@ -58,6 +66,12 @@ static const struct builtin builtins[] = {
     FIXED2("kernel_string2", BUILTIN_USER_STRING2, TYPE_STRING, TYPE_LONG, TYPE_STRING),
     FIXED1("kernel_string_quoted", BUILTIN_USER_STRING_QUOTED, TYPE_STRING, TYPE_LONG),
     FIXED2("kernel_string_n_quoted", BUILTIN_USER_STRING_QUOTED, TYPE_STRING, TYPE_LONG, TYPE_LONG),
+    UTF_READERS("user", 16), UTF_READERS("user", 32), UTF_READERS("kernel", 16), UTF_READERS("kernel", 32),
+    FIXED3("user_buffer_quoted", BUILTIN_BUFFER_QUOTED, TYPE_STRING, TYPE_LONG, TYPE_LONG, TYPE_LONG),
+    FIXED3("user_buffer_quoted_error", BUILTIN_BUFFER_QUOTED_ERROR, TYPE_STRING, TYPE_LONG, TYPE_LONG, TYPE_LONG),
+    FIXED2("kernel_buffer_quoted", BUILTIN_BUFFER_QUOTED, TYPE_STRING, TYPE_LONG, TYPE_LONG),
+    FIXED3("kernel_buffer_quoted", BUILTIN_BUFFER_QUOTED, TYPE_STRING, TYPE_LONG, TYPE_LONG, TYPE_LONG),
+    FIXED3("kernel_buffer_quoted_error", BUILTIN_BUFFER_QUOTED_ERROR, TYPE_STRING, TYPE_LONG, TYPE_LONG, TYPE_LONG),
     FIXED1("kernel_char", BUILTIN_USER_INTEGER, TYPE_LONG, TYPE_LONG),
     FIXED1("kernel_short", BUILTIN_USER_INTEGER, TYPE_LONG, TYPE_LONG),
     FIXED1("kernel_int", BUILTIN_USER_INTEGER, TYPE_LONG, TYPE_LONG),
@@ -162,6 +176,8 @@ int builtin_has_effect(enum builtin_id id)
     case BUILTIN_GETTIMEOFDAY_NS: case BUILTIN_KTIME_GET_NS: case BUILTIN_LOCAL_CLOCK_NS: case BUILTIN_STRLEN:
     case BUILTIN_USER_STRING: case BUILTIN_USER_STRING_N: case BUILTIN_USER_STRING2:
     case BUILTIN_USER_STRING_QUOTED: case BUILTIN_USER_INTEGER: case BUILTIN_UADDR: case BUILTIN_PPFUNC:
+    case BUILTIN_STRING_UTF16: case BUILTIN_STRING_UTF32: case BUILTIN_STRING_QUOTED_UTF16:
+    case BUILTIN_STRING_QUOTED_UTF32: case BUILTIN_BUFFER_QUOTED: case BUILTIN_BUFFER_QUOTED_ERROR:
     case BUILTIN_PLT_NAME: case BUILTIN_PPID: case BUILTIN_PEXECNAME: case BUILTIN_EUID: case BUILTIN_JIFFIES:
     case BUILTIN_ARG_START: case BUILTIN_ARG_END: case BUILTIN_ENV_START: case BUILTIN_ENV_END:
     case BUILTIN_TASK_CURRENT: case BUILTIN_USER_MODE: case BUILTIN_ADDR: case BUILTIN_TAP_FORMAT:

@@ -18,6 +18,10 @@ enum builtin_id {
     BUILTIN_USER_INTEGER,    /* user_long, user_int_error, user_uint8, kernel_int ...: width from the name */
     BUILTIN_UADDR, BUILTIN_PPFUNC,
     BUILTIN_PLT_NAME,        /* __tap_plt_name(): a .plt probe's $$name (sema/uprobe_plt.c) */
+    /* user or kernel memory as text (codegen/memory_text.c), kernel_ by the name: */
+    BUILTIN_STRING_UTF16, BUILTIN_STRING_UTF32,                 /* (addr) raises, (addr, err_msg) does not */
+    BUILTIN_STRING_QUOTED_UTF16, BUILTIN_STRING_QUOTED_UTF32,
+    BUILTIN_BUFFER_QUOTED, BUILTIN_BUFFER_QUOTED_ERROR,         /* (addr, inlen[, outlen]) */
     /* kernel and context (codegen/context.c): */
     BUILTIN_PPID, BUILTIN_PEXECNAME, BUILTIN_EUID, BUILTIN_JIFFIES, BUILTIN_ARG_START, BUILTIN_ARG_END,
     BUILTIN_ENV_START, BUILTIN_ENV_END, BUILTIN_TASK_CURRENT, BUILTIN_USER_MODE,

@@ -190,6 +190,19 @@ static int string_of_char_array_local(struct sema *s, struct expr *e)
     return 1;
 }
 
+/* The string readers whose first argument is an address. */
+static int reads_string_at(enum builtin_id id)
+{
+    switch (id) {
+    case BUILTIN_USER_STRING: case BUILTIN_USER_STRING_N: case BUILTIN_USER_STRING2: case BUILTIN_USER_STRING_QUOTED:
+    case BUILTIN_STRING_UTF16: case BUILTIN_STRING_UTF32: case BUILTIN_STRING_QUOTED_UTF16:
+    case BUILTIN_STRING_QUOTED_UTF32: case BUILTIN_BUFFER_QUOTED: case BUILTIN_BUFFER_QUOTED_ERROR:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 /* kernel_string($p->comm): a char array is a string in tap, but SystemTap
  * passes the array's address to the string readers, so it is taken here; a
  * tracefs record's array ($prev_comm) has no address to read: the plain
@@ -200,8 +213,7 @@ static void string_of_char_array(struct sema *s, struct expr *e)
     enum builtin_id id = e->call.builtin->id;
     if (string_of_char_array_local(s, e))
         return;
-    if (!array || array->kind != EXPR_CTX_READ || (id != BUILTIN_USER_STRING && id != BUILTIN_USER_STRING_N &&
-                                                   id != BUILTIN_USER_STRING2 && id != BUILTIN_USER_STRING_QUOTED))
+    if (!array || array->kind != EXPR_CTX_READ || !reads_string_at(id))
         return;
     struct expr *next = array->next;
     if (array->ctx_read.kind == CTX_READ_KERNEL_CHARS && array->ctx_read.address) {

@@ -278,7 +278,7 @@ struct target_use {
     int any;                     /* reads a target of any kind */
     int needs_frame;             /* something beyond parameters held in registers */
     int all_parameters;          /* $$parms */
-    int reads_strings;           /* calls user_string*: a sleepable program can fault pages in */
+    int reads_strings;           /* calls user_string*, user_buffer*: a sleepable program can fault pages in */
     int entry_reads_strings;     /* the same in an @entry operand */
     const char **names;
     int count, capacity;
@@ -333,7 +333,7 @@ static int note_expr(struct expr *e, void *ctx)
             return 0;
         break;
     case EXPR_CALL:
-        if (strncmp(e->call.name, "user_string", 11) == 0)
+        if (strncmp(e->call.name, "user_string", 11) == 0 || strncmp(e->call.name, "user_buffer", 11) == 0)
             use->reads_strings = 1;
         break;
     default:
