@@ -131,6 +131,23 @@ static void report_no_probe(struct sema *s, struct probe_point *point, const str
     strbuf_free(&sb);
 }
 
+/* The point in each file, every one optional as SystemTap derives them;
+ * *report: none gave a probe, the point is not optional and no error was
+ * said about it, so the caller says why. */
+static int resolve_each(struct sema *s, struct probe_point *point, const struct glob_files *files,
+                        process_glob_resolve_fn resolve, void *data, int *report)
+{
+    struct probe_point *each = ARENA_NEW(s->arena, struct probe_point);
+    *each = *point;
+    each->optional = 1;
+    int errors = s->diags->error_count;
+    int added = 0;
+    for (int i = 0; i < files->probed_count; i++)
+        added += resolve(s, each, files->probed[i], data);
+    *report = !added && !point->optional && s->diags->error_count == errors;
+    return added;
+}
+
 int process_glob_resolve(struct sema *s, struct probe_point *point, process_glob_resolve_fn resolve, void *data)
 {
     struct glob_files files;
@@ -138,14 +155,9 @@ int process_glob_resolve(struct sema *s, struct probe_point *point, process_glob
         return sema_point_error(s, point, point->components->span,
                                 "while resolving probe point: cannot expand \"%s\": out of memory",
                                 point->components->arg_string);
-    struct probe_point *each = ARENA_NEW(s->arena, struct probe_point);
-    *each = *point;
-    each->optional = 1;
-    int errors = s->diags->error_count;
-    int added = 0;
-    for (int i = 0; i < files.probed_count; i++)
-        added += resolve(s, each, files.probed[i], data);
-    if (!added && !point->optional && s->diags->error_count == errors)
+    int report;
+    int added = resolve_each(s, point, &files, resolve, data, &report);
+    if (report)
         report_no_probe(s, point, &files);
     return added;
 }
@@ -171,14 +183,9 @@ int library_glob_resolve(struct sema *s, struct probe_point *point, const char *
     if (!files.probed_count && pattern[0] == '/' && find_files(s->arena, pattern, &files) < 0)
         return sema_point_error(s, point, point->components->span,
                                 "while resolving probe point: cannot expand \"%s\": out of memory", pattern);
-    struct probe_point *each = ARENA_NEW(s->arena, struct probe_point);
-    *each = *point;
-    each->optional = 1;
-    int errors = s->diags->error_count;
-    int added = 0;
-    for (int i = 0; i < files.probed_count; i++)
-        added += resolve(s, each, files.probed[i], data);
-    if (added || point->optional || s->diags->error_count != errors)
+    int report;
+    int added = resolve_each(s, point, &files, resolve, data, &report);
+    if (!report)
         return added;
     struct strbuf sb;
     strbuf_init(&sb);
