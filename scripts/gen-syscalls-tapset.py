@@ -66,10 +66,14 @@ def entry_alias(name, args):
     """Locals in stap's order (name, the arguments, argstr) and argstr's pieces."""
     body = [f"name = {name_value(name)}"]
     pieces = []
+    strings = set()
     for ctype, arg in args:
         if is_string(ctype):
             var = field_var(name, ctype, arg)
             body.append(f"{var} = user_string_quoted(${arg})")
+            # SystemTap's user_string_nofault: "" when it cannot be read
+            body.append(f'{var}_unquoted = user_string(${arg}, "")')
+            strings.add(var)
             pieces.append(var)
         elif is_pointer(ctype):
             var = f"{arg}_uaddr"
@@ -79,7 +83,7 @@ def entry_alias(name, args):
             # SystemTap reads an fd as an int (__int32): -1, not 4294967295
             signed = ctype == "unsigned int" and arg in ("fd", "fildes", "oldfd", "newfd")
             body.append(f"{arg} = _tap_int32(${arg})" if signed else f"{arg} = ${arg}")
-            if arg.endswith("dfd"):
+            if arg == "dfd" or arg.endswith("_dfd") or arg in ("olddfd", "newdfd"):
                 pieces.append(f"_tap_dirfd_str({arg})")
             elif ctype.endswith("umode_t"):
                 pieces.append(f"_tap_oct({arg})")
@@ -97,8 +101,17 @@ def entry_alias(name, args):
         # SystemTap's: the argument and environment strings, not their addresses
         body += ["args = _tap_argv(argv_uaddr, 0)", "env_str = _tap_argv(envp_uaddr, 0)"]
         pieces = [{"_tap_hex(argv_uaddr)": "args", "_tap_hex(envp_uaddr)": "env_str"}.get(p, p) for p in pieces]
-    body += EXTRA_NAMES.get(name, []) + stap.VARS.get(name, [])
+    extra = EXTRA_NAMES.get(name, []) + stap.VARS.get(name, []) + stap.DECODED.get(name, [])
+    for line in extra:
+        body.append(line)
+        # SystemTap's name for a string field (pathname for filename) has
+        # its _unquoted twin too
+        var, _, value = (p.strip() for p in line.partition("="))
+        if value in strings:
+            body.append(f"{var}_unquoted = {value}_unquoted")
+            strings.add(var)
     argstr = ' . ", " . '.join(pieces) if pieces else '""'
+    argstr = stap.ARGSTR.get(name, argstr)
     body.append(f"argstr = {argstr}")
     return body
 
