@@ -1,0 +1,92 @@
+/* The *at calls, mount, the chown calls, link, symlink, chroot, statfs,
+ * the flag words of memfd_create ... fallocate and System V IPC with known
+ * arguments, for the golden of SystemTap's decoded
+ * syscall variables (syscall_stap_vars_3). Memory is a page at 0x10000000
+ * as in t_stap_syscalls2.c: "/nonexistent/a" at +0, "/nonexistent/b" at
+ * +0x100, "abc" at +0x200, "size=1m" at +0x300, two timespecs at +0x400,
+ * buffers at +0x800. Every call fails: paths under /nonexistent, fd and
+ * ids -1, unknown flag bits the kernel refuses, IPC keys that do not exist
+ * without IPC_CREAT, or IPC_CREAT with a size or count the kernel refuses
+ * before it creates anything; chroot and statfs of a path that does not
+ * exist. Each is made with syscall(2). */
+#include <fcntl.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PAGE ((char *)0x10000000)
+#define KEY 0x7a7a0001   /* 2054815745 */
+
+int main(void)
+{
+    char *p = (char *)syscall(SYS_mmap, PAGE, 8192, PROT_READ | PROT_WRITE,
+                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    if (p != PAGE)
+        return 1;
+    strcpy(p, "/nonexistent/a");
+    strcpy(p + 0x100, "/nonexistent/b");
+    strcpy(p + 0x200, "abc");
+    strcpy(p + 0x300, "size=1m");
+    struct timespec *ts = (struct timespec *)(p + 0x400);
+    ts[0].tv_sec = 1;
+    ts[0].tv_nsec = 5;
+    ts[1].tv_sec = 0;
+    ts[1].tv_nsec = UTIME_OMIT;
+    char *a = p, *b = p + 0x100, *buf = p + 0x800;
+
+    syscall(SYS_renameat, AT_FDCWD, a, -1, b);
+    syscall(SYS_renameat2, AT_FDCWD, a, 5, b, 1 | 4 | 0x10);
+    syscall(SYS_linkat, AT_FDCWD, a, AT_FDCWD, b, AT_SYMLINK_FOLLOW | AT_EMPTY_PATH | 0x8000);
+    syscall(SYS_symlinkat, p + 0x200, -1, b);
+    syscall(SYS_fchownat, AT_FDCWD, a, -1, 1000, AT_SYMLINK_NOFOLLOW | 0x1);
+    syscall(SYS_fchmodat, 7, a, 0640);
+    syscall(SYS_mknod, b, S_IFIFO | 0644, 0);
+    syscall(SYS_mknod, b, S_IFDIR | 0755, 0);
+    syscall(SYS_mknodat, AT_FDCWD, b, S_IFCHR | 0600, 259);
+    syscall(SYS_faccessat2, AT_FDCWD, a, R_OK | X_OK, 0x100 | 0x200 | 0x8000);
+    syscall(SYS_utimensat, AT_FDCWD, a, ts, AT_SYMLINK_NOFOLLOW);
+    /* the second timespec runs past the page: SystemTap's address */
+    syscall(SYS_utimensat, 3, a, p + 8192 - 16, 0x2);
+    syscall(SYS_statx, AT_FDCWD, a, AT_SYMLINK_NOFOLLOW | 0x2000, 0x7ff, buf);
+    syscall(SYS_statx, -1, a, 0, 0x2000, buf);
+    syscall(SYS_mount, p + 0x200, b, p + 0x200, 1UL | 2 | 0x100 | 0x1000 | 0x4000 | 0x100000000UL, p + 0x300);
+    syscall(SYS_umount2, b, 2 | 8 | 0x20);
+    syscall(SYS_memfd_create, p + 0x200, 1 | 2 | 0x100);
+    syscall(SYS_getrandom, p + 0x200, 16, 1 | 8);
+    syscall(SYS_userfaultfd, O_NONBLOCK | O_CLOEXEC | 0x4);
+    syscall(SYS_splice, -1, buf, -1, 0, 100, 1 | 4 | 0x20);
+    syscall(SYS_tee, -1, -1, 10, 3);
+    syscall(SYS_vmsplice, -1, buf, 1, 2 | 8);
+    syscall(SYS_sync_file_range, -1, 4096, 8192, 1 | 4 | 0x10);
+    syscall(SYS_fallocate, -1, 1 | 2 | 0x40, 4096, 100);
+    syscall(SYS_fallocate, -1, 0, 0, 1);
+    syscall(SYS_chown, a, -1, -1);
+    syscall(SYS_lchown, a, 1000, -1);
+    syscall(SYS_fchown, -1, -1, 5);
+    syscall(SYS_link, a, b);
+    syscall(SYS_symlink, p + 0x200, b);
+    syscall(SYS_chroot, a);
+    syscall(SYS_statfs, a, buf);
+
+    syscall(SYS_msgget, KEY, IPC_EXCL | 0x10000 | 0640);
+    syscall(SYS_msgctl, -1, 0x100 | IPC_STAT, buf);
+    syscall(SYS_msgctl, -1, 99, 0);
+    syscall(SYS_msgsnd, -1, buf, 8, IPC_NOWAIT | 010000);
+    syscall(SYS_msgrcv, -1, buf, 8, -5L, 020000 | IPC_NOWAIT | 0x40000);
+    syscall(SYS_semget, IPC_PRIVATE, -1, IPC_CREAT | 0600);
+    syscall(SYS_semget, KEY + 1, 1, 0);
+    syscall(SYS_semctl, -1, 0, 12, 0);
+    syscall(SYS_semctl, -1, 2, 0x100 | 17, buf);
+    syscall(SYS_semctl, -1, 0, 99, 0);
+    syscall(SYS_shmget, KEY + 2, 0, IPC_CREAT | IPC_EXCL | 010000 | 0600);
+    syscall(SYS_shmget, KEY + 2, 4096, 0);
+    syscall(SYS_shmctl, -1, 0x100 | IPC_STAT, buf);
+    syscall(SYS_shmctl, -1, 11, 0);
+    syscall(SYS_shmat, -1, p + 0x1000, 010000 | 020000 | 0x10000);
+    syscall(SYS_exit_group, 0);
+    return 0;
+}
