@@ -72,6 +72,42 @@ int main(void)
     syscall(SYS_chroot, a);
     syscall(SYS_statfs, a, buf);
 
+    /* argv {"abc", NULL} and envp {NULL} at +0x1a00, an xattr value
+     * "hi\n\x80\"" and its NUL at +0x1b00, the name "user.t" at +0x1c00;
+     * +0x1800 stays zero (bpf's attr) */
+    char **argv = (char **)(p + 0x1a00);
+    argv[0] = p + 0x200;
+    char *val = p + 0x1b00, *xname = p + 0x1c00;
+    memcpy(val, "hi\n\x80\"", 6);
+    strcpy(xname, "user.t");
+    syscall(SYS_fanotify_init, 0x4 | 0x1 | 0x10 | 0x80000000U, O_RDWR | O_CLOEXEC);
+    syscall(SYS_fanotify_init, 0xc, 0);
+    syscall(SYS_fanotify_mark, -1, 0x1 | 0x80 | 0x100, 0x40000020UL | (1UL << 40), AT_FDCWD, a);
+    syscall(SYS_seccomp, 1, 0x80, p + 0x200);
+    syscall(SYS_seccomp, 7, 1, 0);
+    syscall(SYS_bpf, 3, p + 0x1800, 8);
+    syscall(SYS_bpf, -2, p + 0x1800, 8);
+    syscall(SYS_membarrier, 1, -1, 0);
+    syscall(SYS_membarrier, 3, 0, 0);
+    syscall(SYS_kcmp, -1, -1, 0, 3, 4);
+    syscall(SYS_kcmp, -1, -1, 7, 0, 0);
+    syscall(SYS_kcmp, -1, -1, 8, 0, 0);
+    syscall(SYS_name_to_handle_at, AT_FDCWD, a, p + 0x1800, p + 0x1900, AT_EMPTY_PATH | AT_SYMLINK_FOLLOW | 0x1);
+    syscall(SYS_open_by_handle_at, -1, p + 0x1800, O_RDONLY | O_PATH);
+    syscall(SYS_preadv, -1, p + 0x1800, 2, 4096, 0);
+    syscall(SYS_pwritev2, -1, p + 0x1800, 1, 0x10, 0, 0x1 | 0x8);
+    syscall(SYS_execveat, AT_FDCWD, a, argv, argv + 1, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW);
+    syscall(SYS_setxattr, a, xname, val, 6, 0x1 | 0x4);
+    syscall(SYS_lsetxattr, a, xname, p + 0x200, 4, 0x2);
+    /* the value runs past the page: SystemTap's address */
+    syscall(SYS_fsetxattr, -1, xname, p + 8192 - 8, 16, 0);
+    syscall(SYS_getxattr, a, xname, buf, 64);
+    syscall(SYS_fgetxattr, -1, xname, 0, 0);
+    syscall(SYS_listxattr, a, buf, 64);
+    syscall(SYS_flistxattr, -1, 0, 0);
+    syscall(SYS_lremovexattr, a, xname);
+    syscall(SYS_fremovexattr, -1, xname);
+
     syscall(SYS_msgget, KEY, IPC_EXCL | 0x10000 | 0640);
     syscall(SYS_msgctl, -1, 0x100 | IPC_STAT, buf);
     syscall(SYS_msgctl, -1, 99, 0);
