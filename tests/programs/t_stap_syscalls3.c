@@ -3,7 +3,7 @@
  * arguments, for the golden of SystemTap's decoded
  * syscall variables (syscall_stap_vars_3). Memory is a page at 0x10000000
  * as in t_stap_syscalls2.c: "/nonexistent/a" at +0, "/nonexistent/b" at
- * +0x100, "abc" at +0x200, "size=1m" at +0x300, two timespecs at +0x400,
+ * +0x100, "abc" at +0x200, "size=1m" at +0x300, timespecs at +0x400,
  * buffers at +0x800. Every call fails: paths under /nonexistent, fd and
  * ids -1, unknown flag bits the kernel refuses, IPC keys that do not exist
  * without IPC_CREAT, or IPC_CREAT with a size or count the kernel refuses
@@ -107,6 +107,47 @@ int main(void)
     syscall(SYS_flistxattr, -1, 0, 0);
     syscall(SYS_lremovexattr, a, xname);
     syscall(SYS_fremovexattr, -1, xname);
+
+    /* a timespec nanosleep refuses (tv_nsec 1e9) at +0x440 */
+    ts[4].tv_sec = 0;
+    ts[4].tv_nsec = 1000000000;
+    syscall(SYS_getresuid, buf, buf + 8, buf + 16);
+    syscall(SYS_getcpu, buf, buf + 8, 0);
+    syscall(SYS_getgroups, -1, buf);
+    syscall(SYS_setgroups, -1, buf);
+    syscall(SYS_getpeername, -1, buf, buf + 64);
+    syscall(SYS_get_robust_list, -1, buf, buf + 8);
+    syscall(SYS_set_robust_list, buf, 1);
+    syscall(SYS_sched_getaffinity, -1, 8, buf);
+    syscall(SYS_sched_getparam, -1, buf);
+    syscall(SYS_sched_rr_get_interval, -1, buf);
+    syscall(SYS_rt_sigpending, buf, 8);
+    syscall(SYS_semop, -1, buf, 1);
+    syscall(SYS_semtimedop, -1, buf, 1, p + 0x440);
+    syscall(SYS_syslog, 99, buf, 8);
+    syscall(SYS_time, 0);
+    syscall(SYS_timer_delete, -1);
+    syscall(SYS_timer_gettime, -1, buf);
+    syscall(SYS_timerfd_gettime, -1, buf);
+    syscall(SYS_mq_notify, -1, 0);
+    syscall(SYS_mq_timedreceive, -1, buf, 8, buf + 8, 0);
+    syscall(SYS_mq_timedsend, -1, p + 0x200, 3, 7, 0);
+    syscall(SYS_mq_unlink, a);
+    syscall(SYS_process_vm_readv, 0, buf, 1, buf + 16, 1, 1);
+    syscall(SYS_capget, 0, 0);
+    syscall(SYS_mincore, p + 1, 4096, buf);
+    syscall(SYS_io_setup, 0, buf);
+    syscall(SYS_setfsuid, -1);
+    syscall(SYS_personality, 0xffffffff);
+    syscall(SYS_copy_file_range, -1, buf, -1, 0, 10, 3);
+    syscall(SYS_nanosleep, p + 0x440, 0);
+    syscall(SYS_clock_nanosleep, CLOCK_MONOTONIC, TIMER_ABSTIME, p + 0x440, buf);
+    syscall(SYS_memfd_secret, 0x80000 | 1);
+    syscall(SYS_swapon, a, 0x8000 | 0x10000 | 5);
+    syscall(SYS_swapoff, a);
+    syscall(SYS_pivot_root, a, b);
+    syscall(SYS_setns, -1, 0x40000000 | 0x04000000);
+    syscall(SYS_pkey_alloc, 0, 1 | 2 | 4);
 
     syscall(SYS_msgget, KEY, IPC_EXCL | 0x10000 | 0640);
     syscall(SYS_msgctl, -1, 0x100 | IPC_STAT, buf);
