@@ -149,6 +149,26 @@ int main(void)
     syscall(SYS_setns, -1, 0x40000000 | 0x04000000);
     syscall(SYS_pkey_alloc, 0, 1 | 2 | 4);
 
+    /* key types ".x" at +0x1d00 (a type starting with a dot is refused
+     * before any keyring is looked up) and a description at +0x1d10 */
+    char *ktype = p + 0x1d00, *kdesc = p + 0x1d10;
+    strcpy(ktype, ".x");
+    strcpy(kdesc, "d");
+    syscall(SYS_mbind, p + 0x1000, 4096, 0x8000 | 2, 0, 0, 1 | 0x10);
+    syscall(SYS_set_mempolicy, 0xc000 | 9, 0, 0);
+    syscall(SYS_get_mempolicy, buf, 0, 0, 0, 2 | 4);
+    syscall(SYS_move_pages, 0, 1, buf, 0, buf + 8, 0x20);
+    syscall(SYS_migrate_pages, -1, 0, 0, 0);
+    syscall(SYS_ioprio_get, 9, 0);
+    syscall(SYS_ioprio_set, 3, -1, (7 << 13) | 4);
+    /* magic1 wrong: refused before the command is looked at */
+    syscall(SYS_reboot, 0x1234, 672274793, 0x99, 0);
+    syscall(SYS_perf_event_open, buf, -1, -1, -1, 8 | 0x10);
+    syscall(SYS_add_key, ktype, kdesc, p + 0x200, 3, 0x7fffffff);
+    syscall(SYS_request_key, ktype, kdesc, 0, 0);
+    syscall(SYS_sethostname, p + 0x200, -1);
+    syscall(SYS_setdomainname, p + 0x200, -1);
+
     syscall(SYS_msgget, KEY, IPC_EXCL | 0x10000 | 0640);
     syscall(SYS_msgctl, -1, 0x100 | IPC_STAT, buf);
     syscall(SYS_msgctl, -1, 99, 0);
