@@ -21,6 +21,7 @@
 
 #include "kinds/kinds.h"
 #include "kinds/kprobe.h"
+#include "sema/btf_types.h"
 #include "runtime/attach.h"
 #include "runtime/symbols.h"
 #include "sema/dwarf.h"
@@ -274,14 +275,6 @@ static struct expr *too_many_entry_values(struct sema *s, struct span span)
     return NULL;
 }
 
-/* The bytes of a struct or union type passed by value; 0 for anything else. */
-static int record_size(struct btf *btf, int type_id)
-{
-    int id = btf__resolve_type(btf, (unsigned)type_id);
-    const struct btf_type *t = id > 0 ? btf__type_by_id(btf, (unsigned)id) : NULL;
-    return t && (btf_is_struct(t) || btf_is_union(t)) ? (int)t->size : 0;
-}
-
 /* The argument register that holds argument `index`, as the x86-64 ABI
  * passes them: a struct returned over 16 bytes takes the first (its
  * address), a struct argument of up to 16 bytes one or two, a larger one
@@ -293,12 +286,12 @@ static int argument_register_slot(struct sema *s, int index)
     const struct btf_type *proto = func ? btf__type_by_id(btf, func->type) : NULL;
     if (!proto)
         return index;
-    int slot = record_size(btf, (int)proto->type) > 16;
+    int slot = btf_record_size(btf, (int)proto->type) > 16;
     for (int i = 0; i < index; i++) {
-        int size = record_size(btf, (int)btf_params(proto)[i].type);
+        int size = btf_record_size(btf, (int)btf_params(proto)[i].type);
         slot += !size ? 1 : size <= 8 ? 1 : size <= 16 ? 2 : 0;
     }
-    int size = record_size(btf, (int)btf_params(proto)[index].type);
+    int size = btf_record_size(btf, (int)btf_params(proto)[index].type);
     return size > 16 ? -1 : slot + (size > 8) > 5 ? 6 : slot;
 }
 

@@ -91,3 +91,18 @@ void btf_type_spell(struct strbuf *sb, const struct btf *btf, int type_id)
         strbuf_puts(sb, name && *name ? name : "?");
     }
 }
+
+int btf_record_size(const struct btf *btf, int type_id)
+{
+    int id = btf__resolve_type(btf, (unsigned)type_id);
+    const struct btf_type *t = id > 0 ? btf__type_by_id(btf, (unsigned)id) : NULL;
+    return t && (btf_is_struct(t) || btf_is_union(t)) ? (int)t->size : 0;
+}
+
+int btf_trampoline_word(const struct btf *btf, const struct btf_type *proto, int index)
+{
+    int word = 0;
+    for (int i = 0; i < index && i < btf_vlen(proto); i++)
+        word += btf_record_size(btf, (int)btf_params(proto)[i].type) > 8 ? 2 : 1;
+    return word;
+}

@@ -18,6 +18,14 @@ const struct btf_type *btf_tracepoint_prototype(const struct btf *btf, const cha
 #define BTF_ITER_PREFIX "__traceiter_"
 const struct btf_type *btf_stub_prototype(const struct btf *btf, int stub_id);
 
+/* The bytes of a struct or union type passed by value; 0 for anything else. */
+int btf_record_size(const struct btf *btf, int type_id);
+/* Where parameter `index` of a kernel function (its return value at index
+ * vlen) is in a BPF trampoline's context, in u64 words: a struct or union
+ * passed by value takes one per 8 bytes (the kernel takes up to 16), any
+ * other parameter one. */
+int btf_trampoline_word(const struct btf *btf, const struct btf_type *proto, int index);
+
 /* Typedef names as written, qualifiers after what they qualify. */
 void btf_type_spell(struct strbuf *sb, const struct btf *btf, int type_id);
 

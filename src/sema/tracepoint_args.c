@@ -411,12 +411,13 @@ static struct expr *listed_argument(struct sema *s, struct btf *btf, const struc
                                                          read && index >= 6 ? "?" : "{...}"));
     struct expr *value = ast_expr(s->arena, EXPR_TARGET, e->span);
     value->target.name = name;
+    int word = read ? index : btf_trampoline_word(btf, proto, index);
     if (pretty) {   /* $$parms$: "name=" and $name$ (or $name$$) */
-        struct expr *text = btf_pretty_argument(s, btf, value, index, type_id,
+        struct expr *text = btf_pretty_argument(s, btf, value, word, type_id,
                                                 trampoline_reader(btf, proto, index, type_id, read), pretty == 2);
         return text ? sema_concat_expr(s, e->span, sema_string_expr(s, e->span, label), text) : NULL;
     }
-    if (sema_lower_btf_word(s, btf, value, index, type_id, trampoline_reader(btf, proto, index, type_id, read)) <= 0)
+    if (sema_lower_btf_word(s, btf, value, word, type_id, trampoline_reader(btf, proto, index, type_id, read)) <= 0)
         return NULL;
     struct expr *call = ast_expr(s->arena, EXPR_CALL, e->span);
     call->call.name = "_tap_hex";
@@ -480,13 +481,15 @@ int sema_lower_btf_argument(struct sema *s, struct btf *btf, const struct btf_ty
         return -1;
     if (e->target.pretty && e->target.address_of)
         return place_error(s, e->span, "cannot take address of pretty-printed variable");
+    /* a reader takes the parameter's index; a trampoline's context, its word */
+    int word = read ? index : btf_trampoline_word(btf, proto, index);
     if (e->target.pretty)
-        return become(e, btf_pretty_argument(s, btf, e, index, type_id,
+        return become(e, btf_pretty_argument(s, btf, e, word, type_id,
                                              trampoline_reader(btf, proto, index, type_id, read),
                                              e->target.pretty == 2));
     if (e->target.address_of)
         return place_error(s, e->span, "& of kernel function arguments is not supported");
-    return sema_lower_btf_word(s, btf, e, index, type_id, trampoline_reader(btf, proto, index, type_id, read));
+    return sema_lower_btf_word(s, btf, e, word, type_id, trampoline_reader(btf, proto, index, type_id, read));
 }
 
 /* Argument `index` of the context (read: NULL for the context's u64s), of
