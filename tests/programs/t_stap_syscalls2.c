@@ -15,13 +15,13 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define PAGE ((char *)0x10000000)
+#include "fixed_page.h"
+
 
 int main(void)
 {
-    char *p = (char *)syscall(SYS_mmap, PAGE, 8192, PROT_READ | PROT_WRITE,
-                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
-    if (p != PAGE)
+    char *p = map_fixed_page();
+    if (!p)
         return 1;
     strcpy(p, "/tmp");
     strcpy(p + 0x300, "/nonexistent/z");

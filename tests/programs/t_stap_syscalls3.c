@@ -18,14 +18,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PAGE ((char *)0x10000000)
+#include "fixed_page.h"
+
 #define KEY 0x7a7a0001   /* 2054815745 */
 
 int main(void)
 {
-    char *p = (char *)syscall(SYS_mmap, PAGE, 8192, PROT_READ | PROT_WRITE,
-                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
-    if (p != PAGE)
+    char *p = map_fixed_page();
+    if (!p)
         return 1;
     strcpy(p, "/nonexistent/a");
     strcpy(p + 0x100, "/nonexistent/b");
