@@ -715,6 +715,20 @@ static int write_object(const struct program *program, const char *path)
     return 0;
 }
 
+/* -p4: the object to -o FILE, else to NAME.bpf.o here (NAME from -m, or
+ * tap), whose name is printed as SystemTap prints the module it made, so
+ * `tap --run $(tap -p4 x.tp)` works as `staprun $(stap -p4 x.stp)` does. */
+static int write_pass4_object(const struct program *program, const struct options *opts, struct arena *arena)
+{
+    if (opts->output_path)
+        return write_object(program, opts->output_path);
+    const char *name = arena_printf(arena, "%s.bpf.o", opts->runtime.module_name ? opts->runtime.module_name : "tap");
+    int status = write_object(program, name);
+    if (status == 0)
+        printf("%s\n", name);
+    return status;
+}
+
 static int run_program(struct program *program, struct options *opts)
 {
     opts->runtime.output_path = opts->output_path;
@@ -820,7 +834,7 @@ int main(int argc, char **argv)
     diags_print(&diags, stderr);
     int status = done ? 0 : 1;
     if (program && opts.last_pass == 4)
-        status = write_object(program, opts.output_path ? opts.output_path : "tap.bpf.o");
+        status = write_pass4_object(program, &opts, &arena);
     else if (program && opts.last_pass == 3)
         status = 0;
     else if (program)
