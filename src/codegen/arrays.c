@@ -303,18 +303,30 @@ static LLVMValueRef evict_callback(struct codegen *cg, struct cg_array *a, uint3
     return fn;
 }
 
-/* a%[N] is full: delete the element inserted first (O(N), only when full). */
-static void evict_oldest(struct codegen *cg, struct cg_array *a, struct span span)
+/* Evicting from a%[N]: the scan's scratch and callback, made once. */
+struct eviction {
+    uint32_t best_key, best_seq, have;
+    LLVMValueRef callback;
+};
+
+static struct eviction eviction_of(struct codegen *cg, struct cg_array *a, struct span span)
 {
-    uint32_t best_key = cg_alloc_scratch(cg, a->key_size), cand_key = cg_alloc_scratch(cg, a->key_size);
-    uint32_t best_seq = cg_alloc_scratch(cg, 8), have = cg_alloc_scratch(cg, 8);
-    cg_store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, have));
-    LLVMValueRef callback = evict_callback(cg, a, best_key, best_seq, have, cand_key, span);
-    LLVMValueRef args[4] = {a->map, callback, LLVMConstNull(cg->ptr), cg_const(cg, 0)};
+    struct eviction e = {.best_key = cg_alloc_scratch(cg, a->key_size), .best_seq = cg_alloc_scratch(cg, 8),
+                         .have = cg_alloc_scratch(cg, 8)};
+    uint32_t cand_key = cg_alloc_scratch(cg, a->key_size);
+    e.callback = evict_callback(cg, a, e.best_key, e.best_seq, e.have, cand_key, span);
+    return e;
+}
+
+/* a%[N] is full: delete the element inserted first (O(N), only when full). */
+static void evict_oldest(struct codegen *cg, struct cg_array *a, const struct eviction *e)
+{
+    cg_store(cg, cg_const(cg, 0), cg_scratch_ptr(cg, e->have));
+    LLVMValueRef args[4] = {a->map, e->callback, LLVMConstNull(cg->ptr), cg_const(cg, 0)};
     cg_helper(cg, BPF_FUNC_for_each_map_elem, cg->i64, args, 4);
-    LLVMValueRef found = cg_compare(cg, LLVMIntNE, cg_load(cg, cg_scratch_ptr(cg, have)), 0);
+    LLVMValueRef found = cg_compare(cg, LLVMIntNE, cg_load(cg, cg_scratch_ptr(cg, e->have)), 0);
     LLVMBasicBlockRef done = cg_if(cg, found, "evict", "evicted");
-    LLVMValueRef del[2] = {a->map, cg_scratch_ptr(cg, best_key)};
+    LLVMValueRef del[2] = {a->map, cg_scratch_ptr(cg, e->best_key)};
     cg_helper(cg, BPF_FUNC_map_delete_elem, cg->i64, del, 2);
     cg_end_if(cg, done);
 }
@@ -328,8 +340,16 @@ static LLVMValueRef is_map_full(struct codegen *cg, LLVMValueRef status)
     return cg_compare_values(cg, LLVMIntEQ, low, LLVMConstInt(cg->i32, (uint64_t)-E2BIG_ERRNO, 1));
 }
 
+/* Evictions a wrapping array tries for one insert: CPUs inserting at once
+ * find the same oldest element, and one CPU's freed slot can go to another. */
+#define WRAP_EVICTIONS 4
+
 /* The element for `key`, inserted as zero when missing; a full array is a
- * runtime error (a wrapping one evicts its oldest entry instead). */
+ * runtime error (a wrapping one evicts its oldest entry instead). The write
+ * goes to a scratch copy, as if the element were made and at once deleted,
+ * when another CPU deletes it between the insert and the lookup (delete
+ * a[k], delete a), and when a wrapping array stays full through its
+ * evictions (other CPUs took every freed slot): races, not overflows. */
 LLVMValueRef cg_array_element(struct codegen *cg, struct cg_array *a, LLVMValueRef key, struct span span)
 {
     LLVMValueRef found = cg_map_lookup(cg, a->map, key);
@@ -352,22 +372,32 @@ LLVMValueRef cg_array_element(struct codegen *cg, struct cg_array *a, LLVMValueR
     LLVMValueRef status = cg_map_update(cg, a->map, key, fresh, BPF_NOEXIST);
     cg_continue_if(cg, is_map_full(cg, status), "elem_full", retry);
     if (a->symbol->wrap) {
-        evict_oldest(cg, a, span);
-        LLVMValueRef second = cg_map_update(cg, a->map, key, fresh, BPF_NOEXIST);
-        cg_continue_if(cg, is_map_full(cg, second), "still_full", retry);
+        struct eviction eviction = eviction_of(cg, a, span);
+        for (int i = 0; i < WRAP_EVICTIONS; i++) {
+            evict_oldest(cg, a, &eviction);
+            LLVMValueRef again = cg_map_update(cg, a->map, key, fresh, BPF_NOEXIST);
+            cg_continue_if(cg, is_map_full(cg, again), "still_full", retry);
+        }
+        LLVMBuildBr(cg->builder, missing);
+    } else {
+        raise_full(cg, a, span);
     }
-    raise_full(cg, a, span);
 
     cg_position(cg, retry);
     LLVMValueRef again = cg_map_lookup(cg, a->map, key);
     LLVMBasicBlockRef retry_end = cg_current_block(cg);
     cg_branch_if(cg, cg_is_null(cg, again), missing, done);
-    /* Inserted and gone at once: only another CPU's delete does that. */
     cg_position(cg, missing);
-    raise_full(cg, a, span);
+    LLVMValueRef scratch_copy = cg_scratch_ptr(cg, arrays_state(cg)->insert_buffer);
+    LLVMBasicBlockRef missing_end = cg_current_block(cg);
+    LLVMBuildBr(cg->builder, done);
 
     cg_position(cg, done);
-    return cg_phi2(cg, cg->ptr, "elem", found, start, again, retry_end);
+    LLVMValueRef phi = LLVMBuildPhi(cg->builder, cg->ptr, "elem");
+    LLVMValueRef values[3] = {found, again, scratch_copy};
+    LLVMBasicBlockRef blocks[3] = {start, retry_end, missing_end};
+    LLVMAddIncoming(phi, values, blocks, 3);
+    return phi;
 
 }
 
