@@ -163,6 +163,11 @@ static int lower_target(struct sema *s, struct expr *e)
         if (strcmp(name, names[i].name) != 0)
             continue;
         int word = names[i].state_member ? 0 : 1;
+        if (e->target.address_of && !e->target.components) {
+            /* SystemTap's are the hook's parameters: $in is no member to take the address of */
+            diag_error(s->diags, e->span, "cannot take the address of $%s: it is not in memory", name);
+            return 0;
+        }
         if (names[i].state_member) {
             struct component *member = ARENA_NEW(s->arena, struct component);
             *member = (struct component){.kind = COMPONENT_MEMBER, .span = e->span,

@@ -206,7 +206,8 @@ struct resolve_state {
 
 /* @defined($name): a field of the record or an argument of the tracepoint,
  * per match; what needs a lowering to decide (a member path after an
- * argument, a kernel @cast) is left to resolve (-1), which tries it. */
+ * argument, & of one, a kernel @cast) is left to resolve (-1), which tries
+ * it. */
 static int tracepoint_defines(void *context, struct expr *operand)
 {
     struct resolve_state *st = context;
@@ -215,9 +216,10 @@ static int tracepoint_defines(void *context, struct expr *operand)
     if (operand->kind != EXPR_TARGET || operand->target.name[0] == '$')
         return -1;
     const char *name = operand->target.name;
+    int plain = !operand->target.components && !operand->target.address_of;
     if (tracepoint_has_argument(st->s, st->probe->tp_name, name))
-        return operand->target.components ? -1 : 1;
-    return tracepoint_field(st->probe->tracepoint.format, name) && !operand->target.components;
+        return plain ? 1 : -1;
+    return tracepoint_field(st->probe->tracepoint.format, name) && plain;
 }
 
 /* A probe reads the tracepoint's arguments (and runs as a raw tracepoint)

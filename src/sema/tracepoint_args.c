@@ -365,8 +365,6 @@ int tracepoint_lower_argument(struct sema *s, struct probe *probe, struct expr *
                                                     "reads one or the other", e->target.name));
     if (e->target.pretty && e->target.address_of)
         return place_error(s, e->span, "cannot take address of pretty-printed variable");
-    if (e->target.address_of)
-        return place_error(s, e->span, "& of tracepoint arguments is not supported");
     probe->tracepoint.raw = 1;
     if (e->target.pretty)
         return become(e, btf_pretty_argument(s, btf, e, index, type_id, NULL, e->target.pretty == 2));
@@ -487,8 +485,6 @@ int sema_lower_btf_argument(struct sema *s, struct btf *btf, const struct btf_ty
         return become(e, btf_pretty_argument(s, btf, e, word, type_id,
                                              trampoline_reader(btf, proto, index, type_id, read),
                                              e->target.pretty == 2));
-    if (e->target.address_of)
-        return place_error(s, e->span, "& of kernel function arguments is not supported");
     return sema_lower_btf_word(s, btf, e, word, type_id, trampoline_reader(btf, proto, index, type_id, read));
 }
 
@@ -514,25 +510,38 @@ static int argument_place(struct sema *s, struct btf *btf, struct expr *e, int i
     return 1;
 }
 
-int sema_lower_btf_word(struct sema *s, struct btf *btf, struct expr *e, int index, int type_id,
-                             btf_argument_reader read)
+/* Components, then & or the value; rewrites e in place and notes its C
+ * type. An argument itself is a register or a context word, not memory:
+ * only what its components reach has an address. */
+static int finish_kernel_place(struct sema *s, struct btf *btf, struct kplace *place, struct component *components,
+                               int address_of, struct expr *e, const char *what)
 {
-    struct kplace place;
-    if (!argument_place(s, btf, e, index, type_id, read, &place))
-        return 0;
-    const char *what = apply_components(s, btf, &place, e->target.components,
-                                        arena_printf(s->arena, "$%s", e->target.name));
+    what = apply_components(s, btf, place, components, what);
     if (!what)
         return 0;
-    struct expr *value = place_value(s, btf, &place, e->span, what);
+    if (address_of && (!place->address || place->bit_size))
+        return place_error(s, e->span, arena_printf(s->arena, "cannot take the address of %s: %s", what,
+                                                    place->bit_size ? "it is a bitfield" : "it is not in memory"));
+    struct expr *value = address_of ? place->address : place_value(s, btf, place, e->span, what);
     if (!value)
         return 0;
     struct expr *next = e->next;
     *e = *value;
     e->next = next;
     if (e->type != TYPE_STRING)
-        sema_note_btf_ctype(s, e, btf, place.type_id, 0);
+        sema_note_btf_ctype(s, e, btf, place->type_id, address_of);
     return 1;
+}
+
+/* $name (with its components, or & of them) from argument `index`. */
+int sema_lower_btf_word(struct sema *s, struct btf *btf, struct expr *e, int index, int type_id,
+                             btf_argument_reader read)
+{
+    struct kplace place;
+    if (!argument_place(s, btf, e, index, type_id, read, &place))
+        return 0;
+    return finish_kernel_place(s, btf, &place, e->target.components, e->target.address_of, e,
+                               arena_printf(s->arena, "$%s", e->target.name));
 }
 
 /* --- pretty printing from BTF ($v$, $v$$, $$parms$): SystemTap's
@@ -740,27 +749,6 @@ static int kernel_type_id(struct btf *btf, const char *spelled)
             return id;
     }
     return 0;
-}
-
-/* Components, then & or the value; rewrites e in place and notes its C type. */
-static int finish_kernel_place(struct sema *s, struct btf *btf, struct kplace *place, struct component *components,
-                               int address_of, struct expr *e, const char *what)
-{
-    what = apply_components(s, btf, place, components, what);
-    if (!what)
-        return 0;
-    if (address_of && (!place->address || place->bit_size))
-        return place_error(s, e->span, arena_printf(s->arena, "%s has no address%s", what,
-                                                    place->bit_size ? " (it is a bitfield)" : ""));
-    struct expr *value = address_of ? place->address : place_value(s, btf, place, e->span, what);
-    if (!value)
-        return 0;
-    struct expr *next = e->next;
-    *e = *value;
-    e->next = next;
-    if (e->type != TYPE_STRING)
-        sema_note_btf_ctype(s, e, btf, place->type_id, address_of);
-    return 1;
 }
 
 int sema_is_kernel_cast(const struct expr *e)
