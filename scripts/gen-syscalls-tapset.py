@@ -130,13 +130,15 @@ EXTRA_NAMES = {
 # (__NR_syscall_max + 1), so they never fire; here they are `never`, with
 # SystemTap's variables (a kernel with the tracepoint gets the plain alias).
 ABSENT = {
-    "send": ["s", "buf_uaddr", "len", "flags"],
-    "recv": ["s", "buf_uaddr", "len", "flags"],
+    "send": ["s", "buf_uaddr", "len", "flags", "flags_str", "buf"],
+    "recv": ["s", "buf_uaddr", "len", "flags", "flags_str"],
 }
+ABSENT_STRINGS = ("flags_str", "buf")
 
 
 def absent_aliases(name, variables):
-    zeros = "".join(f"    {v} = 0\n" for v in variables)
+    empty = '""'
+    zeros = "".join(f"    {v} = {empty if v in ABSENT_STRINGS else 0}\n" for v in variables)
     return (f'probe {names_of(name)} = never {{\n    name = "{name}"\n{zeros}    argstr = ""\n}}\n'
             f'probe {names_of(name, ".return")} = never {{\n'
             f'    name = "{name}"\n    retval = 0\n    retstr = ""\n}}\n')

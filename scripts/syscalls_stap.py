@@ -105,26 +105,39 @@ _OPT_STRS = ["level_str = _sockopt_level_str(level)", "optname_str = _sockopt_op
 _MSG = ["s = fd", "flags_str = _msg_flags_str(flags)"]
 _CLOCK = ["clk_id = which_clock", "clk_id_str = _get_wc_str(clk_id)"]
 _PRIO = ["policy_str = _sched_policy_str(policy)"]
+
+
+def _af_inet_info(uaddr, length):
+    """SystemTap's @_af_inet_info_u: the family of the sockaddr, its IP and
+    port for AF_INET and AF_INET6, flowinfo and scope id for AF_INET6."""
+    pieces = [("uaddr_ip", 2), ("uaddr_ip_port", 4), ("uaddr_ipv6_flowinfo", 16), ("uaddr_ipv6_scope_id", 32)]
+    return ([f"uaddr_af = _struct_sockaddr_u_sa_family({uaddr}, {length})"] +
+            [f"{var} = _tap_af_inet_info({uaddr}, {length}, {what})" for var, what in pieces])
+
+
+def _BUF(uaddr, length):
+    """A buffer as SystemTap quotes it: at most syscall_string_trunc (50) characters."""
+    return f"user_buffer_quoted({uaddr}, {length}, 50)"
+
+
+# pipe's two fds, read at the entry as SystemTap's do
+_PIPE = ["pipe0 = _fildes_index_u(fildes_uaddr, 0)", "pipe1 = _fildes_index_u(fildes_uaddr, 1)"]
 DECODED = {
     "socket": _SOCK_STRS,
     "socketpair": ["sv_uaddr = usockvec_uaddr"] + _SOCK_STRS,
     "shutdown": ["s = fd", "how_str = _shutdown_how_str(how)"],
     "setsockopt": _OPT_STRS,
     "getsockopt": _OPT_STRS,
-    "sendto": ["flags_str = _msg_flags_str(flags)"],
     "recvfrom": ["flags_str = _msg_flags_str(flags)"],
     "sendmsg": ["flags_str = _msg_flags_str(flags)"],
     "recvmsg": ["flags_str = _msg_flags_str(flags)"],
     "sendmmsg": _MSG,
-    "recvmmsg": _MSG,
     "accept": ['flags_str = "0x0"'],
     "accept4": ["flags_str = _sock_flags_str(flags)"],
     "fcntl": ["cmd_str = _fcntl_cmd_str(cmd)"],
     "epoll_ctl": ["op_str = _opoll_op_str(op)"],
     "dup2": ["flags = 0", 'flags_str = "0x0"'],
     "dup3": ["flags_str = _dup3_flag_str(flags)"],
-    "pipe": ['flag_str = ""'],
-    "pipe2": ["flag_str = _sys_pipe2_flag_str(flags)"],
     "eventfd": ['flags_str = "0x0"'],
     "eventfd2": ["flags_str = _eventfd2_flag_str(flags)"],
     "rt_sigprocmask": ["how_str = _sigprocmask_how_str(how)", "set_uaddr = nset_uaddr",
@@ -152,7 +165,6 @@ DECODED = {
                "rusage_uaddr = ru_uaddr"],
     "clock_gettime": _CLOCK,
     "clock_getres": _CLOCK + ["res_uaddr = tp_uaddr"],
-    "clock_settime": _CLOCK,
     "clock_nanosleep": ["clk_id_str = _get_wc_str(clk_id)", "flag_str = _stp_clock_nanosleep_flags_str(flags)",
                         "flags_str = flag_str", "req_str = _struct_timespec_u(req_uaddr, 1)"],
     "timer_create": ["clockid = which_clock", "clockid_str = _get_wc_str(clockid)",
@@ -331,6 +343,41 @@ DECODED = {
     "setdomainname": ["domainname_uaddr = name_uaddr", "hostname_uaddr = domainname_uaddr",
                       "domainname_str = user_string_quoted(domainname_uaddr)",
                       'domainname_str_unquoted = user_string(domainname_uaddr, "")'],
+
+    # SystemTap's decoders of the structs the arguments point to
+    "bind": _af_inet_info("my_addr_uaddr", "addrlen"),
+    "connect": _af_inet_info("serv_addr_uaddr", "addrlen"),
+    "sendto": ["flags_str = _msg_flags_str(flags)", f"buf = {_BUF('buf_uaddr', 'len')}",
+               "to_str = _struct_sockaddr_u(to_uaddr, tolen)"],
+    "write": [f"buf_str = {_BUF('buf_uaddr', 'count')}"],
+    "pwrite64": [f"buf_str = {_BUF('buf_uaddr', 'count')}"],
+    "pipe": ['flag_str = ""'] + _PIPE,
+    "pipe2": ["flag_str = _sys_pipe2_flag_str(flags)"] + _PIPE,
+    "settimeofday": ["tv_str = _struct_timeval_u(tv_uaddr, 1)", "tz_str = _struct_timezone_u(tz_uaddr)"],
+    "setitimer": ["which_str = _itimer_which_str(which)", "value_str = _struct_itimerval_u(value_uaddr)"],
+    "select": ["timeout_str = _struct_timeval_u(timeout_uaddr, 1)"],
+    "pselect6": ["timeout_str = _struct_timespec_u(timeout, 1)"],
+    "ppoll": ["tsp = tsp_uaddr", "tsp_str = _struct_timespec_u(tsp, 1)", "sigmask = sigmask_uaddr"],
+    "recvmmsg": _MSG + ["timeout_str = _struct_timespec_u(timeout_uaddr, 1)"],
+    "clock_settime": _CLOCK + ["tp_uaddr_str = _struct_timespec_u(tp_uaddr, 1)"],
+    "io_getevents": ["timestr = _struct_timespec_u(timeout_uaddr, 1)"],
+    "rt_sigtimedwait": ["uthese_str = _stp_sigset_u(uthese_uaddr)", "uts_str = _struct_timespec_u(uts_uaddr, 1)"],
+    "rt_sigaction": ["sig_str = _signal_name(sig)", "act_str = _struct_sigaction_u(act_uaddr)"],
+    "sysinfo": ["info_str = _struct_sysinfo_u(info_uaddr)"],
+    "times": ["buf_uaddr = tbuf_uaddr", "buf_str = _struct_tms_u(buf_uaddr)"],
+    "sigaltstack": ["uss_str = _stp_sigaltstack_u(uss_uaddr)"],
+    "utimes": ["filename = user_string_quoted(filename_uaddr)", 'filename_unquoted = user_string(filename_uaddr, "")',
+               "tvp_uaddr = utimes_uaddr", "tvp_uaddr_str = _struct_timeval_u(tvp_uaddr, 2)"],
+    "utime": ["filename = user_string_quoted(filename_uaddr)", 'filename_unquoted = user_string(filename_uaddr, "")',
+              "buf_uaddr = times_uaddr", "actime = _struct_utimbuf_actime(buf_uaddr)",
+              "modtime = _struct_utimbuf_modtime(buf_uaddr)"],
+    "futimesat": ["dirfd = dfd", "dirfd_str = _dfd_str(dirfd)", "filename_uaddr = $filename", "tvp_uaddr = utimes_uaddr",
+                  "tvp_str = _struct_timeval_u(tvp_uaddr, 2)"],
+    "timer_settime": ["timerid = timer_id", "value_uaddr = new_setting_uaddr", "ovalue_uaddr = old_setting_uaddr",
+                      "value_str = _struct_itimerspec_u(value_uaddr)"],
+    "arch_prctl": ["code = _tap_int32(option)", "code_str = _stp_arch_prctl_func_str(code)", "addr = arg2"],
+    "timerfd_settime": ["fd = ufd", "flags_str = _stp_timerfd_flags_str(flags)", "value_uaddr = utmr_uaddr",
+                        "ovalue_uaddr = otmr_uaddr", "value_str = _struct_itimerspec_u(value_uaddr)"],
 }
 
 _D = "_tap_dec"
@@ -491,4 +538,32 @@ ARGSTR = {
     "request_key": _join("type_str", "description_str", f"{_H}(callout_info_uaddr)", f"{_D}(destringid)"),
     "sethostname": _join("name_str", f"{_D}(len)"),
     "setdomainname": _join("domainname_str", f"{_D}(len)"),
+    "bind": _join(f"{_D}(sockfd)", "_struct_sockaddr_u(my_addr_uaddr, addrlen)", f"{_D}(addrlen)"),
+    "connect": _join(f"{_D}(sockfd)", "_struct_sockaddr_u(serv_addr_uaddr, addrlen)", f"{_D}(addrlen & 0xffffffff)"),
+    "sendto": _join(f"{_D}(s)", "buf", f"{_D}(len)", "flags_str", "to_str", f"{_D}(tolen & 0xffffffff)"),
+    "write": _join(f"{_D}(fd)", "buf_str", f"{_D}(count)"),
+    "pwrite64": _join(f"{_D}(fd)", "buf_str", f"{_D}(count)", f"{_D}(offset)"),
+    # a NULL array is "NULL", else the fds (pipe2: and the flags) at the entry
+    "pipe": 'fildes_uaddr ? sprintf("[%d, %d]", pipe0, pipe1) : "NULL"',
+    "pipe2": 'fildes_uaddr ? sprintf("[%d, %d], %s", pipe0, pipe1, flag_str) : "NULL"',
+    "settimeofday": _join("tv_str", "tz_str"),
+    "setitimer": _join("which_str", "value_str", f"{_H}(ovalue_uaddr)"),
+    "select": _join(f"{_D}(n)", f"{_H}(readfds_uaddr)", f"{_H}(writefds_uaddr)", f"{_H}(exceptfds_uaddr)",
+                    "timeout_str"),
+    "pselect6": _join(f"{_D}(nfds)", f"{_H}(readfds)", f"{_H}(writefds)", f"{_H}(exceptfds)", "timeout_str",
+                      f"{_H}(sigmask)"),
+    "ppoll": _join(f"{_H}(fds_uaddr)", f"{_D}(nfds)", "tsp_str", f"{_H}(sigmask)", f"{_D}(sigsetsize)"),
+    "recvmmsg": _join(f"{_D}(s)", f"{_H}(mmsg_uaddr)", f"{_D}(vlen)", "flags_str", "timeout_str"),
+    "clock_settime": _join("clk_id_str", "tp_uaddr_str"),
+    "io_getevents": _join(f"{_D}(ctx_id)", f"{_D}(min_nr)", f"{_D}(nr)", f"{_H}(events_uaddr)", "timestr"),
+    "rt_sigaction": _join("sig_str", '"{" . act_str . "}"', f"{_H}(oact_uaddr)", f"{_D}(sigsetsize)"),
+    "sysinfo": "info_str",
+    "times": "buf_str",
+    "sigaltstack": _join("uss_str", f"{_H}(uoss_uaddr)"),
+    "utimes": _join("filename", "tvp_uaddr_str"),
+    "utime": 'filename . ", [" . ctime(actime) . ", " . ctime(modtime) . "]"',
+    "futimesat": _join("dirfd_str", "filename", "tvp_str"),
+    "timer_settime": _join(f"{_D}(timerid)", f"{_D}(flags)", "value_str", f"{_H}(ovalue_uaddr)"),
+    "timerfd_settime": _join(f"{_D}(fd)", "flags_str", "value_str", f"{_H}(ovalue_uaddr)"),
+    "arch_prctl": _join("code_str", 'sprintf("%u", addr)'),
 }
