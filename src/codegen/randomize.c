@@ -26,17 +26,18 @@ static LLVMValueRef deadlines_map(struct codegen *cg)
     return map;
 }
 
-/* The next deadline: N plus a random amount in [-M, M] after the last one
- * (at the first tick, after a tick ago, when the event started). One
- * already past (a CPU that stalled) becomes now: the handler runs at the
- * next tick, once, not at every tick until the deadlines catch up. */
+/* The next deadline: N plus a random amount in [-M, M] after the last one;
+ * the first counts from a tick ago, when the event started. One already
+ * past (a CPU that stalled) becomes now: the handler runs at the next tick,
+ * once, not at every tick until the deadlines catch up. */
 static LLVMValueRef next_deadline(struct codegen *cg, const struct perf_probe *perf, LLVMValueRef deadline,
                                   LLVMValueRef first, LLVMValueRef now)
 {
     LLVMValueRef from = cg_select(cg, first, cg_sub(cg, now, cg_const(cg, (int64_t)perf->period_ns)), deadline);
     LLVMValueRef spread = cg_const(cg, (int64_t)(2 * perf->randomize_ns + 1));
     LLVMValueRef jitter = cg_binary(cg, LLVMURem, cg_random_bits(cg), spread, "jitter");
-    LLVMValueRef next = cg_add(cg, from, cg_add(cg, cg_const(cg, (int64_t)(perf->interval_ns - perf->randomize_ns)), jitter));
+    LLVMValueRef earliest = cg_add(cg, from, cg_const(cg, (int64_t)(perf->interval_ns - perf->randomize_ns)));
+    LLVMValueRef next = cg_add(cg, earliest, jitter);
     return cg_select(cg, cg_compare_values(cg, LLVMIntULT, next, now), now, next);
 }
 
