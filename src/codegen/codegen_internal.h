@@ -314,6 +314,9 @@ void cg_probe_point_enter(struct codegen *cg, const struct probe *probe);
 void cg_define_timing(struct codegen *cg);
 uint32_t cg_timing_start(struct codegen *cg);
 LLVMBasicBlockRef cg_timing_end(struct codegen *cg, uint32_t start, LLVMBasicBlockRef next);
+/* randomize.c: timer .randomize(M)'s guard, before the handler; nothing
+ * for other probes. */
+void cg_randomize_guard(struct codegen *cg, const struct probe *probe, LLVMBasicBlockRef skip);
 /* A program beside a .return probe, probe_N_SUFFIX: its probe and, in state, its function. */
 struct probe *cg_side_program(struct codegen *cg, const struct probe *ret, const char *suffix, int sleepable,
                               struct fn_state *state);

@@ -295,11 +295,7 @@ static LLVMValueRef randint(struct codegen *cg, struct expr *e)
     LLVMValueRef limit = cg_expr(cg, e->call.args);
     cg_error_if(cg, cg_compare(cg, LLVMIntSLE, limit, 0), "randint_bad", "randint_ok", e->span,
                 "randint: the limit must be positive", limit);
-    LLVMValueRef high = cg_helper(cg, BPF_FUNC_get_prandom_u32, cg->i64, NULL, 0);
-    LLVMValueRef low = cg_helper(cg, BPF_FUNC_get_prandom_u32, cg->i64, NULL, 0);
-    LLVMValueRef mask = cg_const(cg, 0xffffffff);
-    LLVMValueRef bits = cg_or(cg, cg_shl(cg, cg_and(cg, high, mask), cg_const(cg, 32)), cg_and(cg, low, mask));
-    return cg_binary(cg, LLVMURem, bits, limit, "");
+    return cg_binary(cg, LLVMURem, cg_random_bits(cg), limit, "");
 }
 
 static LLVMValueRef execname(struct codegen *cg)

@@ -4,6 +4,8 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include <linux/bpf.h>
+
 #include "codegen/codegen_internal.h"
 
 LLVMValueRef cg_const(struct codegen *cg, int64_t value)
@@ -40,6 +42,14 @@ LLVMValueRef cg_helper(struct codegen *cg, int helper_id, LLVMTypeRef return_typ
     LLVMTypeRef fn_type = LLVMFunctionType(return_type, param_types, count, 0);
     LLVMValueRef callee = LLVMConstIntToPtr(cg_const(cg, helper_id), cg->ptr);
     return LLVMBuildCall2(cg->builder, fn_type, callee, args, count, "");
+}
+
+LLVMValueRef cg_random_bits(struct codegen *cg)
+{
+    LLVMValueRef high = cg_helper(cg, BPF_FUNC_get_prandom_u32, cg->i64, NULL, 0);
+    LLVMValueRef low = cg_helper(cg, BPF_FUNC_get_prandom_u32, cg->i64, NULL, 0);
+    LLVMValueRef mask = cg_const(cg, 0xffffffff);
+    return cg_or(cg, cg_shl(cg, cg_and(cg, high, mask), cg_const(cg, 32)), cg_and(cg, low, mask));
 }
 
 void cg_set_location(struct codegen *cg, struct span span)

@@ -24,6 +24,7 @@ struct stmt;
 /* ir.c */
 LLVMValueRef cg_helper(struct codegen *cg, int helper_id, LLVMTypeRef return_type,
                        LLVMValueRef *args, unsigned count);
+LLVMValueRef cg_random_bits(struct codegen *cg);   /* 64 bits of bpf_get_prandom_u32, two draws */
 LLVMValueRef cg_const(struct codegen *cg, int64_t value);
 LLVMValueRef cg_i32(struct codegen *cg, int32_t value);
 LLVMValueRef cg_operand(struct codegen *cg, struct expr *e);   /* cg->expr(cg, e) */

@@ -1,5 +1,6 @@
-/* One BPF program per probe: skip when the session is ending, find this CPU's
- * scratch, set up the frame, check the condition, run the body. */
+/* One BPF program per probe: skip when the session is ending (or a
+ * randomized timer's deadline has not come), find this CPU's scratch, set
+ * up the frame, check the condition, run the body. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,7 @@ static void define_probe(struct codegen *cg, const struct probe *probe)
         LLVMValueRef exiting = cg_load(cg, cg_state_field(cg, STATE_EXITING));
         cg_jump_if(cg, cg_compare(cg, LLVMIntNE, exiting, 0), skip, "live");
     }
+    cg_randomize_guard(cg, probe, skip);
     if ((kind->flags & KIND_USER_PROCESS) || probe->target_tree) {
         LLVMValueRef target = cg_load(cg, cg_state_field(cg, STATE_TARGET_PID));
         LLVMBasicBlockRef filter = cg_block(cg, "filter"), wanted = cg_block(cg, "wanted");

@@ -1,6 +1,7 @@
 /* timer.UNIT(N)[.randomize(M)], timer.hz(N): a cpu-clock perf event on
- * CPU 0; timer.profile and timer.profile.tick: one on every CPU at the
- * kernel's tick rate. */
+ * CPU 0 (finer with randomize, the handler guarded by a deadline);
+ * timer.profile and timer.profile.tick: one on every CPU at the kernel's
+ * tick rate. */
 #include <linux/perf_event.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -12,6 +13,29 @@
 #include "program/program.h"
 #include "runtime/attach.h"
 #include "sema/sema_internal.h"
+
+#define CPU_CLOCK_FLOOR_NS 10000ull    /* the kernel's cpu-clock floor; stap clamps too */
+
+/* Every interval_ns; or with randomize_ns, each run interval_ns plus a
+ * random amount in [-randomize_ns, randomize_ns] after the last deadline
+ * (SystemTap re-arms its hrtimer so): the event then ticks every eighth of
+ * randomize_ns and the handler runs at the first tick past each deadline it
+ * draws (codegen/randomize.c). No finer than 1 ms (N/4 for a shorter N):
+ * the ticks then cost little beside the runs. */
+static void set_interval(struct perf_probe *perf, uint64_t interval_ns, uint64_t randomize_ns)
+{
+    if (interval_ns < CPU_CLOCK_FLOOR_NS)
+        interval_ns = CPU_CLOCK_FLOOR_NS;
+    perf->period_ns = interval_ns;
+    if (!randomize_ns)
+        return;
+    uint64_t tick = randomize_ns / 8, finest = interval_ns / 4 < 1000000 ? interval_ns / 4 : 1000000;
+    if (tick < finest)
+        tick = finest;
+    perf->period_ns = tick < CPU_CLOCK_FLOOR_NS ? CPU_CLOCK_FLOOR_NS : tick;
+    perf->interval_ns = interval_ns;
+    perf->randomize_ns = randomize_ns;
+}
 
 static int resolve_timer(struct sema *s, struct probe_point *point, struct probe *probe)
 {
@@ -56,11 +80,10 @@ static int resolve_timer(struct sema *s, struct probe_point *point, struct probe
                                     unit->name);
         probe->kind = PROBE_TIMER;
         if (units[i].ns)
-            probe->perf.period_ns = (uint64_t)unit->arg_int * units[i].ns;
+            set_interval(&probe->perf, (uint64_t)unit->arg_int * units[i].ns,
+                         rnd ? (uint64_t)rnd->arg_int * units[i].ns : 0);
         else
             probe->perf.frequency = (uint64_t)unit->arg_int;
-        if (probe->perf.period_ns && probe->perf.period_ns < 10000)
-            probe->perf.period_ns = 10000;    /* the kernel's cpu-clock floor; stap clamps too */
         sema_add_probe(s, probe);
         return 1;
     }

@@ -106,6 +106,11 @@ struct perf_probe {
     int per_target;              /* perf .process: only in the -c/-x target (sema/perf.c) */
     const char *counter;         /* perf .counter("NAME"), read by @perf(NAME); NULL: a sampling probe */
     int counter_index;           /* its slot in tap_perf_counters */
+    /* timer .randomize(M), M > 0: the handler runs every interval_ns plus a
+     * random amount in [-randomize_ns, randomize_ns], drawn per run
+     * (codegen/randomize.c); period_ns is then the finer tick that checks
+     * the deadline. 0: every period_ns. */
+    uint64_t interval_ns, randomize_ns;
 };
 
 /* PROBE_FIELDS_UPROBE (uprobe, uretprobe): where in which file, and how it sits there. */
@@ -277,6 +282,13 @@ static inline const struct kprobe_probe *probe_kprobe(const struct probe *probe)
 {
     static const struct kprobe_probe none;
     return probe_is_kernel_function(probe) ? &probe->kprobe : &none;
+}
+
+/* A timer's, profile's or perf probe's fields; all zero (no randomize) for the other kinds. */
+static inline const struct perf_probe *probe_perf(const struct probe *probe)
+{
+    static const struct perf_probe none;
+    return probe_has_fields(probe, PROBE_FIELDS_PERF) ? &probe->perf : &none;
 }
 
 /* Where in its file (uprobe) or function (kernel.statement's kprobe) the

@@ -120,6 +120,25 @@ static void test_global_maps(void)
     program_free(p);
 }
 
+/* A timer with randomize(M > 0) keeps its deadline in tap_deadlines, one
+ * u64 per probe; without, or with randomize(0), there is no such map (and
+ * no guard reading it). */
+static void test_timer_randomize_deadlines(void)
+{
+    struct program *with = compile("probe timer.ms(40).randomize(15) { exit() }\n", 4, 0);
+    struct program *without = compile("probe timer.ms(40).randomize(0), timer.ms(40) { exit() }\n", 4, 0);
+    CHECK(with && without);
+    struct bpf_object *a = with ? open_object(with) : NULL, *b = without ? open_object(without) : NULL;
+    CHECK(a && b);
+    struct bpf_map *deadlines = a ? bpf_object__find_map_by_name(a, "tap_deadlines") : NULL;
+    CHECK(deadlines && bpf_map__type(deadlines) == BPF_MAP_TYPE_ARRAY && bpf_map__value_size(deadlines) == 8);
+    CHECK(b && bpf_object__find_map_by_name(b, "tap_deadlines") == NULL);
+    bpf_object__close(a);
+    bpf_object__close(b);
+    program_free(with);
+    program_free(without);
+}
+
 /* The same script compiles to the same bytes: -p4 objects and the compile
  * cache depend on it. The ISA is the one asked for. */
 static void test_objects_are_reproducible(void)
@@ -142,6 +161,7 @@ int main(void)
     libbpf_set_print(NULL);
     test_probes_formats_and_object();
     test_global_maps();
+    test_timer_randomize_deadlines();
     test_objects_are_reproducible();
     return check_summary();
 }

@@ -203,6 +203,38 @@ static void test_tapset_functions_are_pulled_in(void)
     arena_free(&arena);
 }
 
+/* timer .randomize(M): the handler's interval and randomization in ns, the
+ * event ticking every M/8 but no finer than 1 ms (N/4 for a shorter N) nor
+ * the kernel's 10 us; without randomize, or randomize(0), one event per N. */
+static void test_timer_randomize_ticks_finer(void)
+{
+    static const struct { const char *point; uint64_t tick, interval, randomize; } cases[] = {
+        {"timer.ms(40).randomize(15)", 1875000, 40000000, 15000000},
+        {"timer.ms(40).randomize(0)", 40000000, 0, 0},
+        {"timer.ms(40)", 40000000, 0, 0},
+        {"timer.ms(40).randomize(2)", 1000000, 40000000, 2000000},
+        {"timer.ms(2).randomize(1)", 500000, 2000000, 1000000},
+        {"timer.s(10).randomize(1)", 125000000, 10000000000, 1000000000},
+        {"timer.jiffies(10).randomize(2)", 1000000, 40000000, 8000000},
+        {"timer.us(20).randomize(20)", 10000, 20000, 20000},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+        struct arena arena;
+        arena_init(&arena);
+        char src[128];
+        snprintf(src, sizeof(src), "probe %s { exit() }\n", cases[i].point);
+        struct analysis a = analyze(&arena, src, 0);
+        CHECK(a.script && a.script->probe_count == 1);
+        if (a.script && a.script->probe_count == 1) {
+            const struct perf_probe *perf = &a.script->probes[0]->perf;
+            CHECK(perf->period_ns == cases[i].tick);
+            CHECK(perf->interval_ns == cases[i].interval && perf->randomize_ns == cases[i].randomize);
+        }
+        analysis_free(&a);
+        arena_free(&arena);
+    }
+}
+
 int main(void)
 {
     test_inference_reaches_a_fixpoint();
@@ -213,5 +245,6 @@ int main(void)
     test_written_unread_globals_print_at_end();
     test_unused_functions_are_elided_unless_kept();
     test_tapset_functions_are_pulled_in();
+    test_timer_randomize_ticks_finer();
     return check_summary();
 }
