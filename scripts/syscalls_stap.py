@@ -567,3 +567,24 @@ ARGSTR = {
     "timerfd_settime": _join(f"{_D}(fd)", "flags_str", "value_str", f"{_H}(ovalue_uaddr)"),
     "arch_prctl": _join("code_str", 'sprintf("%u", addr)'),
 }
+
+# SystemTap's variables of syscall.NAME.return beside name, retval and
+# retstr: an argument is its value at the call (@entry, sema/syscall_entry.c);
+# what the syscall wrote through it is read at the return.
+_PIPE_RETURN = ["fildes_uaddr = @entry($fildes)"] + _PIPE
+RETURN_VARS = {
+    "wait4": ["status_uaddr = @entry($stat_addr)",
+              'status_str = $ret <= 0 ? "N/A" : status_uaddr == 0 ? "NULL" : '
+              '_wait_status_str(user_int(status_uaddr))'],
+    "pipe": _PIPE_RETURN,
+    "pipe2": _PIPE_RETURN,
+    "epoll_create": ["flags = 0"],
+    "epoll_create1": ["flags = @entry($flags)"],
+    "signalfd": ["flags = 0"],
+    "signalfd4": ["flags = @entry($flags)"],
+}
+# The name at the return where SystemTap's names it by those variables.
+RETURN_NAME = {
+    "signalfd4": 'flags == 0 ? "signalfd" : "signalfd4"',
+    "epoll_create1": 'flags == 0 ? "epoll_create" : "epoll_create1"',
+}
