@@ -3,11 +3,14 @@
  * that holds -7 and -8 at the call; wait4 reaps a child that exits with 3,
  * one killed by SIGKILL, one stopped by SIGSTOP, with a NULL status, with
  * WNOHANG and none left; epoll_create1 and signalfd4 with and without
- * flags. The arrays and statuses are on the page at 0x10000000
- * (fixed_page.h). Each is made with syscall(2). */
+ * flags. Then mq_open and remap_file_pages with known flags, failing
+ * (the name has no queue, the mapping is not shared). The arrays,
+ * statuses and names are on the page at 0x10000000 (fixed_page.h). Each
+ * is made with syscall(2). */
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
@@ -58,6 +61,7 @@ static void reap(char *p)
 
 int main(void)
 {
+    syscall(SYS_close_range, 3, ~0U, 0);   /* fds from 3 on, whatever the runner left open */
     char *p = map_fixed_page();
     if (!p)
         return 1;
@@ -75,5 +79,10 @@ int main(void)
     syscall(SYS_signalfd4, -1, mask, 8, SFD_NONBLOCK | SFD_CLOEXEC);
     syscall(SYS_signalfd4, -1, mask, 8, 0);
     syscall(SYS_signalfd, -1, mask, 8);
+    char *queue = strcpy(p + 0x300, "/tap-no-such-queue");
+    syscall(SYS_mq_open, queue, O_RDONLY | O_NONBLOCK, 0, NULL);   /* no such queue */
+    syscall(SYS_mq_open, queue + 1, O_RDWR | O_CREAT | O_EXCL, 0640, p + 0x400);   /* EINVAL: mq_maxmsg 0 */
+    syscall(SYS_remap_file_pages, p, 4096, 0, 1, MAP_NONBLOCK);    /* EINVAL: not shared */
+    syscall(SYS_remap_file_pages, p + 4096, 8192, PROT_READ | PROT_WRITE, 0, 0);
     return 0;
 }
