@@ -48,7 +48,7 @@ def members(alias):
 def name_value(name, at_return=False):
     """SystemTap's name: the alias's for a renamed syscall (newstat is "stat"),
     the syscall's own in a merged alias (pipe2 in syscall.pipe). At the
-    return no flags are known: the syscall's own."""
+    return the flags are not the record's: RETURN_NAME, or the syscall's own."""
     if name in stap.NAME and not (at_return and "$" in stap.NAME[name]):
         return stap.NAME[name]
     alias = stap.ALIAS.get(name, name)
@@ -180,10 +180,12 @@ def write_syscall(out, name, names_of_alias, entry_names, events):
     body = "\n".join("    " + line for line in entry_alias(name, args))
     out.write(f'probe {entry_names} = kernel.trace("syscalls:sys_enter_{name}") {{\n{body}\n}}\n')
     if f"sys_exit_{name}" in events:
+        lines = stap.RETURN_VARS.get(name, []) + [
+            f"name = {stap.RETURN_NAME.get(name) or name_value(name, at_return=True)}",
+            "retval = $ret", "retstr = _tap_retstr(retval)"]
+        body = "\n".join("    " + line for line in lines)
         out.write(f'probe {names_of_alias(stap.ALIAS.get(name, name), ".return")} = '
-                  f'kernel.trace("syscalls:sys_exit_{name}") {{\n'
-                  f'    name = {name_value(name, at_return=True)}\n    retval = $ret\n'
-                  f'    retstr = _tap_retstr(retval)\n}}\n')
+                  f'kernel.trace("syscalls:sys_exit_{name}") {{\n{body}\n}}\n')
 
 
 def write_merged(out, alias, events):

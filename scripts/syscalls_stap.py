@@ -138,6 +138,8 @@ DECODED = {
     "epoll_ctl": ["op_str = _opoll_op_str(op)"],
     "dup2": ["flags = 0", 'flags_str = "0x0"'],
     "dup3": ["flags_str = _dup3_flag_str(flags)"],
+    "remap_file_pages": ["prot_str = _mprotect_prot_str(prot)", "flags_str = _mmap_flags(flags)"],
+    "mq_open": ["name_uaddr = $u_name", "filename = u_name", "oflag_str = _sys_open_flag_str(oflag)"],
     "eventfd": ['flags_str = "0x0"'],
     "eventfd2": ["flags_str = _eventfd2_flag_str(flags)"],
     "rt_sigprocmask": ["how_str = _sigprocmask_how_str(how)", "set_uaddr = nset_uaddr",
@@ -566,4 +568,29 @@ ARGSTR = {
     "timer_settime": _join(f"{_D}(timerid)", f"{_D}(flags)", "value_str", f"{_H}(ovalue_uaddr)"),
     "timerfd_settime": _join(f"{_D}(fd)", "flags_str", "value_str", f"{_H}(ovalue_uaddr)"),
     "arch_prctl": _join("code_str", 'sprintf("%u", addr)'),
+    "remap_file_pages": _join(f"{_H}(start)", f"{_H}(size)", "prot_str", f"{_H}(pgoff)", "flags_str"),
+    # the mode and attributes only with O_CREAT
+    "mq_open": f'oflag & 0x40 ? {_join("filename", "oflag_str", "_tap_oct(mode)", f"{_H}(u_attr_uaddr)")} : '
+               f'{_join("filename", "oflag_str")}',
+}
+
+# SystemTap's variables of syscall.NAME.return beside name, retval and
+# retstr: an argument is its value at the call (@entry, sema/syscall_entry.c);
+# what the syscall wrote through it is read at the return.
+_PIPE_RETURN = ["fildes_uaddr = @entry($fildes)"] + _PIPE
+RETURN_VARS = {
+    "wait4": ["status_uaddr = @entry($stat_addr)",
+              'status_str = $ret <= 0 ? "N/A" : status_uaddr == 0 ? "NULL" : '
+              '_wait_status_str(user_int(status_uaddr))'],
+    "pipe": _PIPE_RETURN,
+    "pipe2": _PIPE_RETURN,
+    "epoll_create": ["flags = 0"],
+    "epoll_create1": ["flags = @entry($flags)"],
+    "signalfd": ["flags = 0"],
+    "signalfd4": ["flags = @entry($flags)"],
+}
+# The name at the return where SystemTap's names it by those variables.
+RETURN_NAME = {
+    "signalfd4": 'flags == 0 ? "signalfd" : "signalfd4"',
+    "epoll_create1": 'flags == 0 ? "epoll_create" : "epoll_create1"',
 }

@@ -84,12 +84,13 @@ static const char *attach_error(const struct program_probe *probe, int err)
     return err == -ENOENT ? "no such tracepoint" : NULL;
 }
 
-/* A syscall.NAME.return alias's @entry was rewritten before (sema/syscall_entry.c):
+/* @entry where a syscall returns was rewritten before (sema/syscall_entry.c):
  * what is left has no call to take a value at. */
 static int lower_entry(struct sema *s, struct expr *e)
 {
     diag_error(s->diags, e->span, "@entry in %s: only a probe whose points are all syscall.NAME.return "
-               "aliases (or a process or kernel function .return probe) has a call to take the value at", probe_script_point(s->probe));
+               "aliases or syscalls:sys_exit_NAME tracepoints (or a process or kernel function .return "
+               "probe) has a call to take the value at", probe_script_point(s->probe));
     return 0;
 }
 

@@ -73,9 +73,12 @@ static const char *describe(struct arena *arena, const struct probe *probe, int 
     struct strbuf sb;
     strbuf_init(&sb);
     strbuf_puts(&sb, probe->alias_point ? probe->alias_point : probe->point);
-    /* An alias (syscall.read) lists the variables its prologue sets. */
+    /* An alias (syscall.read) lists the variables its prologue sets, not
+     * tap's own (syscall_entry.c's values at the call). */
     for (int v = 0; probe->alias_point && with_variables && v < probe->frame->local_count; v++) {
         const struct symbol *sym = probe->frame->locals[v];
+        if (strncmp(sym->name, "__tap_", 6) == 0)
+            continue;
         strbuf_printf(&sb, " %s:%s", sym->name, value_type_name(sym->type));
     }
     if (probe->variables && with_variables)

@@ -32,6 +32,7 @@ struct sema {
     const char *module_btf_name;
     int at_call;                     /* kinds/kprobe.c: lowering an @entry operand of a kretprobe */
     struct kernel_names *kernel_symbols;  /* kernel_functions.c: /proc/kallsyms' functions, read on first use */
+    int entry_probes;                /* syscall_entry.c: probes written, for their maps' names */
 };
 
 /* scope.c */
@@ -46,6 +47,11 @@ void sema_add_global(struct sema *s, struct decl *decl);
 void sema_write_hist_strings(struct sema *s, struct ast *user);
 /* @entry and $arguments in syscall.NAME.return: values saved by an entry probe (syscall_entry.c). */
 void sema_write_syscall_entries(struct sema *s, struct ast *user);
+/* The same for one body on the points from `points` to `end` (NULL: all):
+ * when each has a syscall's entry, the values are taken out of the body;
+ * returns the declarations to add (the maps, the entry probe) or NULL. */
+struct decl *sema_take_entry_values(struct sema *s, const struct probe_point *points,
+                                    const struct probe_point *end, struct stmt *body);
 void sema_add_function(struct sema *s, struct decl *decl);
 int sema_edit_distance(const char *a, const char *b);
 /* "similar: a, b" suggestions for an unknown name; "" when none. */

@@ -141,6 +141,16 @@ static void scan(struct sema *s)
                 add_alias(s, d, &t->files[i]);
 }
 
+/* A probe resolved by sema_resolve_tapset_probes, outside the body being
+ * resolved. */
+static void add_pending(struct sema *s, struct decl *d)
+{
+    struct tapsets *t = tapsets_of(s);
+    t->pending = arena_realloc(s->arena, t->pending, sizeof(*t->pending) * (size_t)t->pending_count,
+                               sizeof(*t->pending) * (size_t)(t->pending_count + 1));
+    t->pending[t->pending_count++] = d;
+}
+
 /* Brings a tapset file's globals and functions into the script. */
 static void load_file(struct sema *s, struct tapset_file *file)
 {
@@ -161,15 +171,10 @@ static void load_file(struct sema *s, struct tapset_file *file)
             diag_error(s->diags, d->span,
                        "embedded C (%%{ %%}) is not available: tap runs scripts as BPF programs, with no guru mode");
             break;
-        case DECL_PROBE: {
-            /* its own probes (SystemTap's target_set.stp has some): resolved
-             * by sema_resolve_tapset_probes, outside the body being resolved */
-            struct tapsets *t = tapsets_of(s);
-            t->pending = arena_realloc(s->arena, t->pending, sizeof(*t->pending) * (size_t)t->pending_count,
-                                       sizeof(*t->pending) * (size_t)(t->pending_count + 1));
-            t->pending[t->pending_count++] = d;
+        case DECL_PROBE:
+            /* its own probes (SystemTap's target_set.stp has some) */
+            add_pending(s, d);
             break;
-        }
         case DECL_ALIAS:
             break;
         }
@@ -283,10 +288,21 @@ static struct stmt *block_of(struct sema *s, struct stmt *first, struct stmt *se
     return block;
 }
 
-/* prologue + handler, or handler + epilogue, in fresh nodes. */
-static struct stmt *compose(struct sema *s, const struct decl *alias, const struct stmt *body)
+/* prologue + handler, or handler + epilogue, in fresh nodes. The alias's
+ * own @entry values at `target`, a syscall's return, are taken at its entry
+ * (syscall_entry.c): by a probe of this expansion's, with its maps. */
+static struct stmt *compose(struct sema *s, const struct decl *alias, const struct stmt *body,
+                            const struct probe_point *target)
 {
     struct stmt *own = sema_clone_stmt(s->arena, alias->alias.body);
+    for (struct decl *d = sema_take_entry_values(s, target, target->next, own), *next; d; d = next) {
+        next = d->next;
+        d->next = NULL;
+        if (d->kind == DECL_GLOBAL)
+            sema_add_global(s, d);
+        else
+            add_pending(s, d);
+    }
     struct stmt *user = sema_clone_stmt(s->arena, body);
     return alias->alias.is_epilogue ? block_of(s, user, own, body->span)
                                     : block_of(s, own, user, body->span);
@@ -329,7 +345,7 @@ int sema_expand_alias(struct sema *s, struct probe_point *point, struct stmt *bo
             if (point->condition)   /* the user's `if`: one copy per expansion, bound in its frame */
                 inner.condition = sema_clone_expr(s->arena, point->condition);
             inner.optional |= point->optional;
-            int n = sema_resolve_point(s, &inner, compose(s, alias, body),
+            int n = sema_resolve_point(s, &inner, compose(s, alias, body, &inner),
                                        ARENA_NEW(s->arena, struct frame_layout));
             added += n;
             if (n && target->sufficient)
