@@ -182,7 +182,7 @@ def write_syscall(out, name, names_of_alias, entry_names, events):
     if f"sys_exit_{name}" in events:
         lines = stap.RETURN_VARS.get(name, []) + [
             f"name = {stap.RETURN_NAME.get(name) or name_value(name, at_return=True)}",
-            "retval = $ret", "retstr = _tap_retstr(retval)"]
+            "retval = $ret", f"retstr = {stap.RETSTR.get(name, '_tap_retstr(retval)')}"]
         body = "\n".join("    " + line for line in lines)
         out.write(f'probe {names_of_alias(stap.ALIAS.get(name, name), ".return")} = '
                   f'kernel.trace("syscalls:sys_exit_{name}") {{\n{body}\n}}\n')

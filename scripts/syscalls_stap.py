@@ -23,6 +23,8 @@ NAME = {
 # A field whose own name would hide another variable (name, the syscall's).
 FIELD_VAR = {
     ("acct", "name"): "filename",
+    # SystemTap's special is the address, special_str the string
+    ("quotactl", "special"): "special_str",
 }
 # Any other string field `name` (the xattr calls) is SystemTap's name_str.
 STRING_NAME_FIELD = "name_str"
@@ -178,7 +180,6 @@ DECODED = {
               "child_tid_uaddr = child_tidptr_uaddr"],
     "unshare": ["unshare_flags_str = __fork_flags(unshare_flags)"],
     "inotify_add_watch": ["path_uaddr = $pathname", "path = pathname", "mask_str = _inotify_watch_mask_str(mask)"],
-    "rt_sigqueueinfo": ["sig_name = _signal_name(sig)"],
     "flock": ["operation = cmd"],
     "pkey_mprotect": ["addr = start", "prot_str = _mprotect_prot_str(prot)"],
     # an owner or group of -1 (unchanged) is SystemTap's -1 (__int32)
@@ -363,7 +364,23 @@ DECODED = {
     "recvmmsg": _MSG + ["timeout_str = _struct_timespec_u(timeout_uaddr, 1)"],
     "clock_settime": _CLOCK + ["tp_uaddr_str = _struct_timespec_u(tp_uaddr, 1)"],
     "io_getevents": ["timestr = _struct_timespec_u(timeout_uaddr, 1)"],
-    "rt_sigtimedwait": ["uthese_str = _stp_sigset_u(uthese_uaddr)", "uts_str = _struct_timespec_u(uts_uaddr, 1)"],
+    "rt_sigtimedwait": ["uthese_str = _stp_sigset_u(uthese_uaddr)", "uinfo_str = _stp_siginfo_u(uinfo_uaddr)",
+                        "uts_str = _struct_timespec_u(uts_uaddr, 1)"],
+    # pid and sig are ints there (__int32)
+    "rt_sigqueueinfo": ["pid = _tap_int32(pid)", "sig = _tap_int32(sig)", "sig_name = _signal_name(sig)",
+                        "siginfo_str = _stp_siginfo_u(uinfo_uaddr)"],
+    "rt_tgsigqueueinfo": ["tgid = _tap_int32(tgid)", "tid = _tap_int32(pid)", "sig = _tap_int32(sig)",
+                          "sig_str = _signal_name(sig)", "uinfo_str = _stp_siginfo_u(uinfo_uaddr)"],
+    "adjtimex": ["buf_uaddr = txc_p_uaddr", "buf_str = _struct_timex_u(buf_uaddr)"],
+    "clock_adjtime": ["clk_id = _tap_int32(which_clock)", "clk_id_str = _get_wc_str(clk_id)", "tx_uaddr = utx_uaddr",
+                      "tx_uaddr_str = _struct_timex_u(tx_uaddr)"],
+    "sched_setattr": ["pid = _tap_int32(pid)", "sched_attr_uaddr = uattr_uaddr",
+                      "sched_attr_str = _struct_sched_attr_u(sched_attr_uaddr)", "flags = flags & 0xffffffff"],
+    "sched_getattr": ["pid = _tap_int32(pid)", "sched_attr_uaddr = uattr_uaddr",
+                      "sched_attr_str = _struct_sched_attr_u(sched_attr_uaddr)", "size = usize & 0xffffffff",
+                      "flags = flags & 0xffffffff"],
+    "quotactl": ["cmd = cmd & 0xffffffff", "cmd_str = _quotactl_cmd_str(cmd)", "special = $special",
+                 "id = _tap_int32(id)"],
     "rt_sigaction": ["sig_str = _signal_name(sig)", "act_str = _struct_sigaction_u(act_uaddr)"],
     "sysinfo": ["info_str = _struct_sysinfo_u(info_uaddr)"],
     "times": ["buf_uaddr = tbuf_uaddr", "buf_str = _struct_tms_u(buf_uaddr)"],
@@ -558,6 +575,16 @@ ARGSTR = {
     "recvmmsg": _join(f"{_D}(s)", f"{_H}(mmsg_uaddr)", f"{_D}(vlen)", "flags_str", "timeout_str"),
     "clock_settime": _join("clk_id_str", "tp_uaddr_str"),
     "io_getevents": _join(f"{_D}(ctx_id)", f"{_D}(min_nr)", f"{_D}(nr)", f"{_H}(events_uaddr)", "timestr"),
+    "rt_sigtimedwait": _join("uthese_str", "uinfo_str", "uts_str", f"{_D}(sigsetsize)"),
+    "rt_sigqueueinfo": _join(f"{_D}(pid)", "sig_name", "siginfo_str"),
+    "rt_tgsigqueueinfo": _join(f"{_D}(tgid)", f"{_D}(tid)", "sig_str", "uinfo_str"),
+    "adjtimex": "buf_str",
+    "clock_adjtime": _join("clk_id_str", "tx_uaddr_str"),
+    "sched_setattr": _join(f"{_D}(pid)", "sched_attr_str", f"{_D}(flags)"),
+    "sched_getattr": _join(f"{_D}(pid)", "sched_attr_str", f"{_D}(size)", f"{_D}(flags)"),
+    "quotactl": "_tap_quotactl_argstr(cmd, special, id, addr_uaddr)",
+    # SystemTap's size (0) without flags
+    "epoll_create1": 'flags == 0 ? "0" : _epoll_create1_flag_str(flags)',
     "rt_sigaction": _join("sig_str", '"{" . act_str . "}"', f"{_H}(oact_uaddr)", f"{_D}(sigsetsize)"),
     "sysinfo": "info_str",
     "times": "buf_str",
@@ -588,6 +615,10 @@ RETURN_VARS = {
     "epoll_create1": ["flags = @entry($flags)"],
     "signalfd": ["flags = 0"],
     "signalfd4": ["flags = @entry($flags)"],
+}
+# SystemTap's retstr where it is not _tap_retstr's.
+RETSTR = {
+    "adjtimex": "_adjtimex_return_str(retval)",
 }
 # The name at the return where SystemTap's names it by those variables.
 RETURN_NAME = {
