@@ -615,6 +615,11 @@ RETURN_VARS = {
     "epoll_create1": ["flags = @entry($flags)"],
     "signalfd": ["flags = 0"],
     "signalfd4": ["flags = @entry($flags)"],
+    # SystemTap's dw_ alias (its tracepoint one sets 0): what PTRACE_GETEVENTMSG
+    # and PTRACE_ARCH_PRCTL's ARCH_GET_FS/GS stored, read at the return
+    "ptrace": ["__request = @entry($request)", "__addr = @entry($addr)", "__data = @entry($data)",
+               "geteventmsg_data = __request == 0x4201 ? user_long(__data) : 0",
+               "arch_prctl_addr = __request == 30 && (__data == 0x1003 || __data == 0x1004) ? user_long(__addr) : 0"],
 }
 # SystemTap's retstr where it is not _tap_retstr's.
 RETSTR = {

@@ -7,12 +7,14 @@
  * invalid tick, and to clock_adjtime of an invalid clock; sched_attrs
  * refused for their flags (sched_setattr) or read back over
  * (sched_getattr); quotactl commands on a device that does not exist;
- * epoll_create1 with and without flags. NULL and structs running past the
+ * epoll_create1 with and without flags; ptrace of this untraced process. NULL and structs running past the
  * end of the page (printed as their address) too. */
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
+#include <asm/prctl.h>
 #include <sys/epoll.h>
+#include <sys/ptrace.h>
 #include <sys/quota.h>
 #include <sys/syscall.h>
 #include <sys/timex.h>
@@ -144,6 +146,20 @@ static void quotas(char *p)
     syscall(SYS_quotactl, QCMD(Q_GETINFO, USRQUOTA), (char *)1, 0, END(p, 8));   /* EFAULT */
 }
 
+/* ptrace of this process, which no one traces: ESRCH; SystemTap's return
+ * reads what PTRACE_GETEVENTMSG and PTRACE_ARCH_PRCTL would have stored */
+static void tracing(char *p)
+{
+    long *word = (long *)(p + 0x700);
+    word[0] = 0x1234;
+    word[1] = 0x7f0000001000;
+    pid_t self = getpid();
+    syscall(SYS_ptrace, PTRACE_GETEVENTMSG, self, 0, &word[0]);
+    syscall(SYS_ptrace, PTRACE_ARCH_PRCTL, self, &word[1], ARCH_GET_FS);
+    syscall(SYS_ptrace, PTRACE_ARCH_PRCTL, self, &word[1], ARCH_SET_FS);   /* not read */
+    syscall(SYS_ptrace, PTRACE_GETEVENTMSG, self, 0, END(p, 4));          /* unreadable: 0 */
+}
+
 int main(void)
 {
     syscall(SYS_close_range, 3, ~0U, 0);   /* fds from 3 on, whatever the runner left open */
@@ -154,6 +170,7 @@ int main(void)
     clocks(p);
     scheduling(p);
     quotas(p);
+    tracing(p);
     syscall(SYS_epoll_create1, EPOLL_CLOEXEC);       /* 3 */
     syscall(SYS_epoll_create1, EPOLL_CLOEXEC | 1);   /* EINVAL */
     syscall(SYS_epoll_create1, 0);                   /* 4 */
