@@ -9,7 +9,9 @@ TAP_TAPSET defaults to tapsets/syscalls.tp beside this script. SystemTap's
 variables are those its tracepoint alias (tp_syscall.NAME, else nd2_, nd1_,
 dw_) assigns, macros expanded; tap's are those the generated alias assigns,
 its __syscall.* parts included. Variables starting with "__" are SystemTap's
-temporaries and left out."""
+temporaries and left out. Conditionals on arch and systemtap_v keep the branch
+for x86_64 and SystemTap 4.8 (clone2's stack_size is ia64's, fork's
+clone_flags ... are --compatible=2.4's); any other keeps both."""
 import os
 import re
 import subprocess
@@ -83,6 +85,77 @@ def balanced(text, i, open_, close):
         else:
             i += 1
     return i
+
+
+def top_level(body, token):
+    """The index of token in body outside nested %( %), or -1."""
+    depth, i = 0, 0
+    while i < len(body):
+        if body.startswith("%(", i):
+            depth += 1
+            i += 2
+        elif body.startswith("%)", i):
+            depth -= 1
+            i += 2
+        elif depth == 0 and body.startswith(token, i):
+            return i
+        else:
+            i += 1
+    return -1
+
+
+# What tap stands for in SystemTap's conditionals: x86_64, SystemTap 4.8's
+# language (tap's systemtap_v); other conditions (kernel_v, CONFIG_*) keep
+# both branches.
+KNOWN = {"arch": "x86_64", "systemtap_v": "4.8"}
+COMPARE = re.compile(r'^\s*(\w+)\s*(==|!=|<=|>=|<|>)\s*"([^"]*)"\s*$')
+
+
+def version(v):
+    return tuple(int(x) for x in re.findall(r"\d+", v))
+
+
+def evaluate(cond):
+    """True, False, or None when the condition names something else."""
+    if "||" in cond:
+        parts = [evaluate(c) for c in cond.split("||")]
+        return True if True in parts else None if None in parts else False
+    if "&&" in cond:
+        parts = [evaluate(c) for c in cond.split("&&")]
+        return False if False in parts else None if None in parts else True
+    m = COMPARE.match(cond)
+    if not m or m.group(1) not in KNOWN:
+        return None
+    left, op, right = KNOWN[m.group(1)], m.group(2), m.group(3)
+    if m.group(1) == "systemtap_v":
+        left, right = version(left), version(right)
+    return {"==": left == right, "!=": left != right, "<": left < right, "<=": left <= right,
+            ">": left > right, ">=": left >= right}[op]
+
+
+def resolve_conditionals(text):
+    """Keeps the branch of a %( COND %? A %: B %) that applies to tap, both
+    when COND is unknown; macro bodies (%( %) without %?) stay."""
+    out, i = [], 0
+    while True:
+        j = text.find("%(", i)
+        if j < 0:
+            out.append(text[i:])
+            return "".join(out)
+        end = balanced(text, j, "%(", "%)")
+        body = text[j + 2:end - 2]
+        q = top_level(body, "%?")
+        out.append(text[i:j])
+        if q < 0:
+            out.append("%(" + resolve_conditionals(body) + "%)")
+        else:
+            rest = body[q + 2:]
+            e = top_level(rest, "%:")
+            then, other = (rest[:e], rest[e + 2:]) if e >= 0 else (rest, "")
+            which = evaluate(body[:q])
+            kept = then if which else other if which is False else then + "\n" + other
+            out.append(resolve_conditionals(kept))
+        i = end
 
 
 MACRO = re.compile(r"@define\s+(\w+)\s*(?:\(([^)]*)\))?\s*%\(")
@@ -201,7 +274,7 @@ class Aliases:
 
 def stap_aliases(tree):
     files = stap_files(tree)
-    texts = {n: strip_comments(t) for n, t in files.items()}
+    texts = {n: resolve_conditionals(strip_comments(t)) for n, t in files.items()}
     macros = {}
     for n in sorted(texts, key=lambda n: not n.endswith(".stpm")):   # shared macros first
         macros.update(macros_of(texts[n]))
