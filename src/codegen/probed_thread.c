@@ -498,20 +498,15 @@ static LLVMValueRef clamp_length(struct codegen *cg, LLVMValueRef n)
     return cg_add(cg, cg_and(cg, high, cg_const(cg, max)), cg_const(cg, 1));
 }
 
-/* user_string_quoted of an unreadable string: "NULL" for 0, else the address
- * in hex (as SystemTap shows it), never an empty string. */
+/* user_string_quoted of an unreadable string, 0 included: the address in
+ * hex, as SystemTap's catch prints it ("0x0"), never an empty string. */
 static void quoted_fault(struct codegen *cg, LLVMValueRef slot, LLVMValueRef address)
 {
-    struct cg_if_else branch = cg_if_else(cg, cg_compare(cg, LLVMIntEQ, address, 0), "quoted_null", "quoted_hex",
-                                          "quoted_fault_done");
-    cg_string_copy(cg, slot, cg_string_literal(cg, "NULL", 4));
-    cg_else(cg, &branch);
     LLVMValueRef value = cg_entry_alloca(cg, cg->i64, "address");
     cg_store(cg, address, value);
     LLVMValueRef args[5] = {slot, LLVMConstInt(cg->i32, cg->string_size, 0),
                             cg_string_literal(cg, "0x%llx", 6), value, LLVMConstInt(cg->i32, 8, 0)};
     cg_helper(cg, BPF_FUNC_snprintf, cg->i64, args, 5);
-    cg_end_if_else(cg, &branch);
 }
 
 static LLVMValueRef user_string(struct codegen *cg, struct expr *call, int id)
