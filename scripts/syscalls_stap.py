@@ -25,6 +25,9 @@ FIELD_VAR = {
     ("acct", "name"): "filename",
     # SystemTap's special is the address, special_str the string
     ("quotactl", "special"): "special_str",
+    # so are file_getattr's and file_setattr's filename and filename_str
+    ("file_getattr", "filename"): "filename_str",
+    ("file_setattr", "filename"): "filename_str",
 }
 # Any other string field `name` (the xattr calls) is SystemTap's name_str.
 STRING_NAME_FIELD = "name_str"
@@ -122,6 +125,11 @@ def _BUF(uaddr, length):
     return f"user_buffer_quoted({uaddr}, {length}, 50)"
 
 
+# file_getattr's and file_setattr's: SystemTap's dfd_str_unquoted reads a
+# string at the address dfd (so "" unless the number is a readable address):
+# as there
+_FILE_ATTR = ["dfd_str = _dfd_str(dfd)", 'dfd_str_unquoted = user_string($dfd, "")', "filename = $filename",
+              "ufattr = ufattr_uaddr"]
 # pipe's two fds, read at the entry as SystemTap's do
 _PIPE = ["pipe0 = _fildes_index_u(fildes_uaddr, 0)", "pipe1 = _fildes_index_u(fildes_uaddr, 1)"]
 DECODED = {
@@ -382,6 +390,10 @@ DECODED = {
     "quotactl": ["cmd = cmd & 0xffffffff", "cmd_str = _quotactl_cmd_str(cmd)", "special = $special",
                  "id = _tap_int32(id)"],
     "rt_sigaction": ["sig_str = _signal_name(sig)", "act_str = _struct_sigaction_u(act_uaddr)"],
+    "file_getattr": _FILE_ATTR,
+    "file_setattr": _FILE_ATTR,
+    "lsm_get_self_attr": ["ctx = ctx_uaddr", "size = size_uaddr"],
+    "lsm_set_self_attr": ["ctx = ctx_uaddr"],
     "sysinfo": ["info_str = _struct_sysinfo_u(info_uaddr)"],
     "times": ["buf_uaddr = tbuf_uaddr", "buf_str = _struct_tms_u(buf_uaddr)"],
     "sigaltstack": ["uss_str = _stp_sigaltstack_u(uss_uaddr)"],
@@ -407,6 +419,8 @@ def _join(*pieces):
     return ' . ", " . '.join(pieces)
 
 
+_FILE_ATTR_ARGSTR = _join(f"{_D}(dfd)", "dfd_str", f"{_H}(filename)", "filename_str", f"{_H}(ufattr)", f"{_D}(usize)",
+                          f"{_D}(at_flags)")
 ARGSTR = {
     "socket": _join("family_str", "type_str", "protocol_str"),
     "socketpair": _join("family_str", "type_str", "protocol_str", f"{_H}(sv_uaddr)"),
@@ -583,6 +597,11 @@ ARGSTR = {
     "sched_setattr": _join(f"{_D}(pid)", "sched_attr_str", f"{_D}(flags)"),
     "sched_getattr": _join(f"{_D}(pid)", "sched_attr_str", f"{_D}(size)", f"{_D}(flags)"),
     "quotactl": "_tap_quotactl_argstr(cmd, special, id, addr_uaddr)",
+    # SystemTap's: dfd and the filename twice, as a number (an address) and a string
+    "file_getattr": _FILE_ATTR_ARGSTR,
+    "file_setattr": _FILE_ATTR_ARGSTR,
+    # SystemTap prints lsm_set_self_attr's size (a number) as a pointer, as get's
+    "lsm_set_self_attr": _join(f"{_D}(attr)", f"{_H}(ctx)", f"{_H}(size)", f"{_D}(flags)"),
     # SystemTap's size (0) without flags
     "epoll_create1": 'flags == 0 ? "0" : _epoll_create1_flag_str(flags)',
     "rt_sigaction": _join("sig_str", '"{" . act_str . "}"', f"{_H}(oact_uaddr)", f"{_D}(sigsetsize)"),
