@@ -444,6 +444,15 @@ static LLVMValueRef user_integer(struct codegen *cg, struct expr *call)
     return extend(cg, word, size, is_signed);
 }
 
+/* Whether the code runs in a sleepable uprobe: in its program, or in a
+ * function only such probes call (a shared pretty printer). */
+static int may_fault_in(struct codegen *cg)
+{
+    if (cg->fn->probe)
+        return probe_uprobe(cg->fn->probe)->sleepable;
+    return cg->fn->user && cg->fn->user->faults_in;
+}
+
 /* `limit` bytes at most (NUL included). A plain uprobe cannot take page
  * faults, so a string not yet paged in (a literal on the first call) reads
  * as -EFAULT; a sleepable one faults the page in with bpf_copy_from_user
@@ -455,7 +464,7 @@ static LLVMValueRef read_user_string(struct codegen *cg, LLVMValueRef slot, LLVM
     if (kernel)
         return cg_helper(cg, BPF_FUNC_probe_read_kernel_str, cg->i64, args, 3);
     LLVMValueRef first = cg_user_memory_read(cg, BPF_FUNC_probe_read_user_str, args);
-    if (!cg->fn->probe || !probe_uprobe(cg->fn->probe)->sleepable)
+    if (!may_fault_in(cg))
         return first;
     LLVMBasicBlockRef before = cg_current_block(cg);
     LLVMBasicBlockRef done = cg_if(cg, cg_compare(cg, LLVMIntSLT, first, 0), "fault_in", "string_read");
@@ -478,7 +487,7 @@ LLVMValueRef cg_read_memory(struct codegen *cg, LLVMValueRef dst, LLVMValueRef s
     if (kernel)
         return cg_helper(cg, BPF_FUNC_probe_read_kernel, cg->i64, args, 3);
     LLVMValueRef first = cg_user_memory_read(cg, BPF_FUNC_probe_read_user, args);
-    if (!cg->fn->probe || !probe_uprobe(cg->fn->probe)->sleepable)
+    if (!may_fault_in(cg))
         return first;
     LLVMBasicBlockRef before = cg_current_block(cg);
     LLVMBasicBlockRef done = cg_if(cg, cg_compare(cg, LLVMIntSLT, first, 0), "fault_in", "memory_read");

@@ -83,6 +83,8 @@ struct function_decl {
     int is_builtin_tapset;       /* defined in a tapset */
     int is_resolved;             /* names in its body are bound */
     int has_next;                /* a `next` in its body passes the call to next_overload */
+    int faults_in;               /* a shared pretty printer of sleepable uprobes (pretty_share.c):
+                                  * a user string read that faults pages it in and reads again */
     /* the C type its returns give (autocast), a second, different one, and where */
     const struct c_type *return_ctype, *other_return_ctype;
     struct span return_ctype_span, other_return_span;

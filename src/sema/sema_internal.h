@@ -7,6 +7,7 @@
 #include "sema/sema.h"
 
 struct btf;
+struct pretty_printers;
 
 struct btf_type;
 
@@ -33,6 +34,7 @@ struct sema {
     int at_call;                     /* kinds/kprobe.c: lowering an @entry operand of a kretprobe */
     struct kernel_names *kernel_symbols;  /* kernel_functions.c: /proc/kallsyms' functions, read on first use */
     int entry_probes;                /* syscall_entry.c: probes written, for their maps' names */
+    struct pretty_printers *pretty_printers;   /* pretty_share.c: the printers written so far */
 };
 
 /* scope.c */
@@ -193,6 +195,15 @@ const char *kernel_function_clone(struct sema *s, const struct kernel_lists *lis
  * the strings target lowering builds ($$vars, $$name). */
 struct expr *sema_string_expr(struct sema *s, struct span span, const char *text);
 struct expr *sema_concat_expr(struct sema *s, struct span span, struct expr *lhs, struct expr *rhs);
+
+/* pretty_share.c: a pretty printer's text of the struct at `address`, as
+ * a call of the function whose body is `body`, where `param` (made by
+ * sema_pretty_parameter) stands for the address; one function for every
+ * identical body. NULL: body reads what only the probe has (a register, the
+ * context), so it stays inline. */
+struct expr *sema_pretty_parameter(struct sema *s, struct span span);
+struct expr *sema_share_pretty(struct sema *s, struct span span, struct expr *body, struct expr *param,
+                               struct expr *address);
 
 /* fold_defined.c: @defined(x) in a probe's body and condition replaced by
  * defined(context, x) (0 or 1; -1 leaves it to resolve.c), and the branches

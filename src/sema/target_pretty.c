@@ -256,6 +256,33 @@ static void pretty_members(struct pretty *p, struct place *place, Dwarf_Die *rec
     } while (dwarf_siblingof(&child, &child) == 0);
 }
 
+/* The members of a record in memory at the top of a variable, printed by a
+ * function of its address that every identical printer shares
+ * (pretty_share.c); 0 when it stays inline. */
+static int shared_record(struct pretty *p, struct place *place, Dwarf_Die *record)
+{
+    if (place->kind != PLACE_MEMORY || place->bit_size || !place->address || p->args)
+        return 0;
+    struct lowering *l = p->l;
+    struct pretty inner = {.l = l, .full = p->full};
+    strbuf_init(&inner.format);
+    struct expr *param = sema_pretty_parameter(l->s, l->e->span);
+    struct place at = *place;
+    at.address = param;
+    int count = 0;
+    pretty_text(&inner, "{");
+    pretty_members(&inner, &at, record, &count);
+    pretty_text(&inner, "}");
+    pretty_flush(&inner);
+    strbuf_free(&inner.format);
+    struct expr *call = sema_share_pretty(l->s, l->e->span, inner.result, param, place->address);
+    if (!call)
+        return 0;
+    pretty_call(p, call->call.name, call->call.args, 1);
+    p->args += inner.args - 1;
+    return 1;
+}
+
 static void pretty_record(struct pretty *p, struct place *place, Dwarf_Die *record, int top)
 {
     if (!top && !p->full) {
@@ -277,6 +304,8 @@ static void pretty_record(struct pretty *p, struct place *place, Dwarf_Die *reco
         }
         *place = (struct place){.kind = PLACE_MEMORY, .type = *record, .has_type = 1, .address = pointer};
     }
+    if (top && shared_record(p, place, record))
+        return;
     int count = 0;
     pretty_text(p, "{");
     pretty_members(p, place, record, &count);

@@ -651,6 +651,28 @@ static void pretty_members(struct btf_pretty *p, struct kplace *place, const str
     }
 }
 
+/* The members of a struct or union in memory at the top of a variable,
+ * printed by a function of its address that every identical printer shares
+ * (pretty_share.c); 0 when it stays inline. */
+static int shared_members(struct btf_pretty *p, struct kplace *place, const struct btf_type *t)
+{
+    if (!place->address || place->bit_size || p->values)
+        return 0;
+    struct btf_pretty inner = {.s = p->s, .btf = p->btf, .span = p->span, .full = p->full};
+    struct expr *param = sema_pretty_parameter(p->s, p->span);
+    struct kplace at = {.address = param, .type_id = place->type_id};
+    int count = 0;
+    pretty_literal(&inner, "{");
+    pretty_members(&inner, &at, t, &count);
+    pretty_literal(&inner, "}");
+    struct expr *call = sema_share_pretty(p->s, p->span, inner.text, param, place->address);
+    if (!call)
+        return 0;
+    pretty_append(p, call);
+    p->values += inner.values;
+    return 1;
+}
+
 /* SystemTap's recurse on a BTF type: the place formatted as type_id. */
 static void btf_pretty_place(struct btf_pretty *p, struct kplace *place, int type_id, int top)
 {
@@ -705,6 +727,8 @@ static void btf_pretty_place(struct btf_pretty *p, struct kplace *place, int typ
             pretty_literal(p, "{...}");
             return;
         }
+        if (top && shared_members(p, place, t))
+            return;
         int count = 0;
         pretty_literal(p, "{");
         pretty_members(p, place, t, &count);
