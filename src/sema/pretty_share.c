@@ -162,7 +162,10 @@ struct expr *sema_share_pretty(struct sema *s, struct span span, struct expr *bo
 {
     if (!body || !address)
         return NULL;
-    int faults_in = s->probe ? probe_uprobe(s->probe)->sleepable : 0;
+    /* user string reads fault pages in where the inline code would: in a
+     * sleepable uprobe's own code, not in a function's (codegen/probed_thread.c) */
+    int in_function = s->function && s->function->decl;
+    int faults_in = !in_function && s->probe ? probe_uprobe(s->probe)->sleepable : 0;
     struct strbuf key;
     strbuf_init(&key);
     strbuf_printf(&key, "%d", faults_in);

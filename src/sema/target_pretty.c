@@ -261,7 +261,8 @@ static void pretty_members(struct pretty *p, struct place *place, Dwarf_Die *rec
  * (pretty_share.c); 0 when it stays inline. */
 static int shared_record(struct pretty *p, struct place *place, Dwarf_Die *record)
 {
-    if (place->kind != PLACE_MEMORY || place->bit_size || !place->address || p->args)
+    /* (an @entry operand's runs in the entry program, sleepable on its own terms: inline) */
+    if (place->kind != PLACE_MEMORY || place->bit_size || !place->address || p->args || p->l->in_entry)
         return 0;
     struct lowering *l = p->l;
     struct pretty inner = {.l = l, .full = p->full};

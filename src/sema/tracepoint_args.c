@@ -656,7 +656,7 @@ static void pretty_members(struct btf_pretty *p, struct kplace *place, const str
  * (pretty_share.c); 0 when it stays inline. */
 static int shared_members(struct btf_pretty *p, struct kplace *place, const struct btf_type *t)
 {
-    if (!place->address || place->bit_size || p->values)
+    if (!place->address || place->bit_size || p->values || p->s->at_call)
         return 0;
     struct btf_pretty inner = {.s = p->s, .btf = p->btf, .span = p->span, .full = p->full};
     struct expr *param = sema_pretty_parameter(p->s, p->span);
