@@ -66,6 +66,13 @@ out=$build/vm/$VM_KVER
 rm -rf "$out" && mkdir -p "$out" || exit 2
 start=$(date +%s)
 golden_timeout=${GOLDEN_TIMEOUT:-120}
+
+# The guest's cases share one compile cache (run-golden.sh's GOLDEN_CACHE_DIR): under TCG a case's
+# compile is seconds, and its function indexes of libc and the test programs (DWARF, symbol tables)
+# are built once instead of per case, about a sixth of the stage. The host's own run keeps one
+# cache per case, so there every case compiles from scratch. VM_SHARED_CACHE=0: one per case here too.
+cache=
+[[ ${VM_SHARED_CACHE:-1} == 0 ]] || { cache=$out/cache && mkdir -p "$cache"; }
 # A guest in which no case has ended for twice a case's time has hung (run-in-vm.sh's VM_STALL): it is
 # ended and its cases rerun in a fresh VM, as for one that died, instead of holding the stage for the
 # whole VM_TIMEOUT. VM_STAGE_BUDGET (seconds, default none) bounds the whole stage, reruns included.
@@ -96,7 +103,7 @@ for ((attempt = 1; attempt <= attempts; attempt++)); do
   console=$out/console.$attempt.log
   vm_timeout=$(vm_time_left) || { echo "vm/$VM_KVER: the stage's ${VM_STAGE_BUDGET}s are spent; ${#pending[@]} cases not run" >&2; break; }
   VM_OUT=$out VM_KEEP_DIR=$top VM_TIMEOUT=$vm_timeout VM_STALL=$stall VM_BROKEN_RE=$oops_re VM_CONSOLE=$console \
-    bash "$here/run-in-vm.sh" env GOLDEN_TIMEOUT="$golden_timeout" \
+    bash "$here/run-in-vm.sh" env GOLDEN_TIMEOUT="$golden_timeout" GOLDEN_CACHE_DIR="$cache" \
     bash "$here/guest-goldens.sh" "$build/tap" "$top/tests/golden" "$build/tests/programs" "$out" "${pending[@]}"
   rc=$?
   oopsed=0
@@ -135,7 +142,7 @@ if ((${#retry[@]} && ${#retry[@]} <= ${VM_RETRY_MAX:-5})); then
   done
   vm_timeout=$(vm_time_left) || vm_timeout=120
   VM_OUT=$out VM_KEEP_DIR=$top VM_TIMEOUT=$vm_timeout VM_STALL=$stall VM_BROKEN_RE=$oops_re VM_CONSOLE=$out/console.retry.log \
-    bash "$here/run-in-vm.sh" env GOLDEN_TIMEOUT="$golden_timeout" GUEST_JOBS=1 \
+    bash "$here/run-in-vm.sh" env GOLDEN_TIMEOUT="$golden_timeout" GOLDEN_CACHE_DIR="$cache" GUEST_JOBS=1 \
     bash "$here/guest-goldens.sh" "$build/tap" "$top/tests/golden" "$build/tests/programs" "$out" "${retry[@]}"
   for c in "${retry[@]}"; do
     [[ $(cat "$out/$c.rc" 2>/dev/null) == 0 ]] && echo "vm/$VM_KVER: golden/$c passed when run alone (failed in the suite: see above)" >&2

@@ -17,6 +17,10 @@ if ((EUID == 0)) && setpriv --reuid=65534 --regid=65534 --clear-groups \
      test -r "$here/../run-golden.sh" -a -x "$tap" -a -x "$programs" -a -r "$golden/unprivileged.txt"; then
   export GOLDEN_NOBODY_CAN_RUN=1
 fi
+# every case's scratch dir at once (run-golden.sh's GOLDEN_WORK_DIR), not a mktemp and an rm for each;
+# they go with the guest's /tmp. Open to all: unprivileged.txt's cases run as nobody.
+work=${TMPDIR:-/tmp}/golden-work.$$
+mkdir -m 755 "$work" && (cd "$work" && mkdir -m 777 -- "$@") && export GOLDEN_WORK_DIR=$work
 echo "kernel $(uname -r): $# cases" >&2
 printf '%s\n' "$@" | xargs -P "${GUEST_JOBS:-$(nproc)}" -I{} bash -c '
   bash "$here/../run-golden.sh" "$tap" "$golden" "$1" "$programs" >"$out/$1.log" 2>&1
