@@ -689,6 +689,12 @@ static struct program *tap_compile(struct arena *arena, struct diags *diags, str
     opts->codegen.bpf_isa = kernel_bpf_isa();
     if (!opts->codegen.bpf_isa)
         opts->codegen.bpf_isa = 4;
+    /* which kernel's BTF the object's structure offsets come from */
+    struct utsname name;
+    char build_id[129];
+    opts->codegen.kernel_release = uname(&name) == 0 ? arena_strdup(arena, name.release) : NULL;
+    opts->codegen.kernel_build_id =
+        kernel_build_id(build_id, sizeof(build_id)) == 0 ? arena_strdup(arena, build_id) : NULL;
     struct program *program = codegen_emit(arena, diags, script, &opts->codegen);
     if (!program)
         return NULL;
@@ -762,14 +768,35 @@ static int check_bpf_isa(const struct program *program, char *error, size_t erro
     return -1;
 }
 
+/* An object holds its kernel's structure offsets (BTF): one compiled on
+ * another kernel (another build id, or release where either lacks one) would
+ * read the wrong bytes. */
+static int check_kernel(const struct program *program, char *error, size_t error_size)
+{
+    struct utsname name;
+    char build_id[129];
+    if (!program->kernel_release || uname(&name) != 0)
+        return 0;
+    int have_id = kernel_build_id(build_id, sizeof(build_id)) == 0;
+    if (have_id && program->kernel_build_id ? strcmp(build_id, program->kernel_build_id) == 0
+                                            : strcmp(name.release, program->kernel_release) == 0)
+        return 0;
+    snprintf(error, error_size,
+             "the object was compiled on kernel %s (build id %s), not this one (%s, build id %s): it holds "
+             "that kernel's structure offsets; compile the script again on this kernel",
+             program->kernel_release, program->kernel_build_id ? program->kernel_build_id : "unknown",
+             name.release, have_id ? build_id : "unknown");
+    return -1;
+}
+
 /* --run: the object carries its own metadata; the probed binaries must be the
- * ones it was compiled against. */
+ * ones it was compiled against, on this kernel. */
 static int run_object(struct options *opts)
 {
     char error[512];
     struct program *program = program_read_object(opts->run_object, error, sizeof(error));
     if (!program || program_check_probes(program, error, sizeof(error)) < 0 ||
-        check_bpf_isa(program, error, sizeof(error)) < 0) {
+        check_bpf_isa(program, error, sizeof(error)) < 0 || check_kernel(program, error, sizeof(error)) < 0) {
         fprintf(stderr, "ERROR: --run: %s\n", error);
         program_free(program);
         return 1;

@@ -22,6 +22,8 @@ struct codegen_options {
     int timing;                  /* -t: count and time each handler (timing.c) */
     int hist_elision;            /* HIST_ELISION: empty histogram rows kept around data; < 0: 2 */
     int bpf_isa;                 /* LLVM's BPF cpu, 2..4: the newest set the kernel takes (runtime/kernel.h) */
+    const char *kernel_release;  /* the kernel compiled for, recorded in the object's metadata */
+    const char *kernel_build_id; /* (NULL: not known) */
     int debug_reject;            /* -D TAP_DEBUG_REJECT=1 (tests): every probe's first statement
                                     makes the verifier reject it */
     uint32_t defer_entries;      /* -D TAP_DEBUG_DEFER_ENTRIES=N (tests): threads that can wait in

@@ -41,6 +41,8 @@ static int setup_target(struct codegen *cg)
      * signed division gets a libcall LLVM reports. */
     snprintf(cg->cpu, sizeof(cg->cpu), "v%d", cg->options->bpf_isa ? cg->options->bpf_isa : 4);
     cg->program->bpf_isa = cg->options->bpf_isa ? cg->options->bpf_isa : 4;
+    cg->program->kernel_release = cg->options->kernel_release ? strdup(cg->options->kernel_release) : NULL;
+    cg->program->kernel_build_id = cg->options->kernel_build_id ? strdup(cg->options->kernel_build_id) : NULL;
     cg->machine = LLVMCreateTargetMachine(target, "bpfel", cg->cpu, "", LLVMCodeGenLevelDefault,
                                           LLVMRelocDefault, LLVMCodeModelDefault);
     cg->layout = LLVMCreateTargetDataLayout(cg->machine);

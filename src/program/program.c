@@ -53,6 +53,8 @@ void program_free(struct program *program)
         free(program->timed[i].derivation);
     }
     free(program->timed);
+    free(program->kernel_release);
+    free(program->kernel_build_id);
     free(program->object);
     free(program);
 }

@@ -343,6 +343,8 @@ struct program {
     int hist_elision;        /* HIST_ELISION */
     int64_t max_errors;      /* MAXERRORS: runtime errors the session survives; the next ends it */
     int bpf_isa;             /* the BPF instruction set the object needs (LLVM's cpu vN) */
+    char *kernel_release;    /* the kernel it was compiled on, whose BTF gave its structure offsets: */
+    char *kernel_build_id;   /* --run refuses another (NULL: not known) */
     int user_frames;         /* a probe captures user frames as build-id + offset (print_ubacktrace ...):
                               * the runtime follows file mappings to name them (mappings.c) */
     struct program_timed_probe *timed;   /* -t: the probe hit report's rows, by tap_timing slot */

@@ -11,6 +11,7 @@
  *   user_frames 0|1
  *   max_errors N
  *   bpf_isa N          (absent: 4, what tap compiled for before it asked the kernel)
+ *   kernel RELEASE BUILD_ID   the kernel compiled on (absent: not known)
  *   timed POINT LOCATION DERIVATION INDEX   (-t: one per tap_timing slot)
  * Strings are C-quoted; `-` is NULL. */
 #include "program/program_io.h"
@@ -118,6 +119,12 @@ char *program_serialize(const struct program *program, size_t *length)
     strbuf_printf(&out, "user_frames %d\n", program->user_frames);
     strbuf_printf(&out, "max_errors %lld\n", (long long)program->max_errors);
     strbuf_printf(&out, "bpf_isa %d\n", program->bpf_isa);
+    if (program->kernel_release) {
+        strbuf_puts(&out, "kernel");
+        put_string(&out, program->kernel_release);
+        put_string(&out, program->kernel_build_id);
+        strbuf_putc(&out, '\n');
+    }
     for (int i = 0; i < program->timed_count; i++) {
         strbuf_puts(&out, "timed");
         put_string(&out, program->timed[i].point);
@@ -327,7 +334,12 @@ static int read_line(struct reader *r, struct program *program)
         program->max_errors = read_number(r);
     else if (IS("bpf_isa"))
         program->bpf_isa = (int)read_number(r);
-    else if (IS("timed")) {
+    else if (IS("kernel")) {
+        program->kernel_release = read_string(r);
+        program->kernel_build_id = read_string(r);
+        if (!program->kernel_release)
+            r->failed = 1;
+    } else if (IS("timed")) {
         struct program_timed_probe *t = push((void **)&program->timed, &program->timed_count, sizeof(*t));
         t->point = read_string(r);
         t->location = read_string(r);

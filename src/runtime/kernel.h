@@ -24,6 +24,10 @@ int kernel_bpf_isa(void);
 struct bpf_insn;
 int kernel_load_test_program(int prog_type, int expected_attach_type, const struct bpf_insn *insns, int count);
 
+/* The running kernel's build id (its image's GNU build id note), in hex
+ * into hex (size bytes, the NUL included): 0, or -1 where none is shown. */
+int kernel_build_id(char *hex, size_t size);
+
 /* The first kernel release with instruction set isa: "6.6" for 4. */
 const char *kernel_isa_release(int isa);
 
