@@ -7,7 +7,7 @@
 # VM_RETRY_MAX=5 such cases), and fails the run if it fails there too. A VM that dies under the cases
 # (exit 125: a TCG code-patching race, about one run in three on 6.12) or whose kernel oopsed is
 # started again (VM_ATTEMPTS runs in all, default 3) for the cases it had not finished or that failed
-# in it; a VM in which no case ends for VM_STALL seconds (default twice GOLDEN_TIMEOUT, plus 60) is ended
+# in it; a VM in which no case ends for VM_STALL seconds (default GOLDEN_TIMEOUT plus 60) is ended
 # and treated the same way. Per-case logs: BUILD_DIR/vm/KVER/CASE.log; the guest's console: console.N.log beside them.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -74,10 +74,11 @@ golden_timeout=${GOLDEN_TIMEOUT:-120}
 # cache per case, so there every case compiles from scratch. VM_SHARED_CACHE=0: one per case here too.
 cache=
 [[ ${VM_SHARED_CACHE:-1} == 0 ]] || { cache=$out/cache && mkdir -p "$cache"; }
-# A guest in which no case has ended for twice a case's time has hung (run-in-vm.sh's VM_STALL): it is
+# A guest in which no case has ended for a case's time and a minute has hung (run-in-vm.sh's VM_STALL:
+# each case ends by its timeout, so nothing under OUT changing for that long is no case ending): it is
 # ended and its cases rerun in a fresh VM, as for one that died, instead of holding the stage for the
 # whole VM_TIMEOUT. VM_STAGE_BUDGET (seconds, default none) bounds the whole stage, reruns included.
-stall=${VM_STALL:-$((2 * golden_timeout + 60))}
+stall=${VM_STALL:-$((golden_timeout + 60))}
 vm_time_left() {
   local t=${VM_TIMEOUT:-3000}
   if [[ -n ${VM_STAGE_BUDGET:-} ]]; then
