@@ -68,12 +68,11 @@ rm -rf "$out" && mkdir -p "$out" || exit 2
 start=$(date +%s)
 golden_timeout=${GOLDEN_TIMEOUT:-120}
 
-# The guest's cases share one compile cache (run-golden.sh's GOLDEN_CACHE_DIR): under TCG a case's
-# compile is seconds, and its function indexes of libc and the test programs (DWARF, symbol tables)
-# are built once instead of per case, about a sixth of the stage. The host's own run keeps one
-# cache per case, so there every case compiles from scratch. VM_SHARED_CACHE=0: one per case here too.
-cache=
-[[ ${VM_SHARED_CACHE:-1} == 0 ]] || { cache=$out/cache && mkdir -p "$cache"; }
+# The guest's cases share one compile cache (guest-goldens.sh, on the guest's tmpfs): under TCG a case's
+# compile is seconds, and the function indexes of libc and the test programs are built once instead
+# of per case. The host's own run keeps one cache per case, so there every case compiles from
+# scratch. VM_SHARED_CACHE=0: one per case here too.
+shared_cache=${VM_SHARED_CACHE:-1}
 # A guest in which no case has ended for a case's time and a minute has hung (run-in-vm.sh's VM_STALL:
 # each case ends by its timeout, so nothing under OUT changing for that long is no case ending): it is
 # ended and its cases rerun in a fresh VM, as for one that died, instead of holding the stage for the
@@ -105,7 +104,7 @@ for ((attempt = 1; attempt <= attempts; attempt++)); do
   console=$out/console.$attempt.log
   vm_timeout=$(vm_time_left) || { echo "vm/$VM_KVER: the stage's ${VM_STAGE_BUDGET}s are spent; ${#pending[@]} cases not run" >&2; break; }
   VM_OUT=$out VM_KEEP_DIR=$top VM_TIMEOUT=$vm_timeout VM_STALL=$stall VM_BROKEN_RE=$oops_re VM_CONSOLE=$console \
-    bash "$here/run-in-vm.sh" env GOLDEN_TIMEOUT="$golden_timeout" GOLDEN_CACHE_DIR="$cache" \
+    bash "$here/run-in-vm.sh" env GOLDEN_TIMEOUT="$golden_timeout" GUEST_SHARED_CACHE="$shared_cache" \
     bash "$here/guest-goldens.sh" "$build/tap" "$top/tests/golden" "$build/tests/programs" "$out" "${pending[@]}"
   rc=$?
   oopsed=0
@@ -144,7 +143,7 @@ if ((${#retry[@]} && ${#retry[@]} <= ${VM_RETRY_MAX:-5})); then
   done
   vm_timeout=$(vm_time_left) || vm_timeout=120
   VM_OUT=$out VM_KEEP_DIR=$top VM_TIMEOUT=$vm_timeout VM_STALL=$stall VM_BROKEN_RE=$oops_re VM_CONSOLE=$out/console.retry.log \
-    bash "$here/run-in-vm.sh" env GOLDEN_TIMEOUT="$golden_timeout" GOLDEN_CACHE_DIR="$cache" GUEST_JOBS=1 \
+    bash "$here/run-in-vm.sh" env GOLDEN_TIMEOUT="$golden_timeout" GUEST_SHARED_CACHE="$shared_cache" GUEST_JOBS=1 \
     bash "$here/guest-goldens.sh" "$build/tap" "$top/tests/golden" "$build/tests/programs" "$out" "${retry[@]}"
   for c in "${retry[@]}"; do
     [[ $(cat "$out/$c.rc" 2>/dev/null) == 0 ]] && echo "vm/$VM_KVER: golden/$c passed when run alone (failed in the suite: see above)" >&2

@@ -21,6 +21,9 @@ fi
 # they go with the guest's /tmp. Open to all: unprivileged.txt's cases run as nobody.
 work=${TMPDIR:-/tmp}/golden-work.$$
 mkdir -m 755 "$work" && (cd "$work" && mkdir -m 777 -- "$@") && export GOLDEN_WORK_DIR=$work
+# GUEST_SHARED_CACHE=1: the root-run cases share one compile cache (run-golden.sh's GOLDEN_CACHE_DIR),
+# on this tmpfs: each store lists the cache's directory, which over 9p costs a round trip an entry.
+[[ ${GUEST_SHARED_CACHE:-0} == 1 ]] && export GOLDEN_CACHE_DIR=$work/.cache
 echo "kernel $(uname -r): $# cases" >&2
 printf '%s\n' "$@" | xargs -P "${GUEST_JOBS:-$(nproc)}" -I{} bash -c '
   bash "$here/../run-golden.sh" "$tap" "$golden" "$1" "$programs" >"$out/$1.log" 2>&1
