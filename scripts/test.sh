@@ -35,12 +35,12 @@ if [[ ${TAP_VM:-1} != 0 ]]; then
   VM_KVER=6.12 VM_TCG_THREAD=single GOLDEN_TIMEOUT=240 VM_DEBUGINFO=0 VM_STAGE_BUDGET=2700 VM_RETRY_MAX=8 \
     bash "$top/tests/vm/goldens.sh" "$top/build" "${kernel_dependent[@]}" >"$vm612_log" 2>&1 &
   vm612=$!
-  # 6.1 runs under multi-threaded TCG (single-threaded, its ~700 cases would take twice as long);
+  # 6.1 runs under multi-threaded TCG (single-threaded, its ~600 cases would take twice as long);
   # a guest that dies or oopses (a TCG code-patching race) has the cases it left rerun in a fresh
   # VM: up to 5 runs, each keeping what the last one finished. Soft lockups and RCU stalls, which
   # under TCG mean a vCPU thread the host did not run for a while, no longer end a guest.
   # A stage's budget (VM_STAGE_BUDGET, reruns included) keeps a broken VM from running past CI's
-  # time: with the host stages (about 8 minutes) CI stays under its 90 at worst.
+  # time: with the host stages (about 6 minutes) CI stays under its 90 at worst.
   VM_ATTEMPTS=5 VM_STAGE_BUDGET=3500 bash "$top/tests/vm/goldens.sh" "$top/build" || vm_failed=1
   wait "$vm612" || vm_failed=1
   cat "$vm612_log"
