@@ -7,6 +7,8 @@
  * ~90 ms. */
 #include "runtime/kernel.h"
 
+#include "base/kernel_build_id.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,31 +92,14 @@ const char *kernel_isa_release(int isa)
     return isa >= 4 ? "6.6" : isa == 3 ? "5.1" : "4.14";
 }
 
-/* The GNU build id note of the running kernel's image, which the kernel
- * shows to everyone in /sys/kernel/notes (a run of ELF notes). */
+/* The running kernel's build id (base/kernel_build_id.h), in hex. */
 int kernel_build_id(char *hex, size_t size)
 {
-    unsigned char notes[4096];
-    FILE *f = fopen("/sys/kernel/notes", "rb");
-    if (!f)
+    unsigned char id[64];
+    size_t length = kernel_build_id_bytes(id, sizeof(id));
+    if (!length || 2 * length >= size)
         return -1;
-    size_t length = fread(notes, 1, sizeof(notes), f);
-    fclose(f);
-    for (size_t at = 0; at + 12 <= length;) {
-        uint32_t name_size, desc_size, type;
-        memcpy(&name_size, notes + at, 4);
-        memcpy(&desc_size, notes + at + 4, 4);
-        memcpy(&type, notes + at + 8, 4);
-        size_t name_at = at + 12, desc_at = name_at + ((name_size + 3) & ~3u);
-        if (desc_at + desc_size > length)
-            break;
-        if (type == 3 /* NT_GNU_BUILD_ID */ && name_size == 4 && memcmp(notes + name_at, "GNU", 4) == 0 &&
-            desc_size > 0 && 2 * desc_size < size) {
-            for (uint32_t i = 0; i < desc_size; i++)
-                snprintf(hex + 2 * i, 3, "%02x", notes[desc_at + i]);
-            return 0;
-        }
-        at = desc_at + ((desc_size + 3) & ~3u);
-    }
-    return -1;
+    for (size_t i = 0; i < length; i++)
+        snprintf(hex + 2 * i, 3, "%02x", id[i]);
+    return 0;
 }

@@ -13,36 +13,8 @@
 #include <sys/utsname.h>
 
 #include "base/arena.h"
+#include "base/kernel_build_id.h"
 #include "sema/dwarf.h"
-
-#define NT_GNU_BUILD_ID_TYPE 3
-
-/* The running kernel's GNU build id from /sys/kernel/notes (ELF notes);
- * its length, 0 when it cannot be read. */
-static size_t running_build_id(unsigned char *out, size_t size)
-{
-    unsigned char notes[4096];
-    FILE *f = fopen("/sys/kernel/notes", "rb");
-    size_t n = f ? fread(notes, 1, sizeof(notes), f) : 0;
-    if (f)
-        fclose(f);
-    for (size_t at = 0; at + 12 <= n;) {
-        unsigned name_size, desc_size, type;
-        memcpy(&name_size, notes + at, 4);
-        memcpy(&desc_size, notes + at + 4, 4);
-        memcpy(&type, notes + at + 8, 4);
-        size_t name = at + 12, desc = name + ((name_size + 3) & ~3u);
-        if (desc + desc_size > n)
-            break;
-        if (type == NT_GNU_BUILD_ID_TYPE && name_size == 4 && memcmp(notes + name, "GNU", 4) == 0 &&
-            desc_size <= size) {
-            memcpy(out, notes + desc, desc_size);
-            return desc_size;
-        }
-        at = desc + ((desc_size + 3) & ~3u);
-    }
-    return 0;
-}
 
 static int compare_by_name(const void *a, const void *b)
 {
@@ -120,7 +92,7 @@ struct dwarf_module *dwarf_kernel_open(struct dwarf_modules *modules, char *erro
     const void *id;
     unsigned char running[64];
     ssize_t id_size = dwelf_elf_gnu_build_id(m->elf, &id);
-    size_t running_size = running_build_id(running, sizeof(running));
+    size_t running_size = kernel_build_id_bytes(running, sizeof(running));
     if (!m->dwarf || id_size <= 0 || (size_t)id_size != running_size || memcmp(id, running, running_size) != 0) {
         snprintf(error, size, !m->dwarf ? "%s has no DWARF" : "%s is not the running kernel's (its build id is "
                  "not the one in /sys/kernel/notes)", path);
