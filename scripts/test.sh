@@ -14,7 +14,7 @@ FUZZ_BUILD="$top/build-fuzz" bash "$top/tests/fuzz/run.sh" "${TAP_FUZZ_SECONDS:-
 # outcome depends on what the kernel offers (kernel probes, stacks, uprobe kinds and refusals, the
 # instruction set, the README's one-liners). The two run side by side: 6.1's guest keeps about
 # 1.7 of the 2 cores busy and 6.12's one thread takes the rest, about a fifth less time than one
-# after the other (session 21), so the whole CI run stays well under an hour. Cases listed in
+# after the other (session 21), to keep the whole CI run under an hour. Cases listed in
 # tests/vm/expected-failures-SERIES.txt are reported as not run. TAP_VM=0 skips the stage.
 if [[ ${TAP_VM:-1} != 0 ]]; then
   vm_failed=0
