@@ -98,18 +98,21 @@ else
 fi
 stdin=/dev/null
 [[ -f $case.stdin ]] && stdin=$case.stdin
-# A command with no shell syntax runs without a shell in between: one fork and exec less.
+# A tap command with no shell syntax (most .tp cases) runs without a shell in between: one fork and
+# exec less. (Only tap's: a first word such as `exit` or `cd` is the shell's own.)
 simple=0
 if [[ $command != *[\|\;\<\>\&\$\`\(\)\{\}\*\?\[\~\#]* && $command != *$'\n'* ]] &&
-   eval "words=($command)" && ((${#words[@]})) && [[ ${words[0]} != *=* ]]; then
+   eval "words=($command)" && ((${#words[@]})) && [[ ${words[0]} == "$tap" ]]; then
   simple=1
 fi
+started=$SECONDS
 if ((simple)); then
   timeout -k 5 "$timeout_secs" "${words[@]}" <"$stdin" >"$work/stdout" 2>"$work/stderr"
 else
   timeout -k 5 "$timeout_secs" bash -c "$command" <"$stdin" >"$work/stdout" 2>"$work/stderr"
 fi
 status=$?
+elapsed=$((SECONDS - started))
 
 failed=0
 fail() { echo "golden/$case: $*"; failed=1; }
@@ -154,8 +157,11 @@ compare_regex() { # STREAM REGEX_FILE
   fi
 }
 
-if ((status == 124)); then
+# 124 is also what a timeout inside the command exits with (users_readme_oneliner.sh has its own)
+if ((status == 124 && elapsed >= timeout_secs)); then
   fail "timed out after ${timeout_secs}s: $command"
+elif ((status == 124)); then
+  fail "exit status 124 after ${elapsed}s: a timeout inside the command ran out"
 fi
 if [[ -f $case.stdout.re ]]; then
   compare_regex stdout "$case.stdout.re"
