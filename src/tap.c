@@ -690,11 +690,10 @@ static struct program *tap_compile(struct arena *arena, struct diags *diags, str
     if (!opts->codegen.bpf_isa)
         opts->codegen.bpf_isa = 4;
     /* which kernel's BTF the object's structure offsets come from */
-    struct utsname name;
-    char build_id[129];
-    opts->codegen.kernel_release = uname(&name) == 0 ? arena_strdup(arena, name.release) : NULL;
-    opts->codegen.kernel_build_id =
-        kernel_build_id(build_id, sizeof(build_id)) == 0 ? arena_strdup(arena, build_id) : NULL;
+    struct kernel_identity kernel;
+    kernel_identity_read(&kernel);
+    opts->codegen.kernel_release = *kernel.release ? arena_strdup(arena, kernel.release) : NULL;
+    opts->codegen.kernel_build_id = *kernel.build_id ? arena_strdup(arena, kernel.build_id) : NULL;
     struct program *program = codegen_emit(arena, diags, script, &opts->codegen);
     if (!program)
         return NULL;
@@ -773,19 +772,18 @@ static int check_bpf_isa(const struct program *program, char *error, size_t erro
  * read the wrong bytes. */
 static int check_kernel(const struct program *program, char *error, size_t error_size)
 {
-    struct utsname name;
-    char build_id[129];
-    if (!program->kernel_release || uname(&name) != 0)
+    struct kernel_identity kernel;
+    kernel_identity_read(&kernel);
+    if (!program->kernel_release || !*kernel.release)
         return 0;
-    int have_id = kernel_build_id(build_id, sizeof(build_id)) == 0;
-    if (have_id && program->kernel_build_id ? strcmp(build_id, program->kernel_build_id) == 0
-                                            : strcmp(name.release, program->kernel_release) == 0)
+    if (*kernel.build_id && program->kernel_build_id ? strcmp(kernel.build_id, program->kernel_build_id) == 0
+                                                     : strcmp(kernel.release, program->kernel_release) == 0)
         return 0;
     snprintf(error, error_size,
              "the object was compiled on kernel %s (build id %s), not this one (%s, build id %s): it holds "
              "that kernel's structure offsets; compile the script again on this kernel",
              program->kernel_release, program->kernel_build_id ? program->kernel_build_id : "unknown",
-             name.release, have_id ? build_id : "unknown");
+             kernel.release, *kernel.build_id ? kernel.build_id : "unknown");
     return -1;
 }
 

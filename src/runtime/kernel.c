@@ -92,14 +92,13 @@ const char *kernel_isa_release(int isa)
     return isa >= 4 ? "6.6" : isa == 3 ? "5.1" : "4.14";
 }
 
-/* The running kernel's build id (base/kernel_build_id.h), in hex. */
-int kernel_build_id(char *hex, size_t size)
+void kernel_identity_read(struct kernel_identity *id)
 {
-    unsigned char id[64];
-    size_t length = kernel_build_id_bytes(id, sizeof(id));
-    if (!length || 2 * length >= size)
-        return -1;
-    for (size_t i = 0; i < length; i++)
-        snprintf(hex + 2 * i, 3, "%02x", id[i]);
-    return 0;
+    struct utsname name;
+    snprintf(id->release, sizeof(id->release), "%s", uname(&name) == 0 ? name.release : "");
+    unsigned char bytes[64];
+    size_t length = kernel_build_id_bytes(bytes, sizeof(bytes));
+    id->build_id[0] = 0;
+    for (size_t i = 0; i < length && 2 * i + 2 < sizeof(id->build_id); i++)
+        snprintf(id->build_id + 2 * i, 3, "%02x", bytes[i]);
 }

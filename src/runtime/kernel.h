@@ -24,9 +24,14 @@ int kernel_bpf_isa(void);
 struct bpf_insn;
 int kernel_load_test_program(int prog_type, int expected_attach_type, const struct bpf_insn *insns, int count);
 
-/* The running kernel's build id (its image's GNU build id note), in hex
- * into hex (size bytes, the NUL included): 0, or -1 where none is shown. */
-int kernel_build_id(char *hex, size_t size);
+/* Which kernel runs: its release, and its build id (its image's GNU build
+ * id note) in hex, empty where either is not shown. A compiled object
+ * records it (its structure offsets are that kernel's) and --run checks it. */
+struct kernel_identity {
+    char release[65];
+    char build_id[129];
+};
+void kernel_identity_read(struct kernel_identity *id);
 
 /* The first kernel release with instruction set isa: "6.6" for 4. */
 const char *kernel_isa_release(int isa);
