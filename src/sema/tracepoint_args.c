@@ -775,22 +775,67 @@ static int kernel_type_id(struct btf *btf, const char *spelled)
     return 0;
 }
 
+/* "kernel", "kernel<header.h>", and either followed by ":MODULE" names,
+ * as SystemTap spells the kernel and its modules (e.g. "kernel:nfs:sunrpc"). */
 int sema_is_kernel_cast(const struct expr *e)
 {
     const char *module = e->kind == EXPR_CAST ? e->cast.module : NULL;
-    return module && (strcmp(module, "kernel") == 0 || strncmp(module, "kernel<", 7) == 0);
+    return module && strncmp(module, "kernel", 6) == 0 && strchr("<:", module[6]) != NULL;
+}
+
+/* ":MODULE..." after "kernel" or "kernel<...>"; NULL: none */
+static const char *cast_modules(const char *spec)
+{
+    const char *rest = spec + 6;
+    if (*rest == '<') {
+        const char *close = strchr(rest, '>');
+        rest = close ? close + 1 : "";
+    }
+    return *rest == ':' ? rest : NULL;
+}
+
+/* The type in vmlinux's BTF, else in the first of the modules after "kernel"
+ * (or "kernel<...>") that has it; *btf_out is the BTF that does. */
+static int kernel_cast_type_id(struct sema *s, const char *spec, const char *type_name, struct btf **btf_out,
+                               const char **missing)
+{
+    struct btf *btf = sema_kernel_btf(s);
+    int type_id = kernel_type_id(btf, type_name);
+    *btf_out = btf;
+    *missing = NULL;
+    const char *modules = cast_modules(spec);
+    while (!type_id && modules && modules[1]) {
+        const char *name = modules + 1, *end = strchr(name, ':');
+        size_t length = end ? (size_t)(end - name) : strlen(name);
+        const char *module = arena_strndup(s->arena, name, length);
+        struct btf *module_btf = sema_probe_btf(s, module);
+        if (module_btf) {
+            type_id = kernel_type_id(module_btf, type_name);
+            *btf_out = module_btf;
+        } else if (!*missing) {
+            *missing = module;
+        }
+        modules = end;
+    }
+    return type_id;
 }
 
 int sema_lower_kernel_cast(struct sema *s, struct expr *e)
 {
-    struct btf *btf = sema_kernel_btf(s);
-    if (!btf)
+    if (!sema_kernel_btf(s))
         return place_error(s, e->span, "@cast(..., \"kernel\") needs the kernel's BTF (/sys/kernel/btf/vmlinux), "
                            "which cannot be read");
-    int type_id = kernel_type_id(btf, e->cast.type_name);
+    struct btf *btf;
+    const char *missing;
+    int type_id = kernel_cast_type_id(s, e->cast.module, e->cast.type_name, &btf, &missing);
+    if (!type_id && missing)
+        return place_error(s, e->span, arena_printf(s->arena, "unable to find type '%s' in the kernel's BTF: "
+                                                    "module %s is not loaded (no /sys/kernel/btf/%s)",
+                                                    e->cast.type_name, missing, missing));
     if (!type_id)
-        return place_error(s, e->span, arena_printf(s->arena, "unable to find type '%s' in the kernel's BTF",
-                                                    e->cast.type_name));
+        return place_error(s, e->span, arena_printf(s->arena, "unable to find type '%s' in the kernel's BTF%s",
+                                                    e->cast.type_name,
+                                                    cast_modules(e->cast.module) ? " nor its modules'" : ""));
     if (e->cast.pretty)
         return place_error(s, e->span, "pretty printing of kernel @cast is not supported");
     struct kplace place = {.address = e->cast.address, .type_id = type_id};
