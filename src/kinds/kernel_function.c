@@ -304,6 +304,11 @@ static int resolve_kernel_function(struct sema *s, struct probe_point *point, st
     struct function_match *matches;
     struct kernel_lists lists = kernel_read_lists(s->arena);
     int count = collect_matches(s, &lists, btf, first_id, pattern, &in_file, &matches, &refusal);
+    const char *owner = !count && !wildcard && !module ? kernel_function_module(s, pattern) : NULL;
+    if (owner)
+        return refuse(s, point, arena_printf(s->arena, "probe point %s: %s is a function of module %s, not of the "
+                                             "kernel: probe it as module(\"%s\").function(\"%s\")",
+                                             text, pattern, owner, owner, pattern));
     int cloned = !count && !refusal && !wildcard && !module && (support.kprobes || s->options->listing)
                  ? add_clone(s, point, probe, &lists, pattern, is_return, suffix) : -1;
     if (cloned >= 0)
@@ -329,7 +334,8 @@ static int resolve_kernel_function(struct sema *s, struct probe_point *point, st
         int id = matches[i].btf_id;
         const struct btf_type *t = btf__type_by_id(btf, id);
         int kprobe = grouped || on_kprobe(&support, btf, btf__type_by_id(btf, t->type), entry_on_return);
-        const char *why = module || s->options->listing ? NULL : kernel_ambiguous(s, &lists, name, kprobe);
+        const char *why = s->options->listing ? NULL : module ? kernel_module_ambiguous(s, module, name)
+                                                              : kernel_ambiguous(s, &lists, name, kprobe);
         if (why) {
             refusal = arena_printf(s->arena, "kernel function %s cannot be probed: %s", name, why);
             continue;   /* a wildcard leaves it out */

@@ -157,16 +157,17 @@ static size_t names_count(const struct kernel_names *set, const char *name)
  * sorted: a name once per symbol that has it, of any type, as the kernel
  * counts them before a kprobe (number_of_same_symbols) and may find a
  * variable first when it looks a name up. */
-static struct kernel_names *read_kernel_symbols(struct arena *arena)
+static struct kernel_names *read_kernel_symbols(struct arena *arena, struct kernel_names *in_modules)
 {
     struct kernel_names *set = ARENA_NEW(arena, struct kernel_names);
     FILE *f = fopen("/proc/kallsyms", "r");
     if (!f)
         return set;
-    size_t capacity = 0;
-    char line[512], type, name[256];
+    size_t capacity = 0, module_capacity = 0;
+    char line[512], type, name[256], module[64];
     while (fgets(line, sizeof(line), f)) {
-        if (sscanf(line, "%*s %c %255s", &type, name) != 2)
+        int fields = sscanf(line, "%*s %c %255s [%63[^]]]", &type, name, module);
+        if (fields < 2)
             continue;
         if (set->count == capacity) {
             size_t grown = capacity ? capacity * 2 : 65536;
@@ -174,10 +175,28 @@ static struct kernel_names *read_kernel_symbols(struct arena *arena)
             capacity = grown;
         }
         set->names[set->count++] = arena_strdup(arena, name);
+        if (fields < 3)
+            continue;
+        if (in_modules->count == module_capacity) {
+            size_t grown = module_capacity ? module_capacity * 2 : 16384;
+            in_modules->names = arena_realloc(arena, in_modules->names, module_capacity * sizeof(char *),
+                                              grown * sizeof(char *));
+            module_capacity = grown;
+        }
+        in_modules->names[in_modules->count++] = arena_printf(arena, "%s [%s]", name, module);
     }
     fclose(f);
     qsort(set->names, set->count, sizeof(char *), compare_names);
+    qsort(in_modules->names, in_modules->count, sizeof(char *), compare_names);
     return set;
+}
+
+static void read_symbols_once(struct sema *s)
+{
+    if (!s->kernel_symbols) {
+        s->module_symbols = ARENA_NEW(s->arena, struct kernel_names);
+        s->kernel_symbols = read_kernel_symbols(s->arena, s->module_symbols);
+    }
 }
 
 /* The kernel attaches by name to the first function of that name it
@@ -187,8 +206,7 @@ static struct kernel_names *read_kernel_symbols(struct arena *arena)
  * outright (EADDRNOTAVAIL since 6.1.5x and 6.6). */
 const char *kernel_ambiguous(struct sema *s, const struct kernel_lists *lists, const char *name, int on_kprobe)
 {
-    if (!s->kernel_symbols)
-        s->kernel_symbols = read_kernel_symbols(s->arena);
+    read_symbols_once(s);
     size_t named = names_count(s->kernel_symbols, name);
     size_t traced = lists->traceable.names ? names_count(&lists->traceable, name) : named;
     if (named < 2 || (!on_kprobe && traced >= named))
@@ -224,8 +242,7 @@ static int whole_clone_suffix(const char *rest)
  * name attaches a kprobe to it, as SystemTap probes it from DWARF. */
 const char *kernel_function_clone(struct sema *s, const struct kernel_lists *lists, const char *name)
 {
-    if (!s->kernel_symbols)
-        s->kernel_symbols = read_kernel_symbols(s->arena);
+    read_symbols_once(s);
     const struct kernel_names *set = lists->traceable.names ? &lists->traceable : s->kernel_symbols;
     size_t length = strlen(name);
     const char *clone = NULL;
@@ -238,6 +255,41 @@ const char *kernel_function_clone(struct sema *s, const struct kernel_lists *lis
         clone = symbol;
     }
     return clone;
+}
+
+/* The loaded module whose function NAME is (kallsyms' "[nfsd]"), or NULL:
+ * kernel.function names vmlinux's functions only, as in SystemTap. */
+const char *kernel_function_module(struct sema *s, const char *name)
+{
+    read_symbols_once(s);
+    const struct kernel_names *set = s->module_symbols;
+    size_t length = strlen(name), low = 0, high = set->count;
+    while (low < high) {   /* the first "NAME [" key: keys sort by name first */
+        size_t middle = (low + high) / 2;
+        if (strcmp(set->names[middle], name) < 0)
+            low = middle + 1;
+        else
+            high = middle;
+    }
+    for (; low < set->count && strncmp(set->names[low], name, length) == 0; low++)
+        if (strncmp(set->names[low] + length, " [", 2) == 0) {
+            const char *module = set->names[low] + length + 2;
+            return arena_strndup(s->arena, module, strlen(module) - 1);
+        }
+    return NULL;
+}
+
+/* Why MODULE's function NAME cannot be attached by name: the module has
+ * several symbols so named (6.1's nfsd: nfsctl.c's static nfsd_open and
+ * vfs.c's), and the kernel attaches the first. NULL: one. */
+const char *kernel_module_ambiguous(struct sema *s, const char *module, const char *name)
+{
+    read_symbols_once(s);
+    size_t named = names_count(s->module_symbols, arena_printf(s->arena, "%s [%s]", name, module));
+    if (named < 2)
+        return NULL;
+    return arena_printf(s->arena, "module %s has %zu symbols named %s (static functions of different files): the kernel "
+                        "attaches a name to the first it finds, which may not be the one meant", module, named, name);
 }
 
 int kernel_function_components(const struct probe_component *f, const char **pattern, int *is_return)

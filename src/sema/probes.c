@@ -34,6 +34,8 @@ int sema_point_error(struct sema *s, struct probe_point *point, struct span span
 {
     if (!point->optional)
         diag_error(s->diags, span, fmt, arg);
+    else
+        s->suppressed_error = arena_printf(s->arena, fmt, arg);
     return 0;
 }
 
@@ -116,13 +118,16 @@ int sema_resolve_point(struct sema *s, struct probe_point *point, struct stmt *b
     }
     if (resolved != RESOLVE_AS_ALIAS)
         return resolved > 0 ? resolved : 0;
+    s->suppressed_error = NULL;
     int added = sema_expand_alias(s, point, body);
     if (added < 0)
         sema_point_error(s, point, point->components->span,
                          "while resolving probe point: unknown probe point %s", sema_point_text(s, point));
     else if (added == 0 && !point->optional && !s->diags->error_count)
-        diag_error(s->diags, point->span, "while resolving probe point: %s matched no probe point",
-                   sema_point_text(s, point));
+        /* its points were optional: the last one's failure says why */
+        diag_error(s->diags, point->span, "while resolving probe point: %s matched no probe point%s%s",
+                   sema_point_text(s, point), s->suppressed_error ? ": " : "",
+                   s->suppressed_error ? s->suppressed_error : "");
     return added > 0 ? added : 0;
 }
 

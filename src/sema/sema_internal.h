@@ -31,8 +31,10 @@ struct sema {
     int kernel_btf_failed;
     struct btf *module_btf;          /* sema_probe_btf: the last module's */
     const char *module_btf_name;
+    const char *suppressed_error;    /* an optional point's failure, for an alias that then matched nothing */
     int at_call;                     /* kinds/kprobe.c: lowering an @entry operand of a kretprobe */
     struct kernel_names *kernel_symbols;  /* kernel_functions.c: /proc/kallsyms' functions, read on first use */
+    struct kernel_names *module_symbols;  /* ... and the modules' as "NAME [MODULE]" */
     int entry_probes;                /* syscall_entry.c: probes written, for their maps' names */
     struct pretty_printers *pretty_printers;   /* pretty_share.c: the printers written so far */
 };
@@ -191,6 +193,8 @@ const char *kernel_ambiguous(struct sema *s, const struct kernel_lists *lists, c
  * NAME.constprop.N: 6.1's finish_task_switch.isra.0), where it has no
  * function of that name; NULL: none, or several. */
 const char *kernel_function_clone(struct sema *s, const struct kernel_lists *lists, const char *name);
+const char *kernel_function_module(struct sema *s, const char *name);
+const char *kernel_module_ambiguous(struct sema *s, const char *module, const char *name);
 /* A string literal node, and `lhs . rhs` (just rhs when lhs is NULL): for
  * the strings target lowering builds ($$vars, $$name). */
 struct expr *sema_string_expr(struct sema *s, struct span span, const char *text);
