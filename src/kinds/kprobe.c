@@ -295,6 +295,25 @@ static int argument_register_slot(struct sema *s, int index)
     return size > 16 ? -1 : slot + (size > 8) > 5 ? 6 : slot;
 }
 
+/* The stack word (0: the first after the return address) that holds
+ * argument `index`, when it and every argument before it is one word (no
+ * struct passed by value: those change which arguments go where); -1: in
+ * a register, or not known. */
+static int stack_argument_word(struct sema *s, int index)
+{
+    struct btf *btf = sema_probe_btf(s, s->probe->kprobe.module);
+    const struct btf_type *func = btf ? btf__type_by_id(btf, (unsigned)s->probe->kprobe.btf_id) : NULL;
+    const struct btf_type *proto = func ? btf__type_by_id(btf, func->type) : NULL;
+    if (!proto || index < 6 || btf_record_size(btf, (int)proto->type) > 16)
+        return -1;
+    for (int i = 0; i <= index; i++) {
+        const struct btf_type *t = btf__type_by_id(btf, (unsigned)btf__resolve_type(btf, btf_params(proto)[i].type));
+        if (!t || btf_is_composite(t) || btf_record_size(btf, (int)btf_params(proto)[i].type) > 8)
+            return -1;
+    }
+    return index - 6;
+}
+
 /* Argument `index` of the probed function (its return value at index
  * vlen): a register at the entry; in a kretprobe, $return is rax and an
  * argument the register saved at the call. */
@@ -304,6 +323,19 @@ static struct expr *read_argument(struct sema *s, struct expr *e, int index, int
     if (is_return)
         return register_value(s, e->span, DWARF_REG_RAX, size, is_signed);
     int slot = argument_register_slot(s, index);
+    int word = stack_argument_word(s, index);
+    if (word >= 0) {
+        /* at the entry, [rsp] is the return address and the stack's arguments follow it */
+        struct dwarf_eval ev = {.arena = s->arena, .span = e->span};
+        struct expr *address = dwarf_expr_add(&ev, dwarf_expr_reg(&ev, DWARF_REG_RSP),
+                                              dwarf_expr_int(&ev, 8 + 8 * word));
+        struct expr *value = dwarf_expr_read(&ev, address, size > 0 && size < 8 ? size : 8, is_signed);
+        value->user_read.kernel = 1;
+        if (s->probe->kind != PROBE_KRETPROBE || s->at_call)
+            return value;
+        int reg = add_snapshot(s, value);
+        return reg < 0 ? too_many_entry_values(s, e->span) : register_value(s, e->span, reg, size, is_signed);
+    }
     if (slot < 0 || slot >= 6) {
         diag_error(s->diags, e->span, "$%s is argument %d of kernel function %s: kprobes read the 6 argument "
                    "registers, and it is passed %s", e->target.name, index + 1, s->probe->function,
