@@ -22,11 +22,12 @@ void sema_note_dwarf_ctype(struct sema *s, struct expr *e, Dwarf_Die *type, int 
 
 void sema_note_btf_ctype(struct sema *s, struct expr *e, struct btf *btf, int type_id, int address_of)
 {
-    if (btf != s->kernel_btf && btf != s->module_btf)
+    const char *module = sema_btf_module(s, btf);
+    if (btf != s->kernel_btf && !module)
         return;
     struct c_type *t = ARENA_NEW(s->arena, struct c_type);
     t->source = C_TYPE_BTF;
-    t->module = btf == s->kernel_btf ? NULL : s->module_btf_name;
+    t->module = module;
     t->type_id = type_id;
     t->address_of = address_of;
     e->ctype = t;

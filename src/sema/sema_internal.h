@@ -11,6 +11,12 @@ struct pretty_printers;
 
 struct btf_type;
 
+/* A module's BTF (NULL: it cannot be read), by the module's name. */
+struct loaded_btf {
+    const char *name;
+    struct btf *btf;
+};
+
 struct sema {
     struct arena *arena;
     struct diags *diags;
@@ -29,8 +35,8 @@ struct sema {
     struct tapsets *tapsets;         /* tapset.c: files, aliases; NULL until needed */
     struct btf *kernel_btf;          /* tracepoint_args.c: vmlinux BTF, loaded on first use */
     int kernel_btf_failed;
-    struct btf *module_btf;          /* sema_probe_btf: the last module's */
-    const char *module_btf_name;
+    struct loaded_btf *module_btfs;  /* sema_probe_btf: each module's read, kept until the end */
+    int module_btf_count;
     const char *suppressed_error;    /* an optional point's failure, for an alias that then matched nothing */
     int at_call;                     /* kinds/kprobe.c: lowering an @entry operand of a kretprobe */
     struct kernel_names *kernel_symbols;  /* kernel_functions.c: /proc/kallsyms' functions, read on first use */
@@ -160,6 +166,7 @@ int sema_lower_kernel_cast(struct sema *s, struct expr *e);
 struct btf *sema_kernel_btf(struct sema *s);   /* vmlinux BTF, loaded on first use; NULL: none */
 /* A kernel module's BTF (split on vmlinux's), or vmlinux's when module is NULL; NULL: none. */
 struct btf *sema_probe_btf(struct sema *s, const char *module);
+const char *sema_btf_module(struct sema *s, const struct btf *btf);   /* its module's name; NULL: vmlinux or none */
 void sema_release_kernel_btf(struct sema *s);
 /* kernel_functions.c: what this kernel offers to probe its functions, from
  * checks ("has no kprobes (...) and refuses fentry programs (...)"), and

@@ -36,25 +36,40 @@ struct btf *sema_kernel_btf(struct sema *s)
 
 void sema_release_kernel_btf(struct sema *s)
 {
-    btf__free(s->module_btf);
-    s->module_btf = NULL;
+    for (int i = 0; i < s->module_btf_count; i++)
+        btf__free(s->module_btfs[i].btf);
+    s->module_btf_count = 0;
     btf__free(s->kernel_btf);
     s->kernel_btf = NULL;
 }
 
-/* One module's BTF is kept: the probes of a script are lowered one after
- * the other, and mostly name one module. */
+/* Each module's BTF is read once and kept: a probe on one module's function
+ * reads types of others (nfsd's probes cast to sunrpc's svc_rqst), and a
+ * BTF freed while a caller holds its types would be read after the free. */
 struct btf *sema_probe_btf(struct sema *s, const char *module)
 {
     struct btf *vmlinux = sema_kernel_btf(s);
     if (!module || !vmlinux)
         return vmlinux;
-    if (s->module_btf && strcmp(s->module_btf_name, module) == 0)
-        return s->module_btf;
-    btf__free(s->module_btf);
-    s->module_btf = btf__load_module_btf(module, vmlinux);
-    s->module_btf_name = arena_strdup(s->arena, module);
-    return s->module_btf;
+    for (int i = 0; i < s->module_btf_count; i++)
+        if (strcmp(s->module_btfs[i].name, module) == 0)
+            return s->module_btfs[i].btf;
+    int n = s->module_btf_count;
+    if ((n & (n - 1)) == 0)   /* 0, 1, 2, 4 ...: room for twice as many */
+        s->module_btfs = arena_realloc(s->arena, s->module_btfs, sizeof(*s->module_btfs) * (size_t)n,
+                                       sizeof(*s->module_btfs) * (size_t)(n ? 2 * n : 1));
+    s->module_btfs[n].name = arena_strdup(s->arena, module);
+    s->module_btfs[n].btf = btf__load_module_btf(module, vmlinux);
+    s->module_btf_count = n + 1;
+    return s->module_btfs[n].btf;
+}
+
+const char *sema_btf_module(struct sema *s, const struct btf *btf)
+{
+    for (int i = 0; btf && i < s->module_btf_count; i++)
+        if (s->module_btfs[i].btf == btf)
+            return s->module_btfs[i].name;
+    return NULL;
 }
 
 /* Strips typedefs and qualifiers. */
