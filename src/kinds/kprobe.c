@@ -84,8 +84,8 @@ static int refuse(struct sema *s, struct probe_point *point, const char *why)
 
 static int refuse_blacklisted(struct sema *s, struct probe_point *point, const char *text, const char *function)
 {
-    struct kernel_lists lists = kernel_read_lists(s->arena);
-    if (lists.blacklist.names && kernel_names_has(&lists.blacklist, function))
+    const struct kernel_lists *lists = kernel_read_lists(s);
+    if (lists->blacklist.names && kernel_names_has(&lists->blacklist, function))
         return refuse(s, point, arena_printf(s->arena, "probe point %s: kernel function %s is on the kprobe blacklist",
                                              text, function));
     return 0;
@@ -209,14 +209,14 @@ static int resolve_kprobe(struct sema *s, struct probe_point *point, struct prob
         !kernel_function_components(point->components->next, &pattern, &is_return))
         return refuse(s, point, arena_printf(s->arena, "probe point %s: tap probes kprobes as "
                                              "kprobe.function(\"NAME\")[.call|.return] only", text));
-    struct kernel_lists lists = kernel_read_lists(s->arena);
-    struct btf *btf = lists.traceable.names ? NULL : sema_kernel_btf(s);
-    size_t candidates = btf ? btf__type_cnt(btf) : lists.traceable.count;
+    const struct kernel_lists *lists = kernel_read_lists(s);
+    struct btf *btf = lists->traceable.names ? NULL : sema_kernel_btf(s);
+    size_t candidates = btf ? btf__type_cnt(btf) : lists->traceable.count;
     int wildcard = strpbrk(pattern, "*?[") != NULL, count = 0;
     const char *refusal = NULL, *previous = "";
     struct probe *leader = NULL;
     for (size_t i = btf ? 1 : 0; i < candidates; i++) {
-        const char *name = lists.traceable.names ? lists.traceable.names[i] : NULL;
+        const char *name = lists->traceable.names ? lists->traceable.names[i] : NULL;
         if (btf) {
             const struct btf_type *t = btf__type_by_id(btf, (unsigned)i);
             name = btf_is_func(t) ? btf__name_by_offset(btf, t->name_off) : NULL;
@@ -224,9 +224,9 @@ static int resolve_kprobe(struct sema *s, struct probe_point *point, struct prob
         if (!name || strcmp(name, previous) == 0 || fnmatch(pattern, name, 0) != 0)
             continue;   /* the list repeats a name defined in several files */
         previous = name;
-        const char *why = kernel_untraceable(&lists, name);
+        const char *why = kernel_untraceable(lists, name);
         if (!why && !s->options->listing)
-            why = kernel_ambiguous(s, &lists, name, 1);
+            why = kernel_ambiguous(s, lists, name, 1);
         if (why) {
             refusal = arena_printf(s->arena, "kernel function %s cannot be probed: %s", name, why);
             continue;

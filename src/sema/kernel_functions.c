@@ -123,12 +123,16 @@ int kernel_names_has(const struct kernel_names *set, const char *name)
     return bsearch(&name, set->names, set->count, sizeof(char *), compare_names) != NULL;
 }
 
-struct kernel_lists kernel_read_lists(struct arena *arena)
+/* Read once: a script's kernel.function points (a tapset's aliases name
+ * dozens) each consult them, and reading them costs a second under TCG. */
+const struct kernel_lists *kernel_read_lists(struct sema *s)
 {
-    struct kernel_lists lists;
-    lists.traceable = read_names(arena, TRACEABLE_LIST, 0);
-    lists.blacklist = read_names(arena, KPROBE_BLACKLIST, 1);   /* "0xADDR-0xADDR\tname" */
-    return lists;
+    if (!s->kernel_lists) {
+        s->kernel_lists = ARENA_NEW(s->arena, struct kernel_lists);
+        s->kernel_lists->traceable = read_names(s->arena, TRACEABLE_LIST, 0);
+        s->kernel_lists->blacklist = read_names(s->arena, KPROBE_BLACKLIST, 1);   /* "0xADDR-0xADDR\tname" */
+    }
+    return s->kernel_lists;
 }
 
 const char *kernel_untraceable(const struct kernel_lists *lists, const char *name)

@@ -41,6 +41,7 @@ struct sema {
     int at_call;                     /* kinds/kprobe.c: lowering an @entry operand of a kretprobe */
     struct kernel_names *kernel_symbols;  /* kernel_functions.c: /proc/kallsyms' functions, read on first use */
     struct kernel_names *module_symbols;  /* ... and the modules' as "NAME [MODULE]" */
+    struct kernel_lists *kernel_lists;    /* kernel_functions.c: traceable functions, kprobe blacklist */
     int entry_probes;                /* syscall_entry.c: probes written, for their maps' names */
     struct pretty_printers *pretty_printers;   /* pretty_share.c: the printers written so far */
 };
@@ -188,7 +189,7 @@ struct kernel_names {
 struct kernel_lists {
     struct kernel_names traceable, blacklist;
 };
-struct kernel_lists kernel_read_lists(struct arena *arena);
+const struct kernel_lists *kernel_read_lists(struct sema *s);   /* read once per compilation */
 int kernel_names_has(const struct kernel_names *set, const char *name);
 /* Why the kernel will not trace the function `name`, or NULL. */
 const char *kernel_untraceable(const struct kernel_lists *lists, const char *name);
