@@ -31,6 +31,9 @@ packages=(
 # initramfs; their modules come compressed (xz, zstd). TAP_VM=0 skips it.
 if [[ ${TAP_VM:-1} != 0 ]]; then
   packages+=(qemu-system-x86 busybox-static kmod cpio xz-utils zstd)
+  # tests/vm/nfs-server.sh: a kernel NFS server in the guest for the nfsd tapset's cases
+  # (exportfs, rpc.mountd, rpc.nfsd; brings nfs-common's mount.nfs and rpcbind)
+  packages+=(nfs-kernel-server)
 fi
 
 if [[ $(id -u) -ne 0 ]]; then
