@@ -58,3 +58,10 @@ if ! { apt-get "${apt_opts[@]}" update && apt-get "${apt_opts[@]}" install --no-
   echo "install-deps.sh: apt-get failed installing: ${missing[*]}" >&2
   exit 1
 fi
+# nfs-kernel-server is only for the VM guest: on a host with systemd its install enables and starts an
+# NFS server and rpcbind (port 111 on every interface). Where this script installed it, they are
+# stopped and disabled again (a server the machine ran before is left alone).
+if [[ " ${missing[*]} " == *" nfs-kernel-server "* ]] && command -v systemctl >/dev/null &&
+   [[ -d /run/systemd/system ]]; then
+  systemctl disable --now nfs-server.service rpcbind.service rpcbind.socket >>"$log" 2>&1 || true
+fi
