@@ -199,14 +199,15 @@ struct function_match {
 };
 
 /* The BTF functions `pattern` (and, with a file, in_file) matches that the
- * kernel traces; *refusal says why the last one it does not was left out. */
+ * kernel traces; *refusal says why the last one it does not was left out.
+ * A literal pattern is compared with strcmp: fnmatch on 60k names costs
+ * seconds under TCG. */
 static int collect_matches(struct sema *s, const struct kernel_lists *lists, struct btf *btf, int first_id,
-                           const char *pattern, const struct file_functions *in_file, struct function_match **out,
-                           const char **refusal)
+                           const char *pattern, int literal, const struct file_functions *in_file,
+                           struct function_match **out, const char **refusal)
 {
     struct function_match *matches = NULL;
     int count = 0;
-    int literal = strpbrk(pattern, "*?[\\") == NULL;   /* strcmp: fnmatch on 60k names costs seconds under TCG */
     for (int id = first_id; btf && id < (int)btf__type_cnt(btf); id++) {
         const struct btf_type *t = btf__type_by_id(btf, id);
         const char *name = btf_is_func(t) ? btf__name_by_offset(btf, t->name_off) : NULL;
@@ -301,10 +302,11 @@ static int resolve_kernel_function(struct sema *s, struct probe_point *point, st
     int first_id = module ? (int)btf__type_cnt(sema_kernel_btf(s)) : 1;
     probe->kprobe.module = module;
     int wildcard = strpbrk(pattern, "*?[") != NULL || in_file.arena;
+    int literal = strpbrk(pattern, "*?[\\") == NULL;   /* no fnmatch escape either */
     const char *refusal = NULL;
     struct function_match *matches;
     const struct kernel_lists *lists = kernel_read_lists(s);
-    int count = collect_matches(s, lists, btf, first_id, pattern, &in_file, &matches, &refusal);
+    int count = collect_matches(s, lists, btf, first_id, pattern, literal, &in_file, &matches, &refusal);
     const char *owner = !count && !wildcard && !module ? kernel_function_module(s, pattern) : NULL;
     if (owner)
         return refuse(s, point, arena_printf(s->arena, "probe point %s: %s is a function of module %s, not of the "

@@ -88,6 +88,17 @@ static int compare_names(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Appends name (copied) to set, whose room *capacity doubles as it fills. */
+static void names_add(struct arena *arena, struct kernel_names *set, size_t *capacity, const char *name)
+{
+    if (set->count == *capacity) {
+        size_t grown = *capacity ? *capacity * 2 : 4096;
+        set->names = arena_realloc(arena, set->names, *capacity * sizeof(char *), grown * sizeof(char *));
+        *capacity = grown;
+    }
+    set->names[set->count++] = arena_strdup(arena, name);
+}
+
 /* The words at `column` of a kernel list file, sorted; names NULL when it
  * cannot be read. */
 static struct kernel_names read_names(struct arena *arena, const char *path, int column)
@@ -104,12 +115,7 @@ static struct kernel_names read_names(struct arena *arena, const char *path, int
             word = strtok(NULL, " \t\n");
         if (!word)
             continue;
-        if (set.count == capacity) {
-            size_t grown = capacity ? capacity * 2 : 4096;
-            set.names = arena_realloc(arena, set.names, capacity * sizeof(char *), grown * sizeof(char *));
-            capacity = grown;
-        }
-        set.names[set.count++] = arena_strdup(arena, word);
+        names_add(arena, &set, &capacity, word);
     }
     fclose(f);
     qsort(set.names, set.count, sizeof(char *), compare_names);
@@ -173,21 +179,9 @@ static struct kernel_names *read_kernel_symbols(struct arena *arena, struct kern
         int fields = sscanf(line, "%*s %c %255s [%63[^]]]", &type, name, module);
         if (fields < 2)
             continue;
-        if (set->count == capacity) {
-            size_t grown = capacity ? capacity * 2 : 65536;
-            set->names = arena_realloc(arena, set->names, capacity * sizeof(char *), grown * sizeof(char *));
-            capacity = grown;
-        }
-        set->names[set->count++] = arena_strdup(arena, name);
-        if (fields < 3)
-            continue;
-        if (in_modules->count == module_capacity) {
-            size_t grown = module_capacity ? module_capacity * 2 : 16384;
-            in_modules->names = arena_realloc(arena, in_modules->names, module_capacity * sizeof(char *),
-                                              grown * sizeof(char *));
-            module_capacity = grown;
-        }
-        in_modules->names[in_modules->count++] = arena_printf(arena, "%s [%s]", name, module);
+        names_add(arena, set, &capacity, name);
+        if (fields == 3)
+            names_add(arena, in_modules, &module_capacity, arena_printf(arena, "%s [%s]", name, module));
     }
     fclose(f);
     qsort(set->names, set->count, sizeof(char *), compare_names);
