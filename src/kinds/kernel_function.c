@@ -270,11 +270,6 @@ static int resolve_kernel_function(struct sema *s, struct probe_point *point, st
     const char *text = sema_point_text(s, point);
     const char *module, *pattern, *suffix;
     int is_return;
-    const struct probe_component *second = point->components->next;
-    if (second && strcmp(second->name, "data") == 0)
-        return refuse(s, point, arena_printf(s->arena, "probe point %s: kernel.data (hardware watchpoints) is not "
-                                             "supported: it needs perf breakpoint events (PERF_TYPE_BREAKPOINT), "
-                                             "which tap does not attach yet", text));
     if (!read_point(point, &module, &pattern, &is_return, &suffix))
         return refuse(s, point, arena_printf(s->arena, "probe point %s: tap probes kernel functions as "
                                              "kernel.function(\"NAME\") or module(\"MODULE\").function(\"NAME\"), "

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdlib.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -80,20 +79,11 @@ static void describe(const struct probe *probe, const struct program_probe *prev
     out->kind_fields = fields;
 }
 
-/* .process: the event of the target's task (its first thread, as SystemTap's
- * per-task event). The -c child waits to exec: its event starts then. */
-static int open_on_target(struct session *s, struct perf_event_attr *attr)
-{
-    attr->disabled = attr->enable_on_exec = s->child_pid != 0;
-    int fd = (int)syscall(SYS_perf_event_open, attr, s->target_pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-    return fd < 0 ? -errno : fd;
-}
-
 /* .counter: the event goes in its slot of tap_perf_counters, where @perf
  * reads it; the probe's program is never attached (its body never runs). */
 static int attach_counter(struct session *s, int counter_index, struct perf_event_attr *attr)
 {
-    int fd = open_on_target(s, attr);
+    int fd = open_perf_on_target(s, attr);
     if (fd < 0)
         return fd;
     struct bpf_map *map = bpf_object__find_map_by_name(s->object, "tap_perf_counters");
@@ -109,7 +99,7 @@ static int attach_counter(struct session *s, int counter_index, struct perf_even
 static int attach_on_target(struct session *s, struct bpf_program *prog, const struct program_probe *probe,
                             struct perf_event_attr *attr)
 {
-    int fd = open_on_target(s, attr);
+    int fd = open_perf_on_target(s, attr);
     return fd < 0 ? fd : attach_perf_fd(s, prog, probe, fd);
 }
 

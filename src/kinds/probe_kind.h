@@ -27,7 +27,8 @@
     X(PROBE_PROCFS, procfs_kind)         /* raw_tp program run for a reader or writer of a FIFO */ \
     X(PROBE_NETFILTER, netfilter_kind)   /* BPF netfilter link: pf, hook, priority */ \
     X(PROBE_PLT, plt_kind)               /* process(...).plt: a uprobe at a PLT stub */ \
-    X(PROBE_PLT_RETURN, plt_return_kind) /* process(...).plt.return: a uretprobe there */
+    X(PROBE_PLT_RETURN, plt_return_kind) /* process(...).plt.return: a uretprobe there */ \
+    X(PROBE_WATCHPOINT, watchpoint_kind) /* kernel.data, process.data: perf breakpoint event */
 
 #define PROBE_KIND_ENUMERATOR(kind, ops) kind,
 enum probe_kind {

@@ -69,6 +69,16 @@ void perf_event_sampling(struct perf_event_attr *attr, uint64_t period, uint64_t
     }
 }
 
+/* A per-task event on the -c/-x target (its first thread, as SystemTap's
+ * per-task events): perf's .process, process.data. The -c child waits to
+ * exec: its event starts then. The fd, or -errno. */
+int open_perf_on_target(struct session *s, struct perf_event_attr *attr)
+{
+    attr->disabled = attr->enable_on_exec = s->child_pid != 0;
+    int fd = (int)syscall(SYS_perf_event_open, attr, s->target_pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    return fd < 0 ? -errno : fd;
+}
+
 /* timer.profile and perf.*: one event per online CPU. */
 int attach_every_cpu(struct session *s, struct bpf_program *prog, const struct program_probe *probe,
                      struct perf_event_attr *attr)

@@ -26,6 +26,9 @@ int attach_perf_event(struct session *s, struct bpf_program *prog, const struct 
 int attach_perf_fd(struct session *s, struct bpf_program *prog, const struct program_probe *probe, int fd);
 int attach_every_cpu(struct session *s, struct bpf_program *prog, const struct program_probe *probe,
                      struct perf_event_attr *attr);
+/* Opens the event on the -c/-x target's task (enabled at the -c child's
+ * exec): the fd, or -errno. */
+int open_perf_on_target(struct session *s, struct perf_event_attr *attr);
 void perf_event_sampling(struct perf_event_attr *attr, uint64_t period, uint64_t frequency);
 /* An errno that belongs to one offset of a wildcard's probes (skippable). */
 int is_offset_error(int err);

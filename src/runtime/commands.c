@@ -4,7 +4,9 @@
  * (a slow command must not stall the trace), but reaps it, and the session
  * waits for the commands still running before tap exits, so that their
  * output is complete. Their standard output is tap's own, not the -o file
- * (SystemTap's too). switch_file() closes the -o file and goes on in FILE.1,
+ * (SystemTap's too). A begin probe's commands start once the other probes
+ * are attached, so the probes see what they do (stapio reads them after
+ * the module's init has registered its probes). switch_file() closes the -o file and goes on in FILE.1,
  * FILE.2, ... (stapio's SIGUSR2). */
 #include <errno.h>
 #include <fcntl.h>
@@ -39,6 +41,21 @@ static void start_command(struct session *s, const char *cmd)
         _exit(127);
     }
     s->commands[s->command_count++] = pid;
+}
+
+/* Keeps cmd (its owner now) until session_release_commands; -1: no room. */
+static int hold_command(struct session *s, char *cmd)
+{
+    if (s->held_count == s->held_cap) {
+        int cap = s->held_cap ? s->held_cap * 2 : 4;
+        char **grown = realloc(s->held_commands, (size_t)cap * sizeof(*grown));
+        if (!grown)
+            return -1;
+        s->held_commands = grown;
+        s->held_cap = cap;
+    }
+    s->held_commands[s->held_count++] = cmd;
+    return 0;
 }
 
 /* Commands that have ended leave the list; wait: block until all have. */
@@ -84,8 +101,23 @@ void session_command(struct session *s, uint32_t id, const void *data, size_t si
     const char *text = (const char *)data + sizeof(struct record_header);
     size_t length = strnlen(text, size - sizeof(struct record_header));
     char *cmd = strndup(text, length);
+    if (cmd && s->commands_held && hold_command(s, cmd) == 0)
+        return;
     if (cmd)
         start_command(s, cmd);
     free(cmd);
     session_reap_commands(s, 0);
+}
+
+void session_release_commands(struct session *s, int start)
+{
+    s->commands_held = 0;
+    for (int i = 0; i < s->held_count; i++) {
+        if (start)
+            start_command(s, s->held_commands[i]);
+        free(s->held_commands[i]);
+    }
+    free(s->held_commands);
+    s->held_commands = NULL;
+    s->held_count = s->held_cap = 0;
 }

@@ -102,3 +102,31 @@ void kernel_identity_read(struct kernel_identity *id)
     for (size_t i = 0; i < length && 2 * i + 2 < sizeof(id->build_id); i++)
         snprintf(id->build_id + 2 * i, 3, "%02x", bytes[i]);
 }
+
+/* One pass over /proc/kallsyms: "ADDRESS TYPE NAME [MODULE]". Local data
+ * symbols (types d, b) are listed only with CONFIG_KALLSYMS_ALL. */
+int kernel_symbol_address(const char *name, uint64_t *address, int *lists_data)
+{
+    FILE *f = fopen("/proc/kallsyms", "re");
+    if (!f)
+        return -1;
+    char line[512];
+    int found = 0;
+    *lists_data = 0;
+    while (fgets(line, sizeof(line), f)) {
+        unsigned long long value;
+        char type, symbol[256];
+        int end = 0;
+        if (sscanf(line, "%llx %c %255s%n", &value, &type, symbol, &end) != 3)
+            continue;
+        *lists_data |= type == 'd' || type == 'b';
+        if (!found && line[end] == '\n' && strcmp(symbol, name) == 0) {   /* vmlinux's: no [module] */
+            *address = value;
+            found = 1;
+        }
+        if (found && *lists_data)
+            break;
+    }
+    fclose(f);
+    return found ? 0 : -1;
+}

@@ -4,6 +4,7 @@
 #define TAP_RUNTIME_KERNEL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* The oldest kernel tap supports (README.md, "Kernels"): the newest helper
  * every script's runtime may call, bpf_map_lookup_percpu_elem, is 5.19's. */
@@ -32,6 +33,11 @@ struct kernel_identity {
     char build_id[129];
 };
 void kernel_identity_read(struct kernel_identity *id);
+
+/* Where /proc/kallsyms puts vmlinux's symbol NAME: 0 with *address (0
+ * for a reader without CAP_SYSLOG), or -1. *lists_data: whether it lists
+ * local data symbols at all (CONFIG_KALLSYMS_ALL; read as far as needed). */
+int kernel_symbol_address(const char *name, uint64_t *address, int *lists_data);
 
 /* The first kernel release with instruction set isa: "6.6" for 4. */
 const char *kernel_isa_release(int isa);

@@ -114,10 +114,13 @@ static void session_free(struct session *s)
 /* Begin probes, attach, let the -c child run, pump events. */
 static int session_start(struct session *s)
 {
+    s->commands_held = 1;
     session_run_probes(s, RUN_AT_BEGIN);
     session_flush(s);
-    if (s->end != SESSION_RUNNING)
+    if (s->end != SESSION_RUNNING) {
+        session_release_commands(s, 1);
         return 0;   /* exit() or an error in begin: straight to end */
+    }
     /* before anything runs: the libraries it loads later */
     int refresh = session_symbol_maps_used(s) || session_unwind_maps_used(s) || session_line_maps_used(s) ||
                   session_proc_maps_used(s);
@@ -126,7 +129,9 @@ static int session_start(struct session *s)
     if (s->target_pid && !s->child_pid)   /* -x: what it mapped before tap started */
         mappings_add_process(s->mappings, s->target_pid);
     session_refresh_proc_maps(s);
-    if (session_attach(s) < 0)
+    int attached = session_attach(s);
+    session_release_commands(s, attached == 0);
+    if (attached < 0)
         return -1;
     session_scan_processes(s);
     if (session_release_child(s) < 0)

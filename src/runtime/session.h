@@ -106,6 +106,9 @@ struct session {
     /* commands.c */
     pid_t *commands;         /* system() commands not reaped yet */
     int command_count, command_cap;
+    int commands_held;       /* begin probes run: their commands wait for the attach */
+    char **held_commands;
+    int held_count, held_cap;
     int out_file_number;     /* switch_file(): -o FILE, then FILE.1, FILE.2 ... */
 
     /* loop.c */
@@ -128,6 +131,9 @@ int session_flush(struct session *s);
 /* commands.c */
 void session_command(struct session *s, uint32_t id, const void *data, size_t size);
 void session_reap_commands(struct session *s, int wait);
+/* Starts the commands begin probes asked for, now that the probes are
+ * attached (none when the session ends instead: start 0). */
+void session_release_commands(struct session *s, int start);
 /* The probes whose kind the runtime runs at `when` (kinds.h), in order. */
 int session_run_probes(struct session *s, enum probe_run when);
 int session_run_probes_on(struct session *s, enum probe_run when, const void *data, size_t size);

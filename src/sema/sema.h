@@ -98,7 +98,7 @@ struct function_decl {
     void *codegen;               /* codegen's per-function data */
 };
 
-/* PROBE_FIELDS_PERF (timer, profile, perf): the perf event and its rate. */
+/* PROBE_FIELDS_PERF (timer, profile, perf, watchpoint): the perf event and its rate. */
 struct perf_probe {
     uint64_t period_ns;          /* timer, profile: cpu-clock period (or frequency) */
     uint64_t frequency;
@@ -113,6 +113,12 @@ struct perf_probe {
      * (codegen/randomize.c); period_ns is then the finer tick that checks
      * the deadline. 0: every period_ns. */
     uint64_t interval_ns, randomize_ns;
+    /* watchpoint (kernel.data, process.data): the bytes watched, and which
+     * accesses (HW_BREAKPOINT_W or HW_BREAKPOINT_RW); a kernel symbol is
+     * looked up again at attach (KASLR moves it at each boot) */
+    uint64_t bp_address;
+    uint32_t bp_length, bp_access;
+    const char *bp_symbol;
 };
 
 /* PROBE_FIELDS_UPROBE (uprobe, uretprobe): where in which file, and how it sits there. */
