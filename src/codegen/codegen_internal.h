@@ -110,6 +110,7 @@ struct codegen {
     int *global_field;               /* per global index: field in data_type, -1 for arrays */
     LLVMValueRef events_map, control_map, scratch_map;
     LLVMValueRef strcmp_fn;
+    LLVMValueRef target_tree_fn;     /* context.c: tap_in_target_tree, NULL until a probe filters */
     uint32_t string_size;
     uint32_t scratch_size;           /* grows as slots are allocated */
     struct program *program;         /* being filled: formats, errors, globals */

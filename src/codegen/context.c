@@ -167,7 +167,7 @@ int cg_read_vma_file(struct codegen *cg, LLVMValueRef vma, LLVMValueRef out, str
  * first comparison. Returns an i1. */
 #define ANCESTOR_DEPTH 16
 
-LLVMValueRef cg_in_target_tree(struct codegen *cg, LLVMValueRef target)
+static LLVMValueRef walk_target_tree(struct codegen *cg, LLVMValueRef target)
 {
     LLVMValueRef tgid = cg_lshr(cg, cg_helper(cg, BPF_FUNC_get_current_pid_tgid, cg->i64, NULL, 0), cg_const(cg, 32));
     const struct task_offsets *o = task_offsets(cg);
@@ -196,4 +196,40 @@ LLVMValueRef cg_in_target_tree(struct codegen *cg, LLVMValueRef target)
     LLVMBasicBlockRef blocks[2] = {yes, no};
     LLVMAddIncoming(phi, values, blocks, 2);
     return phi;
+}
+
+/* long tap_in_target_tree(long target): one subprogram for every filtered
+ * probe, defined at the first. Inline, its unrolled walk was most of a small
+ * uprobe program (some 320 of 380 instructions), compiled again in each. */
+static LLVMValueRef target_tree_function(struct codegen *cg)
+{
+    if (cg->target_tree_fn)
+        return cg->target_tree_fn;
+    LLVMBasicBlockRef caller_block = LLVMGetInsertBlock(cg->builder);
+    LLVMMetadataRef caller_location = LLVMGetCurrentDebugLocation2(cg->builder);
+    LLVMTypeRef type = LLVMFunctionType(cg->i64, &cg->i64, 1, 0);
+    const char *names[1] = {"target"};
+    LLVMValueRef fn = cg_new_function(cg, "tap_in_target_tree", type, ".text", names, 1);
+    unsigned noinline = LLVMGetEnumAttributeKindForName("noinline", 8);
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(cg->context, noinline, 0));
+    cg->target_tree_fn = fn;
+
+    struct fn_state state = {.kind = FN_USER, .function = fn, .scope = LLVMGetSubprogram(fn)};
+    struct fn_state *caller = cg->fn;
+    cg->fn = &state;
+    cg_position(cg, cg_block(cg, "entry"));
+    cg_set_location(cg, (struct span){.line = 1, .col = 1});
+    LLVMValueRef in_tree = walk_target_tree(cg, LLVMGetParam(fn, 0));
+    cg_return(cg, LLVMBuildZExt(cg->builder, in_tree, cg->i64, ""));
+    cg->fn = caller;
+    cg_position(cg, caller_block);
+    LLVMSetCurrentDebugLocation2(cg->builder, caller_location);
+    return fn;
+}
+
+LLVMValueRef cg_in_target_tree(struct codegen *cg, LLVMValueRef target)
+{
+    LLVMValueRef fn = target_tree_function(cg);
+    LLVMValueRef args[1] = {target};
+    return cg_compare(cg, LLVMIntNE, cg_call(cg, LLVMGlobalGetValueType(fn), fn, args, 1), 0);
 }
