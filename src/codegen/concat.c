@@ -1,5 +1,8 @@
 /* a . b . c: every part of the chain appended in turn to one slot
  * (cg_string_append), a user function's result read where it was returned. */
+#include <string.h>
+
+#include "base/strbuf.h"
 #include "codegen/codegen_internal.h"
 
 static int is_concat(const struct expr *e)
@@ -27,6 +30,32 @@ static LLVMValueRef part_value(struct codegen *cg, struct expr *part)
     return cg_operand(cg, part);
 }
 
+static int is_plain_literal(const struct expr *e)
+{
+    return e->kind == EXPR_STRING && !memchr(e->string.value, 0, (size_t)e->string.len);
+}
+
+/* Part i's value, with the literals right after it when it is one: "a" .
+ * "b" is appended as "ab", one copy (a pretty printer's chain has many).
+ * Returns the index of the last part it took. */
+static int part_run(struct codegen *cg, struct expr **parts, int count, int i, LLVMValueRef *value)
+{
+    int last = i;
+    while (is_plain_literal(parts[i]) && last + 1 < count && is_plain_literal(parts[last + 1]))
+        last++;
+    if (last == i) {
+        *value = part_value(cg, parts[i]);
+        return i;
+    }
+    struct strbuf text;
+    strbuf_init(&text);
+    for (int k = i; k <= last; k++)
+        strbuf_append(&text, parts[k]->string.value, (size_t)parts[k]->string.len);
+    *value = cg_string_literal(cg, text.data ? text.data : "", (int)text.len);
+    strbuf_free(&text);
+    return last;
+}
+
 LLVMValueRef cg_concat(struct codegen *cg, struct expr *e, LLVMValueRef into)
 {
     int count = concat_parts(e, NULL, 0);
@@ -35,7 +64,8 @@ LLVMValueRef cg_concat(struct codegen *cg, struct expr *e, LLVMValueRef into)
     LLVMValueRef slot = into ? into : cg_scratch_ptr(cg, cg_alloc_string_slot(cg));
     LLVMValueRef length = NULL;
     for (int i = 0; i < count; i++) {
-        LLVMValueRef value = part_value(cg, parts[i]);
+        LLVMValueRef value;
+        i = part_run(cg, parts, count, i, &value);
         cg_set_location(cg, e->span);
         length = cg_string_append(cg, slot, length, value);
     }
@@ -55,7 +85,9 @@ LLVMValueRef cg_concat_onto(struct codegen *cg, LLVMValueRef target, struct expr
     /* its length: the string copied onto itself (byte by byte, unchanged) */
     LLVMValueRef length = cg_string_append(cg, target, NULL, target);
     for (int i = 0; i < count; i++) {
-        LLVMValueRef value = whole ? whole : part_value(cg, parts[i]);
+        LLVMValueRef value = whole;
+        if (!whole)
+            i = part_run(cg, parts, count, i, &value);
         cg_set_location(cg, e->span);
         length = cg_string_append(cg, target, length, value);
     }
