@@ -205,25 +205,15 @@ static LLVMValueRef target_tree_function(struct codegen *cg)
 {
     if (cg->target_tree_fn)
         return cg->target_tree_fn;
-    LLVMBasicBlockRef caller_block = LLVMGetInsertBlock(cg->builder);
-    LLVMMetadataRef caller_location = LLVMGetCurrentDebugLocation2(cg->builder);
     LLVMTypeRef type = LLVMFunctionType(cg->i64, &cg->i64, 1, 0);
     const char *names[1] = {"target"};
-    LLVMValueRef fn = cg_new_function(cg, "tap_in_target_tree", type, ".text", names, 1);
-    unsigned noinline = LLVMGetEnumAttributeKindForName("noinline", 8);
-    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(cg->context, noinline, 0));
+    struct fn_state state;
+    struct subprogram_caller caller;
+    LLVMValueRef fn = cg_begin_subprogram(cg, "tap_in_target_tree", type, names, &state, &caller);
     cg->target_tree_fn = fn;
-
-    struct fn_state state = {.kind = FN_USER, .function = fn, .scope = LLVMGetSubprogram(fn)};
-    struct fn_state *caller = cg->fn;
-    cg->fn = &state;
-    cg_position(cg, cg_block(cg, "entry"));
-    cg_set_location(cg, (struct span){.line = 1, .col = 1});
     LLVMValueRef in_tree = walk_target_tree(cg, LLVMGetParam(fn, 0));
     cg_return(cg, LLVMBuildZExt(cg->builder, in_tree, cg->i64, ""));
-    cg->fn = caller;
-    cg_position(cg, caller_block);
-    LLVMSetCurrentDebugLocation2(cg->builder, caller_location);
+    cg_end_subprogram(cg, &caller);
     return fn;
 }
 

@@ -132,6 +132,31 @@ LLVMValueRef cg_new_function(struct codegen *cg, const char *name, LLVMTypeRef t
     return fn;
 }
 
+LLVMValueRef cg_begin_subprogram(struct codegen *cg, const char *name, LLVMTypeRef type, const char **param_names,
+                                 struct fn_state *state, struct subprogram_caller *caller)
+{
+    caller->fn = cg->fn;
+    caller->block = cg->fn ? LLVMGetInsertBlock(cg->builder) : NULL;
+    caller->location = cg->fn ? LLVMGetCurrentDebugLocation2(cg->builder) : NULL;
+    LLVMValueRef fn = cg_new_function(cg, name, type, ".text", param_names, 1);
+    unsigned noinline = LLVMGetEnumAttributeKindForName("noinline", 8);
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(cg->context, noinline, 0));
+    *state = (struct fn_state){.kind = FN_USER, .function = fn, .scope = LLVMGetSubprogram(fn)};
+    cg->fn = state;
+    cg_position(cg, cg_block(cg, "entry"));
+    cg_set_location(cg, (struct span){.line = 1, .col = 1});
+    return fn;
+}
+
+void cg_end_subprogram(struct codegen *cg, const struct subprogram_caller *caller)
+{
+    cg->fn = caller->fn;
+    if (caller->block) {
+        cg_position(cg, caller->block);
+        LLVMSetCurrentDebugLocation2(cg->builder, caller->location);
+    }
+}
+
 /* Signed division or remainder of a nonzero divisor. Before BPF v4 (kernels
  * < 6.6) the machine has none and LLVM refuses it: the magnitudes are
  * divided unsigned and the sign put back, as v4 does it (INT64_MIN / -1 is

@@ -32,6 +32,17 @@ void cg_statement(struct codegen *cg, struct stmt *st);        /* cg->stmt(cg, s
 void cg_set_location(struct codegen *cg, struct span span);
 LLVMValueRef cg_new_function(struct codegen *cg, const char *name, LLVMTypeRef type,
                              const char *section, const char **param_names, int internal);
+/* A noinline subprogram in .text, one copy for every caller: the builder in
+ * its entry block with state as cg->fn (the caller's function, block and
+ * location kept in caller); cg_end_subprogram goes back to them. */
+struct subprogram_caller {
+    struct fn_state *fn;
+    LLVMBasicBlockRef block;
+    LLVMMetadataRef location;
+};
+LLVMValueRef cg_begin_subprogram(struct codegen *cg, const char *name, LLVMTypeRef type, const char **param_names,
+                                 struct fn_state *state, struct subprogram_caller *caller);
+void cg_end_subprogram(struct codegen *cg, const struct subprogram_caller *caller);
 LLVMBasicBlockRef cg_block(struct codegen *cg, const char *name);
 void cg_position(struct codegen *cg, LLVMBasicBlockRef block);
 int cg_block_open(struct codegen *cg);   /* current block has no terminator yet */

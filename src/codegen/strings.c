@@ -114,18 +114,11 @@ void cg_define_string_functions(struct codegen *cg)
     LLVMTypeRef params[2] = {cg->ptr, cg->ptr};
     LLVMTypeRef type = LLVMFunctionType(cg->i64, params, 2, 0);
     const char *names[2] = {"a", "b"};
-    LLVMValueRef fn = cg_new_function(cg, "tap_strcmp", type, ".text", names, 1);
-    unsigned noinline = LLVMGetEnumAttributeKindForName("noinline", 8);
-    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(cg->context, noinline, 0));
+    struct fn_state state;
+    struct subprogram_caller caller;
+    LLVMValueRef fn = cg_begin_subprogram(cg, "tap_strcmp", type, names, &state, &caller);
     cg->strcmp_fn = fn;
-
-    struct fn_state state = {.kind = FN_USER, .function = fn, .scope = LLVMGetSubprogram(fn)};
-    struct fn_state *saved = cg->fn;
-    cg->fn = &state;
-    LLVMBasicBlockRef entry = cg_block(cg, "entry"), equal = cg_block(cg, "equal");
-    cg_position(cg, entry);
-    struct span span = {.line = 1, .col = 1};
-    cg_set_location(cg, span);
+    LLVMBasicBlockRef equal = cg_block(cg, "equal");
     struct cg_loop loop = cg_loop_start(cg, cg_block(cg, "loop"), "i");
     LLVMValueRef index = loop.index;
     LLVMValueRef a = cg_load_as(cg, cg->i8, cg_byte_ptr(cg, LLVMGetParam(fn, 0), index), "");
@@ -139,5 +132,5 @@ void cg_define_string_functions(struct codegen *cg)
 
     cg_position(cg, equal);
     cg_return(cg, cg_const(cg, 0));
-    cg->fn = saved;
+    cg_end_subprogram(cg, &caller);
 }
