@@ -6,8 +6,8 @@
  * output is complete. Their standard output is tap's own, not the -o file
  * (SystemTap's too). A begin probe's commands start once the other probes
  * are attached, so the probes see what they do (stapio reads them after
- * the module's init has registered its probes). switch_file() closes the -o file and goes on in FILE.1,
- * FILE.2, ... (stapio's SIGUSR2). */
+ * the module's init has registered its probes). switch_file() closes the
+ * -o file and goes on in FILE.1, FILE.2, ... (stapio's SIGUSR2). */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
