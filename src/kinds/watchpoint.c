@@ -44,7 +44,8 @@ static int kernel_symbol(struct sema *s, struct probe_point *point, const char *
     if (kernel_symbol_address(name, address, &lists_data) != 0)
         return refuse(s, point, arena_printf(s->arena, "probe point %s: no kernel symbol %s in /proc/kallsyms%s",
                                              text, name, lists_data ? "" : " (it lists no data symbols: this "
-                                             "kernel is built without CONFIG_KALLSYMS_ALL; give its address, from the kernel's System.map)"));
+                                             "kernel is built without CONFIG_KALLSYMS_ALL; give its address, "
+                                             "from the kernel's System.map)"));
     if (!*address)
         return refuse(s, point, arena_printf(s->arena, "probe point %s: /proc/kallsyms shows no addresses to "
                                              "users without CAP_SYSLOG: run tap as root", text));
@@ -93,8 +94,9 @@ static const char *written_text(struct sema *s, const struct probe_point *point)
     for (const struct probe_component *c = point->components; c; c = c->next) {
         const char *arg = c->arg_kind == PROBE_ARG_STRING ? arena_printf(s->arena, "(\"%s\")", c->arg_string)
                         : c->arg_kind != PROBE_ARG_INT ? ""
-                        : c == point->components->next ? arena_printf(s->arena, "(0x%llx)", (unsigned long long)c->arg_int)
-                        : arena_printf(s->arena, "(%lld)", (long long)c->arg_int);
+                        : c == point->components->next
+                            ? arena_printf(s->arena, "(0x%llx)", (unsigned long long)c->arg_int)
+                            : arena_printf(s->arena, "(%lld)", (long long)c->arg_int);
         text = arena_printf(s->arena, "%s%s%s%s", text, *text ? "." : "", c->name, arg);
     }
     return text;
