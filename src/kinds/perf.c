@@ -96,13 +96,6 @@ static int attach_counter(struct session *s, int counter_index, struct perf_even
     return add_raw_link(s, fd);
 }
 
-static int attach_on_target(struct session *s, struct bpf_program *prog, const struct program_probe *probe,
-                            struct perf_event_attr *attr)
-{
-    int fd = open_perf_on_target(s, attr);
-    return fd < 0 ? fd : attach_perf_fd(s, prog, probe, fd);
-}
-
 static int attach_perf(struct session *s, struct bpf_program *prog, int index, char *state)
 {
     (void)state;
@@ -113,7 +106,7 @@ static int attach_perf(struct session *s, struct bpf_program *prog, int index, c
         return attach_counter(s, fields->counter_index, &attr);
     perf_event_sampling(&attr, fields->sample_period ? fields->sample_period : fields->period_ns, fields->frequency);
     if (fields->per_target)
-        return attach_on_target(s, prog, probe, &attr);
+        return attach_perf_on_target(s, prog, probe, &attr);
     return attach_every_cpu(s, prog, probe, &attr);
 }
 

@@ -77,17 +77,8 @@ static int read_point(struct sema *s, struct probe_point *point, const char *tex
     return 1;
 }
 
-/* What SystemTap's pp() says: the address in hex, the symbol quoted. */
-static const char *point_text(struct sema *s, const char *head, const struct perf_probe *bp)
-{
-    const char *where = bp->bp_symbol ? arena_printf(s->arena, "\"%s\"", bp->bp_symbol)
-                                      : arena_printf(s->arena, "0x%llx", (unsigned long long)bp->bp_address);
-    const char *length = bp->bp_length != 1 ? arena_printf(s->arena, ".length(%u)", bp->bp_length) : "";
-    return arena_printf(s->arena, "%s.data(%s)%s.%s", head, where, length,
-                        bp->bp_access == HW_BREAKPOINT_W ? "write" : "rw");
-}
-
-/* The point as written, its address in hex (SystemTap's pp() has it so). */
+/* The point as written, its address in hex: pp() and the errors (SystemTap's
+ * pp() has the address so). */
 static const char *written_text(struct sema *s, const struct probe_point *point)
 {
     const char *text = "";
@@ -133,7 +124,7 @@ static int resolve_watchpoint(struct sema *s, struct probe_point *point, struct 
         return refuse(s, point, arena_printf(s->arena, "probe point %s: more than %d watchpoints: x86 has %d "
                                              "debug registers", text, DEBUG_REGISTERS, DEBUG_REGISTERS));
     bp->per_target = !kernel;
-    probe->point = point_text(s, point->components->name, bp);
+    probe->point = text;
     probe->may_skip = point->optional;
     sema_add_probe(s, probe);
     return 1;
@@ -191,8 +182,7 @@ static int attach_watchpoint(struct session *s, struct bpf_program *prog, int in
     const struct program_probe *probe = &s->program->probes[index];
     const struct watchpoint_program_fields *fields = probe->kind_fields;
     uint64_t address = fields->address;
-    int lists_data;
-    if (fields->symbol && (kernel_symbol_address(fields->symbol, &address, &lists_data) != 0 || !address))
+    if (fields->symbol && (kernel_symbol_address(fields->symbol, &address, NULL) != 0 || !address))
         return -ENXIO;
     /* as the kernel's hw_breakpoint_init: every access, always on */
     struct perf_event_attr attr = {
@@ -204,8 +194,7 @@ static int attach_watchpoint(struct session *s, struct bpf_program *prog, int in
     /* the program's own accesses, as ptrace's (gdb's) watchpoints: not the
      * kernel's, which for a -c command start with exec zeroing its .bss */
     attr.exclude_kernel = 1;
-    int fd = open_perf_on_target(s, &attr);
-    return fd < 0 ? fd : attach_perf_fd(s, prog, probe, fd);
+    return attach_perf_on_target(s, prog, probe, &attr);
 }
 
 static const char *attach_error(const struct program_probe *probe, int err)

@@ -79,6 +79,13 @@ int open_perf_on_target(struct session *s, struct perf_event_attr *attr)
     return fd < 0 ? -errno : fd;
 }
 
+int attach_perf_on_target(struct session *s, struct bpf_program *prog, const struct program_probe *probe,
+                          struct perf_event_attr *attr)
+{
+    int fd = open_perf_on_target(s, attr);
+    return fd < 0 ? fd : attach_perf_fd(s, prog, probe, fd);
+}
+
 /* timer.profile and perf.*: one event per online CPU. */
 int attach_every_cpu(struct session *s, struct bpf_program *prog, const struct program_probe *probe,
                      struct perf_event_attr *attr)

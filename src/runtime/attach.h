@@ -29,6 +29,8 @@ int attach_every_cpu(struct session *s, struct bpf_program *prog, const struct p
 /* Opens the event on the -c/-x target's task (enabled at the -c child's
  * exec): the fd, or -errno. */
 int open_perf_on_target(struct session *s, struct perf_event_attr *attr);
+int attach_perf_on_target(struct session *s, struct bpf_program *prog, const struct program_probe *probe,
+                          struct perf_event_attr *attr);
 void perf_event_sampling(struct perf_event_attr *attr, uint64_t period, uint64_t frequency);
 /* An errno that belongs to one offset of a wildcard's probes (skippable). */
 int is_offset_error(int err);

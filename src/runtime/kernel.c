@@ -111,22 +111,23 @@ int kernel_symbol_address(const char *name, uint64_t *address, int *lists_data)
     if (!f)
         return -1;
     char line[512];
-    int found = 0;
-    *lists_data = 0;
+    int found = 0, data = 0;
     while (fgets(line, sizeof(line), f)) {
         unsigned long long value;
         char type, symbol[256];
         int end = 0;
         if (sscanf(line, "%llx %c %255s%n", &value, &type, symbol, &end) != 3)
             continue;
-        *lists_data |= type == 'd' || type == 'b';
+        data |= type == 'd' || type == 'b';
         if (!found && line[end] == '\n' && strcmp(symbol, name) == 0) {   /* vmlinux's: no [module] */
             *address = value;
             found = 1;
         }
-        if (found && *lists_data)
+        if (found && (data || !lists_data))
             break;
     }
     fclose(f);
+    if (lists_data)
+        *lists_data = data;
     return found ? 0 : -1;
 }

@@ -35,8 +35,8 @@ struct kernel_identity {
 void kernel_identity_read(struct kernel_identity *id);
 
 /* Where /proc/kallsyms puts vmlinux's symbol NAME: 0 with *address (0
- * for a reader without CAP_SYSLOG), or -1. *lists_data: whether it lists
- * local data symbols at all (CONFIG_KALLSYMS_ALL; read as far as needed). */
+ * for a reader without CAP_SYSLOG), or -1. *lists_data (unless NULL):
+ * whether it lists local data symbols at all (CONFIG_KALLSYMS_ALL). */
 int kernel_symbol_address(const char *name, uint64_t *address, int *lists_data);
 
 /* The first kernel release with instruction set isa: "6.6" for 4. */
