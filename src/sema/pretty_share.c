@@ -65,8 +65,8 @@ static int key_expr(struct strbuf *key, const struct expr *e, const struct expr 
         for (int i = 0; i < e->string.len; i++)
             strbuf_putc(key, e->string.value[i]);
         break;
-    case EXPR_IDENT:
-        if (e != param)
+    case EXPR_IDENT:   /* the parameter, or a copy of it (a char array's bound read) */
+        if (e != param && strcmp(e->ident.name, param->ident.name) != 0)
             return 0;
         break;
     case EXPR_UNARY:

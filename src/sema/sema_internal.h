@@ -4,6 +4,7 @@
 
 #include "base/arena.h"
 #include "base/diag.h"
+#include "base/strbuf.h"
 #include "sema/sema.h"
 
 struct btf;
@@ -207,6 +208,25 @@ const char *kernel_module_ambiguous(struct sema *s, const char *module, const ch
  * the strings target lowering builds ($$vars, $$name). */
 struct expr *sema_string_expr(struct sema *s, struct span span, const char *text);
 struct expr *sema_concat_expr(struct sema *s, struct span span, struct expr *lhs, struct expr *rhs);
+
+/* pretty_text.c: a pretty form's text built as a few __tap_format calls
+ * (up to PRETTY_TEXT_VALUES values each) and string-valued calls joined by
+ * `.`; finish returns it ("" when empty) and frees the builder. */
+enum { PRETTY_TEXT_VALUES = 12 };
+struct pretty_text {
+    struct sema *s;
+    struct span span;
+    struct strbuf format;        /* the pending format: literal text, % escaped */
+    struct expr *values[PRETTY_TEXT_VALUES];
+    int count;
+    struct expr *result;         /* the concatenation so far */
+};
+void pretty_text_init(struct pretty_text *t, struct sema *s, struct span span);
+void pretty_text_literal(struct pretty_text *t, const char *text);
+void pretty_text_value(struct pretty_text *t, const char *conversion, struct expr *value);
+void pretty_text_string(struct pretty_text *t, struct expr *string);
+struct expr *pretty_text_finish(struct pretty_text *t);
+void pretty_text_discard(struct pretty_text *t);
 
 /* pretty_share.c: a pretty printer's text of the struct at `address`, as
  * a call of the function whose body is `body`, where `param` (made by

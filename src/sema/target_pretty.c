@@ -5,74 +5,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/strbuf.h"
 #include "sema/target_internal.h"
-
-#define FORMAT_MAX_VALUES 12
 
 struct pretty {
     struct lowering *l;
-    struct strbuf format;
-    struct expr *values[FORMAT_MAX_VALUES];
-    int count;
-    struct expr *result;         /* the concatenation so far */
+    struct pretty_text text;
     int full;                    /* $$: nested structs and arrays too */
     int args;                    /* values so far (SystemTap stops members at 32) */
 };
 
-static struct expr *string_literal(struct lowering *l, const char *text)
+static void pretty_init(struct pretty *p, struct lowering *l, int full)
 {
-    struct expr *e = ast_expr(l->s->arena, EXPR_STRING, l->e->span);
-    e->string.value = arena_strdup(l->s->arena, text);
-    e->string.len = (int)strlen(text);
-    e->type = TYPE_STRING;
-    return e;
+    *p = (struct pretty){.l = l, .full = full};
+    pretty_text_init(&p->text, l->s, l->e->span);
 }
 
-static void pretty_flush(struct pretty *p)
+static void pretty_literal(struct pretty *p, const char *text)
 {
-    if (!p->format.len)
-        return;
-    struct lowering *l = p->l;
-    struct expr *call = ast_expr(l->s->arena, EXPR_CALL, l->e->span);
-    call->call.name = "__tap_format";
-    call->call.args = string_literal(l, p->format.data);
-    struct expr **tail = &call->call.args->next;
-    for (int i = 0; i < p->count; i++) {
-        *tail = p->values[i];
-        tail = &p->values[i]->next;
-    }
-    *tail = NULL;
-    call->call.arg_count = p->count + 1;
-    call->type = TYPE_STRING;
-    if (p->result) {
-        struct expr *concat = ast_expr(l->s->arena, EXPR_BINARY, l->e->span);
-        concat->binary.op = BINARY_CONCAT;
-        concat->binary.lhs = p->result;
-        concat->binary.rhs = call;
-        concat->type = TYPE_STRING;
-        call = concat;
-    }
-    p->result = call;
-    strbuf_reset(&p->format);
-    p->count = 0;
-}
-
-static void pretty_text(struct pretty *p, const char *text)
-{
-    for (; *text; text++) {
-        if (*text == '%')
-            strbuf_putc(&p->format, '%');
-        strbuf_putc(&p->format, *text);
-    }
+    pretty_text_literal(&p->text, text);
 }
 
 static void pretty_value(struct pretty *p, const char *conversion, struct expr *value)
 {
-    if (p->count == FORMAT_MAX_VALUES)
-        pretty_flush(p);
-    strbuf_puts(&p->format, conversion);
-    p->values[p->count++] = value;
+    pretty_text_value(&p->text, conversion, value);
     p->args++;
 }
 
@@ -80,24 +35,12 @@ static void pretty_value(struct pretty *p, const char *conversion, struct expr *
  * concatenation. */
 static void pretty_call(struct pretty *p, const char *name, struct expr *args, int arg_count)
 {
-    struct lowering *l = p->l;
-    pretty_flush(p);
-    struct expr *call = ast_expr(l->s->arena, EXPR_CALL, l->e->span);
+    struct expr *call = ast_expr(p->l->s->arena, EXPR_CALL, p->l->e->span);
     call->call.name = name;
     call->call.args = args;
     call->call.arg_count = arg_count;
-    call->type = TYPE_STRING;
+    pretty_text_string(&p->text, call);
     p->args++;
-    if (!p->result) {
-        p->result = call;
-        return;
-    }
-    struct expr *concat = ast_expr(l->s->arena, EXPR_BINARY, l->e->span);
-    concat->binary.op = BINARY_CONCAT;
-    concat->binary.lhs = p->result;
-    concat->binary.rhs = call;
-    concat->type = TYPE_STRING;
-    p->result = concat;
 }
 
 /* DW_AT_encoding of a base type; -1 for others (enums). */
@@ -143,7 +86,7 @@ static void pretty_number(struct pretty *p, struct place *place, const char *con
     if (value)
         pretty_value(p, conversion, value);
     else
-        pretty_text(p, "?");
+        pretty_literal(p, "?");
 }
 
 /* user_string_quoted of the place's value: the string, or its address in
@@ -154,7 +97,7 @@ static void pretty_chars(struct pretty *p, struct place *place, Dwarf_Word lengt
 {
     struct expr *value = quiet_value(p, place);
     if (!value) {
-        pretty_text(p, "?");
+        pretty_literal(p, "?");
         return;
     }
     if (!length) {
@@ -174,14 +117,14 @@ static void pretty_base(struct pretty *p, struct place *place, Dwarf_Die *type, 
 {
     int encoding = base_encoding(type);
     if (encoding == DW_ATE_float || encoding == DW_ATE_complex_float) {
-        pretty_text(p, "?");
+        pretty_literal(p, "?");
         return;
     }
     int is_char = encoding == DW_ATE_signed_char || encoding == DW_ATE_unsigned_char || encoding == DW_ATE_UTF;
     if (is_char && !bitfield) {
         struct expr *value = quiet_value(p, place);
         if (!value) {
-            pretty_text(p, "?");
+            pretty_literal(p, "?");
             return;
         }
         pretty_call(p, "_tap_char_quoted", value, 1);
@@ -230,28 +173,28 @@ static void pretty_members(struct pretty *p, struct place *place, Dwarf_Die *rec
         if (!dwarf_die_type(&child, &member_type) || (name && strncmp(name, "_vptr.", 6) == 0))
             continue;
         if (++*count > 1)
-            pretty_text(p, ", ");
+            pretty_literal(p, ", ");
         if (p->args >= 32) {
-            pretty_text(p, "...");
+            pretty_literal(p, "...");
             return;
         }
         struct place member = *place;
         if (name) {
-            pretty_text(p, ".");
-            pretty_text(p, name);
+            pretty_literal(p, ".");
+            pretty_literal(p, name);
             struct component c = {.kind = COMPONENT_MEMBER, .member = name};
             int quiet = p->l->quiet;
             p->l->quiet = 1;
             int found = target_apply_member(p->l, &member, &c, name);
             p->l->quiet = quiet;
             if (!found) {
-                pretty_text(p, "=?");
+                pretty_literal(p, "=?");
                 continue;
             }
         } else {
-            pretty_text(p, anonymous_label(&member_type));
+            pretty_literal(p, anonymous_label(&member_type));
         }
-        pretty_text(p, "=");
+        pretty_literal(p, "=");
         pretty_place(p, &member, &member_type, 0, is_bitfield(&child));
     } while (dwarf_siblingof(&child, &child) == 0);
 }
@@ -265,18 +208,17 @@ static int shared_record(struct pretty *p, struct place *place, Dwarf_Die *recor
     if (place->kind != PLACE_MEMORY || place->bit_size || !place->address || p->args || p->l->in_entry)
         return 0;
     struct lowering *l = p->l;
-    struct pretty inner = {.l = l, .full = p->full};
-    strbuf_init(&inner.format);
+    struct pretty inner;
+    pretty_init(&inner, l, p->full);
     struct expr *param = sema_pretty_parameter(l->s, l->e->span);
     struct place at = *place;
     at.address = param;
     int count = 0;
-    pretty_text(&inner, "{");
+    pretty_literal(&inner, "{");
     pretty_members(&inner, &at, record, &count);
-    pretty_text(&inner, "}");
-    pretty_flush(&inner);
-    strbuf_free(&inner.format);
-    struct expr *call = sema_share_pretty(l->s, l->e->span, inner.result, param, place->address);
+    pretty_literal(&inner, "}");
+    struct expr *call = sema_share_pretty(l->s, l->e->span, pretty_text_finish(&inner.text), param,
+                                          place->address);
     if (!call)
         return 0;
     pretty_call(p, call->call.name, call->call.args, 1);
@@ -287,11 +229,11 @@ static int shared_record(struct pretty *p, struct place *place, Dwarf_Die *recor
 static void pretty_record(struct pretty *p, struct place *place, Dwarf_Die *record, int top)
 {
     if (!top && !p->full) {
-        pretty_text(p, "{...}");
+        pretty_literal(p, "{...}");
         return;
     }
     if (dwarf_hasattr(record, DW_AT_declaration) && !dwarf_haschildren(record)) {
-        pretty_text(p, "{...}");
+        pretty_literal(p, "{...}");
         return;
     }
     /* the members of a struct reached through a pointer (at the top) */
@@ -300,7 +242,7 @@ static void pretty_record(struct pretty *p, struct place *place, Dwarf_Die *reco
         dwarf_tag_is_pointer(dwarf_tag(&resolved))) {
         struct expr *pointer = quiet_value(p, place);
         if (!pointer) {
-            pretty_text(p, "{...}");
+            pretty_literal(p, "{...}");
             return;
         }
         *place = (struct place){.kind = PLACE_MEMORY, .type = *record, .has_type = 1, .address = pointer};
@@ -308,9 +250,9 @@ static void pretty_record(struct pretty *p, struct place *place, Dwarf_Die *reco
     if (top && shared_record(p, place, record))
         return;
     int count = 0;
-    pretty_text(p, "{");
+    pretty_literal(p, "{");
     pretty_members(p, place, record, &count);
-    pretty_text(p, "}");
+    pretty_literal(p, "}");
 }
 
 /* recurse_array: "[...]" below the top of $v$; chars as a string; else the
@@ -318,12 +260,12 @@ static void pretty_record(struct pretty *p, struct place *place, Dwarf_Die *reco
 static void pretty_array(struct pretty *p, struct place *place, Dwarf_Die *array, int top)
 {
     if (!top && !p->full) {
-        pretty_text(p, "[...]");
+        pretty_literal(p, "[...]");
         return;
     }
     Dwarf_Die element;
     if (!dwarf_die_type(array, &element)) {
-        pretty_text(p, "?");
+        pretty_literal(p, "?");
         return;
     }
     if (is_char_type(&element)) {
@@ -331,7 +273,7 @@ static void pretty_array(struct pretty *p, struct place *place, Dwarf_Die *array
         pretty_chars(p, place, dwarf_aggregate_size(array, &length) == 0 && length ? length : 0);
         return;
     }
-    pretty_text(p, "[");
+    pretty_literal(p, "[");
     if (p->args < 32) {
         struct place item = *place;
         struct component c = {.kind = COMPONENT_INDEX, .index = dwarf_expr_int(&p->l->ev, 0)};
@@ -342,9 +284,9 @@ static void pretty_array(struct pretty *p, struct place *place, Dwarf_Die *array
         if (found)
             pretty_place(p, &item, &element, 0, 0);
         else
-            pretty_text(p, "?");
+            pretty_literal(p, "?");
     }
-    pretty_text(p, ", ...]");
+    pretty_literal(p, ", ...]");
 }
 
 /* recurse_pointer: chars as a string; at the top, what it points to (a
@@ -388,7 +330,7 @@ static void pretty_place(struct pretty *p, struct place *place, Dwarf_Die *type,
         pretty_pointer(p, place, &resolved, top);
         return;
     case DW_TAG_subroutine_type:
-        pretty_text(p, "<function>:");
+        pretty_literal(p, "<function>:");
         pretty_number(p, place, "0x%llx");
         return;
     case DW_TAG_structure_type:
@@ -397,7 +339,7 @@ static void pretty_place(struct pretty *p, struct place *place, Dwarf_Die *type,
         pretty_record(p, place, &resolved, top);
         return;
     default:
-        pretty_text(p, "?");
+        pretty_literal(p, "?");
         return;
     }
 }
@@ -409,11 +351,11 @@ static void list_place(struct pretty *p, struct place *place)
     if (place->has_type && dwarf_type_resolve(&place->type, &resolved)) {
         int tag = dwarf_tag(&resolved);
         if (dwarf_tag_is_record(tag)) {
-            pretty_text(p, "{...}");
+            pretty_literal(p, "{...}");
             return;
         }
         if (tag == DW_TAG_array_type) {
-            pretty_text(p, "[...]");
+            pretty_literal(p, "[...]");
             return;
         }
     }
@@ -449,9 +391,7 @@ static int variable_place(struct lowering *l, Dwarf_Die *var, struct place *p)
 /* Replaces e with the concatenation built. */
 static int pretty_finish(struct pretty *p, struct expr *e)
 {
-    pretty_flush(p);
-    strbuf_free(&p->format);
-    struct expr *result = p->result ? p->result : string_literal(p->l, "");
+    struct expr *result = pretty_text_finish(&p->text);
     struct expr *next = e->next;
     struct span span = e->span;
     *e = *result;
@@ -470,7 +410,7 @@ static int list_saved_parameter(struct pretty *p, struct expr *e, struct target_
     int has_type = dwarf_die_type(&var->die, &type) && dwarf_type_resolve(&type, &resolved);
     int tag = has_type ? dwarf_tag(&resolved) : 0;
     if (!pretty && (dwarf_tag_is_record(tag) || tag == DW_TAG_array_type)) {
-        pretty_text(p, dwarf_tag_is_record(tag) ? "{...}" : "[...]");
+        pretty_literal(p, dwarf_tag_is_record(tag) ? "{...}" : "[...]");
         return 1;
     }
     if (pretty && tag != DW_TAG_base_type && tag != DW_TAG_enumeration_type)
@@ -480,12 +420,12 @@ static int list_saved_parameter(struct pretty *p, struct expr *e, struct target_
     struct expr *target = ast_expr(l->s->arena, EXPR_TARGET, e->span);
     target->target.name = var->name;
     if (!target_snapshot(l, target)) {
-        pretty_text(p, "?");
+        pretty_literal(p, "?");
         return 1;
     }
     int encoding = base_encoding(&resolved);
     if (pretty && (encoding == DW_ATE_float || encoding == DW_ATE_complex_float))
-        pretty_text(p, "?");
+        pretty_literal(p, "?");
     else if (pretty && (encoding == DW_ATE_signed_char || encoding == DW_ATE_unsigned_char))
         pretty_call(p, "_tap_char_quoted", target, 1);
     else
@@ -507,15 +447,15 @@ static int list_variables(struct pretty *p, struct expr *e, int want_params, int
         int is_param = dwarf_tag(&list.items[i].die) == DW_TAG_formal_parameter;
         if ((is_param && !want_params) || (!is_param && !want_locals))
             continue;
-        pretty_text(p, first ? "" : " ");
+        pretty_literal(p, first ? "" : " ");
         first = 0;
-        pretty_text(p, list.items[i].name);
-        pretty_text(p, "=");
+        pretty_literal(p, list.items[i].name);
+        pretty_literal(p, "=");
         struct place place;
         if (site->is_return && is_param)
             ok = list_saved_parameter(p, e, &list.items[i], pretty);
         else if (site->is_return || !variable_place(l, &list.items[i].die, &place))
-            pretty_text(p, "?");
+            pretty_literal(p, "?");
         else if (pretty)
             pretty_place(p, &place, place.has_type ? &place.type : NULL, 1, 0);
         else
@@ -536,18 +476,18 @@ int target_lower_pretty_list(struct lowering *l, struct expr *e)
                            site->function ? site->function->name : "this address", which);
     if (e->target.address_of)
         return target_lower_error(l, "cannot take address of context variable");
-    struct pretty p = {.l = l, .full = target_pretty_level(e) == 2};
-    strbuf_init(&p.format);
+    struct pretty p;
+    pretty_init(&p, l, target_pretty_level(e) == 2);
     int ok = 1;
     if (strcmp(which, "return") == 0) {
         if (!site->is_return) {
-            strbuf_free(&p.format);
+            pretty_text_discard(&p.text);
             return target_lower_error(l, "$$return is only available in .return probes");
         }
         struct place place = {.kind = PLACE_REG, .reg = 0};
         place.has_type = dwarf_die_type(&function, &place.type);
         if (place.has_type) {
-            pretty_text(&p, "return=");
+            pretty_literal(&p, "return=");
             if (target_pretty_level(e))
                 pretty_place(&p, &place, &place.type, 1, 0);
             else
@@ -556,11 +496,11 @@ int target_lower_pretty_list(struct lowering *l, struct expr *e)
     } else if (strcmp(which, "parms") == 0 || strcmp(which, "locals") == 0 || strcmp(which, "vars") == 0) {
         ok = list_variables(&p, e, strcmp(which, "locals") != 0, strcmp(which, "parms") != 0);
     } else {
-        strbuf_free(&p.format);
+        pretty_text_discard(&p.text);
         return target_lower_error(l, "unknown target variable $$%s (use $$parms, $$locals, $$vars or $$return)", which);
     }
     if (!ok) {
-        strbuf_free(&p.format);
+        pretty_text_discard(&p.text);
         return 0;
     }
     return pretty_finish(&p, e);
@@ -570,8 +510,8 @@ int target_lower_pretty_list(struct lowering *l, struct expr *e)
  * SystemTap's recursion). */
 int target_lower_pretty_value(struct lowering *l, struct expr *e, struct place *place)
 {
-    struct pretty p = {.l = l, .full = target_pretty_level(e) == 2};
-    strbuf_init(&p.format);
+    struct pretty p;
+    pretty_init(&p, l, target_pretty_level(e) == 2);
     pretty_place(&p, place, place->has_type ? &place->type : NULL, 1, 0);
     return pretty_finish(&p, e);
 }

@@ -566,19 +566,25 @@ struct btf_pretty {
     struct sema *s;
     struct btf *btf;
     struct span span;
-    struct expr *text;           /* the concatenation so far */
+    struct pretty_text text;
     int full;                    /* $$: nested structs and arrays too */
     int values;                  /* SystemTap stops members at 32 */
 };
 
+static void pretty_init(struct btf_pretty *p, struct sema *s, struct btf *btf, struct span span, int full)
+{
+    *p = (struct btf_pretty){.s = s, .btf = btf, .span = span, .full = full};
+    pretty_text_init(&p->text, s, span);
+}
+
 static void pretty_append(struct btf_pretty *p, struct expr *piece)
 {
-    p->text = sema_concat_expr(p->s, p->span, p->text, piece);
+    pretty_text_string(&p->text, piece);
 }
 
 static void pretty_literal(struct btf_pretty *p, const char *text)
 {
-    pretty_append(p, sema_string_expr(p->s, p->span, text));
+    pretty_text_literal(&p->text, text);
 }
 
 static struct expr *string_call(struct btf_pretty *p, const char *name, struct expr *arg)
@@ -604,15 +610,8 @@ static void pretty_number(struct btf_pretty *p, struct kplace *place, const char
         pretty_literal(p, "?");
         return;
     }
-    struct expr *format = sema_string_expr(p->s, p->span, conversion);
-    format->next = value;
-    struct expr *call = ast_expr(p->s->arena, EXPR_CALL, p->span);
-    call->call.name = "__tap_format";
-    call->call.args = format;
-    call->call.arg_count = 2;
-    call->type = TYPE_STRING;
+    pretty_text_value(&p->text, conversion, value);
     p->values++;
-    pretty_append(p, call);
 }
 
 static int is_char(struct btf *btf, int type_id)
@@ -673,14 +672,16 @@ static int shared_members(struct btf_pretty *p, struct kplace *place, const stru
 {
     if (!place->address || place->bit_size || p->values || p->s->at_call)
         return 0;
-    struct btf_pretty inner = {.s = p->s, .btf = p->btf, .span = p->span, .full = p->full};
+    struct btf_pretty inner;
+    pretty_init(&inner, p->s, p->btf, p->span, p->full);
     struct expr *param = sema_pretty_parameter(p->s, p->span);
     struct kplace at = {.address = param, .type_id = place->type_id};
     int count = 0;
     pretty_literal(&inner, "{");
     pretty_members(&inner, &at, t, &count);
     pretty_literal(&inner, "}");
-    struct expr *call = sema_share_pretty(p->s, p->span, inner.text, param, place->address);
+    struct expr *call = sema_share_pretty(p->s, p->span, pretty_text_finish(&inner.text), param,
+                                          place->address);
     if (!call)
         return 0;
     pretty_append(p, call);
@@ -704,7 +705,10 @@ static void btf_pretty_place(struct btf_pretty *p, struct kplace *place, int typ
         if (pointee && is_char(p->btf, pointee)) {
             struct kplace copy = *place;
             struct expr *value = place_value(p->s, p->btf, &copy, p->span, "value");
-            pretty_append(p, value ? string_call(p, "kernel_string_quoted", value) : sema_string_expr(p->s, p->span, "?"));
+            if (value)
+                pretty_append(p, string_call(p, "kernel_string_quoted", value));
+            else
+                pretty_literal(p, "?");
         } else if (pointee && top) {
             const struct btf_type *target = btf__type_by_id(p->btf, pointee);
             if (target && (btf_is_struct(target) || btf_is_union(target))) {
@@ -765,9 +769,10 @@ static struct expr *btf_pretty_argument(struct sema *s, struct btf *btf, struct 
         return NULL;
     if (!apply_components(s, btf, &place, e->target.components, arena_printf(s->arena, "$%s", e->target.name)))
         return NULL;
-    struct btf_pretty p = {.s = s, .btf = btf, .span = e->span, .full = full};
+    struct btf_pretty p;
+    pretty_init(&p, s, btf, e->span, full);
     btf_pretty_place(&p, &place, place.type_id, 1);
-    return p.text ? p.text : sema_string_expr(s, e->span, "");
+    return pretty_text_finish(&p.text);
 }
 
 /* The BTF id of a kernel type named as @cast names it: "task_struct",
