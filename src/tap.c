@@ -606,6 +606,7 @@ static struct sema_options sema_options_of(struct options *opts, struct dwarf_mo
                                  .target_pid = (int)opts->runtime.target_pid,
                                  .modules = modules,
                                  .entry_only = opts->no_call_sites,
+                                 .compile_only = opts->last_pass < 5,
                                  .no_insn_check = opts->no_insn_check};
 }
 

@@ -107,7 +107,7 @@ static int resolve_watchpoint(struct sema *s, struct probe_point *point, struct 
         return refuse(s, point, arena_printf(s->arena, "probe point %s: process.data takes an address (`nm` "
                                              "gives a non-PIE program's): a name is placed only once the "
                                              "program runs", text));
-    if (!kernel && !s->options->target_command && s->options->target_pid <= 0)
+    if (!kernel && !s->options->target_command && s->options->target_pid <= 0 && !s->options->compile_only)
         return refuse(s, point, arena_printf(s->arena, "probe point %s: process.data watches the memory of the "
                                              "target: run it with -c CMD or -x PID", text));
     if (!kernel && bp->bp_address >= USER_ADDRESS_END)

@@ -74,6 +74,8 @@ void perf_event_sampling(struct perf_event_attr *attr, uint64_t period, uint64_t
  * exec: its event starts then. The fd, or -errno. */
 int open_perf_on_target(struct session *s, struct perf_event_attr *attr)
 {
+    if (!s->target_pid)   /* an object compiled with -p4 alone, run without -c/-x */
+        return ATTACH_NO_TARGET;
     attr->disabled = attr->enable_on_exec = s->child_pid != 0;
     int fd = (int)syscall(SYS_perf_event_open, attr, s->target_pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
     return fd < 0 ? -errno : fd;
@@ -128,6 +130,8 @@ int is_offset_error(int err)
 
 static const char *attach_error_text(const struct program_probe *probe, int err)
 {
+    if (err == ATTACH_NO_TARGET)
+        return "it opens its event on the target process: run it with -c CMD or -x PID";
     const struct probe_kind_ops *ops = probe_kind_ops(probe->kind);
     const char *text = ops->attach_error ? ops->attach_error(probe, err) : NULL;
     return text ? text : strerror(-err);

@@ -26,8 +26,10 @@ int attach_perf_event(struct session *s, struct bpf_program *prog, const struct 
 int attach_perf_fd(struct session *s, struct bpf_program *prog, const struct program_probe *probe, int fd);
 int attach_every_cpu(struct session *s, struct bpf_program *prog, const struct program_probe *probe,
                      struct perf_event_attr *attr);
+/* ATTACH_NO_TARGET: there is no -c/-x target to open it on (not an errno). */
+enum { ATTACH_NO_TARGET = -4096 };
 /* Opens the event on the -c/-x target's task (enabled at the -c child's
- * exec): the fd, or -errno. */
+ * exec): the fd, ATTACH_NO_TARGET, or -errno. */
 int open_perf_on_target(struct session *s, struct perf_event_attr *attr);
 int attach_perf_on_target(struct session *s, struct bpf_program *prog, const struct program_probe *probe,
                           struct perf_event_attr *attr);

@@ -79,10 +79,14 @@ static int target_executable(struct sema *s, struct stat *out)
 /* .process with no path, or .process("PATH") naming the file the target runs:
  * the runtime opens the event on the target's task before it execs, as
  * SystemTap's task finder does when PATH starts. BPF cannot open one when
- * some other process execs PATH, so there is no form without -c/-x. */
+ * some other process execs PATH, so there is no form without -c/-x (but an
+ * object compiled without one runs with one: --run OBJ -c CMD). */
 static int check_process(struct sema *s, struct probe_point *point, struct probe_component *c)
 {
-    if (!s->options->target_command && s->options->target_pid <= 0)
+    int has_target = s->options->target_command || s->options->target_pid > 0;
+    if (!has_target && s->options->compile_only)
+        return 1;
+    if (!has_target)
         return fail(s, point, c->span, "while resolving probe point: %s: tap opens a process's perf events on "
                     "its target (-c CMD or -x PID): BPF cannot open one when another process starts",
                     sema_point_text(s, point));

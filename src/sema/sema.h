@@ -330,6 +330,8 @@ struct sema_options {
     int entry_only;              /* --probe-entry: function probes stay on the first instruction */
     int no_insn_check;           /* -D TAP_DEBUG_NO_INSN_CHECK=1: leave refused instructions to the
                                   * kernel, so tests see how an attach failure is handled */
+    int compile_only;            /* -p1..-p4: nothing runs here, so a probe on the -c/-x target
+                                  * compiles without one (--run OBJ asks for it) */
     int listing;                 /* -l/-L: points are resolved to be listed, not attached: kernel
                                   * functions resolve without kprobes or fentry on this kernel */
 };
