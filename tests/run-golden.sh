@@ -40,7 +40,7 @@ elif [[ $EUID -ne 0 && ${GOLDEN_ANY_USER:-0} != 1 ]]; then
   exit 77
 fi
 
-# CASE.needs: kernel features the case needs, one a line (`fentry`, `kprobes`, `module:NAME`, `vmlinux-dwarf`, `netfilter-link`, `kprobe-multi`, `nfs-server`, `kallsyms-data`; `!fentry`: a kernel
+# CASE.needs: kernel features the case needs, one a line (`fentry`, `kprobes`, `module:NAME`, `vmlinux-dwarf`, `netfilter-link`, `kprobe-multi`, `nfs-server`, `kallsyms-data`, `bpf-lsm`; `!fentry`: a kernel
 # without it). On a kernel that does not have them the case is not run: exit 77, which ctest reports
 # as skipped (SKIP_RETURN_CODE) and tests/vm/goldens.sh as not run, never as passed.
 has_feature() { # FEATURE
@@ -53,6 +53,7 @@ has_feature() { # FEATURE
     netfilter-link) grep -qa bpf_nf_ctx /sys/kernel/btf/vmlinux ;;   # BPF netfilter links (6.4): their context in BTF
     kprobe-multi) grep -qw register_fprobe /proc/kallsyms ;;   # kprobe_multi links need fprobe (6.12, not Debian's 6.1)
     kallsyms-data) grep -qm1 ' [db] ' /proc/kallsyms ;;   # data symbols in kallsyms (CONFIG_KALLSYMS_ALL): kernel.data("NAME")
+    bpf-lsm) grep -qw bpf /sys/kernel/security/lsm 2>/dev/null ;;   # BPF LSM active (kernel.lsm): CONFIG_LSM or lsm= has "bpf"
     nfs-server) grep -qE '^CONFIG_NFSD=[ym]' "/boot/config-$(uname -r)" 2>/dev/null && command -v rpc.nfsd >/dev/null ;;   # tests/vm/nfs-server.sh can run one
     *) echo "golden/$case: unknown feature '$1' in $case.needs" >&2; exit 1 ;;
   esac

@@ -28,7 +28,8 @@
     X(PROBE_NETFILTER, netfilter_kind)   /* BPF netfilter link: pf, hook, priority */ \
     X(PROBE_PLT, plt_kind)               /* process(...).plt: a uprobe at a PLT stub */ \
     X(PROBE_PLT_RETURN, plt_return_kind) /* process(...).plt.return: a uretprobe there */ \
-    X(PROBE_WATCHPOINT, watchpoint_kind) /* kernel.data, process.data: perf breakpoint event */
+    X(PROBE_WATCHPOINT, watchpoint_kind) /* kernel.data, process.data: perf breakpoint event */ \
+    X(PROBE_LSM, lsm_kind)               /* kernel.lsm("HOOK"): BPF LSM program on bpf_lsm_HOOK */
 
 #define PROBE_KIND_ENUMERATOR(kind, ops) kind,
 enum probe_kind {

@@ -37,6 +37,7 @@ mount -t tmpfs tmpfs $R/dev/shm
 mount -t tracefs tracefs $R/sys/kernel/tracing
 mount -t debugfs debugfs $R/sys/kernel/debug
 mount -t bpf bpf $R/sys/fs/bpf
+mount -t securityfs securityfs $R/sys/kernel/security   # the active LSMs (kernel.lsm), as systemd mounts it
 mount -t tmpfs -o mode=755 tmpfs $R/sys/fs/cgroup && mkdir -p $R/sys/fs/cgroup/unified
 mount -t cgroup2 cgroup2 $R/sys/fs/cgroup/unified
 # modules of the guest's kernel at /lib/modules/$KVER (from the host path vm_moddir)
