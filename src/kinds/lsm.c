@@ -38,7 +38,8 @@ static int bpf_lsm_active(void)
     if (!fgets(list, sizeof(list), f))
         list[0] = 0;
     fclose(f);
-    for (char *name = strtok(list, ",\n"); name; name = strtok(NULL, ",\n"))
+    char *rest = NULL;
+    for (char *name = strtok_r(list, ",\n", &rest); name; name = strtok_r(NULL, ",\n", &rest))
         if (strcmp(name, "bpf") == 0)
             return 1;
     return 0;
