@@ -221,8 +221,8 @@ static int shared_record(struct pretty *p, struct place *place, Dwarf_Die *recor
                                           place->address);
     if (!call)
         return 0;
-    pretty_call(p, call->call.name, call->call.args, 1);
-    p->args += inner.args - 1;
+    pretty_text_string(&p->text, call);
+    p->args += inner.args;
     return 1;
 }
 
